@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Thin wrapper over CMake: installs what is missing (Debian 12, as root),
+# builds, and runs the demo or the tests.
+
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# Build and test dependencies, all Debian 12 packages.
+DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
+       libjansson-dev libcmocka-dev iproute2 jq elfutils binutils procps
+
+.PHONY: all deps build demo check clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(DEBS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
+			|| missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "perpkt: installing:$$missing"; \
+		if [ "$$(id -u)" != 0 ]; then \
+			echo "perpkt: run as root, or install them yourself:" \
+			     "apt-get install$$missing" >&2; exit 1; \
+		fi; \
+		apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The main job on the embedded default: UDP ping-pong on loopback.
+demo: build
+	$(BUILD)/perpkt record -d 5 -o $(BUILD)/demo.json
+	$(BUILD)/perpkt report -i $(BUILD)/demo.json
+
+check: build
+	cd $(BUILD) && ctest --output-on-failure -j 1
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_COMMANDS_H
+#define PERPKT_COMMANDS_H
+
+/* Each returns a PERPKT_EXIT_* code; argv[0] is the command name. */
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+#endif

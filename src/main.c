@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perpkt: where did the time of one packet round trip go, inside the
+ * kernel? Subcommands are dispatched from the table below.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "error.h"
+#include "exitcode.h"
+
+/*
+ * To add a command: write src/cmd-<name>.c with
+ *   int cmd_<name>(int argc, char **argv)
+ * returning a PERPKT_EXIT_* code, declare it in commands.h with its one-line
+ * summary below, and document it in docs/perpkt.1.
+ */
+static const struct command commands[] = {
+	{ "record", cmd_record, "run the workload and sample the kernel, save a profile" },
+	{ "report", cmd_report, "per-round-trip tables from a profile" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: perpkt [--version] [--help] <command> [<args>]\n\n"
+		   "Where did the time of one packet round trip go, inside the kernel?\n\n"
+		   "commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'perpkt <command> --help' shows a command's options.\n"
+		   "exit codes: 0 ok, 1 partial result (interrupted or samples lost),\n"
+		   "2 failure, 64 usage error.\n");
+}
+
+/* A full disk or closed pipe on stdout is a failure, not a success. */
+static int finish_stdout(int code)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		error("cannot write to standard output");
+		return PERPKT_EXIT_FAILURE;
+	}
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return PERPKT_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return finish_stdout(PERPKT_EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("perpkt %s\n", PERPKT_VERSION);
+		return finish_stdout(PERPKT_EXIT_OK);
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return finish_stdout(commands[i].fn(argc - 1, argv + 1));
+	error("unknown command '%s'", argv[1]);
+	usage(stderr);
+	return PERPKT_EXIT_USAGE;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_OPTIONS_H
+#define PERPKT_OPTIONS_H
+
+#include <stdint.h>
+
+/* Command-line value parsers shared by the commands. Each prints
+ * "perpkt: invalid <what> '<text>': ..." and returns -1 on bad input. */
+
+#define MAX_CPUS 1024
+
+int parse_u64(const char *s, const char *what, uint64_t min, uint64_t max,
+	      uint64_t *out);
+/* Seconds with an optional unit: "5", "2.5", "500ms", "30s", "2m". */
+int parse_seconds(const char *s, const char *what, double min, double max,
+		  double *out);
+/* "0,2-3" -> {0,2,3}; returns the count, -1 on error. */
+int parse_cpu_list(const char *s, int *cpus, int max);
+
+#endif

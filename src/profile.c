@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "profile.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+
+static const char *const role_names[ROLE_MAX] = {
+	[ROLE_CLIENT] = "client",
+	[ROLE_RESPONDER] = "responder",
+	[ROLE_SELF] = "perpkt",
+	[ROLE_IDLE] = "idle",
+	[ROLE_OTHER] = "other",
+};
+
+const char *role_name(enum role r)
+{
+	return r < ROLE_MAX ? role_names[r] : "other";
+}
+
+int role_parse(const char *s, enum role *out)
+{
+	int i;
+
+	for (i = 0; i < ROLE_MAX; i++) {
+		if (!strcmp(s, role_names[i])) {
+			*out = (enum role)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Kernel addresses exceed 2^53, so they travel as hex strings. */
+static json_t *hex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return json_string(buf);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *latency_to_json(const struct latency_summary *l)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
+			 "count", (json_int_t)l->count, "min", (json_int_t)l->min,
+			 "p50", (json_int_t)l->p50, "p90", (json_int_t)l->p90,
+			 "p99", (json_int_t)l->p99, "p999", (json_int_t)l->p999,
+			 "max", (json_int_t)l->max, "mean", l->mean,
+			 "stddev", l->stddev);
+}
+
+static json_t *events_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < p->nevents; i++) {
+		const struct profile_event *e = &p->events[i];
+
+		json_array_append_new(a, json_pack(
+			"{s:s, s:s, s:s, s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I}",
+			"name", e->name, "requested", e->requested,
+			"pmu", e->pmu, "unit", e->unit,
+			"type", (json_int_t)e->type, "config", hex(e->config),
+			"period", (json_int_t)e->period,
+			"samples", (json_int_t)e->samples,
+			"lost", (json_int_t)e->lost,
+			"throttled", (json_int_t)e->throttled,
+			"count", (json_int_t)e->count));
+	}
+	return a;
+}
+
+static json_t *samples_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < p->nsamples; i++) {
+		const struct profile_sample *s = &p->samples[i];
+
+		json_array_append_new(a, json_pack(
+			"{s:I, s:I, s:o, s:s, s:I, s:I}",
+			"event", (json_int_t)s->event, "cpu", (json_int_t)s->cpu,
+			"ip", hex(s->ip), "role", role_name(s->role),
+			"count", (json_int_t)s->count,
+			"weight", (json_int_t)s->weight));
+	}
+	return a;
+}
+
+static json_t *ksyms_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < p->nksyms; i++) {
+		const struct profile_ksym *k = &p->ksyms[i];
+		char type[2] = { k->type, 0 };
+
+		json_array_append_new(a, json_pack(
+			"{s:o, s:I, s:s, s:s, s:o}",
+			"addr", hex(k->addr), "size", (json_int_t)k->size,
+			"type", type, "name", k->name,
+			"module", str_or_null(k->module)));
+	}
+	return a;
+}
+
+static json_t *cpus_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < p->ncpus_sampled; i++)
+		json_array_append_new(a, json_integer(p->cpus[i]));
+	return a;
+}
+
+static json_t *profile_to_json(const struct profile *p)
+{
+	return json_pack(
+		"{s:s, s:i, s:o, s:o, s:o,"
+		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
+		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o},"
+		" s:{s:o, s:o, s:o, s:o},"
+		" s:o, s:o}",
+		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
+		"tool", str_or_null(p->tool_version),
+		"created", str_or_null(p->created),
+		"command", str_or_null(p->command),
+		"system",
+		"kernel_release", str_or_null(p->kernel_release),
+		"kernel_version", str_or_null(p->kernel_version),
+		"build_id", str_or_null(p->build_id),
+		"hostname", str_or_null(p->hostname),
+		"cpu_model", str_or_null(p->cpu_model),
+		"ncpus", p->ncpus,
+		"text_addr", hex(p->text_addr),
+		"workload",
+		"transport", str_or_null(p->transport),
+		"network", str_or_null(p->network),
+		"message_size", (json_int_t)p->message_size,
+		"client_cpu", p->client_cpu, "server_cpu", p->server_cpu,
+		"warmup_s", p->warmup_s,
+		"round_trips", (json_int_t)p->round_trips,
+		"window_ns", (json_int_t)p->window_ns,
+		"latency_ns", latency_to_json(&p->latency),
+		"counters",
+		"mode", str_or_null(p->mode),
+		"fallback_reason", str_or_null(p->fallback_reason),
+		"cpus", cpus_to_json(p),
+		"events", events_to_json(p),
+		"samples", samples_to_json(p),
+		"kallsyms", ksyms_to_json(p));
+}
+
+int profile_write(const struct profile *p, const char *path)
+{
+	json_t *root = profile_to_json(p);
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int fd, ret = -1;
+
+	if (!root)
+		return error("cannot encode profile (internal error)");
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		tmp = NULL;
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		error("cannot create '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		error("cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
+	    fputc('\n', f) == EOF || fflush(f) || ferror(f) || fsync(fileno(f))) {
+		error("cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (fclose(f)) {
+		f = NULL;
+		error("cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, path)) {
+		error("cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (f)
+		fclose(f);
+	if (ret && tmp)
+		unlink(tmp);
+	free(tmp);
+	json_decref(root);
+	return ret;
+}
+
+/* Reading: every field is checked; the first problem is reported. */
+struct reader {
+	const char *path;
+	int failed;
+};
+
+static int bad(struct reader *r, const char *what)
+{
+	if (!r->failed)
+		error("cannot read profile '%s': %s", r->path, what);
+	r->failed = 1;
+	return -1;
+}
+
+static char *get_str(struct reader *r, json_t *obj, const char *key, int required)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_string(v))
+		return strdup(json_string_value(v));
+	if ((!v || json_is_null(v)) && !required)
+		return NULL;
+	snprintf(msg, sizeof(msg), "field '%s' must be a string", key);
+	bad(r, msg);
+	return NULL;
+}
+
+static uint64_t get_u64(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_integer(v) && json_integer_value(v) >= 0)
+		return (uint64_t)json_integer_value(v);
+	snprintf(msg, sizeof(msg), "field '%s' must be a non-negative integer", key);
+	bad(r, msg);
+	return 0;
+}
+
+static double get_num(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_number(v))
+		return json_number_value(v);
+	snprintf(msg, sizeof(msg), "field '%s' must be a number", key);
+	bad(r, msg);
+	return 0;
+}
+
+static uint64_t get_hex(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	const char *s;
+	char *end;
+	uint64_t x;
+	char msg[160];
+
+	if (v && json_is_string(v)) {
+		s = json_string_value(v);
+		errno = 0;
+		x = strtoull(s, &end, 16);
+		if (!strncmp(s, "0x", 2) && end != s + 2 && !*end && !errno)
+			return x;
+	}
+	snprintf(msg, sizeof(msg), "field '%s' must be a hex string like \"0x1f\"", key);
+	bad(r, msg);
+	return 0;
+}
+
+static json_t *get_obj(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_object(v))
+		return v;
+	snprintf(msg, sizeof(msg), "missing object '%s'", key);
+	bad(r, msg);
+	return NULL;
+}
+
+static json_t *get_array(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_array(v))
+		return v;
+	snprintf(msg, sizeof(msg), "missing array '%s'", key);
+	bad(r, msg);
+	return NULL;
+}
+
+static void read_latency(struct reader *r, json_t *o, struct latency_summary *l)
+{
+	if (!o)
+		return;
+	l->count = get_u64(r, o, "count");
+	l->min = get_u64(r, o, "min");
+	l->p50 = get_u64(r, o, "p50");
+	l->p90 = get_u64(r, o, "p90");
+	l->p99 = get_u64(r, o, "p99");
+	l->p999 = get_u64(r, o, "p999");
+	l->max = get_u64(r, o, "max");
+	l->mean = get_num(r, o, "mean");
+	l->stddev = get_num(r, o, "stddev");
+}
+
+static void read_system(struct reader *r, json_t *o, struct profile *p)
+{
+	if (!o)
+		return;
+	p->kernel_release = get_str(r, o, "kernel_release", 0);
+	p->kernel_version = get_str(r, o, "kernel_version", 0);
+	p->build_id = get_str(r, o, "build_id", 0);
+	p->hostname = get_str(r, o, "hostname", 0);
+	p->cpu_model = get_str(r, o, "cpu_model", 0);
+	p->ncpus = (int)get_u64(r, o, "ncpus");
+	p->text_addr = get_hex(r, o, "text_addr");
+}
+
+static void read_workload(struct reader *r, json_t *o, struct profile *p)
+{
+	if (!o)
+		return;
+	p->transport = get_str(r, o, "transport", 1);
+	p->network = get_str(r, o, "network", 1);
+	p->message_size = (uint32_t)get_u64(r, o, "message_size");
+	p->client_cpu = (int)get_u64(r, o, "client_cpu");
+	p->server_cpu = (int)get_u64(r, o, "server_cpu");
+	p->warmup_s = get_num(r, o, "warmup_s");
+	p->round_trips = get_u64(r, o, "round_trips");
+	p->window_ns = get_u64(r, o, "window_ns");
+	read_latency(r, get_obj(r, o, "latency_ns"), &p->latency);
+}
+
+static void read_events(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->nevents = json_array_size(a);
+	if (!p->nevents) {
+		bad(r, "no events");
+		return;
+	}
+	p->events = calloc(p->nevents, sizeof(*p->events));
+	for (i = 0; p->events && i < p->nevents && !r->failed; i++) {
+		struct profile_event *e = &p->events[i];
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "events[] entries must be objects");
+			return;
+		}
+		e->name = get_str(r, o, "name", 1);
+		e->requested = get_str(r, o, "requested", 1);
+		e->pmu = get_str(r, o, "pmu", 1);
+		e->unit = get_str(r, o, "unit", 1);
+		e->type = (uint32_t)get_u64(r, o, "type");
+		e->config = get_hex(r, o, "config");
+		e->period = get_u64(r, o, "period");
+		e->samples = get_u64(r, o, "samples");
+		e->lost = get_u64(r, o, "lost");
+		e->throttled = get_u64(r, o, "throttled");
+		e->count = get_u64(r, o, "count");
+	}
+}
+
+static void read_samples(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->nsamples = json_array_size(a);
+	p->samples = calloc(p->nsamples ? p->nsamples : 1, sizeof(*p->samples));
+	for (i = 0; p->samples && i < p->nsamples && !r->failed; i++) {
+		struct profile_sample *s = &p->samples[i];
+		json_t *o = json_array_get(a, i);
+		json_t *role;
+
+		if (!json_is_object(o)) {
+			bad(r, "samples[] entries must be objects");
+			return;
+		}
+		s->event = (uint32_t)get_u64(r, o, "event");
+		if (s->event >= p->nevents)
+			bad(r, "a sample refers to an event that is not listed");
+		s->cpu = (uint32_t)get_u64(r, o, "cpu");
+		s->ip = get_hex(r, o, "ip");
+		role = json_object_get(o, "role");
+		if (!json_is_string(role) || role_parse(json_string_value(role), &s->role))
+			bad(r, "a sample has an unknown role");
+		s->count = get_u64(r, o, "count");
+		s->weight = get_u64(r, o, "weight");
+	}
+}
+
+static void read_ksyms(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->nksyms = json_array_size(a);
+	p->ksyms = calloc(p->nksyms ? p->nksyms : 1, sizeof(*p->ksyms));
+	for (i = 0; p->ksyms && i < p->nksyms && !r->failed; i++) {
+		struct profile_ksym *k = &p->ksyms[i];
+		json_t *o = json_array_get(a, i);
+		char *type;
+
+		if (!json_is_object(o)) {
+			bad(r, "kallsyms[] entries must be objects");
+			return;
+		}
+		k->addr = get_hex(r, o, "addr");
+		k->size = get_u64(r, o, "size");
+		type = get_str(r, o, "type", 1);
+		k->type = type && type[0] ? type[0] : '?';
+		free(type);
+		k->name = get_str(r, o, "name", 1);
+		k->module = get_str(r, o, "module", 0);
+	}
+}
+
+static void read_counters(struct reader *r, json_t *o, struct profile *p)
+{
+	json_t *cpus;
+	size_t i;
+
+	if (!o)
+		return;
+	p->mode = get_str(r, o, "mode", 1);
+	if (p->mode && strcmp(p->mode, "hardware") && strcmp(p->mode, "software-clock"))
+		bad(r, "mode must be \"hardware\" or \"software-clock\"");
+	p->fallback_reason = get_str(r, o, "fallback_reason", 0);
+	cpus = get_array(r, o, "cpus");
+	if (cpus) {
+		p->ncpus_sampled = json_array_size(cpus);
+		p->cpus = calloc(p->ncpus_sampled ? p->ncpus_sampled : 1, sizeof(int));
+		for (i = 0; p->cpus && i < p->ncpus_sampled; i++)
+			p->cpus[i] = (int)json_integer_value(json_array_get(cpus, i));
+	}
+	read_events(r, get_array(r, o, "events"), p);
+}
+
+int profile_read(struct profile *p, const char *path)
+{
+	struct reader r = { path, 0 };
+	json_error_t jerr;
+	json_t *root, *v;
+	char msg[300];
+
+	memset(p, 0, sizeof(*p));
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		if (jerr.line < 1)
+			snprintf(msg, sizeof(msg), "%s", jerr.text);
+		else
+			snprintf(msg, sizeof(msg), "line %d: %s", jerr.line, jerr.text);
+		return bad(&r, msg);
+	}
+	v = json_object_get(root, "format");
+	if (!json_is_object(root) || !json_is_string(v) ||
+	    strcmp(json_string_value(v), PROFILE_FORMAT)) {
+		json_decref(root);
+		return bad(&r, "not a perpkt profile (no \"format\": \"" PROFILE_FORMAT "\")");
+	}
+	p->version = (int)get_u64(&r, root, "version");
+	if (!r.failed && p->version > PROFILE_VERSION) {
+		snprintf(msg, sizeof(msg),
+			 "format version %d is newer than this perpkt reads (%d): "
+			 "upgrade perpkt", p->version, PROFILE_VERSION);
+		json_decref(root);
+		return bad(&r, msg);
+	}
+	p->tool_version = get_str(&r, root, "tool", 0);
+	p->created = get_str(&r, root, "created", 0);
+	p->command = get_str(&r, root, "command", 0);
+	read_system(&r, get_obj(&r, root, "system"), p);
+	read_workload(&r, get_obj(&r, root, "workload"), p);
+	read_counters(&r, get_obj(&r, root, "counters"), p);
+	read_samples(&r, get_array(&r, root, "samples"), p);
+	read_ksyms(&r, get_array(&r, root, "kallsyms"), p);
+	json_decref(root);
+	if (r.failed) {
+		profile_free(p);
+		return -1;
+	}
+	return 0;
+}
+
+void profile_free(struct profile *p)
+{
+	size_t i;
+
+	free(p->tool_version);
+	free(p->created);
+	free(p->command);
+	free(p->kernel_release);
+	free(p->kernel_version);
+	free(p->build_id);
+	free(p->hostname);
+	free(p->cpu_model);
+	free(p->transport);
+	free(p->network);
+	free(p->mode);
+	free(p->fallback_reason);
+	free(p->cpus);
+	for (i = 0; p->events && i < p->nevents; i++) {
+		free(p->events[i].name);
+		free(p->events[i].requested);
+		free(p->events[i].pmu);
+		free(p->events[i].unit);
+	}
+	free(p->events);
+	free(p->samples);
+	for (i = 0; p->ksyms && i < p->nksyms; i++) {
+		free(p->ksyms[i].name);
+		free(p->ksyms[i].module);
+	}
+	free(p->ksyms);
+	memset(p, 0, sizeof(*p));
+}

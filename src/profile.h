@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_PROFILE_H
+#define PERPKT_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The profile file: everything one `perpkt record` measured, in memory.
+ * It is self-contained: raw kernel addresses plus the kallsyms entries
+ * they fall in, so a report can be made on another machine.
+ * On disk it is versioned JSON; docs/profile-format.md describes it.
+ */
+
+#define PROFILE_FORMAT "perpkt-profile"
+#define PROFILE_VERSION 1
+
+/* Who a sample ran for, from its pid/tid. */
+enum role {
+	ROLE_CLIENT,
+	ROLE_RESPONDER,
+	ROLE_SELF,     /* perpkt's own process (ring reading, control) */
+	ROLE_IDLE,     /* pid 0: idle task, and softirqs run in its context */
+	ROLE_OTHER,
+	ROLE_MAX,
+};
+const char *role_name(enum role r);
+int role_parse(const char *s, enum role *out);
+
+/* Measured value of one sample: cycles, instructions or nanoseconds. */
+struct profile_event {
+	char *name;        /* what was measured, e.g. "cycles" or "cpu-clock" */
+	char *requested;   /* what the user asked for */
+	char *pmu;         /* PMU libpfm4 resolved it to, e.g. "perf", "skl" */
+	char *unit;        /* "cycles", "instructions", "ns", "events" */
+	uint32_t type;     /* perf_event_attr.type */
+	uint64_t config;   /* perf_event_attr.config */
+	uint64_t period;   /* sample period in `unit` */
+	uint64_t samples;  /* samples received */
+	uint64_t lost;     /* records reported lost by PERF_RECORD_LOST */
+	uint64_t throttled;/* PERF_RECORD_THROTTLE seen */
+	uint64_t count;    /* counted total over the window, all CPUs */
+};
+
+/* Aggregated samples for one (event, cpu, ip, role). */
+struct profile_sample {
+	uint32_t event;    /* index into profile.events */
+	uint32_t cpu;
+	uint64_t ip;
+	enum role role;
+	uint64_t count;    /* number of samples */
+	uint64_t weight;   /* sum of their periods, in the event's unit */
+};
+
+/* A kallsyms entry referenced by samples. */
+struct profile_ksym {
+	uint64_t addr;
+	uint64_t size;     /* up to the next symbol in the full table */
+	char type;         /* 't', 'T', 'W', ... */
+	char *name;
+	char *module;      /* NULL for the core kernel */
+};
+
+struct latency_summary {
+	uint64_t count;
+	uint64_t min, p50, p90, p99, p999, max;  /* ns */
+	double mean, stddev;                     /* ns */
+};
+
+struct profile {
+	int version;
+	char *tool_version;
+	char *created;        /* ISO 8601 UTC */
+	char *command;        /* the command line that recorded it */
+
+	/* system */
+	char *kernel_release;
+	char *kernel_version;
+	char *build_id;       /* hex, from /sys/kernel/notes; NULL if unknown */
+	char *hostname;
+	char *cpu_model;
+	int ncpus;
+	uint64_t text_addr;   /* runtime address of _text (KASLR) */
+
+	/* workload */
+	char *transport;      /* "udp" */
+	char *network;        /* "loopback" */
+	uint32_t message_size;
+	int client_cpu, server_cpu;
+	double warmup_s;
+	uint64_t round_trips; /* inside the window the counters were enabled */
+	uint64_t window_ns;   /* length of that window */
+	struct latency_summary latency;
+
+	/* counters */
+	char *mode;           /* "hardware" or "software-clock" */
+	char *fallback_reason;/* why software-clock was used, else NULL */
+	int *cpus;            /* CPUs sampled */
+	size_t ncpus_sampled;
+	struct profile_event *events;
+	size_t nevents;
+	struct profile_sample *samples;
+	size_t nsamples;
+	struct profile_ksym *ksyms;
+	size_t nksyms;
+};
+
+/* Atomic: written to a temporary file beside `path`, then renamed. */
+int profile_write(const struct profile *p, const char *path);
+/* On failure prints "cannot read profile '<path>': ..." and returns -1. */
+int profile_read(struct profile *p, const char *path);
+void profile_free(struct profile *p);
+
+#endif

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_SYSINFO_H
+#define PERPKT_SYSINFO_H
+
+#include "profile.h"
+
+/* Fill the profile's system fields: uname, build-id, CPU model, time. */
+void sysinfo_fill(struct profile *p);
+/* Build-id of the running kernel from a notes file such as
+ * /sys/kernel/notes, as lowercase hex; NULL when absent. */
+char *sysinfo_build_id(const char *notes_path);
+/* Online CPUs into cpus[] (at most max); returns how many, -1 on error. */
+int sysinfo_online_cpus(int *cpus, int max);
+
+#endif

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "histogram.h"
+
+#include <math.h>
+#include <string.h>
+
+/*
+ * Bucket layout: values below HIST_SUB get a bucket each (width 1).
+ * Above, a value whose top bit is bit b (b >= HIST_SUB_BITS) lies in
+ * range r = b - HIST_SUB_BITS + 1 and is split into HIST_SUB buckets of
+ * width 2^(r - 1), so a bucket is never wider than 1/HIST_SUB of its
+ * lower bound.
+ */
+static unsigned int bucket_index(uint64_t v)
+{
+	unsigned int shift;
+
+	if (v < HIST_SUB)
+		return (unsigned int)v;
+	shift = 63 - __builtin_clzll(v) - HIST_SUB_BITS;
+	return (shift + 1) * HIST_SUB + (unsigned int)(v >> shift) - HIST_SUB;
+}
+
+static uint64_t bucket_lower(unsigned int i, uint64_t *width)
+{
+	unsigned int range = i / HIST_SUB, sub = i % HIST_SUB;
+
+	if (range == 0) {
+		*width = 1;
+		return sub;
+	}
+	*width = 1ull << (range - 1);
+	return (uint64_t)(HIST_SUB + sub) << (range - 1);
+}
+
+void histogram_init(struct histogram *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+void histogram_add(struct histogram *h, uint64_t ns)
+{
+	double d = (double)ns;
+
+	/* min starts at 0 in an empty histogram, so test count first */
+	if (h->count == 0 || ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	h->count++;
+	h->sum += d;
+	h->sumsq += d * d;
+	h->bucket[bucket_index(ns)]++;
+}
+
+uint64_t histogram_quantile(const struct histogram *h, double q)
+{
+	uint64_t rank, seen = 0, lower, width, mid;
+	unsigned int i;
+
+	if (h->count == 0)
+		return 0;
+	if (!(q > 0))		/* also catches NaN */
+		return h->min;
+	if (q >= 1)
+		return h->max;
+
+	/* the smallest value with at least q * count values at or below it */
+	rank = (uint64_t)ceil(q * (double)h->count);
+	if (rank == 0)
+		rank = 1;
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		seen += h->bucket[i];
+		if (seen >= rank)
+			break;
+	}
+	if (i == HIST_BUCKETS)
+		return h->max;
+	lower = bucket_lower(i, &width);
+	mid = lower + width / 2;
+	if (mid < h->min)
+		return h->min;
+	if (mid > h->max)
+		return h->max;
+	return mid;
+}
+
+void histogram_summary(const struct histogram *h, struct latency_summary *out)
+{
+	double mean, var;
+
+	memset(out, 0, sizeof(*out));
+	if (h->count == 0)
+		return;
+	mean = h->sum / (double)h->count;
+	/* population variance; rounding can make it a hair below zero */
+	var = h->sumsq / (double)h->count - mean * mean;
+	out->count = h->count;
+	out->min = h->min;
+	out->max = h->max;
+	out->mean = mean;
+	out->stddev = var > 0 ? sqrt(var) : 0;
+	out->p50 = histogram_quantile(h, 0.50);
+	out->p90 = histogram_quantile(h, 0.90);
+	out->p99 = histogram_quantile(h, 0.99);
+	out->p999 = histogram_quantile(h, 0.999);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_HISTOGRAM_H
+#define PERPKT_HISTOGRAM_H
+
+#include <stdint.h>
+
+#include "profile.h"
+
+/*
+ * Log-linear latency histogram (HdrHistogram-like): fixed size, no
+ * allocation, so it can live in memory shared between processes and
+ * long runs cost no more memory than short ones. Values in ns; each
+ * power-of-two range is split into HIST_SUB linear buckets, so the
+ * relative error of a percentile is below 1/HIST_SUB.
+ */
+#define HIST_SUB_BITS 5
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+
+struct histogram {
+	uint64_t count;
+	uint64_t min, max;
+	double sum, sumsq;
+	uint64_t bucket[HIST_BUCKETS];
+};
+
+void histogram_init(struct histogram *h);
+void histogram_add(struct histogram *h, uint64_t ns);
+/* Value at quantile q (0..1): the midpoint of its bucket, clamped to
+ * [min, max]. */
+uint64_t histogram_quantile(const struct histogram *h, double q);
+void histogram_summary(const struct histogram *h, struct latency_summary *out);
+
+#endif

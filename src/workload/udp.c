@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * UDP ping-pong over loopback. The responder's socket is bound in the
+ * parent before fork, so a bind failure is reported at once and the
+ * client knows the port without another rendezvous.
+ */
+#include "transport.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "workload.h"
+
+struct udp {
+	struct transport t;
+	int responder_fd;
+	int client_fd;
+	struct sockaddr_in addr;	/* the responder's: 127.0.0.1:port */
+};
+
+static struct udp *to_udp(struct transport *t)
+{
+	return (struct udp *)t;
+}
+
+static int udp_create(struct transport **out, const struct workload_config *c)
+{
+	struct udp *u;
+	socklen_t len = sizeof(u->addr);
+
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return error("cannot set up udp transport: out of memory");
+	u->t.ops = &transport_udp;
+	u->client_fd = -1;
+	/* loopback only: perpkt never sends to an address it did not make */
+	u->addr.sin_family = AF_INET;
+	u->addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	u->addr.sin_port = 0;
+
+	u->responder_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (u->responder_fd < 0) {
+		error("cannot create udp socket: %s", strerror(errno));
+		goto fail;
+	}
+	if (bind(u->responder_fd, (struct sockaddr *)&u->addr, len) < 0) {
+		error("cannot bind udp socket to '127.0.0.1': %s",
+		      strerror(errno));
+		goto fail;
+	}
+	if (getsockname(u->responder_fd, (struct sockaddr *)&u->addr, &len) < 0) {
+		error("cannot read udp responder port: %s", strerror(errno));
+		goto fail;
+	}
+	*out = &u->t;
+	return 0;
+fail:
+	if (u->responder_fd >= 0)
+		close(u->responder_fd);
+	free(u);
+	return -1;
+}
+
+static void udp_respond(struct transport *t, char *err, size_t errlen)
+{
+	struct udp *u = to_udp(t);
+	char buf[TRANSPORT_MAX_MESSAGE + 1];
+	struct sockaddr_storage peer;
+	socklen_t plen;
+	ssize_t n;
+
+	for (;;) {
+		plen = sizeof(peer);
+		n = recvfrom(u->responder_fd, buf, sizeof(buf), 0,
+			     (struct sockaddr *)&peer, &plen);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errlen, "udp responder cannot receive: %s",
+				 strerror(errno));
+			return;
+		}
+		while (sendto(u->responder_fd, buf, n, 0,
+			      (struct sockaddr *)&peer, plen) < 0) {
+			if (errno == EINTR)
+				continue;
+			/* a full queue loses this reply; the client re-sends */
+			if (errno == ENOBUFS || errno == EAGAIN)
+				break;
+			snprintf(err, errlen, "udp responder cannot send: %s",
+				 strerror(errno));
+			return;
+		}
+	}
+}
+
+static void udp_release_responder(struct transport *t)
+{
+	struct udp *u = to_udp(t);
+
+	if (u->responder_fd >= 0)
+		close(u->responder_fd);
+	u->responder_fd = -1;
+}
+
+static int udp_client_open(struct transport *t, char *err, size_t errlen)
+{
+	struct udp *u = to_udp(t);
+
+	u->client_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (u->client_fd < 0) {
+		snprintf(err, errlen, "cannot create udp socket: %s",
+			 strerror(errno));
+		return -1;
+	}
+	/* a connected socket: no address lookup per send, and an ICMP
+	 * port-unreachable from a dead responder shows up as ECONNREFUSED */
+	if (connect(u->client_fd, (struct sockaddr *)&u->addr,
+		    sizeof(u->addr)) < 0) {
+		snprintf(err, errlen, "cannot connect udp socket to '127.0.0.1:%u': %s",
+			 ntohs(u->addr.sin_port), strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static ssize_t udp_send(struct transport *t, const void *buf, size_t len)
+{
+	return send(to_udp(t)->client_fd, buf, len, 0);
+}
+
+static ssize_t udp_recv(struct transport *t, void *buf, size_t len)
+{
+	return recv(to_udp(t)->client_fd, buf, len, 0);
+}
+
+static void udp_destroy(struct transport *t)
+{
+	struct udp *u = to_udp(t);
+
+	if (!u)
+		return;
+	if (u->responder_fd >= 0)
+		close(u->responder_fd);
+	if (u->client_fd >= 0)
+		close(u->client_fd);
+	free(u);
+}
+
+const struct transport_ops transport_udp = {
+	.name = "udp",
+	.create = udp_create,
+	.respond = udp_respond,
+	.release_responder = udp_release_responder,
+	.client_open = udp_client_open,
+	.send = udp_send,
+	.recv = udp_recv,
+	.destroy = udp_destroy,
+};

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_SYMBOLIZE_INTERNAL_H
+#define PERPKT_SYMBOLIZE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbolize.h"
+
+/* Not yet classified: the bucket is computed on first resolve. */
+#define SYM_RULE_UNSET (-1)
+
+struct sym {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+	const char *folded;  /* == name when there was nothing to fold */
+	const char *module;  /* NULL for the core kernel */
+	int32_t rule;        /* cached index into the rules, or SYM_RULE_UNSET */
+	char type;
+};
+
+enum rule_kind { RULE_PATH, RULE_FUNC };
+
+/* How a func pattern is matched: most are plain prefixes, and a
+ * strncmp is ~50x cheaper than fnmatch when classifying 60k symbols. */
+enum rule_match { MATCH_EXACT, MATCH_PREFIX, MATCH_SUFFIX, MATCH_INFIX,
+		  MATCH_GLOB };
+
+struct bucket_rule {
+	char *bucket;
+	char *pattern;
+	char *text;          /* "bucket kind pattern", for sym_result.rule */
+	size_t plen;         /* literal part used by prefix/suffix/infix */
+	char *literal;       /* pattern without the '*' around it */
+	enum rule_kind kind;
+	enum rule_match match;
+};
+
+struct bucket_rules {
+	struct bucket_rule *v;
+	size_t n;
+};
+
+struct symbolizer {
+	struct sym *syms;      /* sorted by address, no two alike */
+	uint64_t *addrs;       /* syms[i].addr, dense for the binary search */
+	size_t n;
+	char *strings;         /* names and modules point in here */
+	char *folded;          /* folded names that differ from the raw one */
+	uint64_t text_addr;
+	struct bucket_rules rules;
+};
+
+/* Bucket names with no rule behind them. */
+#define BUCKET_FALLBACK "other"
+#define RULE_FALLBACK "(unclassified)"
+#define BUCKET_UNKNOWN "unknown"
+#define RULE_UNKNOWN "(no symbol)"
+
+/* The built-in rules, as rules-file text (buckets-default.c). */
+extern const char buckets_default_text[];
+
+/*
+ * Parse rules text; `origin` names it in errors ("file:line").
+ * On success replaces nothing: the caller swaps *out in.
+ */
+int buckets_parse(struct bucket_rules *out, const char *text,
+		  const char *origin);
+void buckets_free(struct bucket_rules *r);
+/*
+ * Index of the first rule matching a source file (may be NULL: path
+ * rules are then skipped) or folded function name; r->n when none.
+ */
+size_t buckets_match(const struct bucket_rules *r, const char *file,
+		     const char *func);
+
+/*
+ * Takes ownership of `strings` and of the sym array: sorts, drops
+ * duplicates and padding, folds names. Unless `sized`, each size is set
+ * to reach the next symbol (padding included). Frees both on failure.
+ */
+int symbolizer_build(struct symbolizer **out, struct sym *syms, size_t n,
+		     char *strings, const char *origin, int sized);
+
+/* Read a whole file (also /proc files, whose size reads as 0) into a
+ * NUL-terminated buffer; *len excludes the NUL. */
+int read_whole_file(char **out, size_t *len, const char *path);
+
+/* Index of the symbol containing addr, or -1. */
+ptrdiff_t symbolizer_find(const struct symbolizer *s, uint64_t addr);
+
+/* Padding before functions (-fpatchable-function-entry, kCFI):
+ * these end the previous symbol but are never a result. */
+int sym_is_padding(const char *name);
+
+#endif

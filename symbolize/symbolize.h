@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_SYMBOLIZE_H
+#define PERPKT_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Kernel address -> function, bucket. The only public header of
+ * libperpkt-symbolize; no printing to stdout, errors go through the
+ * return value and one line on stderr ("perpkt: ...").
+ */
+
+struct symbolizer;
+
+/* One text symbol, as kallsyms has it; size reaches the next symbol. */
+struct sym_entry {
+	uint64_t addr;
+	uint64_t size;
+	char type;
+	const char *name;
+	const char *module;  /* NULL for the core kernel */
+};
+
+/* Result of one lookup; strings belong to the symbolizer. */
+struct sym_result {
+	uint64_t addr;
+	const char *name;     /* raw symbol name, e.g. "udp_sendmsg.isra.0" */
+	const char *function; /* folded name: suffixes .isra.N etc. removed */
+	uint64_t offset;      /* addr - symbol start */
+	const char *module;   /* NULL for the core kernel */
+	const char *file;     /* source file when DWARF is known, else NULL */
+	int line;             /* 0 when unknown */
+	const char *bucket;   /* e.g. "udp", "scheduler", "other" */
+	const char *rule;     /* the rule that chose the bucket, as written */
+};
+
+/* From a kallsyms file (/proc/kallsyms or a saved copy). */
+int symbolizer_open_kallsyms(struct symbolizer **out, const char *path);
+/* From entries saved in a profile; entries are copied. */
+int symbolizer_open_entries(struct symbolizer **out,
+			    const struct sym_entry *e, size_t n);
+/* Replace the built-in bucket rules with those in `path`. */
+int symbolizer_load_buckets(struct symbolizer *s, const char *path);
+/* The built-in rules as rules-file text: a starting point to edit. */
+const char *symbolizer_default_buckets(void);
+
+/* 0 when found, 1 when the address is in no known symbol (res->name
+ * is then NULL, bucket "unknown"), -1 on error. */
+int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
+		       struct sym_result *res);
+/* The symbol containing addr, for saving in a profile; 0 found, 1 not. */
+int symbolizer_symbol(struct symbolizer *s, uint64_t addr,
+		      struct sym_entry *out);
+/* Runtime address of _text (else _stext), 0 if absent. */
+uint64_t symbolizer_text_addr(struct symbolizer *s);
+void symbolizer_close(struct symbolizer *s);
+
+/* Fold compiler suffixes (.isra.N, .constprop.N, .part.N, .cold,
+ * .llvm.N, and their chains) into buf. Returns buf. */
+char *symbol_fold(const char *name, char *buf, size_t len);
+
+#endif

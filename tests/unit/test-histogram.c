@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "histogram.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+static void assert_within(uint64_t got, uint64_t want, double bound)
+{
+	double rel = fabs((double)got - (double)want) / (double)want;
+
+	if (rel >= bound)
+		fail_msg("got %llu, want %llu (relative error %.4f >= %.4f)",
+			 (unsigned long long)got, (unsigned long long)want,
+			 rel, bound);
+}
+
+/* The bound histogram.h promises for a quantile's relative error. */
+static void assert_close(uint64_t got, uint64_t want)
+{
+	assert_within(got, want, 1.0 / HIST_SUB);
+}
+
+static struct histogram *new_hist(void)
+{
+	struct histogram *h = malloc(sizeof(*h));
+
+	assert_non_null(h);
+	histogram_init(h);
+	return h;
+}
+
+static void test_empty(void **state)
+{
+	struct histogram *h = new_hist();
+	struct latency_summary s;
+
+	assert_int_equal(histogram_quantile(h, 0.5), 0);
+	assert_int_equal(histogram_quantile(h, 0), 0);
+	assert_int_equal(histogram_quantile(h, 1), 0);
+	histogram_summary(h, &s);
+	assert_int_equal(s.count, 0);
+	assert_int_equal(s.min, 0);
+	assert_int_equal(s.max, 0);
+	assert_int_equal(s.p50, 0);
+	assert_int_equal(s.p999, 0);
+	assert_false(isnan(s.mean));
+	assert_false(isnan(s.stddev));
+	assert_true(s.mean == 0 && s.stddev == 0);
+	free(h);
+}
+
+static void test_constant(void **state)
+{
+	struct histogram *h = new_hist();
+	struct latency_summary s;
+	int i;
+
+	for (i = 0; i < 100000; i++)
+		histogram_add(h, 5321);
+	histogram_summary(h, &s);
+	assert_int_equal(s.count, 100000);
+	assert_int_equal(s.min, 5321);
+	assert_int_equal(s.max, 5321);
+	/* clamping to [min, max] makes every quantile exact here */
+	assert_int_equal(s.p50, 5321);
+	assert_int_equal(s.p90, 5321);
+	assert_int_equal(s.p99, 5321);
+	assert_int_equal(s.p999, 5321);
+	assert_true(fabs(s.mean - 5321) < 1e-9);
+	assert_true(s.stddev >= 0 && s.stddev < 1e-3);
+	free(h);
+}
+
+static void test_uniform(void **state)
+{
+	static const double qs[] = { 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999 };
+	const uint64_t n = 100000;
+	struct histogram *h = new_hist();
+	struct latency_summary s;
+	uint64_t v;
+	size_t i;
+
+	for (v = 1; v <= n; v++)
+		histogram_add(h, v);
+	/* a bucket's midpoint is within half its width of any value in it */
+	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+		assert_within(histogram_quantile(h, qs[i]),
+			      (uint64_t)ceil(qs[i] * n), 0.5 / HIST_SUB + 1e-4);
+	assert_int_equal(histogram_quantile(h, 0), 1);
+	assert_int_equal(histogram_quantile(h, 1), n);
+
+	histogram_summary(h, &s);
+	assert_int_equal(s.count, n);
+	assert_int_equal(s.min, 1);
+	assert_int_equal(s.max, n);
+	assert_close(s.p50, 50000);
+	assert_close(s.p90, 90000);
+	assert_close(s.p99, 99000);
+	assert_close(s.p999, 99900);
+	/* exact moments: mean (n+1)/2, population stddev sqrt((n^2-1)/12) */
+	assert_true(fabs(s.mean - 50000.5) < 1e-6);
+	assert_true(fabs(s.stddev - sqrt(((double)n * n - 1) / 12)) < 1e-3);
+	free(h);
+}
+
+static void test_two_point(void **state)
+{
+	struct histogram *h = new_hist();
+	struct latency_summary s;
+	double mean, sd;
+	int i;
+
+	for (i = 0; i < 900; i++)
+		histogram_add(h, 1000);
+	for (i = 0; i < 100; i++)
+		histogram_add(h, 1000000);
+	histogram_summary(h, &s);
+	assert_int_equal(s.min, 1000);
+	assert_int_equal(s.max, 1000000);
+	assert_close(s.p50, 1000);
+	assert_close(s.p90, 1000);	/* rank 900 is the last short one */
+	assert_close(histogram_quantile(h, 0.901), 1000000);
+	assert_close(s.p99, 1000000);
+	assert_int_equal(s.p999, 1000000);
+	mean = (900.0 * 1000 + 100.0 * 1000000) / 1000;
+	sd = sqrt(0.9 * 0.1) * (1000000 - 1000);
+	assert_true(fabs(s.mean - mean) < 1e-6);
+	assert_true(fabs(s.stddev - sd) < 1e-3 * sd);
+	free(h);
+}
+
+static void test_small_values_exact(void **state)
+{
+	struct histogram *h = new_hist();
+	uint64_t v;
+
+	/* below HIST_SUB every value has its own bucket */
+	for (v = 0; v < HIST_SUB; v++)
+		histogram_add(h, v);
+	for (v = 1; v <= HIST_SUB; v++)
+		assert_int_equal(histogram_quantile(h, (double)v / HIST_SUB),
+				 v - 1);
+	free(h);
+}
+
+static void test_full_range(void **state)
+{
+	struct histogram *h;
+	int bit;
+
+	/* every power of two and its neighbours, up to the top bucket */
+	for (bit = 5; bit < 64; bit++) {
+		uint64_t vals[] = { (1ull << bit) - 1, 1ull << bit,
+				    (1ull << bit) + (1ull << bit) / 3 };
+		size_t i;
+
+		for (i = 0; i < 3; i++) {
+			h = new_hist();
+			histogram_add(h, 1);
+			histogram_add(h, vals[i]);
+			histogram_add(h, UINT64_MAX);
+			assert_close(histogram_quantile(h, 0.5), vals[i]);
+			assert_int_equal(histogram_quantile(h, 1), UINT64_MAX);
+			free(h);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_constant),
+		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_two_point),
+		cmocka_unit_test(test_small_values_exact),
+		cmocka_unit_test(test_full_range),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

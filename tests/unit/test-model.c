@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * reports/model.c: grouping, values per round trip, sorting, shares,
+ * totals and the busy total, on a profile built by hand.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+
+#define assert_near(a, b) assert_near_((a), (b), #a, __FILE__, __LINE__)
+
+static void assert_near_(double a, double b, const char *expr,
+			 const char *file, int line)
+{
+	if (!(fabs(a - b) <= 1e-9 * (1 + fabs(b)))) {
+		print_error("%s = %.12g, expected %.12g\n", expr, a, b);
+		_fail(file, line);
+	}
+}
+
+/* Kernel symbols of the test profile; sizes reach the next symbol. */
+static const struct sym_entry ksyms[] = {
+	{ 0x1000, 0x100, 't', "udp_sendmsg", NULL },
+	{ 0x1100, 0x100, 't', "udp_recvmsg.isra.0", NULL },
+	{ 0x1200, 0x080, 't', "udp_recvmsg.cold", NULL },
+	{ 0x2000, 0x100, 't', "default_idle", NULL },
+	{ 0x3000, 0x100, 'T', "_raw_spin_unlock_irqrestore", NULL },
+	{ 0x4000, 0x100, 't',
+	  "a_very_long_function_name_that_will_never_fit_in_a_mail_column", NULL },
+};
+
+#define IP_UNKNOWN 0x9000
+
+/*
+ * cpu-clock at 1000 ns, 100 round trips. Per RT: udp_sendmsg 500 (two
+ * ips, two CPUs), default_idle 500, udp_recvmsg 250 (two symbols that
+ * fold into one), spin unlock 150, unknown 40, long name 10.
+ */
+static const struct profile_sample samples[] = {
+	{ 0, 0, 0x1010, ROLE_CLIENT, 30, 30000 },
+	{ 0, 1, 0x1010, ROLE_RESPONDER, 10, 10000 },
+	{ 0, 0, 0x1020, ROLE_CLIENT, 10, 10000 },
+	{ 0, 1, 0x1110, ROLE_RESPONDER, 20, 20000 },
+	{ 0, 1, 0x1210, ROLE_RESPONDER, 5, 5000 },
+	{ 0, 0, 0x2010, ROLE_IDLE, 50, 50000 },
+	{ 0, 1, 0x3010, ROLE_RESPONDER, 15, 15000 },
+	{ 0, 0, 0x4010, ROLE_CLIENT, 1, 1000 },
+	{ 0, 0, IP_UNKNOWN, ROLE_OTHER, 4, 4000 },
+};
+
+struct fixture {
+	struct profile p;
+	struct symbolizer *s;
+	struct model m;
+};
+
+static void add_event(struct profile *p, const char *name, const char *unit,
+		      uint64_t period)
+{
+	struct profile_event *ev = &p->events[p->nevents++];
+
+	memset(ev, 0, sizeof(*ev));
+	ev->name = strdup(name);
+	ev->unit = strdup(unit);
+	ev->period = period;
+}
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	size_t i;
+
+	assert_non_null(fx);
+	fx->p.kernel_release = strdup("6.18.0-test");
+	fx->p.mode = strdup("software-clock");
+	fx->p.fallback_reason = strdup("cycles: ENOENT");
+	fx->p.round_trips = 100;
+	fx->p.window_ns = 2000000000ull;
+	fx->p.events = calloc(MODEL_MAX_EVENTS + 1, sizeof(*fx->p.events));
+	add_event(&fx->p, "cpu-clock", "ns", 1000);
+	fx->p.nsamples = sizeof(samples) / sizeof(samples[0]);
+	fx->p.samples = calloc(20000, sizeof(*fx->p.samples));
+	memcpy(fx->p.samples, samples, sizeof(samples));
+	fx->p.nksyms = sizeof(ksyms) / sizeof(ksyms[0]);
+	fx->p.ksyms = calloc(fx->p.nksyms, sizeof(*fx->p.ksyms));
+	for (i = 0; i < fx->p.nksyms; i++) {
+		fx->p.ksyms[i].addr = ksyms[i].addr;
+		fx->p.ksyms[i].size = ksyms[i].size;
+		fx->p.ksyms[i].type = ksyms[i].type;
+		fx->p.ksyms[i].name = strdup(ksyms[i].name);
+	}
+	assert_int_equal(symbolizer_open_entries(&fx->s, ksyms, fx->p.nksyms), 0);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	size_t i;
+
+	model_free(&fx->m);
+	symbolizer_close(fx->s);
+	for (i = 0; i < fx->p.nevents; i++) {
+		free(fx->p.events[i].name);
+		free(fx->p.events[i].unit);
+	}
+	for (i = 0; i < fx->p.nksyms; i++)
+		free(fx->p.ksyms[i].name);
+	free(fx->p.events);
+	free(fx->p.samples);
+	free(fx->p.ksyms);
+	free(fx->p.kernel_release);
+	free(fx->p.mode);
+	free(fx->p.fallback_reason);
+	free(fx);
+	return 0;
+}
+
+static const struct model_row *find_fn(const struct model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfunctions; i++)
+		if (!strcmp(m->functions[i].name, name))
+			return &m->functions[i];
+	return NULL;
+}
+
+static void test_rows_sorted_with_exact_values(void **state)
+{
+	struct fixture *fx = *state;
+	static const char *order[] = {
+		"default_idle", "udp_sendmsg", "udp_recvmsg",
+		"_raw_spin_unlock_irqrestore", MODEL_UNKNOWN_NAME,
+		"a_very_long_function_name_that_will_never_fit_in_a_mail_column",
+	};
+	static const double per_rt[] = { 500, 500, 250, 150, 40, 10 };
+	static const uint64_t nsamples[] = { 50, 50, 25, 15, 4, 1 };
+	size_t i;
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(fx->m.nevents, 1);
+	assert_int_equal(fx->m.no_round_trips, 0);
+	/* two symbols of udp_recvmsg fold into one row: 7 symbols, 6 rows */
+	assert_int_equal(fx->m.nfunctions, 6);
+	for (i = 0; i < 6; i++) {
+		const struct model_row *r = &fx->m.functions[i];
+
+		assert_string_equal(r->name, order[i]);
+		assert_near(r->per_rt[0], per_rt[i]);
+		assert_near(r->weight[0], per_rt[i] * 100);
+		assert_int_equal(r->samples[0], nsamples[i]);
+	}
+	/* 8 distinct ips, one of them in no symbol */
+	assert_int_equal(fx->m.naddrs, 8);
+	assert_int_equal(fx->m.nunknown, 1);
+}
+
+static void test_unknown_and_idle_buckets(void **state)
+{
+	struct fixture *fx = *state;
+	const struct model_row *r;
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	r = find_fn(&fx->m, MODEL_UNKNOWN_NAME);
+	assert_non_null(r);
+	assert_string_equal(r->bucket, MODEL_UNKNOWN_BUCKET);
+	r = find_fn(&fx->m, "default_idle");
+	assert_non_null(r);
+	assert_string_equal(r->bucket, MODEL_IDLE_BUCKET);
+	r = model_bucket(&fx->m, MODEL_IDLE_BUCKET);
+	assert_non_null(r);
+	assert_near(r->per_rt[0], 500);
+	assert_null(model_bucket(&fx->m, "no-such-bucket"));
+}
+
+static void test_shares_and_cum(void **state)
+{
+	struct fixture *fx = *state;
+	double cum = 0;
+	size_t i;
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	for (i = 0; i < fx->m.nfunctions; i++) {
+		const struct model_row *r = &fx->m.functions[i];
+
+		assert_near(r->share, r->weight[0] / 145000.0);
+		cum += r->share;
+		assert_near(r->cum, cum);
+	}
+	assert_near(fx->m.functions[0].share, 50.0 / 145);
+	assert_near(fx->m.functions[fx->m.nfunctions - 1].cum, 1);
+	assert_near(fx->m.total.share, 1);
+}
+
+static void test_totals_and_busy(void **state)
+{
+	struct fixture *fx = *state;
+	const struct model *m = &fx->m;
+	double fsum = 0, bsum = 0;
+	uint64_t ssum = 0;
+	size_t i, j;
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	for (i = 0; i < m->nfunctions; i++) {
+		fsum += m->functions[i].per_rt[0];
+		ssum += m->functions[i].samples[0];
+	}
+	assert_near(m->total.per_rt[0], 1450);
+	assert_near(m->total.per_rt[0], fsum);
+	assert_int_equal(m->total.samples[0], 145);
+	assert_int_equal(m->total.samples[0], ssum);
+	/* busy leaves the idle bucket out */
+	assert_near(m->busy.per_rt[0], 950);
+	assert_int_equal(m->busy.samples[0], 95);
+	assert_near(m->busy.share, 950.0 / 1450);
+
+	/* each bucket is the sum of its functions, sorted like functions */
+	for (j = 0; j < m->nbuckets; j++) {
+		const struct model_row *b = &m->buckets[j];
+		double sum = 0;
+
+		for (i = 0; i < m->nfunctions; i++)
+			if (!strcmp(m->functions[i].bucket, b->name))
+				sum += m->functions[i].per_rt[0];
+		assert_true(sum > 0);
+		assert_near(b->per_rt[0], sum);
+		bsum += b->per_rt[0];
+		if (j)
+			assert_true(m->buckets[j - 1].weight[0] >= b->weight[0]);
+	}
+	assert_near(bsum, m->total.per_rt[0]);
+	assert_near(m->buckets[m->nbuckets - 1].cum, 1);
+}
+
+static void test_zero_round_trips(void **state)
+{
+	struct fixture *fx = *state;
+	size_t i;
+
+	fx->p.round_trips = 0;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(fx->m.no_round_trips, 1);
+	assert_int_equal(fx->m.nfunctions, 6);
+	for (i = 0; i < fx->m.nfunctions; i++) {
+		assert_true(fx->m.functions[i].per_rt[0] == 0);
+		assert_true(isfinite(fx->m.functions[i].share));
+	}
+	assert_true(fx->m.total.per_rt[0] == 0);
+	assert_true(fx->m.busy.per_rt[0] == 0);
+	/* shares do not need round trips and stay meaningful */
+	assert_near(fx->m.functions[0].share, 50.0 / 145);
+}
+
+static void test_no_samples(void **state)
+{
+	struct fixture *fx = *state;
+
+	fx->p.nsamples = 0;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(fx->m.nfunctions, 0);
+	assert_int_equal(fx->m.nbuckets, 0);
+	assert_int_equal(fx->m.total.samples[0], 0);
+	assert_true(fx->m.total.share == 0);
+	assert_true(fx->m.busy.per_rt[0] == 0);
+}
+
+static void test_two_events(void **state)
+{
+	struct fixture *fx = *state;
+	struct profile_sample *s;
+	const struct model_row *r;
+
+	add_event(&fx->p, "instructions", "instructions", 2000);
+	/* instructions retire elsewhere: all in udp_recvmsg and unlock */
+	s = &fx->p.samples[fx->p.nsamples++];
+	*s = (struct profile_sample){ 1, 0, 0x1111, ROLE_CLIENT, 3, 6000 };
+	s = &fx->p.samples[fx->p.nsamples++];
+	*s = (struct profile_sample){ 1, 0, 0x3010, ROLE_CLIENT, 1, 2000 };
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(fx->m.nevents, 2);
+	/* sorting still follows event 0 */
+	assert_string_equal(fx->m.functions[0].name, "default_idle");
+	r = find_fn(&fx->m, "udp_recvmsg");
+	assert_non_null(r);
+	assert_near(r->per_rt[1], 60);
+	assert_int_equal(r->samples[1], 3);
+	assert_near(r->per_rt[0], 250);
+	r = find_fn(&fx->m, "_raw_spin_unlock_irqrestore");
+	assert_non_null(r);
+	assert_near(r->per_rt[1], 20);
+	assert_near(fx->m.total.per_rt[1], 80);
+	assert_int_equal(fx->m.total.samples[1], 4);
+	assert_true(find_fn(&fx->m, "default_idle")->per_rt[1] == 0);
+	/* the distinct-address count covers both events */
+	assert_int_equal(fx->m.naddrs, 9);
+}
+
+static void test_bad_event_index(void **state)
+{
+	struct fixture *fx = *state;
+
+	fx->p.samples[3].event = 5;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), -1);
+	assert_int_equal(fx->m.nfunctions, 0);
+	assert_null(fx->m.functions);
+}
+
+static void test_too_many_events(void **state)
+{
+	struct fixture *fx = *state;
+
+	while (fx->p.nevents <= MODEL_MAX_EVENTS)
+		add_event(&fx->p, "cpu-clock", "ns", 1000);
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), -1);
+}
+
+/* 20000 samples on 5000 ips: every ip resolved once, sums exact. */
+static void test_many_samples(void **state)
+{
+	struct fixture *fx = *state;
+	const struct model_row *r;
+	size_t i, u = 0;
+
+	fx->p.nsamples = 20000;
+	for (i = 0; i < fx->p.nsamples; i++) {
+		struct profile_sample *s = &fx->p.samples[i];
+
+		/* a quarter on each of two 0x100-byte symbols, half unknown */
+		s->event = 0;
+		s->cpu = i % 2;
+		s->role = ROLE_CLIENT;
+		s->count = 1;
+		s->weight = 1000;
+		if (i % 4 == 0)
+			s->ip = 0x1000 + (i / 4) % 0x100;
+		else if (i % 4 == 1)
+			s->ip = 0x2000 + (i / 4) % 0x100;
+		else
+			s->ip = 0x100000 + (u++ % 2500);
+	}
+	fx->p.round_trips = 1000;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(fx->m.naddrs, 0x100 + 0x100 + 2500);
+	assert_int_equal(fx->m.nunknown, 2500);
+	assert_int_equal(fx->m.nfunctions, 3);
+	r = &fx->m.functions[0];
+	assert_string_equal(r->name, MODEL_UNKNOWN_NAME);
+	assert_int_equal(r->samples[0], 10000);
+	assert_near(r->per_rt[0], 10000);
+	assert_near(find_fn(&fx->m, "udp_sendmsg")->per_rt[0], 5000);
+	assert_near(fx->m.total.per_rt[0], 20000);
+	assert_near(fx->m.busy.per_rt[0], 15000);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_rows_sorted_with_exact_values),
+		T(test_unknown_and_idle_buckets),
+		T(test_shares_and_cum),
+		T(test_totals_and_busy),
+		T(test_zero_round_trips),
+		T(test_no_samples),
+		T(test_two_events),
+		T(test_bad_event_index),
+		T(test_too_many_events),
+		T(test_many_samples),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The profile file: write, read back, and refuse what is malformed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "profile.h"
+
+static char dir[] = "/tmp/perpkt-test-profile.XXXXXX";
+
+static int setup(void **state)
+{
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void make_profile(struct profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->version = PROFILE_VERSION;
+	p->tool_version = strdup("perpkt test");
+	p->created = strdup("2026-11-30T00:00:00Z");
+	p->command = strdup("perpkt record -d 1");
+	p->kernel_release = strdup("6.18.0-test");
+	p->build_id = strdup("0123456789abcdef0123456789abcdef01234567");
+	p->ncpus = 2;
+	p->text_addr = 0xffffffff81000000ULL;
+	p->transport = strdup("udp");
+	p->network = strdup("loopback");
+	p->message_size = 40;
+	p->client_cpu = 1;
+	p->server_cpu = 0;
+	p->warmup_s = 0.5;
+	p->round_trips = 123456;
+	p->window_ns = 2000000000ULL;
+	p->latency = (struct latency_summary){ 123456, 4000, 5300, 6000, 9000,
+					       20000, 150000, 5400.5, 800.25 };
+	p->mode = strdup("software-clock");
+	p->fallback_reason = strdup("event 'cycles' is not supported");
+	p->ncpus_sampled = 2;
+	p->cpus = calloc(2, sizeof(int));
+	p->cpus[0] = 0;
+	p->cpus[1] = 1;
+	p->nevents = 1;
+	p->events = calloc(1, sizeof(*p->events));
+	p->events[0] = (struct profile_event){
+		strdup("cpu-clock"), strdup("cycles"), strdup("perf"), strdup("ns"),
+		1, 0, 100000, 40000, 3, 1, 4000000000ULL };
+	p->nsamples = 2;
+	p->samples = calloc(2, sizeof(*p->samples));
+	/* above 2^53: must survive JSON without losing bits */
+	p->samples[0] = (struct profile_sample){ 0, 1, 0xffffffff81a2b3c5ULL,
+						 ROLE_CLIENT, 10, 1000003 };
+	p->samples[1] = (struct profile_sample){ 0, 0, 0xffffffffc0001234ULL,
+						 ROLE_IDLE, 3, 300000 };
+	p->nksyms = 2;
+	p->ksyms = calloc(2, sizeof(*p->ksyms));
+	p->ksyms[0] = (struct profile_ksym){ 0xffffffff81a2b000ULL, 0x1000, 'T',
+					     strdup("udp_sendmsg"), NULL };
+	p->ksyms[1] = (struct profile_ksym){ 0xffffffffc0001000ULL, 0x400, 't',
+					     strdup("veth_xmit"), strdup("veth") };
+}
+
+static char *path_of(const char *name)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
+	return buf;
+}
+
+static void test_round_trip(void **state)
+{
+	struct profile a, b;
+	char *path = path_of("a.json");
+
+	make_profile(&a);
+	assert_int_equal(profile_write(&a, path), 0);
+	assert_int_equal(profile_read(&b, path), 0);
+	assert_int_equal(b.version, PROFILE_VERSION);
+	assert_string_equal(b.kernel_release, "6.18.0-test");
+	assert_string_equal(b.build_id, a.build_id);
+	assert_null(b.kernel_version);
+	assert_true(b.text_addr == 0xffffffff81000000ULL);
+	assert_string_equal(b.transport, "udp");
+	assert_int_equal(b.message_size, 40);
+	assert_int_equal(b.client_cpu, 1);
+	assert_int_equal(b.round_trips, 123456);
+	assert_int_equal(b.window_ns, 2000000000ULL);
+	assert_int_equal(b.latency.p50, 5300);
+	assert_int_equal(b.latency.max, 150000);
+	assert_true(b.latency.mean == 5400.5);
+	assert_string_equal(b.mode, "software-clock");
+	assert_string_equal(b.fallback_reason, a.fallback_reason);
+	assert_int_equal(b.ncpus_sampled, 2);
+	assert_int_equal(b.cpus[1], 1);
+	assert_int_equal(b.nevents, 1);
+	assert_string_equal(b.events[0].name, "cpu-clock");
+	assert_string_equal(b.events[0].requested, "cycles");
+	assert_int_equal(b.events[0].period, 100000);
+	assert_int_equal(b.events[0].lost, 3);
+	assert_int_equal(b.events[0].count, 4000000000ULL);
+	assert_int_equal(b.nsamples, 2);
+	assert_true(b.samples[0].ip == 0xffffffff81a2b3c5ULL);
+	assert_int_equal(b.samples[0].role, ROLE_CLIENT);
+	assert_int_equal(b.samples[0].weight, 1000003);
+	assert_int_equal(b.samples[1].role, ROLE_IDLE);
+	assert_int_equal(b.nksyms, 2);
+	assert_string_equal(b.ksyms[0].name, "udp_sendmsg");
+	assert_null(b.ksyms[0].module);
+	assert_string_equal(b.ksyms[1].module, "veth");
+	assert_int_equal(b.ksyms[1].type, 't');
+	assert_true(b.ksyms[1].size == 0x400);
+	profile_free(&a);
+	profile_free(&b);
+}
+
+/* The write is atomic: a failed write leaves the old file untouched and
+ * no temporary file behind. */
+static void test_write_is_atomic(void **state)
+{
+	struct profile a, b;
+	char *path = path_of("keep.json");
+	char cmd[256];
+
+	make_profile(&a);
+	assert_int_equal(profile_write(&a, path), 0);
+	free(a.kernel_release);
+	a.kernel_release = strdup("second");
+	assert_int_equal(profile_write(&a, path), 0);
+	assert_int_equal(profile_read(&b, path), 0);
+	assert_string_equal(b.kernel_release, "second");
+	profile_free(&b);
+	assert_int_equal(profile_write(&a, "/nonexistent-dir/x.json"), -1);
+	snprintf(cmd, sizeof(cmd), "test $(ls '%s' | grep -c tmp) = 0", dir);
+	assert_int_equal(system(cmd), 0);
+	profile_free(&a);
+}
+
+static int read_text(const char *name, const char *text)
+{
+	struct profile p;
+	char *path = path_of(name);
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	fputs(text, f);
+	fclose(f);
+	ret = profile_read(&p, path);
+	if (!ret)
+		profile_free(&p);
+	return ret;
+}
+
+/* Rewrite one substring of a good profile and expect the read to fail. */
+static int read_mutated(const char *from, const char *to)
+{
+	struct profile a;
+	char *path = path_of("m.json"), *buf, *at, *out;
+	long n;
+	FILE *f;
+	int ret;
+
+	make_profile(&a);
+	assert_int_equal(profile_write(&a, path), 0);
+	profile_free(&a);
+	f = fopen(path, "r");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	at = strstr(buf, from);
+	assert_non_null(at);
+	out = calloc(1, (size_t)n + strlen(to) + 1);
+	memcpy(out, buf, (size_t)(at - buf));
+	strcat(out, to);
+	strcat(out, at + strlen(from));
+	ret = read_text("m.json", out);
+	free(buf);
+	free(out);
+	return ret;
+}
+
+static void test_malformed_refused(void **state)
+{
+	struct profile p;
+
+	assert_int_equal(profile_read(&p, path_of("missing.json")), -1);
+	assert_int_equal(read_text("empty.json", ""), -1);
+	assert_int_equal(read_text("garbage.json", "{ not json"), -1);
+	assert_int_equal(read_text("array.json", "[1, 2]"), -1);
+	assert_int_equal(read_text("other.json", "{\"format\": \"speedscope\"}"), -1);
+	assert_int_equal(read_mutated("\"version\": 1", "\"version\": 99"), -1);
+	assert_int_equal(read_mutated("\"ip\": \"0xffffffff81a2b3c5\"",
+				      "\"ip\": \"ffff\""), -1);
+	assert_int_equal(read_mutated("\"role\": \"client\"",
+				      "\"role\": \"martian\""), -1);
+	assert_int_equal(read_mutated("\"event\": 0", "\"event\": 5"), -1);
+	assert_int_equal(read_mutated("\"round_trips\": 123456",
+				      "\"round_trips\": -1"), -1);
+	assert_int_equal(read_mutated("\"mode\": \"software-clock\"",
+				      "\"mode\": \"quantum\""), -1);
+	/* and the unmutated file reads: the mutations are what failed */
+	assert_int_equal(read_mutated("\"version\": 1", "\"version\": 1"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_write_is_atomic),
+		cmocka_unit_test(test_malformed_refused),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
