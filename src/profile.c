@@ -70,7 +70,7 @@ static json_t *events_to_json(const struct profile *p)
 		const struct profile_event *e = &p->events[i];
 
 		json_array_append_new(a, json_pack(
-			"{s:s, s:s, s:s, s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I}",
+			"{s:s, s:s, s:s, s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"name", e->name, "requested", e->requested,
 			"pmu", e->pmu, "unit", e->unit,
 			"type", (json_int_t)e->type, "config", hex(e->config),
@@ -78,7 +78,9 @@ static json_t *events_to_json(const struct profile *p)
 			"samples", (json_int_t)e->samples,
 			"lost", (json_int_t)e->lost,
 			"throttled", (json_int_t)e->throttled,
-			"count", (json_int_t)e->count));
+			"count", (json_int_t)e->count,
+			"enabled_ns", (json_int_t)e->enabled_ns,
+			"running_ns", (json_int_t)e->running_ns));
 	}
 	return a;
 }
@@ -119,6 +121,59 @@ static json_t *ksyms_to_json(const struct profile *p)
 	return a;
 }
 
+static json_t *tasks_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < p->ntasks; i++) {
+		const struct profile_task *t = &p->tasks[i];
+
+		json_array_append_new(a, json_pack(
+			"{s:s, s:i, s:i, s:I, s:I, s:I, s:I, s:I}",
+			"role", role_name(t->role), "pid", t->pid, "cpu", t->cpu,
+			"cpu_ns", (json_int_t)t->cpu_ns,
+			"wait_ns", (json_int_t)t->wait_ns,
+			"user_ns", (json_int_t)t->user_ns,
+			"system_ns", (json_int_t)t->system_ns,
+			"switches", (json_int_t)t->switches));
+	}
+	return a;
+}
+
+static json_t *cpu_times_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < p->ncpu_times; i++) {
+		const struct profile_cpu *c = &p->cpu_times[i];
+
+		json_array_append_new(a, json_pack(
+			"{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			"cpu", c->cpu, "user_ns", (json_int_t)c->user_ns,
+			"system_ns", (json_int_t)c->system_ns,
+			"irq_ns", (json_int_t)c->irq_ns,
+			"softirq_ns", (json_int_t)c->softirq_ns,
+			"idle_ns", (json_int_t)c->idle_ns,
+			"other_ns", (json_int_t)c->other_ns,
+			"lost", (json_int_t)c->lost,
+			"throttled", (json_int_t)c->throttled));
+	}
+	return a;
+}
+
+static json_t *conditions_to_json(const struct profile *p)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; i < p->nconditions; i++)
+		json_object_set_new(o, p->conditions[i].key,
+				    json_string(p->conditions[i].value));
+	return o;
+}
+
 static json_t *cpus_to_json(const struct profile *p)
 {
 	json_t *a = json_array();
@@ -134,9 +189,9 @@ static json_t *profile_to_json(const struct profile *p)
 	return json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
-		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o},"
-		" s:{s:o, s:o, s:o, s:o},"
-		" s:o, s:o}",
+		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o},"
+		" s:{s:o, s:o, s:o, s:o, s:o},"
+		" s:o, s:o, s:o}",
 		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
 		"tool", str_or_null(p->tool_version),
 		"created", str_or_null(p->created),
@@ -158,11 +213,14 @@ static json_t *profile_to_json(const struct profile *p)
 		"round_trips", (json_int_t)p->round_trips,
 		"window_ns", (json_int_t)p->window_ns,
 		"latency_ns", latency_to_json(&p->latency),
+		"tasks", tasks_to_json(p),
 		"counters",
 		"mode", str_or_null(p->mode),
 		"fallback_reason", str_or_null(p->fallback_reason),
 		"cpus", cpus_to_json(p),
 		"events", events_to_json(p),
+		"cpu_times", cpu_times_to_json(p),
+		"conditions", conditions_to_json(p),
 		"samples", samples_to_json(p),
 		"kallsyms", ksyms_to_json(p));
 }
@@ -291,6 +349,25 @@ static uint64_t get_hex(struct reader *r, json_t *obj, const char *key)
 	return 0;
 }
 
+/* Fields added within version 1 read as 0 when absent. */
+static uint64_t get_u64_opt(struct reader *r, json_t *obj, const char *key)
+{
+	return json_object_get(obj, key) ? get_u64(r, obj, key) : 0;
+}
+
+static int get_int(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_integer(v) && json_integer_value(v) >= -1 &&
+	    json_integer_value(v) <= 1 << 30)
+		return (int)json_integer_value(v);
+	snprintf(msg, sizeof(msg), "field '%s' must be an integer", key);
+	bad(r, msg);
+	return 0;
+}
+
 static json_t *get_obj(struct reader *r, json_t *obj, const char *key)
 {
 	json_t *v = json_object_get(obj, key);
@@ -343,6 +420,8 @@ static void read_system(struct reader *r, json_t *o, struct profile *p)
 	p->text_addr = get_hex(r, o, "text_addr");
 }
 
+static void read_tasks(struct reader *r, json_t *a, struct profile *p);
+
 static void read_workload(struct reader *r, json_t *o, struct profile *p)
 {
 	if (!o)
@@ -356,6 +435,7 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 	p->round_trips = get_u64(r, o, "round_trips");
 	p->window_ns = get_u64(r, o, "window_ns");
 	read_latency(r, get_obj(r, o, "latency_ns"), &p->latency);
+	read_tasks(r, json_object_get(o, "tasks"), p);
 }
 
 static void read_events(struct reader *r, json_t *a, struct profile *p)
@@ -389,6 +469,8 @@ static void read_events(struct reader *r, json_t *a, struct profile *p)
 		e->lost = get_u64(r, o, "lost");
 		e->throttled = get_u64(r, o, "throttled");
 		e->count = get_u64(r, o, "count");
+		e->enabled_ns = get_u64_opt(r, o, "enabled_ns");
+		e->running_ns = get_u64_opt(r, o, "running_ns");
 	}
 }
 
@@ -449,6 +531,113 @@ static void read_ksyms(struct reader *r, json_t *a, struct profile *p)
 	}
 }
 
+static void read_tasks(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->ntasks = json_array_size(a);
+	p->tasks = calloc(p->ntasks ? p->ntasks : 1, sizeof(*p->tasks));
+	for (i = 0; p->tasks && i < p->ntasks && !r->failed; i++) {
+		struct profile_task *t = &p->tasks[i];
+		json_t *o = json_array_get(a, i), *role;
+
+		if (!json_is_object(o)) {
+			bad(r, "tasks[] entries must be objects");
+			return;
+		}
+		role = json_object_get(o, "role");
+		if (!json_is_string(role) || role_parse(json_string_value(role), &t->role))
+			bad(r, "a task has an unknown role");
+		t->pid = get_int(r, o, "pid");
+		t->cpu = get_int(r, o, "cpu");
+		t->cpu_ns = get_u64(r, o, "cpu_ns");
+		t->wait_ns = get_u64(r, o, "wait_ns");
+		t->user_ns = get_u64(r, o, "user_ns");
+		t->system_ns = get_u64(r, o, "system_ns");
+		t->switches = get_u64(r, o, "switches");
+	}
+}
+
+static void read_cpu_times(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->ncpu_times = json_array_size(a);
+	p->cpu_times = calloc(p->ncpu_times ? p->ncpu_times : 1, sizeof(*p->cpu_times));
+	for (i = 0; p->cpu_times && i < p->ncpu_times && !r->failed; i++) {
+		struct profile_cpu *c = &p->cpu_times[i];
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "cpu_times[] entries must be objects");
+			return;
+		}
+		c->cpu = get_int(r, o, "cpu");
+		c->user_ns = get_u64(r, o, "user_ns");
+		c->system_ns = get_u64(r, o, "system_ns");
+		c->irq_ns = get_u64(r, o, "irq_ns");
+		c->softirq_ns = get_u64(r, o, "softirq_ns");
+		c->idle_ns = get_u64(r, o, "idle_ns");
+		c->other_ns = get_u64(r, o, "other_ns");
+		c->lost = get_u64(r, o, "lost");
+		c->throttled = get_u64(r, o, "throttled");
+	}
+}
+
+static void read_conditions(struct reader *r, json_t *o, struct profile *p)
+{
+	const char *key;
+	json_t *v;
+
+	if (!o)
+		return;
+	if (!json_is_object(o)) {
+		bad(r, "'conditions' must be an object of strings");
+		return;
+	}
+	json_object_foreach(o, key, v) {
+		if (!json_is_string(v)) {
+			bad(r, "'conditions' must be an object of strings");
+			return;
+		}
+		if (profile_add_condition(p, key, json_string_value(v)))
+			bad(r, "out of memory");
+	}
+}
+
+int profile_add_condition(struct profile *p, const char *key, const char *value)
+{
+	struct profile_condition *c;
+
+	c = realloc(p->conditions, (p->nconditions + 1) * sizeof(*c));
+	if (!c)
+		return -1;
+	p->conditions = c;
+	c[p->nconditions].key = strdup(key);
+	c[p->nconditions].value = strdup(value);
+	if (!c[p->nconditions].key || !c[p->nconditions].value) {
+		free(c[p->nconditions].key);
+		free(c[p->nconditions].value);
+		return -1;
+	}
+	p->nconditions++;
+	return 0;
+}
+
+const char *profile_condition(const struct profile *p, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < p->nconditions; i++)
+		if (!strcmp(p->conditions[i].key, key))
+			return p->conditions[i].value;
+	return NULL;
+}
+
 static void read_counters(struct reader *r, json_t *o, struct profile *p)
 {
 	json_t *cpus;
@@ -468,6 +657,7 @@ static void read_counters(struct reader *r, json_t *o, struct profile *p)
 			p->cpus[i] = (int)json_integer_value(json_array_get(cpus, i));
 	}
 	read_events(r, get_array(r, o, "events"), p);
+	read_cpu_times(r, json_object_get(o, "cpu_times"), p);
 }
 
 int profile_read(struct profile *p, const char *path)
@@ -506,6 +696,7 @@ int profile_read(struct profile *p, const char *path)
 	read_system(&r, get_obj(&r, root, "system"), p);
 	read_workload(&r, get_obj(&r, root, "workload"), p);
 	read_counters(&r, get_obj(&r, root, "counters"), p);
+	read_conditions(&r, json_object_get(root, "conditions"), p);
 	read_samples(&r, get_array(&r, root, "samples"), p);
 	read_ksyms(&r, get_array(&r, root, "kallsyms"), p);
 	json_decref(root);
@@ -546,5 +737,12 @@ void profile_free(struct profile *p)
 		free(p->ksyms[i].module);
 	}
 	free(p->ksyms);
+	free(p->tasks);
+	free(p->cpu_times);
+	for (i = 0; i < p->nconditions; i++) {
+		free(p->conditions[i].key);
+		free(p->conditions[i].value);
+	}
+	free(p->conditions);
 	memset(p, 0, sizeof(*p));
 }

@@ -40,6 +40,7 @@ struct profile_event {
 	uint64_t lost;     /* records reported lost by PERF_RECORD_LOST */
 	uint64_t throttled;/* PERF_RECORD_THROTTLE seen */
 	uint64_t count;    /* counted total over the window, all CPUs */
+	uint64_t enabled_ns, running_ns;  /* running < enabled: multiplexed */
 };
 
 /* Aggregated samples for one (event, cpu, ip, role). */
@@ -59,6 +60,33 @@ struct profile_ksym {
 	char type;         /* 't', 'T', 'W', ... */
 	char *name;
 	char *module;      /* NULL for the core kernel */
+};
+
+/* A process of the workload, over the window. */
+struct profile_task {
+	enum role role;
+	int pid;
+	int cpu;             /* CPU it was pinned to, -1 if not pinned */
+	uint64_t cpu_ns;     /* on-CPU time, from /proc/<pid>/schedstat */
+	uint64_t wait_ns;    /* runnable, waiting for a CPU (schedstat) */
+	uint64_t user_ns;    /* from /proc/<pid>/stat: tick resolution */
+	uint64_t system_ns;
+	uint64_t switches;   /* timeslices, from schedstat */
+};
+
+/* Where one CPU's time went over the window, from /proc/stat. */
+struct profile_cpu {
+	int cpu;
+	uint64_t user_ns, system_ns, irq_ns, softirq_ns, idle_ns, other_ns;
+	uint64_t lost;       /* sample records lost on this CPU, all events */
+	uint64_t throttled;  /* PERF_RECORD_THROTTLE on this CPU */
+};
+
+/* A test condition (the netdev threads asked for these): ordered
+ * key/value text, e.g. "cpu.topology" -> "2 CPUs, 1 socket, ...". */
+struct profile_condition {
+	char *key;
+	char *value;
 };
 
 struct latency_summary {
@@ -103,7 +131,19 @@ struct profile {
 	size_t nsamples;
 	struct profile_ksym *ksyms;
 	size_t nksyms;
+
+	struct profile_task *tasks;   /* client, responder: may be empty */
+	size_t ntasks;
+	struct profile_cpu *cpu_times;/* per sampled CPU: may be empty */
+	size_t ncpu_times;
+	struct profile_condition *conditions;
+	size_t nconditions;
 };
+
+/* Append a condition (copies both strings); -1 when out of memory. */
+int profile_add_condition(struct profile *p, const char *key, const char *value);
+/* The value of a condition, NULL if absent. */
+const char *profile_condition(const struct profile *p, const char *key);
 
 /* Atomic: written to a temporary file beside `path`, then renamed. */
 int profile_write(const struct profile *p, const char *path);

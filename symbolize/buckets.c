@@ -90,7 +90,8 @@ static const char *glob_problem(const char *p)
 	return NULL;
 }
 
-static int parse_line(struct bucket_rule *r, char *line, const char **why)
+static int parse_line(struct bucket_rule *r, char *line, char *why,
+		      size_t whylen)
 {
 	char *field[4];
 	int nf = 0;
@@ -117,29 +118,39 @@ static int parse_line(struct bucket_rule *r, char *line, const char **why)
 	if (!nf)
 		return 0;
 	if (nf < 3) {
-		*why = "want '<bucket> <path|func> <pattern>'";
+		snprintf(why, whylen,
+			 "want '<bucket> <path|func> <pattern>'");
 		return -1;
 	}
 	if (nf > 3) {
-		*why = "more than three fields (patterns cannot contain blanks)";
+		snprintf(why, whylen, "more than three fields (%s)",
+			 "patterns cannot contain blanks");
 		return -1;
 	}
 	if (!valid_bucket(field[0])) {
-		*why = "bucket names use letters, digits, '-', '_' and '.'";
+		snprintf(why, whylen,
+			 "bad bucket name '%s' (use letters, digits, -_.)",
+			 field[0]);
 		return -1;
 	}
 	if (!strcmp(field[1], "path")) {
 		r->kind = RULE_PATH;
 		if (strpbrk(field[2], "*?[")) {
-			*why = "path patterns are literal prefixes, not globs";
+			snprintf(why, whylen,
+				 "path patterns are literal prefixes, not globs");
 			return -1;
 		}
 	} else if (!strcmp(field[1], "func")) {
+		const char *g = glob_problem(field[2]);
+
 		r->kind = RULE_FUNC;
-		if ((*why = glob_problem(field[2])))
+		if (g) {
+			snprintf(why, whylen, "%s", g);
 			return -1;
+		}
 	} else {
-		*why = "unknown kind (use 'path' or 'func')";
+		snprintf(why, whylen, "unknown kind '%s' (use 'path' or 'func')",
+			 field[1]);
 		return -1;
 	}
 	r->bucket = strdup(field[0]);
@@ -152,7 +163,7 @@ static int parse_line(struct bucket_rule *r, char *line, const char **why)
 		r->plen = strlen(field[2]);
 	if (!r->bucket || !r->pattern || !r->text ||
 	    (r->kind == RULE_FUNC && r->match != MATCH_GLOB && !r->literal)) {
-		*why = "out of memory";
+		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
 	return 1;
@@ -169,7 +180,7 @@ int buckets_parse(struct bucket_rules *out, const char *text,
 	out->n = 0;
 	while (*p) {
 		size_t len = strcspn(p, "\n");
-		const char *why = NULL;
+		char why[160] = "";
 		char *line = strndup(p, len);
 		int got;
 
@@ -193,7 +204,7 @@ int buckets_parse(struct bucket_rules *out, const char *text,
 			r.v = v;
 		}
 		memset(&r.v[r.n], 0, sizeof(r.v[r.n]));
-		got = parse_line(&r.v[r.n], line, &why);
+		got = parse_line(&r.v[r.n], line, why, sizeof(why));
 		free(line);
 		if (got < 0) {
 			/* Count the half-built rule so its strings are freed. */

@@ -58,8 +58,20 @@ static void make_profile(struct profile *p)
 	p->nevents = 1;
 	p->events = calloc(1, sizeof(*p->events));
 	p->events[0] = (struct profile_event){
-		strdup("cpu-clock"), strdup("cycles"), strdup("perf"), strdup("ns"),
-		1, 0, 100000, 40000, 3, 1, 4000000000ULL };
+		.name = strdup("cpu-clock"), .requested = strdup("cycles"),
+		.pmu = strdup("perf"), .unit = strdup("ns"), .type = 1,
+		.period = 100000, .samples = 40000, .lost = 3, .throttled = 1,
+		.count = 4000000000ULL, .enabled_ns = 2000000000ULL,
+		.running_ns = 1500000000ULL };
+	p->ntasks = 1;
+	p->tasks = calloc(1, sizeof(*p->tasks));
+	p->tasks[0] = (struct profile_task){ ROLE_RESPONDER, 4321, -1, 1900000000ULL,
+					     5000, 400000000ULL, 1500000000ULL, 77 };
+	p->ncpu_times = 1;
+	p->cpu_times = calloc(1, sizeof(*p->cpu_times));
+	p->cpu_times[0] = (struct profile_cpu){ 1, 10, 20, 30, 40, 50, 60, 2, 9 };
+	assert_int_equal(profile_add_condition(p, "cpu.topology", "2 CPUs"), 0);
+	assert_int_equal(profile_add_condition(p, "net.netfilter", "no tables"), 0);
 	p->nsamples = 2;
 	p->samples = calloc(2, sizeof(*p->samples));
 	/* above 2^53: must survive JSON without losing bits */
@@ -125,6 +137,21 @@ static void test_round_trip(void **state)
 	assert_string_equal(b.ksyms[1].module, "veth");
 	assert_int_equal(b.ksyms[1].type, 't');
 	assert_true(b.ksyms[1].size == 0x400);
+	assert_int_equal(b.events[0].enabled_ns, 2000000000ULL);
+	assert_int_equal(b.events[0].running_ns, 1500000000ULL);
+	assert_int_equal(b.ntasks, 1);
+	assert_int_equal(b.tasks[0].role, ROLE_RESPONDER);
+	assert_int_equal(b.tasks[0].pid, 4321);
+	assert_int_equal(b.tasks[0].cpu, -1);
+	assert_int_equal(b.tasks[0].cpu_ns, 1900000000ULL);
+	assert_int_equal(b.tasks[0].switches, 77);
+	assert_int_equal(b.ncpu_times, 1);
+	assert_int_equal(b.cpu_times[0].softirq_ns, 40);
+	assert_int_equal(b.cpu_times[0].throttled, 9);
+	assert_int_equal(b.nconditions, 2);
+	assert_string_equal(b.conditions[1].key, "net.netfilter");
+	assert_string_equal(profile_condition(&b, "cpu.topology"), "2 CPUs");
+	assert_null(profile_condition(&b, "nope"));
 	profile_free(&a);
 	profile_free(&b);
 }

@@ -50,7 +50,7 @@ static void assert_no_children(void)
 	assert_int_equal(errno, ECHILD);
 }
 
-static struct workload_config config(int client_cpu, int server_cpu)
+static struct workload_config raw_config(int client_cpu, int server_cpu)
 {
 	struct workload_config c = {
 		.transport = "udp",
@@ -63,6 +63,16 @@ static struct workload_config config(int client_cpu, int server_cpu)
 	return c;
 }
 
+/* A config for these cpus; skips the test if one is not ours to use. */
+static struct workload_config config(int client_cpu, int server_cpu)
+{
+	struct workload_config c = raw_config(client_cpu, server_cpu);
+
+	if (!cpu_allowed(client_cpu) || !cpu_allowed(server_cpu))
+		skip();
+	return c;
+}
+
 /* One 300 ms window; checks what any healthy run must satisfy. */
 static void run_window(int client_cpu, int server_cpu, const char *label)
 {
@@ -70,6 +80,7 @@ static void run_window(int client_cpu, int server_cpu, const char *label)
 	struct workload_result res;
 	struct latency_summary s;
 	struct workload *w;
+	uint64_t t0, t1, t2, t3;
 
 	assert_int_equal(workload_start(&w, &c), 0);
 	assert_non_null(w);
@@ -77,9 +88,13 @@ static void run_window(int client_cpu, int server_cpu, const char *label)
 	assert_true(workload_responder_pid(w) > 0);
 	assert_int_not_equal(workload_client_pid(w), workload_responder_pid(w));
 
+	t0 = now_ns();
 	assert_int_equal(workload_window_open(w), 0);
+	t1 = now_ns();
 	sleep_ms(300);
+	t2 = now_ns();
 	assert_int_equal(workload_window_close(w, &res), 0);
+	t3 = now_ns();
 	workload_stop(w);
 	assert_no_children();
 
@@ -94,7 +109,12 @@ static void run_window(int client_cpu, int server_cpu, const char *label)
 	assert_false(res.failed);
 	assert_true(res.round_trips > 1000);
 	assert_int_equal(res.latency.count, res.round_trips);
-	assert_in_range(res.window_ns, 240 * MS, 360 * MS);
+	/* The window lies between the calls: it opens after open is
+	 * called, before it returns, and ends at the first reply after
+	 * close is called. A busy VM can stretch a reply, so bound it by
+	 * what the parent saw rather than by 300 ms alone. */
+	assert_in_range(res.window_ns, t2 - t1 - MS, t3 - t0);
+	assert_in_range(res.window_ns, 240 * MS, 1.2 * (t3 - t0));
 	assert_true(s.min > 0);
 	assert_in_range(s.p50, s.min, s.max);
 	assert_in_range(s.p99, s.p50, s.max);
@@ -117,14 +137,14 @@ static void test_cross_cpu(void **state)
 
 static void test_bad_cpu(void **state)
 {
-	struct workload_config c = config(4096, 0);
+	struct workload_config c = raw_config(4096, 0);
 	struct workload *w = (struct workload *)&c;
 
 	assert_int_equal(workload_start(&w, &c), -1);
 	assert_null(w);
 	assert_no_children();
 
-	c = config(0, -1);
+	c = raw_config(0, -1);
 	assert_int_equal(workload_start(&w, &c), -1);
 	assert_null(w);
 	assert_no_children();
@@ -132,15 +152,15 @@ static void test_bad_cpu(void **state)
 
 static void test_bad_config(void **state)
 {
-	struct workload_config c = config(0, 0);
+	struct workload_config c = raw_config(0, 0);
 	struct workload *w;
 
 	c.message_size = 0;
 	assert_int_equal(workload_start(&w, &c), -1);
-	c = config(0, 0);
+	c = raw_config(0, 0);
 	c.network = "veth";
 	assert_int_equal(workload_start(&w, &c), -1);
-	c = config(0, 0);
+	c = raw_config(0, 0);
 	c.transport = "carrier-pigeon";
 	assert_int_equal(workload_start(&w, &c), -1);
 	assert_null(w);
@@ -264,7 +284,7 @@ static void test_window_fds(void **state)
 		assert_int_equal(later, after);	/* disabled again */
 		/* cpu-clock on one cpu counts wall time while enabled */
 		assert_in_range(after - before, res.window_ns,
-				res.window_ns + 5 * MS);
+				res.window_ns + 20 * MS);
 	}
 	workload_stop(w);
 	close(fd);
