@@ -121,6 +121,26 @@ static json_t *ksyms_to_json(const struct profile *p)
 	return a;
 }
 
+static json_t *stacks_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i, d;
+
+	for (i = 0; i < p->nstacks; i++) {
+		const struct profile_stack *st = &p->stacks[i];
+		json_t *ips = json_array();
+
+		for (d = 0; d < st->depth; d++)
+			json_array_append_new(ips, hex(st->ips[d]));
+		json_array_append_new(a, json_pack(
+			"{s:I, s:s, s:I, s:I, s:o}",
+			"event", (json_int_t)st->event, "role", role_name(st->role),
+			"count", (json_int_t)st->count,
+			"weight", (json_int_t)st->weight, "ips", ips));
+	}
+	return a;
+}
+
 static json_t *tasks_to_json(const struct profile *p)
 {
 	json_t *a = json_array();
@@ -191,7 +211,7 @@ static json_t *profile_to_json(const struct profile *p)
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
 		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o},"
 		" s:{s:o, s:o, s:o, s:o, s:o},"
-		" s:o, s:o, s:o}",
+		" s:o, s:o, s:o, s:o}",
 		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
 		"tool", str_or_null(p->tool_version),
 		"created", str_or_null(p->created),
@@ -222,6 +242,7 @@ static json_t *profile_to_json(const struct profile *p)
 		"cpu_times", cpu_times_to_json(p),
 		"conditions", conditions_to_json(p),
 		"samples", samples_to_json(p),
+		"stacks", stacks_to_json(p),
 		"kallsyms", ksyms_to_json(p));
 }
 
@@ -504,6 +525,57 @@ static void read_samples(struct reader *r, json_t *a, struct profile *p)
 	}
 }
 
+static void read_stacks(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i, d;
+
+	if (!a)
+		return;
+	if (!json_is_array(a)) {
+		bad(r, "'stacks' must be an array");
+		return;
+	}
+	p->nstacks = json_array_size(a);
+	p->stacks = calloc(p->nstacks ? p->nstacks : 1, sizeof(*p->stacks));
+	for (i = 0; p->stacks && i < p->nstacks && !r->failed; i++) {
+		struct profile_stack *st = &p->stacks[i];
+		json_t *o = json_array_get(a, i), *role, *ips;
+
+		if (!json_is_object(o)) {
+			bad(r, "stacks[] entries must be objects");
+			return;
+		}
+		st->event = (uint32_t)get_u64(r, o, "event");
+		if (st->event >= p->nevents)
+			bad(r, "a stack refers to an event that is not listed");
+		role = json_object_get(o, "role");
+		if (!json_is_string(role) || role_parse(json_string_value(role), &st->role))
+			bad(r, "a stack has an unknown role");
+		st->count = get_u64(r, o, "count");
+		st->weight = get_u64(r, o, "weight");
+		ips = get_array(r, o, "ips");
+		if (!ips)
+			return;
+		st->depth = (uint32_t)json_array_size(ips);
+		if (!st->depth || st->depth > 512) {
+			bad(r, "a stack must have 1 to 512 addresses");
+			return;
+		}
+		st->ips = calloc(st->depth, sizeof(*st->ips));
+		if (!st->ips) {
+			bad(r, "out of memory");
+			return;
+		}
+		for (d = 0; d < st->depth && !r->failed; d++) {
+			json_t *v = json_array_get(ips, d);
+			json_t *wrap = json_pack("{s:O}", "ip", v);
+
+			st->ips[d] = get_hex(r, wrap, "ip");
+			json_decref(wrap);
+		}
+	}
+}
+
 static void read_ksyms(struct reader *r, json_t *a, struct profile *p)
 {
 	size_t i;
@@ -698,6 +770,7 @@ int profile_read(struct profile *p, const char *path)
 	read_counters(&r, get_obj(&r, root, "counters"), p);
 	read_conditions(&r, json_object_get(root, "conditions"), p);
 	read_samples(&r, get_array(&r, root, "samples"), p);
+	read_stacks(&r, json_object_get(root, "stacks"), p);
 	read_ksyms(&r, get_array(&r, root, "kallsyms"), p);
 	json_decref(root);
 	if (r.failed) {
@@ -737,6 +810,9 @@ void profile_free(struct profile *p)
 		free(p->ksyms[i].module);
 	}
 	free(p->ksyms);
+	for (i = 0; p->stacks && i < p->nstacks; i++)
+		free(p->stacks[i].ips);
+	free(p->stacks);
 	free(p->tasks);
 	free(p->cpu_times);
 	for (i = 0; i < p->nconditions; i++) {

@@ -53,6 +53,16 @@ struct profile_sample {
 	uint64_t weight;   /* sum of their periods, in the event's unit */
 };
 
+/* Kernel callchains (-g), aggregated: one entry per distinct stack. */
+struct profile_stack {
+	uint32_t event;
+	enum role role;
+	uint64_t count;    /* samples with this stack */
+	uint64_t weight;   /* sum of their periods */
+	uint32_t depth;
+	uint64_t *ips;     /* leaf first: ips[0] is the sampled ip */
+};
+
 /* A kallsyms entry referenced by samples. */
 struct profile_ksym {
 	uint64_t addr;
@@ -131,6 +141,9 @@ struct profile {
 	size_t nsamples;
 	struct profile_ksym *ksyms;
 	size_t nksyms;
+
+	struct profile_stack *stacks; /* empty unless recorded with -g */
+	size_t nstacks;
 
 	struct profile_task *tasks;   /* client, responder: may be empty */
 	size_t ntasks;

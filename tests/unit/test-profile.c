@@ -70,6 +70,12 @@ static void make_profile(struct profile *p)
 	p->ncpu_times = 1;
 	p->cpu_times = calloc(1, sizeof(*p->cpu_times));
 	p->cpu_times[0] = (struct profile_cpu){ 1, 10, 20, 30, 40, 50, 60, 2, 9 };
+	p->nstacks = 1;
+	p->stacks = calloc(1, sizeof(*p->stacks));
+	p->stacks[0] = (struct profile_stack){ 0, ROLE_CLIENT, 4, 400000, 3,
+					       calloc(3, sizeof(uint64_t)) };
+	p->stacks[0].ips[0] = 0xffffffff81a2b3c5ULL;
+	p->stacks[0].ips[2] = 0xffffffff81000001ULL;
 	assert_int_equal(profile_add_condition(p, "cpu.topology", "2 CPUs"), 0);
 	assert_int_equal(profile_add_condition(p, "net.netfilter", "no tables"), 0);
 	p->nsamples = 2;
@@ -148,6 +154,11 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.ncpu_times, 1);
 	assert_int_equal(b.cpu_times[0].softirq_ns, 40);
 	assert_int_equal(b.cpu_times[0].throttled, 9);
+	assert_int_equal(b.nstacks, 1);
+	assert_int_equal(b.stacks[0].depth, 3);
+	assert_int_equal(b.stacks[0].weight, 400000);
+	assert_true(b.stacks[0].ips[0] == 0xffffffff81a2b3c5ULL);
+	assert_true(b.stacks[0].ips[2] == 0xffffffff81000001ULL);
 	assert_int_equal(b.nconditions, 2);
 	assert_string_equal(b.conditions[1].key, "net.netfilter");
 	assert_string_equal(profile_condition(&b, "cpu.topology"), "2 CPUs");
