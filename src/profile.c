@@ -194,6 +194,51 @@ static json_t *conditions_to_json(const struct profile *p)
 	return o;
 }
 
+static json_t *counts_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < p->ncounts; i++) {
+		const struct profile_count *c = &p->counts[i];
+
+		json_array_append_new(a, json_pack(
+			"{s:s, s:i, s:I, s:I, s:I, s:I}",
+			"name", c->name, "cpu", c->cpu,
+			"value", (json_int_t)c->value, "raw", (json_int_t)c->raw,
+			"enabled_ns", (json_int_t)c->enabled_ns,
+			"running_ns", (json_int_t)c->running_ns));
+	}
+	return a;
+}
+
+static json_t *irqs_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < p->nirqs; i++) {
+		const struct profile_irq *q = &p->irqs[i];
+
+		json_array_append_new(a, json_pack(
+			"{s:s, s:s, s:o, s:i, s:I}",
+			"kind", q->kind, "name", q->name, "desc", str_or_null(q->desc),
+			"cpu", q->cpu, "count", (json_int_t)q->count));
+	}
+	return a;
+}
+
+static json_t *missing_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < p->nmissing; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s}",
+			"name", p->missing[i].name, "reason", p->missing[i].reason));
+	return a;
+}
+
 static json_t *cpus_to_json(const struct profile *p)
 {
 	json_t *a = json_array();
@@ -210,7 +255,7 @@ static json_t *profile_to_json(const struct profile *p)
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
 		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o},"
-		" s:{s:o, s:o, s:o, s:o, s:o},"
+		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 		" s:o, s:o, s:o, s:o}",
 		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
 		"tool", str_or_null(p->tool_version),
@@ -240,6 +285,9 @@ static json_t *profile_to_json(const struct profile *p)
 		"cpus", cpus_to_json(p),
 		"events", events_to_json(p),
 		"cpu_times", cpu_times_to_json(p),
+		"counts", counts_to_json(p),
+		"irqs", irqs_to_json(p),
+		"missing_events", missing_to_json(p),
 		"conditions", conditions_to_json(p),
 		"samples", samples_to_json(p),
 		"stacks", stacks_to_json(p),
@@ -660,6 +708,75 @@ static void read_cpu_times(struct reader *r, json_t *a, struct profile *p)
 	}
 }
 
+static void read_counts(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->ncounts = json_array_size(a);
+	p->counts = calloc(p->ncounts ? p->ncounts : 1, sizeof(*p->counts));
+	for (i = 0; p->counts && i < p->ncounts && !r->failed; i++) {
+		struct profile_count *c = &p->counts[i];
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "counts[] entries must be objects");
+			return;
+		}
+		c->name = get_str(r, o, "name", 1);
+		c->cpu = get_int(r, o, "cpu");
+		c->value = get_u64(r, o, "value");
+		c->raw = get_u64(r, o, "raw");
+		c->enabled_ns = get_u64(r, o, "enabled_ns");
+		c->running_ns = get_u64(r, o, "running_ns");
+	}
+}
+
+static void read_irqs(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->nirqs = json_array_size(a);
+	p->irqs = calloc(p->nirqs ? p->nirqs : 1, sizeof(*p->irqs));
+	for (i = 0; p->irqs && i < p->nirqs && !r->failed; i++) {
+		struct profile_irq *q = &p->irqs[i];
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "irqs[] entries must be objects");
+			return;
+		}
+		q->kind = get_str(r, o, "kind", 1);
+		q->name = get_str(r, o, "name", 1);
+		q->desc = get_str(r, o, "desc", 0);
+		q->cpu = get_int(r, o, "cpu");
+		q->count = get_u64(r, o, "count");
+	}
+}
+
+static void read_missing(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->nmissing = json_array_size(a);
+	p->missing = calloc(p->nmissing ? p->nmissing : 1, sizeof(*p->missing));
+	for (i = 0; p->missing && i < p->nmissing && !r->failed; i++) {
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "missing_events[] entries must be objects");
+			return;
+		}
+		p->missing[i].name = get_str(r, o, "name", 1);
+		p->missing[i].reason = get_str(r, o, "reason", 1);
+	}
+}
+
 static void read_conditions(struct reader *r, json_t *o, struct profile *p)
 {
 	const char *key;
@@ -730,6 +847,9 @@ static void read_counters(struct reader *r, json_t *o, struct profile *p)
 	}
 	read_events(r, get_array(r, o, "events"), p);
 	read_cpu_times(r, json_object_get(o, "cpu_times"), p);
+	read_counts(r, json_object_get(o, "counts"), p);
+	read_irqs(r, json_object_get(o, "irqs"), p);
+	read_missing(r, json_object_get(o, "missing_events"), p);
 }
 
 int profile_read(struct profile *p, const char *path)
@@ -820,5 +940,19 @@ void profile_free(struct profile *p)
 		free(p->conditions[i].value);
 	}
 	free(p->conditions);
+	for (i = 0; p->counts && i < p->ncounts; i++)
+		free(p->counts[i].name);
+	free(p->counts);
+	for (i = 0; p->irqs && i < p->nirqs; i++) {
+		free(p->irqs[i].kind);
+		free(p->irqs[i].name);
+		free(p->irqs[i].desc);
+	}
+	free(p->irqs);
+	for (i = 0; p->missing && i < p->nmissing; i++) {
+		free(p->missing[i].name);
+		free(p->missing[i].reason);
+	}
+	free(p->missing);
 	memset(p, 0, sizeof(*p));
 }

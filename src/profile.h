@@ -92,6 +92,32 @@ struct profile_cpu {
 	uint64_t throttled;  /* PERF_RECORD_THROTTLE on this CPU */
 };
 
+/* An exact count of one event on one CPU over the window. */
+struct profile_count {
+	char *name;          /* "cycles", "context-switches", ... */
+	int cpu;
+	uint64_t value;      /* scaled by enabled/running if multiplexed */
+	uint64_t raw;        /* as read */
+	uint64_t enabled_ns, running_ns;
+};
+
+/* Interrupts or softirqs of one source on one CPU over the window,
+ * from /proc/interrupts and /proc/softirqs. */
+struct profile_irq {
+	char *kind;          /* "irq" or "softirq" */
+	char *name;          /* "NET_RX", "LOC", "24" */
+	char *desc;          /* "virtio0-input.0", or NULL */
+	int cpu;
+	uint64_t count;
+};
+
+/* An event that was asked for but cannot be measured here: reports show
+ * it as "not available", never as zero. */
+struct profile_missing {
+	char *name;
+	char *reason;
+};
+
 /* A test condition (the netdev threads asked for these): ordered
  * key/value text, e.g. "cpu.topology" -> "2 CPUs, 1 socket, ...". */
 struct profile_condition {
@@ -151,6 +177,12 @@ struct profile {
 	size_t ncpu_times;
 	struct profile_condition *conditions;
 	size_t nconditions;
+	struct profile_count *counts; /* per (event, CPU), sampled or not */
+	size_t ncounts;
+	struct profile_irq *irqs;     /* nonzero deltas only */
+	size_t nirqs;
+	struct profile_missing *missing;
+	size_t nmissing;
 };
 
 /* Append a condition (copies both strings); -1 when out of memory. */

@@ -76,6 +76,18 @@ static void make_profile(struct profile *p)
 					       calloc(3, sizeof(uint64_t)) };
 	p->stacks[0].ips[0] = 0xffffffff81a2b3c5ULL;
 	p->stacks[0].ips[2] = 0xffffffff81000001ULL;
+	p->ncounts = 1;
+	p->counts = calloc(1, sizeof(*p->counts));
+	p->counts[0] = (struct profile_count){ strdup("context-switches"), 1,
+					       2000, 1000, 10, 5 };
+	p->nirqs = 1;
+	p->irqs = calloc(1, sizeof(*p->irqs));
+	p->irqs[0] = (struct profile_irq){ strdup("softirq"), strdup("NET_RX"),
+					   NULL, 1, 424242 };
+	p->nmissing = 1;
+	p->missing = calloc(1, sizeof(*p->missing));
+	p->missing[0] = (struct profile_missing){ strdup("instructions"),
+						  strdup("no PMU") };
 	assert_int_equal(profile_add_condition(p, "cpu.topology", "2 CPUs"), 0);
 	assert_int_equal(profile_add_condition(p, "net.netfilter", "no tables"), 0);
 	p->nsamples = 2;
@@ -154,6 +166,17 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.ncpu_times, 1);
 	assert_int_equal(b.cpu_times[0].softirq_ns, 40);
 	assert_int_equal(b.cpu_times[0].throttled, 9);
+	assert_int_equal(b.ncounts, 1);
+	assert_string_equal(b.counts[0].name, "context-switches");
+	assert_int_equal(b.counts[0].value, 2000);
+	assert_int_equal(b.counts[0].raw, 1000);
+	assert_int_equal(b.counts[0].running_ns, 5);
+	assert_int_equal(b.nirqs, 1);
+	assert_string_equal(b.irqs[0].name, "NET_RX");
+	assert_null(b.irqs[0].desc);
+	assert_int_equal(b.irqs[0].count, 424242);
+	assert_int_equal(b.nmissing, 1);
+	assert_string_equal(b.missing[0].reason, "no PMU");
 	assert_int_equal(b.nstacks, 1);
 	assert_int_equal(b.stacks[0].depth, 3);
 	assert_int_equal(b.stacks[0].weight, 400000);
