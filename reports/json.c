@@ -16,7 +16,7 @@
  */
 
 #define REPORT_FORMAT "perpkt-report"
-#define REPORT_VERSION 1
+#define REPORT_VERSION 2
 
 /* json_object_set_new that remembers failure (NULL value or no memory). */
 static void set(json_t *obj, const char *key, json_t *v, int *bad)
@@ -62,6 +62,12 @@ static json_t *per_event(const struct model *m, const uint64_t *counts,
 	return o;
 }
 
+/* A number, or null when the model marks it unknown (< 0). */
+static json_t *num_or_null(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
 static json_t *row_json(const struct model *m, const struct model_row *r,
 			int function, int *bad)
 {
@@ -72,10 +78,19 @@ static json_t *row_json(const struct model *m, const struct model_row *r,
 		set(o, "bucket", str_or_null(r->bucket), bad);
 		set(o, "rule", str_or_null(r->rule), bad);
 		set(o, "module", str_or_null(r->module), bad);
+		set(o, "file", str_or_null(r->file), bad);
 	}
+	if (r->cpu >= 0)
+		set(o, "cpu", json_integer(r->cpu), bad);
 	set(o, "samples", per_event(m, r->samples, NULL, bad), bad);
 	set(o, "per_rt", per_event(m, NULL, r->per_rt, bad), bad);
+	set(o, "error", per_event(m, NULL, r->err, bad), bad);
+	/* spread across repeats arrives with issue 7 */
+	set(o, "spread", m->nrepeats > 1 ?
+	    per_event(m, NULL, r->spread, bad) : json_null(), bad);
+	set(o, "ipc", num_or_null(r->ipc), bad);
 	set(o, "share", json_real(r->share), bad);
+	set(o, "cum", json_real(r->cum), bad);
 	return o;
 }
 
@@ -114,6 +129,10 @@ static json_t *events_json(const struct profile *p, int *bad)
 		set(o, "lost", u64(ev->lost), bad);
 		set(o, "throttled", u64(ev->throttled), bad);
 		set(o, "count", u64(ev->count), bad);
+		set(o, "requested", str_or_null(ev->requested), bad);
+		set(o, "pmu", str_or_null(ev->pmu), bad);
+		set(o, "enabled_ns", u64(ev->enabled_ns), bad);
+		set(o, "running_ns", u64(ev->running_ns), bad);
 		if (!o || json_array_append_new(a, o))
 			*bad = 1;
 	}
@@ -153,10 +172,105 @@ static json_t *workload_json(const struct profile *p, int *bad)
 	return o;
 }
 
+static json_t *decomp_json(const struct model *m, int *bad)
+{
+	const struct model_decomp *d = &m->decomp;
+	json_t *o = json_object();
+
+	set(o, "valid", json_boolean(d->valid), bad);
+	set(o, "source", json_string(d->from_tasks ? "tasks" :
+				     "samples-kernel-only"), bad);
+	set(o, "rtt_source", str_or_null(d->rtt_source), bad);
+	set(o, "rtt_ns", num_or_null(d->rtt), bad);
+	set(o, "client_ns", num_or_null(d->client), bad);
+	set(o, "responder_ns", num_or_null(d->responder), bad);
+	/* the rest can be negative: that is a finding, not unknown */
+	set(o, "rest_ns", d->valid ? json_real(d->rest) : json_null(), bad);
+	set(o, "client_user_ns", num_or_null(d->client_user), bad);
+	set(o, "client_system_ns", num_or_null(d->client_system), bad);
+	set(o, "responder_user_ns", num_or_null(d->responder_user), bad);
+	set(o, "responder_system_ns", num_or_null(d->responder_system), bad);
+	set(o, "client_kernel_sampled_ns", num_or_null(d->client_kernel), bad);
+	set(o, "responder_kernel_sampled_ns",
+	    num_or_null(d->responder_kernel), bad);
+	set(o, "idle_ctx_irq_softirq_ns", num_or_null(d->idle_ctx), bad);
+	set(o, "runqueue_wait_ns", num_or_null(d->wait), bad);
+	set(o, "switches", num_or_null(d->switches), bad);
+	set(o, "service_demand_ns", num_or_null(d->service_demand), bad);
+	set(o, "service_demand_source", str_or_null(d->sd_source), bad);
+	return o;
+}
+
+static json_t *recon_json(const struct model *m, int *bad)
+{
+	const struct model_recon *r = &m->recon;
+	json_t *o = json_object(), *ev = json_object(), *cpus = json_array();
+	size_t i;
+
+	for (i = 0; i < m->nevents; i++) {
+		const struct model_event_recon *er = &r->events[i];
+		json_t *e = json_object();
+
+		set(e, "sampled", json_real(er->sampled), bad);
+		set(e, "counted", json_real(er->counted), bad);
+		set(e, "running_fraction", num_or_null(er->running), bad);
+		set(e, "ratio", num_or_null(er->ratio), bad);
+		set(ev, m->profile->events[i].name ?
+		    m->profile->events[i].name : "?", e, bad);
+	}
+	set(o, "events", ev, bad);
+	for (i = 0; cpus && i < r->ncpus; i++) {
+		const struct model_cpu_recon *c = &r->cpus[i];
+		json_t *e = json_object();
+
+		set(e, "cpu", json_integer(c->cpu), bad);
+		set(e, "sampled", json_real(c->sampled), bad);
+		set(e, "sampled_busy", json_real(c->sampled_busy), bad);
+		set(e, "kernel_ns", num_or_null(c->kernel), bad);
+		set(e, "busy_ns", num_or_null(c->busy), bad);
+		set(e, "idle_ns", num_or_null(c->idle), bad);
+		set(e, "ratio", num_or_null(c->ratio), bad);
+		set(e, "lost", u64(c->lost), bad);
+		set(e, "throttled", u64(c->throttled), bad);
+		set(e, "flagged", json_boolean(c->flagged), bad);
+		if (!e || json_array_append_new(cpus, e))
+			*bad = 1;
+	}
+	set(o, "cpus", cpus, bad);
+	set(o, "round_trips_per_s", num_or_null(r->rt_per_s), bad);
+	set(o, "busy_cpus", num_or_null(r->busy_cpus), bad);
+	set(o, "capacity_cpus", json_real(r->capacity), bad);
+	set(o, "lost", u64(r->lost), bad);
+	set(o, "throttled", u64(r->throttled), bad);
+	set(o, "flagged", json_boolean(r->flagged), bad);
+	set(o, "gap_flag", json_real(MODEL_GAP_FLAG), bad);
+	return o;
+}
+
+/* An array, not an object: the recorded order is kept. */
+static json_t *conditions_json(const struct profile *p, int *bad)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < p->nconditions; i++) {
+		json_t *c = json_object();
+
+		set(c, "key", str_or_null(p->conditions[i].key), bad);
+		set(c, "value", str_or_null(p->conditions[i].value), bad);
+		if (!c || json_array_append_new(a, c))
+			*bad = 1;
+	}
+	if (!a)
+		*bad = 1;
+	return a;
+}
+
 static json_t *build(const struct model *m, int *bad)
 {
 	const struct profile *p = m->profile;
-	json_t *root = json_object(), *o;
+	json_t *root = json_object(), *o, *a;
+	size_t i;
 
 	set(root, "format", json_string(REPORT_FORMAT), bad);
 	set(root, "version", json_integer(REPORT_VERSION), bad);
@@ -171,16 +285,37 @@ static json_t *build(const struct model *m, int *bad)
 	    rows_json(m, m->functions, m->nfunctions, 1, bad), bad);
 	set(root, "buckets", rows_json(m, m->buckets, m->nbuckets, 0, bad),
 	    bad);
+	set(root, "files", rows_json(m, m->views[MODEL_BY_FILE].rows,
+				     m->views[MODEL_BY_FILE].n, 0, bad), bad);
+	set(root, "cpus", rows_json(m, m->views[MODEL_BY_CPU].rows,
+				    m->views[MODEL_BY_CPU].n, 0, bad), bad);
+	set(root, "roles", rows_json(m, m->views[MODEL_BY_ROLE].rows,
+				     m->views[MODEL_BY_ROLE].n, 0, bad), bad);
+	if (m->callers_of) {
+		o = json_object();
+		set(o, "function", json_string(m->callers_of), bad);
+		set(o, "inclusive", row_json(m, &m->callee, 0, bad), bad);
+		set(o, "rows", rows_json(m, m->callers.rows, m->callers.n, 0,
+					 bad), bad);
+		set(root, "callers", o, bad);
+	}
+	set(root, "decomposition", decomp_json(m, bad), bad);
+	set(root, "reconciliation", recon_json(m, bad), bad);
+	set(root, "conditions", conditions_json(p, bad), bad);
+	set(root, "repeats", json_integer(m->nrepeats), bad);
 
 	o = json_object();
 	set(o, "samples", per_event(m, m->total.samples, NULL, bad), bad);
 	set(o, "per_rt", per_event(m, NULL, m->total.per_rt, bad), bad);
+	set(o, "error", per_event(m, NULL, m->total.err, bad), bad);
+	set(o, "ipc", num_or_null(m->total.ipc), bad);
 	set(root, "total", o, bad);
 
 	o = json_object();
 	set(o, "samples", per_event(m, m->busy.samples, NULL, bad), bad);
 	set(o, "per_rt", per_event(m, NULL, m->busy.per_rt, bad), bad);
 	set(o, "share", json_real(m->busy.share), bad);
+	set(o, "error", per_event(m, NULL, m->busy.err, bad), bad);
 	set(o, "excludes", json_string(MODEL_IDLE_BUCKET), bad);
 	set(root, "busy", o, bad);
 
@@ -188,8 +323,21 @@ static json_t *build(const struct model *m, int *bad)
 
 	o = json_object();
 	set(o, "release", str_or_null(p->kernel_release), bad);
+	set(o, "version", str_or_null(p->kernel_version), bad);
 	set(o, "build_id", str_or_null(p->build_id), bad);
 	set(root, "kernel", o, bad);
+
+	o = json_object();
+	set(o, "model", str_or_null(p->cpu_model), bad);
+	set(o, "online", json_integer(p->ncpus), bad);
+	a = json_array();
+	for (i = 0; a && i < p->ncpus_sampled; i++)
+		if (json_array_append_new(a, json_integer(p->cpus[i])))
+			*bad = 1;
+	set(o, "sampled", a, bad);
+	set(root, "cpu", o, bad);
+	set(root, "created", str_or_null(p->created), bad);
+	set(root, "command", str_or_null(p->command), bad);
 
 	set(root, "workload", workload_json(p, bad), bad);
 

@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "model.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "model-internal.h"
 
 /* One distinct sampled address, resolved once however many samples hit it. */
 struct addr_info {
 	uint64_t ip;
+	size_t orig;         /* index before sorting, for the sample map */
 	char *function;
 	char *bucket;
 	char *rule;
 	char *module;
-	uint64_t samples[MODEL_MAX_EVENTS];
-	double weight[MODEL_MAX_EVENTS];
+	char *file;
+	struct model_row acc;
 };
 
 /* (ip, sample index) pairs: sorting them groups samples by address. */
@@ -23,15 +27,51 @@ struct ip_ref {
 	size_t idx;
 };
 
-static int strcmp_null(const char *a, const char *b)
+static const char *const role_names[MODEL_ROLE_MAX] = {
+	[MODEL_ROLE_CLIENT] = "client",
+	[MODEL_ROLE_RESPONDER] = "responder",
+	[MODEL_ROLE_IDLE_CTX] = "idle-ctx irq/softirq",
+	[MODEL_ROLE_IDLE] = "idle",
+	[MODEL_ROLE_SELF] = "perpkt",
+	[MODEL_ROLE_OTHER] = "other",
+};
+
+static const char *const by_names[MODEL_BY_MAX] = {
+	[MODEL_BY_FUNCTION] = "function",
+	[MODEL_BY_BUCKET] = "bucket",
+	[MODEL_BY_FILE] = "file",
+	[MODEL_BY_CPU] = "cpu",
+	[MODEL_BY_ROLE] = "role",
+};
+
+const char *model_role_name(enum model_role r)
+{
+	return r < MODEL_ROLE_MAX ? role_names[r] : "other";
+}
+
+int model_by_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i < MODEL_BY_MAX; i++)
+		if (!strcmp(s, by_names[i]))
+			return i;
+	return -1;
+}
+
+const char *model_by_name(enum model_by by)
+{
+	return by < MODEL_BY_MAX ? by_names[by] : "?";
+}
+
+int strcmp_null(const char *a, const char *b)
 {
 	if (!a || !b)
 		return (a != NULL) - (b != NULL);
 	return strcmp(a, b);
 }
 
-/* strdup that keeps NULL as NULL; returns -1 only when out of memory. */
-static int dup_opt(char **out, const char *s)
+int dup_opt(char **out, const char *s)
 {
 	*out = NULL;
 	if (!s)
@@ -40,13 +80,41 @@ static int dup_opt(char **out, const char *s)
 	return *out ? 0 : -1;
 }
 
-static void row_clear(struct model_row *r)
+void row_init(struct model_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->cpu = -1;
+	r->ipc = -1;
+}
+
+void row_clear(struct model_row *r)
 {
 	free(r->name);
 	free(r->bucket);
 	free(r->rule);
 	free(r->module);
-	memset(r, 0, sizeof(*r));
+	free(r->file);
+	row_init(r);
+}
+
+void rows_free(struct model_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		row_clear(&rows[i]);
+	free(rows);
+}
+
+void row_add(struct model_row *dst, const struct model_row *src,
+	     size_t nevents)
+{
+	size_t e;
+
+	for (e = 0; e < nevents; e++) {
+		dst->samples[e] += src->samples[e];
+		dst->weight[e] += src->weight[e];
+	}
 }
 
 static void addr_clear(struct addr_info *a)
@@ -55,6 +123,7 @@ static void addr_clear(struct addr_info *a)
 	free(a->bucket);
 	free(a->rule);
 	free(a->module);
+	free(a->file);
 }
 
 static int cmp_ip_ref(const void *pa, const void *pb)
@@ -77,6 +146,8 @@ static int cmp_addr_key(const void *pa, const void *pb)
 	if (!c)
 		c = strcmp(a->bucket, b->bucket);
 	if (!c)
+		c = strcmp_null(a->file, b->file);
+	if (!c)
 		c = a->ip < b->ip ? -1 : a->ip > b->ip;
 	return c;
 }
@@ -94,6 +165,8 @@ static int cmp_row(const void *pa, const void *pb)
 		c = strcmp_null(a->module, b->module);
 	if (!c)
 		c = strcmp_null(a->bucket, b->bucket);
+	if (!c)
+		c = strcmp_null(a->file, b->file);
 	return c;
 }
 
@@ -122,16 +195,21 @@ static int resolve_addr(struct symbolizer *s, uint64_t ip, struct addr_info *a)
 	if (dup_opt(&a->function, fn) ||
 	    dup_opt(&a->bucket, res.bucket ? res.bucket : "other") ||
 	    dup_opt(&a->rule, res.rule) ||
-	    dup_opt(&a->module, res.module))
+	    dup_opt(&a->module, res.module) ||
+	    dup_opt(&a->file, res.file))
 		goto oom;
 	return 0;
 oom:
 	return error("out of memory resolving addresses");
 }
 
-/* Resolve each distinct ip once and sum its samples per event. */
+/*
+ * Resolve each distinct ip once and sum its samples per event;
+ * sample_addr[i] is the address entry of sample i.
+ */
 static int collect_addrs(const struct profile *p, struct symbolizer *s,
-			 struct addr_info **out, size_t *nout, size_t *nunknown)
+			 struct addr_info **out, size_t *nout,
+			 size_t *nunknown, size_t *sample_addr)
 {
 	struct ip_ref *refs;
 	struct addr_info *addrs = NULL;
@@ -165,16 +243,20 @@ static int collect_addrs(const struct profile *p, struct symbolizer *s,
 		struct addr_info *a;
 
 		if (!n || addrs[n - 1].ip != refs[i].ip) {
-			int r = resolve_addr(s, refs[i].ip, &addrs[n]);
+			int r;
 
+			row_init(&addrs[n].acc);
+			addrs[n].orig = n;
+			r = resolve_addr(s, refs[i].ip, &addrs[n]);
 			n++;  /* so a half-filled entry is freed below */
 			if (r < 0)
 				goto out;
 			*nunknown += r;
 		}
 		a = &addrs[n - 1];
-		a->samples[sm->event] += sm->count;
-		a->weight[sm->event] += (double)sm->weight;
+		sample_addr[refs[i].idx] = n - 1;
+		a->acc.samples[sm->event] += sm->count;
+		a->acc.weight[sm->event] += (double)sm->weight;
 	}
 	ret = 0;
 out:
@@ -190,18 +272,90 @@ out:
 	return 0;
 }
 
-static void row_add(struct model_row *dst, const uint64_t *samples,
-		    const double *weight, size_t nevents)
+/* A sample's report role: idle-task samples outside the idle loop are
+ * interrupt work done in idle context, not idleness. */
+static enum model_role sample_role(const struct profile_sample *sm,
+				   const char *bucket)
 {
-	size_t e;
-
-	for (e = 0; e < nevents; e++) {
-		dst->samples[e] += samples[e];
-		dst->weight[e] += weight[e];
+	switch (sm->role) {
+	case ROLE_CLIENT:
+		return MODEL_ROLE_CLIENT;
+	case ROLE_RESPONDER:
+		return MODEL_ROLE_RESPONDER;
+	case ROLE_SELF:
+		return MODEL_ROLE_SELF;
+	case ROLE_IDLE:
+		return strcmp(bucket, MODEL_IDLE_BUCKET) ?
+			MODEL_ROLE_IDLE_CTX : MODEL_ROLE_IDLE;
+	default:
+		return MODEL_ROLE_OTHER;
 	}
 }
 
-/* Merge addresses of one (function, module, bucket) into a row. */
+/* Rows per role (all of them, in enum order) and per sampled CPU. */
+static int group_samples(struct model *m, const struct addr_info *addrs,
+			 const size_t *sample_addr)
+{
+	const struct profile *p = m->profile;
+	struct model_view *roles = &m->views[MODEL_BY_ROLE];
+	struct model_view *cpus = &m->views[MODEL_BY_CPU];
+	size_t i, j;
+
+	roles->rows = calloc(MODEL_ROLE_MAX, sizeof(*roles->rows));
+	cpus->rows = calloc(p->nsamples + p->ncpus_sampled + 1,
+			    sizeof(*cpus->rows));
+	if (!roles->rows || !cpus->rows)
+		return error("out of memory for role and CPU rows");
+	for (i = 0; i < MODEL_ROLE_MAX; i++) {
+		row_init(&roles->rows[i]);
+		if (dup_opt(&roles->rows[i].name, role_names[i]))
+			return error("out of memory");
+	}
+	roles->n = MODEL_ROLE_MAX;
+	/* Every sampled CPU gets a row, even one without samples. */
+	for (i = 0; i < p->ncpus_sampled; i++) {
+		struct model_row *r = &cpus->rows[cpus->n++];
+		char name[32];
+
+		row_init(r);
+		r->cpu = p->cpus[i];
+		snprintf(name, sizeof(name), "cpu %d", r->cpu);
+		if (dup_opt(&r->name, name))
+			return error("out of memory");
+	}
+	for (i = 0; i < p->nsamples; i++) {
+		const struct profile_sample *sm = &p->samples[i];
+		const struct addr_info *a = &addrs[sample_addr[i]];
+		struct model_row *r;
+
+		enum model_role role = sample_role(sm, a->bucket);
+
+		r = &roles->rows[role];
+		r->samples[sm->event] += sm->count;
+		r->weight[sm->event] += (double)sm->weight;
+		for (j = 0; j < cpus->n; j++)
+			if (cpus->rows[j].cpu == (int)sm->cpu)
+				break;
+		r = &cpus->rows[j];
+		if (j == cpus->n) {
+			char name[32];
+
+			cpus->n++;
+			row_init(r);
+			r->cpu = (int)sm->cpu;
+			snprintf(name, sizeof(name), "cpu %d", r->cpu);
+			if (dup_opt(&r->name, name))
+				return error("out of memory");
+		}
+		r->samples[sm->event] += sm->count;
+		r->weight[sm->event] += (double)sm->weight;
+		if (role == MODEL_ROLE_IDLE && sm->event == 0)
+			r->idle_weight += (double)sm->weight;
+	}
+	return 0;
+}
+
+/* Merge addresses of one (function, module, bucket, file) into a row. */
 static int group_functions(struct model *m, struct addr_info *addrs, size_t n)
 {
 	size_t i;
@@ -217,108 +371,166 @@ static int group_functions(struct model *m, struct addr_info *addrs, size_t n)
 		r = m->nfunctions ? &m->functions[m->nfunctions - 1] : NULL;
 		if (!r || strcmp(r->name, a->function) ||
 		    strcmp_null(r->module, a->module) ||
-		    strcmp(r->bucket, a->bucket)) {
+		    strcmp(r->bucket, a->bucket) ||
+		    strcmp_null(r->file, a->file)) {
 			r = &m->functions[m->nfunctions++];
+			row_init(r);
 			/* Move the strings: the row owns them now. */
 			r->name = a->function;
 			r->bucket = a->bucket;
 			r->rule = a->rule;
 			r->module = a->module;
+			r->file = a->file;
 			a->function = a->bucket = NULL;
-			a->rule = a->module = NULL;
+			a->rule = a->module = a->file = NULL;
 		}
-		row_add(r, a->samples, a->weight, m->nevents);
+		row_add(r, &a->acc, m->nevents);
 	}
 	return 0;
 }
 
-static int group_buckets(struct model *m)
+/* Rows of functions summed by bucket or by file. */
+static int group_by_key(struct model *m, enum model_by by)
 {
+	struct model_view *v = &m->views[by];
 	size_t i, j;
 
-	m->buckets = calloc(m->nfunctions ? m->nfunctions : 1,
-			    sizeof(*m->buckets));
-	if (!m->buckets)
-		return error("out of memory for buckets");
+	v->rows = calloc(m->nfunctions ? m->nfunctions : 1, sizeof(*v->rows));
+	if (!v->rows)
+		return error("out of memory for %s rows", by_names[by]);
 	for (i = 0; i < m->nfunctions; i++) {
 		const struct model_row *f = &m->functions[i];
-		struct model_row *b = NULL;
+		const char *key = by == MODEL_BY_BUCKET ? f->bucket :
+			f->file ? f->file : MODEL_NO_FILE;
+		struct model_row *r = NULL;
 
-		/* Few buckets (tens): a linear search is enough. */
-		for (j = 0; j < m->nbuckets; j++) {
-			if (!strcmp(m->buckets[j].name, f->bucket)) {
-				b = &m->buckets[j];
+		/* Tens of buckets, hundreds of files: linear is enough. */
+		for (j = 0; j < v->n; j++) {
+			if (!strcmp(v->rows[j].name, key)) {
+				r = &v->rows[j];
 				break;
 			}
 		}
-		if (!b) {
-			b = &m->buckets[m->nbuckets];
-			if (dup_opt(&b->name, f->bucket) ||
-			    dup_opt(&b->bucket, f->bucket))
-				return error("out of memory for buckets");
-			m->nbuckets++;
+		if (!r) {
+			r = &v->rows[v->n];
+			row_init(r);
+			if (dup_opt(&r->name, key) ||
+			    (by == MODEL_BY_BUCKET && dup_opt(&r->bucket, key)))
+				return error("out of memory for %s rows",
+					     by_names[by]);
+			v->n++;
 		}
-		row_add(b, f->samples, f->weight, m->nevents);
+		row_add(r, f, m->nevents);
 	}
 	return 0;
 }
 
-static void finish_row(struct model_row *r, const struct model *m,
-		       uint64_t round_trips)
+void finish_row(struct model_row *r, const struct model *m)
 {
+	uint64_t rt = m->profile->round_trips;
 	size_t e;
 
-	for (e = 0; e < m->nevents; e++)
-		r->per_rt[e] = round_trips ? r->weight[e] / round_trips : 0;
+	for (e = 0; e < m->nevents; e++) {
+		r->per_rt[e] = rt ? r->weight[e] / rt : 0;
+		r->err[e] = r->samples[e] ?
+			r->per_rt[e] / sqrt((double)r->samples[e]) : 0;
+	}
+	r->ipc = -1;
+	if (m->cycles_event >= 0 && m->insns_event >= 0 &&
+	    r->weight[m->cycles_event] > 0)
+		r->ipc = r->weight[m->insns_event] /
+			 r->weight[m->cycles_event];
 	r->share = m->total.weight[0] > 0 ?
 		r->weight[0] / m->total.weight[0] : 0;
 }
 
-static void finish_rows(struct model_row *rows, size_t n,
-			const struct model *m, uint64_t round_trips)
+void finish_rows(struct model_row *rows, size_t n, const struct model *m)
 {
 	double cum = 0;
 	size_t i;
 
 	qsort(rows, n, sizeof(*rows), cmp_row);
 	for (i = 0; i < n; i++) {
-		finish_row(&rows[i], m, round_trips);
+		finish_row(&rows[i], m);
 		cum += rows[i].share;
 		rows[i].cum = cum;
 	}
 }
 
+static int find_unit(const struct profile *p, const char *unit)
+{
+	size_t e;
+
+	for (e = 0; e < p->nevents; e++)
+		if (p->events[e].unit && !strcmp(p->events[e].unit, unit))
+			return (int)e;
+	return -1;
+}
+
+static int build_rows(struct model *m, struct symbolizer *s)
+{
+	const struct profile *p = m->profile;
+	struct addr_info *addrs = NULL;
+	size_t *sample_addr, naddrs = 0, i;
+	int ret = -1;
+
+	sample_addr = calloc(p->nsamples ? p->nsamples : 1,
+			     sizeof(*sample_addr));
+	if (!sample_addr)
+		return error("out of memory for %zu samples", p->nsamples);
+	if (collect_addrs(p, s, &addrs, &naddrs, &m->nunknown, sample_addr))
+		goto out;
+	m->naddrs = naddrs;
+	/* before group_functions moves the strings out of addrs */
+	if (group_samples(m, addrs, sample_addr) ||
+	    group_functions(m, addrs, naddrs))
+		goto out;
+	m->views[MODEL_BY_FUNCTION].rows = m->functions;
+	m->views[MODEL_BY_FUNCTION].n = m->nfunctions;
+	if (group_by_key(m, MODEL_BY_BUCKET) || group_by_key(m, MODEL_BY_FILE))
+		goto out;
+	m->buckets = m->views[MODEL_BY_BUCKET].rows;
+	m->nbuckets = m->views[MODEL_BY_BUCKET].n;
+	ret = 0;
+out:
+	for (i = 0; i < naddrs; i++)
+		addr_clear(&addrs[i]);
+	free(addrs);
+	free(sample_addr);
+	return ret;
+}
+
 int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
 {
-	struct addr_info *addrs = NULL;
 	const struct model_row *idle;
-	size_t naddrs = 0, i, e;
+	size_t i, e;
+	int v;
 
 	memset(m, 0, sizeof(*m));
+	row_init(&m->total);
+	row_init(&m->busy);
+	row_init(&m->callee);
 	m->profile = p;
+	m->nrepeats = 1;
 	if (p->nevents > MODEL_MAX_EVENTS)
 		return error("profile has %zu events, at most %d are supported",
 			     p->nevents, MODEL_MAX_EVENTS);
 	m->nevents = p->nevents;
 	m->no_round_trips = p->round_trips == 0;
+	m->time_event = find_unit(p, "ns");
+	m->cycles_event = find_unit(p, "cycles");
+	m->insns_event = find_unit(p, "instructions");
 
-	if (collect_addrs(p, s, &addrs, &naddrs, &m->nunknown))
+	if (build_rows(m, s))
 		goto fail;
-	m->naddrs = naddrs;
-	if (group_functions(m, addrs, naddrs))
-		goto fail;
-	if (group_buckets(m))
-		goto fail;
-
 	if (dup_opt(&m->total.name, "total") ||
 	    dup_opt(&m->busy.name, "busy")) {
 		error("out of memory");
 		goto fail;
 	}
 	for (i = 0; i < m->nfunctions; i++)
-		row_add(&m->total, m->functions[i].samples,
-			m->functions[i].weight, m->nevents);
-	row_add(&m->busy, m->total.samples, m->total.weight, m->nevents);
+		row_add(&m->total, &m->functions[i], m->nevents);
+	row_add(&m->busy, &m->total, m->nevents);
 	idle = model_bucket(m, MODEL_IDLE_BUCKET);
 	if (idle) {
 		for (e = 0; e < m->nevents; e++) {
@@ -326,38 +538,37 @@ int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
 			m->busy.weight[e] -= idle->weight[e];
 		}
 	}
-
-	finish_rows(m->functions, m->nfunctions, m, p->round_trips);
-	finish_rows(m->buckets, m->nbuckets, m, p->round_trips);
-	finish_row(&m->total, m, p->round_trips);
+	for (v = 0; v < MODEL_BY_MAX; v++)
+		finish_rows(m->views[v].rows, m->views[v].n, m);
+	finish_row(&m->total, m);
 	m->total.cum = m->total.share;
-	finish_row(&m->busy, m, p->round_trips);
+	finish_row(&m->busy, m);
 	m->busy.cum = m->busy.share;
-
-	for (i = 0; i < naddrs; i++)
-		addr_clear(&addrs[i]);
-	free(addrs);
+	if (model_build_stacks(m, s))
+		goto fail;
+	model_derive(m);
 	return 0;
 fail:
-	for (i = 0; i < naddrs; i++)
-		addr_clear(&addrs[i]);
-	free(addrs);
 	model_free(m);
 	return -1;
 }
 
 void model_free(struct model *m)
 {
-	size_t i;
+	int v;
 
-	for (i = 0; i < m->nfunctions; i++)
-		row_clear(&m->functions[i]);
-	free(m->functions);
-	for (i = 0; i < m->nbuckets; i++)
-		row_clear(&m->buckets[i]);
-	free(m->buckets);
+	/* a build that failed half-way may not have aliased functions yet */
+	if (!m->views[MODEL_BY_FUNCTION].rows)
+		rows_free(m->functions, m->nfunctions);
+	for (v = 0; v < MODEL_BY_MAX; v++)
+		rows_free(m->views[v].rows, m->views[v].n);
+	rows_free(m->callers.rows, m->callers.n);
+	free(m->callers_of);
 	row_clear(&m->total);
 	row_clear(&m->busy);
+	row_clear(&m->callee);
+	model_free_stacks(m);
+	free(m->recon.cpus);
 	memset(m, 0, sizeof(*m));
 }
 

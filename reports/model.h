@@ -22,18 +22,128 @@
 /* Row for addresses in no known symbol. */
 #define MODEL_UNKNOWN_NAME "[unknown]"
 #define MODEL_UNKNOWN_BUCKET "unknown"
+/* File row for functions the symbolizer knows no source file of. */
+#define MODEL_NO_FILE "[no source file]"
+
+/* The views a report can be made by (--by). */
+enum model_by {
+	MODEL_BY_FUNCTION,
+	MODEL_BY_BUCKET,
+	MODEL_BY_FILE,
+	MODEL_BY_CPU,
+	MODEL_BY_ROLE,
+	MODEL_BY_MAX,
+};
+
+/*
+ * Roles of the report. The profile's role comes from the sampled pid;
+ * a sample of the idle task whose function is not in the idle bucket
+ * is irq/softirq work that interrupted the idle loop (the ip alone
+ * cannot tell irq from softirq), so it gets a role of its own.
+ */
+enum model_role {
+	MODEL_ROLE_CLIENT,
+	MODEL_ROLE_RESPONDER,
+	MODEL_ROLE_IDLE_CTX,   /* "idle-ctx irq/softirq" */
+	MODEL_ROLE_IDLE,       /* the idle loop itself */
+	MODEL_ROLE_SELF,       /* perpkt */
+	MODEL_ROLE_OTHER,
+	MODEL_ROLE_MAX,
+};
 
 struct model_row {
-	char *name;          /* folded function name, or bucket name */
+	char *name;          /* function, bucket, file, "cpu N" or role */
 	char *bucket;        /* for functions: its bucket */
 	char *rule;          /* the bucket rule that matched */
 	char *module;        /* NULL for the core kernel */
+	char *file;          /* for functions: source file, NULL if unknown */
+	int cpu;             /* for cpu rows, else -1 */
+	double idle_weight;  /* for cpu rows: first event in the idle loop */
 	uint64_t samples[MODEL_MAX_EVENTS];
 	double weight[MODEL_MAX_EVENTS];  /* sum of periods, event's unit */
 	double per_rt[MODEL_MAX_EVENTS];  /* weight / round trips */
+	/* Sampling error of per_rt, one standard deviation: sample counts
+	 * are Poisson, so per_rt / sqrt(samples); 0 without samples. */
+	double err[MODEL_MAX_EVENTS];
+	/* Standard deviation across repeated runs (issue 7); 0 and
+	 * model.nrepeats == 1 until repeats exist. */
+	double spread[MODEL_MAX_EVENTS];
+	double ipc;          /* instructions / cycles, < 0 when unknown */
 	double share;        /* of the first event's total, 0..1 */
 	double cum;          /* cumulative share in sort order */
 };
+
+struct model_view {
+	struct model_row *rows;
+	size_t n;
+};
+
+/* One folded callchain, root first, for flame graphs and --callers. */
+struct model_stack {
+	char *frames;        /* "root;...;leaf" of folded function names */
+	uint64_t samples;
+	double weight;       /* first event's unit */
+	double per_rt;
+};
+
+/*
+ * Round trip = client CPU + responder CPU + the rest, per round trip,
+ * as netperf's service demand argument does by hand. Times in ns; a
+ * value < 0 is unknown.
+ */
+struct model_decomp {
+	int valid;           /* round trips and a round-trip time known */
+	int from_tasks;      /* 1: schedstat of the two processes;
+			      * 0: kernel-only, from samples by role */
+	const char *rtt_source;  /* "mean latency" or "window / round trips" */
+	double rtt;
+	double client, responder, rest;
+	double client_user, client_system;        /* /proc/<pid>/stat */
+	double responder_user, responder_system;
+	double client_kernel, responder_kernel;   /* sampled, < 0 if no ns event */
+	double idle_ctx;     /* irq/softirq sampled in idle context */
+	double wait;         /* run-queue wait of both processes */
+	double switches;     /* context switches of both per round trip */
+	/* busy CPU time per round trip on the sampled CPUs (netperf's
+	 * service demand, summed over CPUs), and where it came from */
+	double service_demand;
+	const char *sd_source;  /* "/proc/stat", "samples (kernel only)" */
+};
+
+/* Reconciliation of one sampled CPU. */
+struct model_cpu_recon {
+	int cpu;
+	double sampled;      /* first event's weight on this CPU */
+	double sampled_busy; /* the same without the idle bucket */
+	double kernel;       /* /proc/stat system+irq+softirq, ns; < 0 unknown */
+	double busy;         /* /proc/stat all but idle, ns; < 0 unknown */
+	double idle;
+	double ratio;        /* sampled_busy / kernel, < 0 unknown */
+	uint64_t lost, throttled;
+	int flagged;
+};
+
+struct model_event_recon {
+	double sampled;      /* sum of sample weights, all CPUs */
+	double counted;      /* counted total, scaled when multiplexed */
+	double running;      /* running_ns / enabled_ns; 1 if not multiplexed,
+			      * < 0 when the times were not recorded */
+	double ratio;        /* sampled / counted, < 0 unknown */
+};
+
+struct model_recon {
+	struct model_event_recon events[MODEL_MAX_EVENTS];
+	struct model_cpu_recon *cpus;
+	size_t ncpus;
+	double rt_per_s;     /* < 0 when the window is unknown */
+	double busy_cpus;    /* service demand x round trips per second */
+	double capacity;     /* CPUs sampled */
+	uint64_t lost, throttled;
+	int flagged;         /* any gap above MODEL_GAP_FLAG */
+};
+
+/* Sampled and counted time differing by more than this get flagged. */
+#define MODEL_GAP_FLAG 0.25
 
 struct model {
 	const struct profile *profile;
@@ -42,18 +152,32 @@ struct model {
 	size_t nfunctions;
 	struct model_row *buckets;     /* sorted the same way */
 	size_t nbuckets;
+	struct model_view views[MODEL_BY_MAX];  /* [FUNCTION] and [BUCKET]
+						 * alias the two above */
 	struct model_row total;
 	struct model_row busy;         /* total minus the idle bucket */
 	int no_round_trips;  /* round_trips == 0: every per_rt is left 0 */
 	size_t naddrs;       /* distinct addresses resolved */
 	size_t nunknown;     /* of those, how many are in no known symbol */
+	int time_event;      /* index of an event in ns, -1 if none */
+	int cycles_event, insns_event;  /* for IPC, -1 if absent */
+	int nrepeats;        /* 1 until issue 7 merges repeats */
+
+	struct model_stack *stacks;    /* first event only; empty without -g */
+	size_t nstacks;
+	struct model_view callers;     /* after model_callers() */
+	char *callers_of;
+	struct model_row callee;       /* inclusive row of callers_of */
+
+	struct model_decomp decomp;
+	struct model_recon recon;
 };
 
 /*
- * Rows are grouped by (folded function, module, bucket): two static
- * functions of one name in different files stay apart, so bucket sums
- * equal the sum of their function rows. On failure prints the reason
- * and returns -1, leaving *m empty (model_free is still safe).
+ * Rows are grouped by (folded function, module, bucket, file): two
+ * static functions of one name in different files stay apart, so bucket
+ * sums equal the sum of their function rows. On failure prints the
+ * reason and returns -1, leaving *m empty (model_free is still safe).
  */
 int model_build(struct model *m, const struct profile *p, struct symbolizer *s);
 void model_free(struct model *m);
@@ -62,17 +186,48 @@ void model_free(struct model *m);
 int model_software_clock(const struct model *m);
 /* The bucket row called `name`, or NULL. */
 const struct model_row *model_bucket(const struct model *m, const char *name);
+const char *model_role_name(enum model_role r);
+
+/* "function" -> MODEL_BY_FUNCTION, ...; -1 when unknown. */
+int model_by_parse(const char *s);
+const char *model_by_name(enum model_by by);
+/*
+ * Sort every view by `key`: "samples", "per-rt" (first event, the
+ * default), "name", or an event name (its value per round trip), and
+ * recompute cumulative shares. -1 (nothing printed) for an unknown key.
+ */
+int model_sort(struct model *m, const char *key);
+
+/*
+ * Who calls `func` (a folded name), from the callchains: each stack
+ * that contains it is charged to the nearest frame above it that is a
+ * different function. Fills m->callers and m->callee. -1 after printing
+ * why (no callchains, function absent).
+ */
+int model_callers(struct model *m, const char *func);
+
+/* Derived numbers: decomposition and reconciliation (model-derive.c). */
+void model_derive(struct model *m);
 
 struct report_options {
 	int width;        /* text columns, 0 = 72; at least 60 */
-	int limit;        /* function rows, 0 = all */
-	double threshold; /* hide functions below this share (0..1) */
+	int limit;        /* rows, 0 = all */
+	double threshold; /* hide rows below this share (0..1) */
+	enum model_by by; /* the main table; functions by default */
+	int all_conditions;  /* list every test condition */
 };
 
-/* Both return 0, or -1 after printing why (bad options, write error).
- * report_text takes NULL options as the defaults (72 columns, all rows). */
+/* All return 0, or -1 after printing why (bad options, write error);
+ * NULL options are the defaults (72 columns, all rows, by function).
+ * Each builds its whole output before writing where the format needs
+ * it whole (json, html), so `f` never gets half a document. */
 int report_text(FILE *f, const struct model *m, const struct report_options *o);
-/* Builds the whole document before writing, so `f` never gets half. */
+int report_markdown(FILE *f, const struct model *m,
+		    const struct report_options *o);
 int report_json(FILE *f, const struct model *m);
+int report_csv(FILE *f, const struct model *m, const struct report_options *o);
+/* Integer weights: first event per round trip times *scale (returned). */
+int report_folded(FILE *f, const struct model *m, double *scale);
+int report_html(FILE *f, const struct model *m, const struct report_options *o);
 
 #endif

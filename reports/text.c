@@ -2,15 +2,17 @@
 #include "model.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "summary.h"
 
 /*
- * The mail-ready table. Every line goes through line_put() or
+ * The mail-ready report. Every line goes through line_put() or
  * put_wrapped(), which never exceed the width: reports get pasted into
  * netdev threads, where a wrapped table is unreadable.
  */
@@ -21,7 +23,7 @@
 #define PCT_W 6    /* "100.00" */
 #define BUCKET_MIN_W 6
 #define BUCKET_MAX_W 10
-#define SYM_MIN_W 28  /* room for most kernel function names */
+#define SYM_MIN_W 24  /* room for most kernel function names */
 
 struct text_ctx {
 	FILE *f;
@@ -38,8 +40,11 @@ struct line {
 struct layout {
 	int show_cum;
 	int show_bucket;
+	int show_err;
+	int show_ipc;
 	int wsamples;
 	int wval[MODEL_MAX_EVENTS];
+	int werr;
 	char label[MODEL_MAX_EVENTS][24];
 	size_t nval;      /* event columns that fit */
 	int wbucket;
@@ -87,30 +92,31 @@ static void line_put(struct text_ctx *c, struct line *l)
 	l->len = 0;
 }
 
-/* Prose wrapped at spaces, continuation lines indented by two. */
-static void put_wrapped(struct text_ctx *c, const char *text)
+/* Prose wrapped at spaces; continuation lines indented by `indent`. */
+static void put_wrapped(struct text_ctx *c, const char *text, int first,
+			int indent)
 {
 	const char *p = text;
-	int indent = 0;
+	int ind = first;
 
 	while (*p) {
-		int avail = c->width - indent;
+		int avail = c->width - ind;
 		int len = strlen(p);
 		int cut;
 
 		if (len <= avail) {
-			fprintf(c->f, "%*s%s\n", indent, "", p);
+			fprintf(c->f, "%*s%s\n", ind, "", p);
 			return;
 		}
 		for (cut = avail; cut > 0 && p[cut] != ' '; cut--)
 			;
 		if (cut == 0)
 			cut = avail;  /* one word longer than a line */
-		fprintf(c->f, "%*s%.*s\n", indent, "", cut, p);
+		fprintf(c->f, "%*s%.*s\n", ind, "", cut, p);
 		p += cut;
 		while (*p == ' ')
 			p++;
-		indent = 2;
+		ind = indent;
 	}
 }
 
@@ -130,13 +136,8 @@ static void wrapf(struct text_ctx *c, const char *fmt, ...)
 		c->oom = 1;
 		return;
 	}
-	put_wrapped(c, s);
+	put_wrapped(c, s, 0, 2);
 	free(s);
-}
-
-static const char *or_unknown(const char *s)
-{
-	return s && *s ? s : "unknown";
 }
 
 static void fmt_val(char *buf, size_t len, double v)
@@ -144,87 +145,75 @@ static void fmt_val(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.1f", v);
 }
 
-static const char *unit_abbrev(const struct profile_event *ev)
-{
-	const char *u = ev->unit ? ev->unit : ev->name;
-
-	if (!u)
-		return "value";
-	if (!strcmp(u, "instructions"))
-		return "insns";
-	return u;
-}
-
-static void put_cpu(char *buf, size_t len, int cpu)
-{
-	if (cpu < 0)
-		snprintf(buf, len, "any");
-	else
-		snprintf(buf, len, "%d", cpu);
-}
-
-static void put_header(struct text_ctx *c, const struct model *m)
+static void put_header(struct text_ctx *c, const struct model *m,
+		       const struct summary *s)
 {
 	const struct profile *p = m->profile;
-	const struct latency_summary *lat = &p->latency;
-	double window_s = p->window_ns / 1e9;
-	char ccpu[16], scpu[16];
-	uint64_t lost = 0, throttled = 0;
-	size_t e;
+	size_t i;
 
 	wrapf(c, "perpkt report: %s over %s, %u-byte messages",
-	      or_unknown(p->transport), or_unknown(p->network),
-	      p->message_size);
-	/* the design wants the fallback said at the very top */
-	if (model_software_clock(m))
-		wrapf(c, "mode: software-clock (no hardware PMU, see note below)");
-	else
-		wrapf(c, "mode: %s", or_unknown(p->mode));
-	wrapf(c, "kernel: %s", or_unknown(p->kernel_release));
-	wrapf(c, "build-id: %s", or_unknown(p->build_id));
-	put_cpu(ccpu, sizeof(ccpu), p->client_cpu);
-	put_cpu(scpu, sizeof(scpu), p->server_cpu);
-	wrapf(c, "CPUs: client %s, server %s", ccpu, scpu);
-	if (p->window_ns)
-		wrapf(c, "round trips: %llu in a %.3f s window, %.1f per second",
-		      (unsigned long long)p->round_trips, window_s,
-		      p->round_trips / window_s);
-	else
-		wrapf(c, "round trips: %llu, window length unknown",
-		      (unsigned long long)p->round_trips);
-	if (lat->count)
-		wrapf(c, "latency (us): min %.1f, p50 %.1f, p99 %.1f, max %.1f, mean %.1f",
-		      lat->min / 1e3, lat->p50 / 1e3, lat->p99 / 1e3,
-		      lat->max / 1e3, lat->mean / 1e3);
-	else
-		wrapf(c, "latency: not measured");
-	for (e = 0; e < p->nevents; e++) {
-		const struct profile_event *ev = &p->events[e];
+	      p->transport ? p->transport : "unknown",
+	      p->network ? p->network : "unknown", p->message_size);
+	for (i = 0; i < s->nfacts; i++)
+		wrapf(c, "%s: %s", s->facts[i].key, s->facts[i].value);
+	if (s->nconds) {
+		char *all = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&all, &len);
 
-		wrapf(c, "event: %s, period %llu %s, %llu samples, %llu lost, %llu throttled",
-		      or_unknown(ev->name), (unsigned long long)ev->period,
-		      ev->unit ? ev->unit : "", (unsigned long long)ev->samples,
-		      (unsigned long long)ev->lost,
-		      (unsigned long long)ev->throttled);
-		lost += ev->lost;
-		throttled += ev->throttled;
+		if (!f) {
+			c->oom = 1;
+			return;
+		}
+		for (i = 0; i < s->nconds; i++)
+			fprintf(f, "%s%s=%s", i ? "; " : "", s->conds[i].key,
+				s->conds[i].value);
+		if (s->nconds_hidden)
+			fprintf(f, "; and %zu more (--all-conditions)",
+				s->nconds_hidden);
+		fclose(f);
+		wrapf(c, "conditions: %s", all ? all : "");
+		free(all);
+	} else {
+		wrapf(c, "conditions: none recorded");
 	}
-	if (model_software_clock(m)) {
-		/* split by sentence: each stays greppable */
-		wrapf(c, "note: no hardware PMU was available (%s). "
-		      "Values are nanoseconds of CPU time per round trip from cpu-clock sampling. "
-		      "Blind spot: code that runs with interrupts off is charged to where interrupts come back on (e.g. _raw_spin_unlock_irqrestore).",
-		      or_unknown(p->fallback_reason));
-	} else if (p->nevents) {
-		wrapf(c, "note: values are %s per round trip from sampling.",
-		      unit_abbrev(&p->events[0]));
+}
+
+static void put_decomp(struct text_ctx *c, const struct summary *s)
+{
+	int wl = c->width - 2 - 12 - 8;
+	size_t i;
+
+	fprintf(c->f, "\n");
+	wrapf(c, "%s", s->decomp_title);
+	for (i = 0; i < s->ndecomp; i++) {
+		const struct sum_line *d = &s->decomp[i];
+		struct line l = { .len = 0 };
+
+		line_add(&l, "%s", d->flag ? "! " : "  ");
+		line_add(&l, "%*s", d->indent * 2, "");
+		line_field(&l, d->label, wl - d->indent * 2);
+		line_add(&l, " %11s %7s", d->value, d->share);
+		line_put(c, &l);
 	}
-	if (lost || throttled)
-		wrapf(c, "warning: %llu samples lost and %llu throttles: values per round trip are underestimated.",
-		      (unsigned long long)lost, (unsigned long long)throttled);
-	if (m->nunknown)
-		wrapf(c, "%zu of %zu sampled addresses are in no known symbol: they are counted as %s.",
-		      m->nunknown, m->naddrs, MODEL_UNKNOWN_NAME);
+}
+
+static void put_recon(struct text_ctx *c, const struct summary *s)
+{
+	size_t i;
+
+	fprintf(c->f, "\nreconciliation (is it the system or the observer?):\n");
+	for (i = 0; i < s->nrecon; i++) {
+		char *t;
+
+		if (asprintf(&t, "%s%s", s->recon[i].flag ? "! " : "  ",
+			     s->recon[i].label) < 0) {
+			c->oom = 1;
+			return;
+		}
+		put_wrapped(c, t, 0, 4);
+		free(t);
+	}
 }
 
 static int num_width(uint64_t v)
@@ -240,14 +229,14 @@ static int num_width(uint64_t v)
 
 /* Column widths from the data, then as many event columns as fit. */
 static void layout_compute(struct layout *L, const struct model *m,
-			   int width, int show_cum, int show_bucket,
+			   int width, int show_bucket,
 			   const struct model_row *rows, size_t nrows)
 {
 	int fixed, w;
 	size_t e, i;
 
 	memset(L, 0, sizeof(*L));
-	L->show_cum = show_cum;
+	L->show_cum = 1;
 	L->show_bucket = show_bucket;
 	L->wsamples = num_width(m->total.samples[0]);
 	if (L->wsamples < 7)
@@ -256,7 +245,7 @@ static void layout_compute(struct layout *L, const struct model *m,
 		char v[64];
 
 		snprintf(L->label[e], sizeof(L->label[e]), "%.20s/RT",
-			 unit_abbrev(&m->profile->events[e]));
+			 summary_unit(m, e));
 		fmt_val(v, sizeof(v), m->total.per_rt[e]);
 		w = strlen(L->label[e]);
 		L->wval[e] = (int)strlen(v) > w ? (int)strlen(v) : w;
@@ -270,14 +259,23 @@ static void layout_compute(struct layout *L, const struct model *m,
 	if (L->wbucket > BUCKET_MAX_W)
 		L->wbucket = BUCKET_MAX_W;
 
-	fixed = L->wsamples + 1 + PCT_W + 1;
-	if (show_cum)
-		fixed += PCT_W + 1;
+	fixed = L->wsamples + 1 + PCT_W + 1 + PCT_W + 1;
 	if (show_bucket)
 		fixed += L->wbucket + 1;
 	if (m->nevents) {
+		char v[64];
+
 		fixed += L->wval[0] + 1;
 		L->nval = 1;
+		fmt_val(v, sizeof(v), m->total.err[0]);
+		L->werr = strlen(v) > 5 ? strlen(v) : 5;
+		L->show_err = 1;
+		fixed += L->werr + 1;
+	}
+	if (m->cycles_event >= 0 && m->insns_event >= 0 &&
+	    width - (fixed + 5) >= SYM_MIN_W) {
+		L->show_ipc = 1;
+		fixed += 5;
 	}
 	for (e = 1; e < m->nevents; e++) {
 		if (width - (fixed + L->wval[e] + 1) < SYM_MIN_W)
@@ -285,25 +283,12 @@ static void layout_compute(struct layout *L, const struct model *m,
 		fixed += L->wval[e] + 1;
 		L->nval++;
 	}
-	L->wsym = width - fixed;
-}
-
-static void put_cells(struct line *l, const struct layout *L,
-		      uint64_t samples, const char *pct, const char *cum,
-		      const double *per_rt)
-{
-	size_t e;
-
-	line_add(l, "%*llu %*s ", L->wsamples, (unsigned long long)samples,
-		 PCT_W, pct);
-	if (L->show_cum)
-		line_add(l, "%*s ", PCT_W, cum);
-	for (e = 0; e < L->nval; e++) {
-		char v[64];
-
-		fmt_val(v, sizeof(v), per_rt[e]);
-		line_add(l, "%*s ", L->wval[e], v);
+	/* names matter more than the running sum: drop cum % first */
+	if (width - fixed < SYM_MIN_W + 4 && show_bucket) {
+		L->show_cum = 0;
+		fixed -= PCT_W + 1;
 	}
+	L->wsym = width - fixed;
 }
 
 static void put_table_head(struct text_ctx *c, const struct layout *L,
@@ -315,8 +300,13 @@ static void put_table_head(struct text_ctx *c, const struct layout *L,
 	line_add(&l, "%*s %*s ", L->wsamples, "samples", PCT_W, "%");
 	if (L->show_cum)
 		line_add(&l, "%*s ", PCT_W, "cum %");
-	for (e = 0; e < L->nval; e++)
+	for (e = 0; e < L->nval; e++) {
 		line_add(&l, "%*s ", L->wval[e], L->label[e]);
+		if (!e && L->show_err)
+			line_add(&l, "%*s ", L->werr, "+-");
+	}
+	if (L->show_ipc)
+		line_add(&l, "%4s ", "IPC");
 	if (L->show_bucket) {
 		line_field(&l, "bucket", L->wbucket);
 		line_add(&l, " ");
@@ -326,19 +316,37 @@ static void put_table_head(struct text_ctx *c, const struct layout *L,
 }
 
 /*
- * A function or bucket row when label is NULL; otherwise a summary row
- * (rest, total, busy) named by label, with no bucket or module.
+ * A row of a view when label is NULL; otherwise a summary row (rest,
+ * total, busy) named by label, with no bucket or module.
  */
 static void put_row(struct text_ctx *c, const struct layout *L,
 		    const struct model_row *r, const char *label, int show_cum)
 {
 	struct line l = { .len = 0 };
-	char pct[32], cum[32] = "", sym[512];
+	char pct[32], cum[32] = "", sym[512], v[64];
+	size_t e;
 
 	snprintf(pct, sizeof(pct), "%.2f", r->share * 100);
 	if (show_cum)
 		snprintf(cum, sizeof(cum), "%.2f", r->cum * 100);
-	put_cells(&l, L, r->samples[0], pct, cum, r->per_rt);
+	line_add(&l, "%*llu %*s ", L->wsamples,
+		 (unsigned long long)r->samples[0], PCT_W, pct);
+	if (L->show_cum)
+		line_add(&l, "%*s ", PCT_W, cum);
+	for (e = 0; e < L->nval; e++) {
+		fmt_val(v, sizeof(v), r->per_rt[e]);
+		line_add(&l, "%*s ", L->wval[e], v);
+		if (!e && L->show_err) {
+			fmt_val(v, sizeof(v), r->err[0]);
+			line_add(&l, "%*s ", L->werr, v);
+		}
+	}
+	if (L->show_ipc) {
+		if (r->ipc >= 0)
+			line_add(&l, "%4.2f ", r->ipc);
+		else
+			line_add(&l, "%4s ", "-");
+	}
 	if (L->show_bucket) {
 		line_field(&l, !label && r->bucket ? r->bucket : "",
 			   L->wbucket);
@@ -354,80 +362,104 @@ static void put_row(struct text_ctx *c, const struct layout *L,
 	line_put(c, &l);
 }
 
-static void put_buckets(struct text_ctx *c, const struct model *m)
-{
-	struct layout L;
-	size_t i;
-
-	layout_compute(&L, m, c->width, 0, 0, m->buckets, m->nbuckets);
-	fprintf(c->f, "\n");
-	put_table_head(c, &L, "bucket");
-	for (i = 0; i < m->nbuckets; i++)
-		put_row(c, &L, &m->buckets[i], NULL, 0);
-}
-
 /* Rows shown: stop at the limit or the first row under the threshold. */
-static size_t rows_shown(const struct model *m, const struct report_options *o)
+static size_t rows_shown(const struct model_view *v,
+			 const struct report_options *o)
 {
 	size_t i;
 
-	for (i = 0; i < m->nfunctions; i++) {
+	for (i = 0; i < v->n; i++) {
 		if (o->limit > 0 && i >= (size_t)o->limit)
 			break;
-		if (o->threshold > 0 && m->functions[i].share < o->threshold)
+		if (o->threshold > 0 && v->rows[i].share < o->threshold)
 			break;
 	}
 	return i;
 }
 
-static void put_functions(struct text_ctx *c, const struct model *m,
-			  const struct report_options *o)
+static void put_view(struct text_ctx *c, const struct model *m,
+		     const struct model_view *v, const char *name,
+		     int show_bucket, const struct report_options *o,
+		     int totals)
 {
-	size_t shown = rows_shown(m, o), i, e;
+	size_t shown = rows_shown(v, o), i, e;
 	struct layout L;
 
-	layout_compute(&L, m, c->width, 1, 1, m->functions, shown);
+	layout_compute(&L, m, c->width, show_bucket, v->rows, shown);
 	fprintf(c->f, "\n");
-	put_table_head(c, &L, "symbol");
+	put_table_head(c, &L, name);
 	for (i = 0; i < shown; i++)
-		put_row(c, &L, &m->functions[i], NULL, 1);
-
-	if (shown < m->nfunctions) {
+		put_row(c, &L, &v->rows[i], NULL, 1);
+	if (shown < v->n) {
 		/* One row for the rest, so the columns still add up. */
-		struct model_row rest = { .name = NULL };
-		char name[96];
+		struct model_row rest;
+		char label[96];
 
-		for (i = shown; i < m->nfunctions; i++) {
-			rest.samples[0] += m->functions[i].samples[0];
-			rest.share += m->functions[i].share;
+		memset(&rest, 0, sizeof(rest));
+		rest.ipc = -1;
+		for (i = shown; i < v->n; i++) {
+			rest.samples[0] += v->rows[i].samples[0];
+			rest.share += v->rows[i].share;
 			for (e = 0; e < m->nevents; e++)
-				rest.per_rt[e] += m->functions[i].per_rt[e];
+				rest.per_rt[e] += v->rows[i].per_rt[e];
 		}
-		rest.cum = m->functions[m->nfunctions - 1].cum;
-		snprintf(name, sizeof(name), "(%zu more not shown)",
-			 m->nfunctions - shown);
-		put_row(c, &L, &rest, name, 1);
+		rest.err[0] = rest.samples[0] ?
+			rest.per_rt[0] / sqrt((double)rest.samples[0]) : 0;
+		rest.cum = v->rows[v->n - 1].cum;
+		snprintf(label, sizeof(label), "(%zu more not shown)",
+			 v->n - shown);
+		put_row(c, &L, &rest, label, 1);
 	}
+	if (!totals)
+		return;
 	put_row(c, &L, &m->total, "total", 0);
 	put_row(c, &L, &m->busy, "busy (total minus " MODEL_IDLE_BUCKET ")", 0);
 }
 
-static void put_summary(struct text_ctx *c, const struct model *m)
+static void put_callers(struct text_ctx *c, const struct model *m,
+			const struct report_options *o)
 {
+	char v[64], t[64];
+
+	fmt_val(v, sizeof(v), m->callee.per_rt[0]);
+	fmt_val(t, sizeof(t), m->callee.err[0]);
+	fprintf(c->f, "\n");
+	wrapf(c, "callers of %s: %s +- %s %s per round trip inclusive, from %llu callchain samples; %% is of that",
+	      m->callers_of, v, t, summary_unit(m, 0),
+	      (unsigned long long)m->callee.samples[0]);
+	put_view(c, m, &m->callers, "caller", 0, o, 0);
+}
+
+static void put_tables(struct text_ctx *c, const struct model *m,
+		       const struct report_options *o)
+{
+	struct report_options all = *o;
 	char t[64], b[64];
 
+	all.limit = 0;
+	all.threshold = 0;
+	if (o->by != MODEL_BY_ROLE)
+		put_view(c, m, &m->views[MODEL_BY_ROLE], "role", 0, &all, 0);
+	if (o->by != MODEL_BY_BUCKET)
+		put_view(c, m, &m->views[MODEL_BY_BUCKET], "bucket", 0, &all, 0);
+	put_view(c, m, &m->views[o->by], o->by == MODEL_BY_FUNCTION ?
+		 "symbol" : model_by_name(o->by),
+		 o->by == MODEL_BY_FUNCTION, o, 1);
+	if (m->callers_of)
+		put_callers(c, m, o);
 	fmt_val(t, sizeof(t), m->total.per_rt[0]);
 	fmt_val(b, sizeof(b), m->busy.per_rt[0]);
 	fprintf(c->f, "\n");
 	wrapf(c, "per round trip: %s %s in total, %s %s busy (without the %s bucket)",
-	      t, unit_abbrev(&m->profile->events[0]), b,
-	      unit_abbrev(&m->profile->events[0]), MODEL_IDLE_BUCKET);
+	      t, summary_unit(m, 0), b, summary_unit(m, 0), MODEL_IDLE_BUCKET);
 }
 
 int report_text(FILE *f, const struct model *m, const struct report_options *o)
 {
 	struct report_options defaults = { .width = 0 };
 	struct text_ctx c = { .f = f };
+	struct summary s;
+	size_t i;
 
 	if (!o)
 		o = &defaults;
@@ -440,22 +472,22 @@ int report_text(FILE *f, const struct model *m, const struct report_options *o)
 			     o->threshold);
 	if (!m->profile)
 		return error("report of an empty model");
+	if (summary_build(&s, m, o->all_conditions))
+		return -1;
 
-	put_header(&c, m);
-	if (m->no_round_trips) {
+	put_header(&c, m, &s);
+	put_decomp(&c, &s);
+	put_recon(&c, &s);
+	if (s.empty) {
 		fprintf(f, "\n");
-		wrapf(&c, "no round trips were counted in the sampling window: "
-		      "there is nothing to divide by, so no table.");
-	} else if (!m->nevents || !m->total.samples[0] ||
-		   m->total.weight[0] <= 0) {
-		fprintf(f, "\n");
-		wrapf(&c, "no samples were taken in the sampling window: nothing to report. "
-		      "Did the workload run on the sampled CPUs?");
+		wrapf(&c, "%s", s.empty);
 	} else {
-		put_buckets(&c, m);
-		put_functions(&c, m, o);
-		put_summary(&c, m);
+		put_tables(&c, m, o);
 	}
+	fprintf(f, "\n");
+	for (i = 0; i < s.nnotes; i++)
+		wrapf(&c, "note: %s", s.notes[i]);
+	summary_free(&s);
 	if (c.oom)
 		return error("out of memory writing the report");
 	if (fflush(f) || ferror(f))

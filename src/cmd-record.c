@@ -20,6 +20,9 @@
 #include "sampler.h"
 #include "symbolize.h"
 #include "sysinfo.h"
+#include "placement.h"
+#include "transport.h"
+#include "tuning.h"
 #include "workload.h"
 
 static const char record_usage[] =
@@ -31,13 +34,33 @@ static const char record_usage[] =
 "  -o, --output FILE      profile to write (default perpkt.json)\n"
 "  -d, --duration SECS    measurement window (default 5)\n"
 "  -w, --warmup SECS      ping-pong before the window opens (default 1)\n"
-"  -e, --event NAME       libpfm4 event to sample (default cycles)\n"
-"  -c, --period N         sample period, in events or ns (default 1000003\n"
-"                         events, or 100000 ns for cpu-clock)\n"
-"  -C, --cpus LIST        CPUs to sample, e.g. 0,2-3 (default all online)\n"
+"  -e, --event LIST       libpfm4 events, comma-separated, each sampled\n"
+"                         with its own period (default cycles,instructions;\n"
+"                         without a PMU: cpu-clock, instructions n/a)\n"
+"  -c, --period N         sample period, in events or ns for cpu-clock\n"
+"                         (default: 10 kHz per CPU, or a quarter of\n"
+"                         kernel.perf_event_max_sample_rate if lower)\n"
+"  -F, --freq HZ          sample at this frequency instead of a period\n"
+"  -g, --call-graph       record kernel callchains (aggregated stacks)\n"
+"      --user             include user space (reported as one [user] row)\n"
+"  -C, --cpus LIST        CPUs to sample, e.g. 0,2-3 (default: the client's,\n"
+"                         the server's and perpkt's own)\n"
+"  -a, --all-cpus         sample every online CPU\n"
 "      --client-cpu N     CPU of the client (default: last online CPU)\n"
 "      --server-cpu N     CPU of the responder (default: the client's)\n"
-"  -s, --size BYTES       UDP payload size (default 40)\n"
+"  -s, --size BYTES       message payload size (default 40)\n"
+"      --transport NAME   udp (default), tcp, pipe or icmp\n"
+"      --net NAME         loopback (default) or veth: two namespaces\n"
+"                         made by perpkt, joined by a veth pair\n"
+"      --peer HOST[:PORT] responder is a 'perpkt serve' there (port 12865)\n"
+"      --echo HOST:PORT   responder is an RFC 862 echo service\n"
+"      --placement REL    same, smt, shared-cache, cross-cache or\n"
+"                         cross-socket: CPUs chosen from the topology\n"
+"  -n, --count N          stop after N round trips in the window\n"
+"      --gap TIME         pause between round trips (e.g. 100us)\n"
+"      --gap-mode MODE    sleep (default) or spin through the gap\n"
+"      --rps-cpus MASK    RPS mask of the receive queue for the run\n"
+"      --irq-cpu N        move the interface's IRQs to CPU N for the run\n"
 "      --ring-pages N     ring buffer data pages per CPU, a power of two\n"
 "                         (default 128)\n"
 "      --no-fallback      fail instead of using cpu-clock without a PMU\n"
@@ -51,7 +74,7 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
-static int parse_args(int argc, char **argv, struct record_options *o)
+int record_parse_args(int argc, char **argv, struct record_options *o)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -59,10 +82,25 @@ static int parse_args(int argc, char **argv, struct record_options *o)
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "period", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "call-graph", no_argument, NULL, 'g' },
+		{ "user", no_argument, NULL, 5 },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "format", required_argument, NULL, 6 },
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "client-cpu", required_argument, NULL, 1 },
 		{ "server-cpu", required_argument, NULL, 2 },
 		{ "size", required_argument, NULL, 's' },
+		{ "transport", required_argument, NULL, 20 },
+		{ "net", required_argument, NULL, 21 },
+		{ "peer", required_argument, NULL, 22 },
+		{ "echo", required_argument, NULL, 23 },
+		{ "placement", required_argument, NULL, 24 },
+		{ "count", required_argument, NULL, 'n' },
+		{ "gap", required_argument, NULL, 25 },
+		{ "gap-mode", required_argument, NULL, 26 },
+		{ "rps-cpus", required_argument, NULL, 27 },
+		{ "irq-cpu", required_argument, NULL, 28 },
 		{ "ring-pages", required_argument, NULL, 3 },
 		{ "no-fallback", no_argument, NULL, 4 },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -73,10 +111,35 @@ static int parse_args(int argc, char **argv, struct record_options *o)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:d:w:e:c:C:s:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:d:w:e:c:F:gaC:s:n:qh", longopts, NULL)) != -1) {
+		/* stat counts only: sampling options make no sense there */
+		if (o->counting_only && (c == 'o' || c == 'c' || c == 'F' ||
+					 c == 'g' || c == 3))
+			return error("'%s' is for perpkt record: stat only counts",
+				     argv[optind - 1]);
+		if (!o->counting_only && c == 6)
+			return error("--format is for perpkt stat; use perpkt report");
 		switch (c) {
 		case 'o':
 			o->output = optarg;
+			break;
+		case 'F':
+			if (parse_u64(optarg, "--freq", 1, 1000000, &o->freq))
+				return -1;
+			break;
+		case 'g':
+			o->callchain = 1;
+			break;
+		case 5:
+			o->include_user = 1;
+			break;
+		case 'a':
+			o->all_cpus = 1;
+			break;
+		case 6:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return error("unknown format '%s' (use text or json)", optarg);
+			o->format = optarg;
 			break;
 		case 'd':
 			if (parse_seconds(optarg, "--duration", 0.01, 86400, &o->duration))
@@ -87,7 +150,7 @@ static int parse_args(int argc, char **argv, struct record_options *o)
 				return -1;
 			break;
 		case 'e':
-			o->event = optarg;
+			o->events = optarg;
 			break;
 		case 'c':
 			if (parse_u64(optarg, "--period", 1, UINT64_MAX / 2, &o->period))
@@ -107,6 +170,56 @@ static int parse_args(int argc, char **argv, struct record_options *o)
 			if (parse_u64(optarg, "--server-cpu", 0, MAX_CPUS - 1, &v))
 				return -1;
 			o->server_cpu = (int)v;
+			break;
+		case 20:
+			if (!transport_find(optarg))
+				return error("unknown transport '%s': use %s", optarg,
+					     transport_names());
+			o->transport = optarg;
+			break;
+		case 21:
+			if (strcmp(optarg, "loopback") && strcmp(optarg, "veth"))
+				return error("unknown network '%s': use loopback or veth",
+					     optarg);
+			o->network = optarg;
+			break;
+		case 22:
+			o->peer = optarg;
+			break;
+		case 23:
+			o->echo = optarg;
+			break;
+		case 24: {
+			enum cpu_relation rel;
+
+			if (placement_parse(optarg, &rel))
+				return -1;
+			o->placement = optarg;
+			break;
+		}
+		case 'n':
+			if (parse_u64(optarg, "--count", 1, UINT64_MAX / 2, &o->count))
+				return -1;
+			break;
+		case 25:
+			if (workload_parse_gap(optarg, &o->gap_ns))
+				return -1;
+			break;
+		case 26:
+			if (strcmp(optarg, "sleep") && strcmp(optarg, "spin"))
+				return error("unknown gap mode '%s': use sleep or spin",
+					     optarg);
+			o->gap_spin = !strcmp(optarg, "spin");
+			break;
+		case 27:
+			if (tuning_check_mask(optarg))
+				return -1;
+			o->rps_cpus = optarg;
+			break;
+		case 28:
+			if (parse_u64(optarg, "--irq-cpu", 0, MAX_CPUS - 1, &v))
+				return -1;
+			o->irq_cpu = (int)v;
 			break;
 		case 's':
 			if (parse_u64(optarg, "--size", 1, 65507, &v))
@@ -128,7 +241,6 @@ static int parse_args(int argc, char **argv, struct record_options *o)
 			o->quiet = 1;
 			break;
 		case 'h':
-			fputs(record_usage, stdout);
 			o->help = 1;
 			return 0;
 		default:
@@ -137,41 +249,61 @@ static int parse_args(int argc, char **argv, struct record_options *o)
 	}
 	if (optind < argc)
 		return error("unexpected argument '%s'", argv[optind]);
+	if (o->freq && o->period)
+		return error("-c and -F both given: choose a period or a frequency");
+	if (o->all_cpus && o->ncpus)
+		return error("-a and -C both given: choose one");
 	return 0;
 }
 
-int cmd_record(int argc, char **argv)
+void record_defaults(struct record_options *o)
 {
-	struct record_options o = {
-		.output = "perpkt.json",
-		.duration = 5,
-		.warmup = 1,
-		.event = "cycles",
-		.client_cpu = -1,
-		.server_cpu = -1,
-		.message_size = 40,
-		.ring_pages = 128,
-	};
+	memset(o, 0, sizeof(*o));
+	o->output = "perpkt.json";
+	o->duration = 5;
+	o->warmup = 1;
+	o->events = "cycles,instructions";
+	o->client_cpu = -1;
+	o->server_cpu = -1;
+	o->message_size = 40;
+	o->irq_cpu = -1;
+	o->ring_pages = 128;
+	o->format = "text";
+}
+
+int record_main(struct record_options *o, int argc, char **argv,
+		const char *usage)
+{
 	struct sigaction sa = { .sa_handler = on_signal };
 	int ret;
 
-	if (parse_args(argc, argv, &o)) {
-		fputs(record_usage, stderr);
+	if (record_parse_args(argc, argv, o)) {
+		fputs(usage, stderr);
 		return PERPKT_EXIT_USAGE;
 	}
-	if (o.help)
+	if (o->help) {
+		fputs(usage, stdout);
 		return PERPKT_EXIT_OK;
-	o.argc = argc;
-	o.argv = argv;
-	o.interrupted = &interrupted;
+	}
+	o->argc = argc;
+	o->argv = argv;
+	o->interrupted = &interrupted;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	ret = record_run(&o);
+	ret = record_run(o);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	return ret;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_options o;
+
+	record_defaults(&o);
+	return record_main(&o, argc, argv, record_usage);
 }

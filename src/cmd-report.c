@@ -16,21 +16,34 @@
 static const char report_usage[] =
 "usage: perpkt report [options] [-i FILE]\n"
 "\n"
-"Kernel time per round trip, by function and by bucket, from a profile\n"
-"made by 'perpkt record'.\n"
+"Kernel time per round trip, by function, bucket, source file, CPU or\n"
+"role, with the latency decomposition and reconciliation lines, from a\n"
+"profile made by 'perpkt record'.\n"
 "\n"
 "  -i, --input FILE       profile to read (default perpkt.json)\n"
-"      --format FMT       text (default) or json\n"
+"      --format FMT       text (default, 72 columns), markdown, json, csv,\n"
+"                         folded (flame graph input) or html\n"
+"      --by KEY           main table by function (default), bucket, file,\n"
+"                         cpu or role\n"
+"      --sort KEY         samples, per-rt (default), name, or an event name\n"
 "      --width N          text width in columns (default 72)\n"
-"      --limit N          show at most N functions (default 40, 0 = all)\n"
-"      --threshold PCT    hide functions below PCT percent\n"
+"      --limit N          show at most N rows (default 40, 0 = all)\n"
+"      --threshold PCT    hide rows below PCT percent\n"
+"      --callers FUNC     who calls FUNC, from callchains (record -g)\n"
+"      --all-conditions   list every test condition, not the first few\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "  -h, --help             show this help\n";
+
+static const char *const formats[] = {
+	"text", "markdown", "json", "csv", "folded", "html",
+};
 
 struct report_args {
 	const char *input;
 	const char *format;
 	const char *buckets;
+	const char *sort;
+	const char *callers;
 	struct report_options ro;
 	int help;
 };
@@ -44,13 +57,18 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "limit", required_argument, NULL, 3 },
 		{ "threshold", required_argument, NULL, 4 },
 		{ "buckets", required_argument, NULL, 5 },
+		{ "by", required_argument, NULL, 6 },
+		{ "sort", required_argument, NULL, 7 },
+		{ "callers", required_argument, NULL, 8 },
+		{ "all-conditions", no_argument, NULL, 9 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	uint64_t v;
 	double pct;
 	char *end;
-	int c;
+	size_t i;
+	int c, by;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
@@ -59,8 +77,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			a->input = optarg;
 			break;
 		case 1:
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return error("unknown format '%s' (use text or json)", optarg);
+			for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+				if (!strcmp(optarg, formats[i]))
+					break;
+			if (i == sizeof(formats) / sizeof(formats[0]))
+				return error("unknown format '%s' (use text, markdown, json, csv, folded or html)",
+					     optarg);
 			a->format = optarg;
 			break;
 		case 2:
@@ -82,6 +104,22 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 5:
 			a->buckets = optarg;
+			break;
+		case 6:
+			by = model_by_parse(optarg);
+			if (by < 0)
+				return error("unknown --by '%s' (use function, bucket, file, cpu or role)",
+					     optarg);
+			a->ro.by = by;
+			break;
+		case 7:
+			a->sort = optarg;
+			break;
+		case 8:
+			a->callers = optarg;
+			break;
+		case 9:
+			a->ro.all_conditions = 1;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -116,17 +154,47 @@ static int open_symbols(const struct profile *p, struct symbolizer **sym)
 	return ret;
 }
 
+static int render(const struct report_args *a, const struct model *m)
+{
+	double scale;
+	int ret;
+
+	if (!strcmp(a->format, "json"))
+		return report_json(stdout, m);
+	if (!strcmp(a->format, "markdown"))
+		return report_markdown(stdout, m, &a->ro);
+	if (!strcmp(a->format, "csv"))
+		return report_csv(stdout, m, &a->ro);
+	if (!strcmp(a->format, "html"))
+		return report_html(stdout, m, &a->ro);
+	if (!strcmp(a->format, "folded")) {
+		ret = report_folded(stdout, m, &scale);
+		/* the format has no comments: the scale goes to stderr */
+		if (!ret)
+			info("folded weights are %s per round trip x %g%s",
+			     m->nevents ? m->profile->events[0].unit : "?",
+			     scale, m->nstacks ? "" :
+			     " (no callchains: one bucket;function frame each)");
+		if (!ret && (m->no_round_trips || !m->total.samples[0]))
+			info("%s: the folded output is empty",
+			     m->no_round_trips ? "no round trips" : "no samples");
+		return ret;
+	}
+	return report_text(stdout, m, &a->ro);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {
 		.input = "perpkt.json",
 		.format = "text",
-		.ro = { .width = 72, .limit = 40 },
+		.sort = "per-rt",
+		.ro = { .width = 72, .limit = 40, .by = MODEL_BY_FUNCTION },
 	};
 	struct symbolizer *sym = NULL;
 	struct profile p;
 	struct model m;
-	int ret;
+	int ret = PERPKT_EXIT_FAILURE;
 
 	if (parse_args(argc, argv, &a)) {
 		fputs(report_usage, stderr);
@@ -137,22 +205,27 @@ int cmd_report(int argc, char **argv)
 	if (profile_read(&p, a.input))
 		return PERPKT_EXIT_FAILURE;
 	if (open_symbols(&p, &sym) ||
-	    (a.buckets && symbolizer_load_buckets(sym, a.buckets))) {
-		symbolizer_close(sym);
-		profile_free(&p);
-		return PERPKT_EXIT_FAILURE;
+	    (a.buckets && symbolizer_load_buckets(sym, a.buckets)))
+		goto out_sym;
+	if (model_build(&m, &p, sym))
+		goto out_sym;
+	if (model_sort(&m, a.sort)) {
+		/* which event names exist is known only now */
+		error("unknown --sort '%s' (use samples, per-rt, name or an event of the profile)",
+		      a.sort);
+		fputs(report_usage, stderr);
+		ret = PERPKT_EXIT_USAGE;
+		goto out_model;
 	}
-	if (model_build(&m, &p, sym)) {
-		symbolizer_close(sym);
-		profile_free(&p);
-		return PERPKT_EXIT_FAILURE;
-	}
-	if (!strcmp(a.format, "json"))
-		ret = report_json(stdout, &m);
-	else
-		ret = report_text(stdout, &m, &a.ro);
+	if (a.callers && (model_callers(&m, a.callers) ||
+			  model_sort(&m, a.sort)))
+		goto out_model;
+	if (!render(&a, &m))
+		ret = PERPKT_EXIT_OK;
+out_model:
 	model_free(&m);
+out_sym:
 	symbolizer_close(sym);
 	profile_free(&p);
-	return ret ? PERPKT_EXIT_FAILURE : PERPKT_EXIT_OK;
+	return ret;
 }

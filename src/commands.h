@@ -11,5 +11,7 @@ struct command {
 
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_resolve(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 
 #endif

@@ -19,6 +19,8 @@
 static const struct command commands[] = {
 	{ "record", cmd_record, "run the workload and sample the kernel, save a profile" },
 	{ "report", cmd_report, "per-round-trip tables from a profile" },
+	{ "resolve", cmd_resolve, "kernel address to function, file:line, inlines, bucket" },
+	{ "stat", cmd_stat, "count only: cycles, switches, IRQs, CPU time per round trip" },
 };
 
 static void usage(FILE *f)

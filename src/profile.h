@@ -43,6 +43,9 @@ struct profile_event {
 	uint64_t enabled_ns, running_ns;  /* running < enabled: multiplexed */
 };
 
+/* Samples taken in user space (with --user) are summed at this ip. */
+#define PROFILE_USER_IP 1ULL
+
 /* Aggregated samples for one (event, cpu, ip, role). */
 struct profile_sample {
 	uint32_t event;    /* index into profile.events */

@@ -11,14 +11,31 @@
 struct record_options {
 	const char *output;
 	double duration, warmup;   /* seconds */
-	const char *event;
-	uint64_t period;           /* 0: the event's default */
-	int cpus[MAX_CPUS];        /* CPUs to sample; ncpus 0: all online */
+	const char *events;        /* comma-separated libpfm4 names */
+	uint64_t period;           /* -c; 0: chosen from the sample-rate limit */
+	uint64_t freq;             /* -F; samples per second, 0: use periods */
+	int callchain;             /* -g */
+	int include_user;          /* --user */
+	int all_cpus;              /* -a */
+	int cpus[MAX_CPUS];        /* -C; ncpus 0: the workload's CPUs */
 	int ncpus;
 	int client_cpu, server_cpu;/* -1: default */
 	uint32_t message_size;
+	/* workload (docs/workload.md); NULL/0/-1: the default */
+	const char *transport;     /* --transport udp|tcp|pipe|icmp */
+	const char *network;       /* --net loopback|veth */
+	const char *peer;          /* --peer HOST[:PORT] */
+	const char *echo;          /* --echo HOST:PORT */
+	const char *placement;     /* --placement same|smt|... */
+	uint64_t count;            /* -n: round trips instead of -d */
+	uint64_t gap_ns;           /* --gap */
+	int gap_spin;              /* --gap-mode spin */
+	const char *rps_cpus;      /* --rps-cpus MASK */
+	int irq_cpu;               /* --irq-cpu N, -1: leave */
 	unsigned ring_pages;
 	int no_fallback;
+	int counting_only;         /* perpkt stat: count, never sample */
+	const char *format;        /* perpkt stat: "text" or "json" */
 	int quiet;
 	int help;
 	int argc;
@@ -26,8 +43,15 @@ struct record_options {
 	volatile sig_atomic_t *interrupted;  /* set by the signal handler */
 };
 
-/* Run the workload under the counters and write the profile.
- * Returns a PERPKT_EXIT_* code. */
+/* Run the workload under the counters and write the profile (or, for
+ * stat, print the counts). Returns a PERPKT_EXIT_* code. */
 int record_run(const struct record_options *o);
+
+/* Shared by record and stat (src/cmd-record.c): defaults, the option
+ * table, and the run with signals turned into a clean stop. */
+void record_defaults(struct record_options *o);
+int record_parse_args(int argc, char **argv, struct record_options *o);
+int record_main(struct record_options *o, int argc, char **argv,
+		const char *usage);
 
 #endif

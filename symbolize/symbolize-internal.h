@@ -16,6 +16,7 @@ struct sym {
 	const char *name;
 	const char *folded;  /* == name when there was nothing to fold */
 	const char *module;  /* NULL for the core kernel */
+	const char *unit;    /* compilation unit, set with rule (DWARF only) */
 	int32_t rule;        /* cached index into the rules, or SYM_RULE_UNSET */
 	char type;
 };
@@ -50,6 +51,11 @@ struct symbolizer {
 	char *folded;          /* folded names that differ from the raw one */
 	uint64_t text_addr;
 	struct bucket_rules rules;
+	/* vmlinux only: DWARF (NULL when it has none), the ELF the core
+	 * symbol names point into, and runtime minus link address. */
+	struct dwarf_index *dw;
+	struct vmlinux_file *vm;
+	uint64_t bias;
 };
 
 /* Bucket names with no rule behind them. */
@@ -89,6 +95,44 @@ int read_whole_file(char **out, size_t *len, const char *path);
 
 /* Index of the symbol containing addr, or -1. */
 ptrdiff_t symbolizer_find(const struct symbolizer *s, uint64_t addr);
+
+/* Source positions from DWARF (dwarf.c). Addresses are link addresses. */
+struct dwarf_index;
+struct dw_loc {
+	const char *file;           /* normalised to the kernel tree */
+	int line;
+	const struct sym_frame *inlines;  /* innermost first */
+	size_t ninlines;
+};
+/* Takes no ownership of `dw`, which must outlive the index. */
+struct dwarf_index *dwarf_index_new(void *dw, const char *origin);
+/* Position of addr, cached per address; NULL when DWARF has none. */
+const struct dw_loc *dwarf_index_lookup(struct dwarf_index *x, uint64_t addr);
+/* Normalised name of the compilation unit holding addr, or NULL. */
+const char *dwarf_index_unit(struct dwarf_index *x, uint64_t addr);
+void dwarf_index_free(struct dwarf_index *x);
+
+/* The ELF file behind a vmlinux symbolizer (vmlinux.c). */
+struct vmlinux_file;
+void vmlinux_file_close(struct vmlinux_file *vm);
+
+/*
+ * Source paths to kernel-tree paths (srcpath.c): "./" and "x/.." folded,
+ * the compilation directory and the tree root (learnt from the CU names
+ * by srcpath_vote) stripped.
+ */
+struct srcpath;
+struct srcpath *srcpath_new(void);
+/* One CU name: its prefixes before a top-level kernel directory get a vote. */
+void srcpath_vote(struct srcpath *sp, const char *name, const char *comp_dir);
+/* Interned, stable until srcpath_free; keyed by the raw pointer, which
+ * libdw keeps stable. NULL only when out of memory. */
+const char *srcpath_get(struct srcpath *sp, const char *raw,
+			const char *comp_dir);
+/* Normalise into a new malloc'd string (no interning). */
+char *srcpath_normalise(const struct srcpath *sp, const char *raw,
+			const char *comp_dir);
+void srcpath_free(struct srcpath *sp);
 
 /* Padding before functions (-fpatchable-function-entry, kCFI):
  * these end the previous symbol but are never a result. */

@@ -161,6 +161,7 @@ int symbolizer_build(struct symbolizer **out, struct sym *syms, size_t n,
 		if (sym_class(y->name) == CLASS_BOUND)
 			continue;
 		y->rule = SYM_RULE_UNSET;
+		y->unit = NULL;
 		syms[j++] = *y;
 	}
 	s->n = j;
@@ -260,6 +261,15 @@ int symbolizer_load_buckets(struct symbolizer *s, const char *path)
 	return 0;
 }
 
+/* The bucket of a whole function: by its compilation unit (the CU of its
+ * first byte), never by the header an inlined helper came from. */
+static void classify(struct symbolizer *s, struct sym *y)
+{
+	if (s->dw && !y->module)
+		y->unit = dwarf_index_unit(s->dw, y->addr - s->bias);
+	y->rule = buckets_match(&s->rules, y->unit, y->folded);
+}
+
 int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
 		       struct sym_result *res)
 {
@@ -275,11 +285,23 @@ int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
 	}
 	y = &s->syms[k];
 	if (y->rule == SYM_RULE_UNSET)
-		y->rule = buckets_match(&s->rules, NULL, y->folded);
+		classify(s, y);
 	res->name = y->name;
 	res->function = y->folded;
 	res->offset = addr - y->addr;
 	res->module = y->module;
+	res->unit = y->unit;
+	if (s->dw && !y->module) {
+		const struct dw_loc *loc = dwarf_index_lookup(s->dw,
+							      addr - s->bias);
+
+		if (loc) {
+			res->file = loc->file;
+			res->line = loc->line;
+			res->inlines = loc->ninlines ? loc->inlines : NULL;
+			res->ninlines = loc->ninlines;
+		}
+	}
 	if ((size_t)y->rule < s->rules.n) {
 		res->bucket = s->rules.v[y->rule].bucket;
 		res->rule = s->rules.v[y->rule].text;
@@ -288,6 +310,11 @@ int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
 		res->rule = RULE_FALLBACK;
 	}
 	return 0;
+}
+
+int symbolizer_has_dwarf(const struct symbolizer *s)
+{
+	return s->dw != NULL;
 }
 
 int symbolizer_symbol(struct symbolizer *s, uint64_t addr,
@@ -321,6 +348,9 @@ void symbolizer_close(struct symbolizer *s)
 	if (!s)
 		return;
 	buckets_free(&s->rules);
+	dwarf_index_free(s->dw);
+	/* After the index and the symbols: both point into its file. */
+	vmlinux_file_close(s->vm);
 	free(s->syms);
 	free(s->addrs);
 	free(s->strings);

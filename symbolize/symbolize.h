@@ -22,17 +22,46 @@ struct sym_entry {
 	const char *module;  /* NULL for the core kernel */
 };
 
-/* Result of one lookup; strings belong to the symbolizer. */
+/* One inlined function on the way to an address. */
+struct sym_frame {
+	const char *function; /* as DWARF names it */
+	const char *file;     /* position inside that function */
+	int line;
+};
+
+/* Result of one lookup; strings belong to the symbolizer and live
+ * until symbolizer_close. */
 struct sym_result {
 	uint64_t addr;
 	const char *name;     /* raw symbol name, e.g. "udp_sendmsg.isra.0" */
 	const char *function; /* folded name: suffixes .isra.N etc. removed */
 	uint64_t offset;      /* addr - symbol start */
 	const char *module;   /* NULL for the core kernel */
+	/* With DWARF: the position in `function` itself. When code was
+	 * inlined, that is the call site of the outermost inlined function,
+	 * and inlines[0] holds the line-table position of the address. */
 	const char *file;     /* source file when DWARF is known, else NULL */
 	int line;             /* 0 when unknown */
+	const struct sym_frame *inlines; /* innermost first; NULL if none */
+	size_t ninlines;
+	const char *unit;     /* compilation unit (net/ipv4/udp.c): what
+			       * path rules match; NULL without DWARF */
 	const char *bucket;   /* e.g. "udp", "scheduler", "other" */
 	const char *rule;     /* the rule that chose the bucket, as written */
+};
+
+/* How to open a vmlinux; all fields may be left zero. */
+struct symbolizer_options {
+	/* Build-id (hex) of the kernel the addresses come from, e.g. a
+	 * profile's; a different vmlinux is refused unless `force`. */
+	const char *build_id;
+	int force;
+	/* Runtime address of _text (KASLR); 0: addresses are link addresses. */
+	uint64_t text_addr;
+	/* Symbols to add, e.g. a profile's or kallsyms' entries: only
+	 * those with a module are taken (vmlinux holds the core kernel). */
+	const struct sym_entry *modules;
+	size_t nmodules;
 };
 
 /* From a kallsyms file (/proc/kallsyms or a saved copy). */
@@ -40,6 +69,22 @@ int symbolizer_open_kallsyms(struct symbolizer **out, const char *path);
 /* From entries saved in a profile; entries are copied. */
 int symbolizer_open_entries(struct symbolizer **out,
 			    const struct sym_entry *e, size_t n);
+/*
+ * From a vmlinux: symbols from its symbol table, file:line and inline
+ * chains from its DWARF when present (a warning says when not).
+ * Not ELF, stripped, truncated, or a build-id mismatch: error, -1.
+ */
+int symbolizer_open_vmlinux(struct symbolizer **out, const char *path,
+			    const struct symbolizer_options *o);
+/* The first vmlinux that exists for kernel `release` in the usual places
+ * (/usr/lib/debug/boot/vmlinux-R, /boot/vmlinux-R, ...); malloc'd, or
+ * NULL when none is found. */
+char *symbolizer_find_vmlinux(const char *release);
+/* The GNU build-id (hex) of an ELF file, malloc'd; NULL if it has none
+ * or cannot be read (no message). */
+char *symbolizer_file_build_id(const char *path);
+/* 1 when file:line and inline chains are available. */
+int symbolizer_has_dwarf(const struct symbolizer *s);
 /* Replace the built-in bucket rules with those in `path`. */
 int symbolizer_load_buckets(struct symbolizer *s, const char *path);
 /* The built-in rules as rules-file text: a starting point to edit. */

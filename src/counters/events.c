@@ -104,3 +104,19 @@ void event_cpu_clock(struct event_spec *ev, const char *requested,
 	ev->period = period_ns ? period_ns : DEFAULT_CLOCK_PERIOD_NS;
 	ev->software_clock = 1;
 }
+
+void event_software_counter(struct event_spec *ev, const char *name,
+			    uint64_t config)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->attr.size = sizeof(ev->attr);
+	ev->attr.type = PERF_TYPE_SOFTWARE;
+	ev->attr.config = config;
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	snprintf(ev->requested, sizeof(ev->requested), "%s", name);
+	snprintf(ev->fstr, sizeof(ev->fstr), "perf::%s", name);
+	snprintf(ev->pmu, sizeof(ev->pmu), "perf");
+	snprintf(ev->unit, sizeof(ev->unit), "events");
+	ev->count_only = 1;
+	ev->companion = 1;
+}

@@ -30,7 +30,7 @@ static int parse_sample(const uint8_t *rec, uint16_t size, uint64_t type,
 
 	memset(s, 0, sizeof(*s));
 	s->misc = ((const struct perf_event_header *)rec)->misc;
-	if (type & PERF_SAMPLE_IDENTIFIER && take_u64(&c, &skip))
+	if (type & PERF_SAMPLE_IDENTIFIER && take_u64(&c, &s->id))
 		return -1;
 	if (type & PERF_SAMPLE_IP && take_u64(&c, &s->ip))
 		return -1;
@@ -44,7 +44,7 @@ static int parse_sample(const uint8_t *rec, uint16_t size, uint64_t type,
 		return -1;
 	if (type & PERF_SAMPLE_ADDR && take_u64(&c, &skip))
 		return -1;
-	if (type & PERF_SAMPLE_ID && take_u64(&c, &skip))
+	if (type & PERF_SAMPLE_ID && take_u64(&c, &s->id))
 		return -1;
 	if (type & PERF_SAMPLE_STREAM_ID && take_u64(&c, &skip))
 		return -1;

@@ -12,11 +12,14 @@
  * kernel's ABI asks for.
  */
 
-/* The sample fields perpkt asks for; ring_parse decodes these. */
-#define RING_SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+/* The sample fields perpkt asks for; ring_parse decodes these. The
+ * identifier tells the events of a group apart in their shared ring. */
+#define RING_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | \
+			  PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
 struct ring_sample {
+	uint64_t id;             /* PERF_EVENT_IOC_ID of the event */
 	uint64_t ip;
 	uint32_t pid, tid;
 	uint64_t time;

@@ -14,23 +14,30 @@
 #include "error.h"
 #include "profile.h"
 
-struct ring {
-	int fd;
-	int event, cpu;
-	void *base;
+/* One CPU: its group of events and their shared ring. */
+struct group {
+	int cpu;
+	int *fds;              /* per event; fds[0] leads */
+	uint64_t *ids;         /* per event, from PERF_EVENT_IOC_ID */
+	uint64_t *samples;     /* per event */
+	void *base;            /* ring mmap, NULL if nothing samples */
 	size_t map_len;
 	struct ring_stats stats;
 };
 
 struct sampler {
-	struct ring *rings;     /* nevents * ncpus */
-	int nrings;
-	int *fds;
+	struct group *groups;
+	int ngroups;
 	int nevents;
+	int *leaders;
+	uint64_t sample_type;
 	uint64_t data_size;
 	struct aggregate agg;
+	struct stack_table stacks;
+	int callchain;
 	pid_t client, responder, self;
 	struct pollfd *pfds;
+	int npfds;
 };
 
 static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
@@ -39,7 +46,7 @@ static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
 }
 
-static int read_int_file(const char *path, long *v)
+static int read_long(const char *path, long *v)
 {
 	FILE *f = fopen(path, "r");
 	int ok;
@@ -58,7 +65,7 @@ static void explain(struct sampler_failure *why, int err,
 
 	why->err = err;
 	why->cpu = cpu;
-	read_int_file("/proc/sys/kernel/perf_event_paranoid", &paranoid);
+	read_long("/proc/sys/kernel/perf_event_paranoid", &paranoid);
 	switch (err) {
 	case EACCES:
 	case EPERM:
@@ -76,15 +83,19 @@ static void explain(struct sampler_failure *why, int err,
 		break;
 	case EINVAL:
 		snprintf(why->msg, sizeof(why->msg),
-			 "kernel rejected event '%s' on CPU %d: %s "
-			 "(period %llu below the kernel's limit, or CPU offline?)",
-			 ev->name, cpu, strerror(err),
-			 (unsigned long long)ev->period);
+			 "kernel rejected event '%s' on CPU %d: %s (period or "
+			 "frequency above kernel.perf_event_max_sample_rate, "
+			 "or CPU offline?)", ev->name, cpu, strerror(err));
 		break;
 	case EMFILE:
 		snprintf(why->msg, sizeof(why->msg),
-			 "too many open files for %s on CPU %d: raise 'ulimit -n'",
+			 "too many open files for '%s' on CPU %d: raise 'ulimit -n'",
 			 ev->name, cpu);
+		break;
+	case EOVERFLOW:
+		snprintf(why->msg, sizeof(why->msg),
+			 "callchain depth above kernel.perf_event_max_stack for '%s'",
+			 ev->name);
 		break;
 	default:
 		snprintf(why->msg, sizeof(why->msg),
@@ -93,38 +104,110 @@ static void explain(struct sampler_failure *why, int err,
 	}
 }
 
-static int open_ring(struct sampler *s, struct ring *r,
-		     const struct event_spec *ev, unsigned pages,
-		     struct sampler_failure *why)
+static void fill_attr(struct perf_event_attr *attr, const struct event_spec *ev,
+		      int leader, uint64_t sample_type, int callchain,
+		      uint32_t watermark)
 {
-	struct perf_event_attr attr = ev->attr;
-
-	attr.size = sizeof(attr);
-	attr.disabled = 1;
-	attr.sample_period = ev->period;
-	attr.sample_type = RING_SAMPLE_TYPE;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	*attr = ev->attr;
+	attr->size = sizeof(*attr);
+	/* only the leader is disabled: enabling it starts the whole group */
+	attr->disabled = leader;
+	attr->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			    PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (ev->count_only)
+		return;
+	attr->sample_type = sample_type;
+	attr->freq = ev->freq ? 1 : 0;
+	attr->sample_period = ev->period;  /* sample_freq shares the field */
+	attr->sample_id_all = 1;
 	/* wake the reader when a quarter of the ring is full, not per sample */
-	attr.watermark = 1;
-	attr.wakeup_watermark = (uint32_t)(s->data_size / 4);
-	r->fd = (int)perf_event_open(&attr, -1, r->cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (r->fd < 0) {
-		explain(why, errno, ev, r->cpu);
-		why->event = r->event;
+	attr->watermark = 1;
+	attr->wakeup_watermark = watermark;
+	if (callchain) {
+		attr->exclude_callchain_user = 1;
+		attr->sample_max_stack = STACK_MAX_DEPTH;
+	}
+}
+
+int sampler_probe(const struct event_spec *ev, int cpu,
+		  struct sampler_failure *why)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(why, 0, sizeof(*why));
+	fill_attr(&attr, ev, 1, RING_SAMPLE_TYPE, 0, 4096);
+	fd = (int)perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		explain(why, errno, ev, cpu);
 		return -1;
 	}
-	r->map_len = (size_t)(pages + 1) * (size_t)sysconf(_SC_PAGESIZE);
-	r->base = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       r->fd, 0);
-	if (r->base == MAP_FAILED) {
-		r->base = NULL;
+	close(fd);
+	return 0;
+}
+
+static int map_ring(struct sampler *s, struct group *g, int fd, unsigned pages,
+		    struct sampler_failure *why)
+{
+	g->map_len = (size_t)(pages + 1) * (size_t)sysconf(_SC_PAGESIZE);
+	g->base = mmap(NULL, g->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (g->base == MAP_FAILED) {
+		g->base = NULL;
 		why->err = errno;
+		why->cpu = g->cpu;
 		snprintf(why->msg, sizeof(why->msg),
-			 "cannot map %u-page ring buffer for CPU %d: %s "
-			 "(raise kernel.perf_event_mlock_kb or use fewer pages)",
-			 pages, r->cpu, strerror(errno));
+			 "cannot map a %u-page ring buffer for CPU %d: %s "
+			 "(raise kernel.perf_event_mlock_kb or lower --ring-pages)",
+			 pages, g->cpu, strerror(errno));
 		return -1;
+	}
+	s->pfds[s->npfds].fd = fd;
+	s->pfds[s->npfds].events = POLLIN;
+	s->npfds++;
+	return 0;
+}
+
+static int open_group(struct sampler *s, struct group *g,
+		      const struct sampler_config *c, struct sampler_failure *why)
+{
+	int e, ring_fd = -1;
+
+	for (e = 0; e < c->nevents; e++) {
+		const struct event_spec *ev = &c->events[e];
+		struct perf_event_attr attr;
+		int fd;
+
+		fill_attr(&attr, ev, e == 0, s->sample_type, c->callchain,
+			  (uint32_t)(s->data_size / 4));
+		fd = (int)perf_event_open(&attr, -1, g->cpu, e ? g->fds[0] : -1,
+					  PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			explain(why, errno, ev, g->cpu);
+			why->event = e;
+			return -1;
+		}
+		g->fds[e] = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &g->ids[e])) {
+			why->err = errno;
+			snprintf(why->msg, sizeof(why->msg),
+				 "cannot read the id of '%s': %s", ev->name,
+				 strerror(errno));
+			return -1;
+		}
+		if (ev->count_only)
+			continue;
+		if (ring_fd < 0) {
+			if (map_ring(s, g, fd, c->ring_pages, why))
+				return -1;
+			ring_fd = fd;
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd)) {
+			why->err = errno;
+			snprintf(why->msg, sizeof(why->msg),
+				 "cannot share the ring of CPU %d with '%s': %s",
+				 g->cpu, ev->name, strerror(errno));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -133,58 +216,67 @@ int sampler_open(struct sampler **out, const struct sampler_config *c,
 		 struct sampler_failure *why)
 {
 	struct sampler *s;
-	int e, i;
+	int i, e;
 
 	memset(why, 0, sizeof(*why));
+	*out = NULL;
 	if (!c->ring_pages || (c->ring_pages & (c->ring_pages - 1))) {
+		why->err = EINVAL;
 		snprintf(why->msg, sizeof(why->msg),
 			 "ring buffer pages must be a power of two, not %u",
 			 c->ring_pages);
-		why->err = EINVAL;
 		return -1;
 	}
 	s = calloc(1, sizeof(*s));
-	if (!s || aggregate_init(&s->agg)) {
+	if (!s || aggregate_init(&s->agg) || stacks_init(&s->stacks)) {
+		if (s)
+			aggregate_free(&s->agg);
 		free(s);
 		snprintf(why->msg, sizeof(why->msg), "out of memory");
 		return -1;
 	}
 	s->nevents = c->nevents;
-	s->nrings = c->nevents * c->ncpus;
+	s->ngroups = c->ncpus;
+	s->callchain = c->callchain;
+	s->sample_type = RING_SAMPLE_TYPE |
+			 (c->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
 	s->data_size = (uint64_t)c->ring_pages * (uint64_t)sysconf(_SC_PAGESIZE);
-	s->rings = calloc((size_t)s->nrings, sizeof(*s->rings));
-	s->fds = calloc((size_t)s->nrings, sizeof(*s->fds));
-	s->pfds = calloc((size_t)s->nrings, sizeof(*s->pfds));
-	if (!s->rings || !s->fds || !s->pfds) {
-		sampler_close(s);
-		snprintf(why->msg, sizeof(why->msg), "out of memory");
-		return -1;
-	}
-	for (i = 0; i < s->nrings; i++)
-		s->rings[i].fd = -1;
-	for (e = 0; e < c->nevents; e++) {
-		for (i = 0; i < c->ncpus; i++) {
-			struct ring *r = &s->rings[e * c->ncpus + i];
+	s->groups = calloc((size_t)c->ncpus, sizeof(*s->groups));
+	s->leaders = calloc((size_t)c->ncpus, sizeof(*s->leaders));
+	s->pfds = calloc((size_t)c->ncpus, sizeof(*s->pfds));
+	if (!s->groups || !s->leaders || !s->pfds)
+		goto oom;
+	for (i = 0; i < c->ncpus; i++) {
+		struct group *g = &s->groups[i];
 
-			r->event = e;
-			r->cpu = c->cpus[i];
-			if (open_ring(s, r, &c->events[e], c->ring_pages, why)) {
-				sampler_close(s);
-				return -1;
-			}
-			s->fds[e * c->ncpus + i] = r->fd;
-			s->pfds[e * c->ncpus + i].fd = r->fd;
-			s->pfds[e * c->ncpus + i].events = POLLIN;
+		g->cpu = c->cpus[i];
+		g->fds = malloc(sizeof(int) * (size_t)c->nevents);
+		g->ids = calloc((size_t)c->nevents, sizeof(*g->ids));
+		g->samples = calloc((size_t)c->nevents, sizeof(*g->samples));
+		if (!g->fds || !g->ids || !g->samples)
+			goto oom;
+		for (e = 0; e < c->nevents; e++)
+			g->fds[e] = -1;
+	}
+	for (i = 0; i < c->ncpus; i++) {
+		if (open_group(s, &s->groups[i], c, why)) {
+			sampler_close(s);
+			return -1;
 		}
+		s->leaders[i] = s->groups[i].fds[0];
 	}
 	*out = s;
 	return 0;
+oom:
+	sampler_close(s);
+	snprintf(why->msg, sizeof(why->msg), "out of memory");
+	return -1;
 }
 
 int sampler_fds(const struct sampler *s, const int **fds)
 {
-	*fds = s->fds;
-	return s->nrings;
+	*fds = s->leaders;
+	return s->ngroups;
 }
 
 void sampler_set_roles(struct sampler *s, pid_t client, pid_t responder,
@@ -194,11 +286,6 @@ void sampler_set_roles(struct sampler *s, pid_t client, pid_t responder,
 	s->responder = responder;
 	s->self = self;
 }
-
-struct drain_ctx {
-	struct sampler *s;
-	struct ring *r;
-};
 
 static enum role role_of(const struct sampler *s, uint32_t pid)
 {
@@ -213,35 +300,57 @@ static enum role role_of(const struct sampler *s, uint32_t pid)
 	return ROLE_OTHER;
 }
 
+struct drain_ctx {
+	struct sampler *s;
+	struct group *g;
+};
+
 static void on_sample(void *ctx, const struct ring_sample *rs)
 {
 	struct drain_ctx *d = ctx;
-	struct agg_key k = {
-		.ip = rs->ip,
-		.event = (uint32_t)d->r->event,
-		.cpu = (uint16_t)rs->cpu,
-		.role = (uint16_t)role_of(d->s, rs->pid),
-	};
+	struct agg_key k;
+	int e;
 
+	for (e = 0; e < d->s->nevents; e++)
+		if (d->g->ids[e] == rs->id)
+			break;
+	if (e == d->s->nevents) {
+		d->g->stats.bad++;  /* a sample of no event of ours */
+		return;
+	}
+	d->g->samples[e]++;
+	memset(&k, 0, sizeof(k));
+	k.event = (uint32_t)e;
+	k.cpu = (uint16_t)rs->cpu;
+	k.role = (uint16_t)role_of(d->s, rs->pid);
+	/* user-space addresses mean nothing to a kernel profile: one bucket */
+	k.ip = (rs->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER ?
+	       PROFILE_USER_IP : rs->ip;
 	if (aggregate_add(&d->s->agg, &k, rs->period))
-		d->r->stats.bad++;  /* out of memory: counted, not silently lost */
+		d->g->stats.bad++;  /* out of memory: counted, not silently lost */
+	if (d->s->callchain && rs->nr &&
+	    stacks_add(&d->s->stacks, k.event, k.role, rs->chain, rs->nr,
+		       rs->period))
+		d->g->stats.bad++;
 }
 
 void sampler_drain(struct sampler *s)
 {
 	int i;
 
-	for (i = 0; i < s->nrings; i++) {
-		struct drain_ctx d = { s, &s->rings[i] };
+	for (i = 0; i < s->ngroups; i++) {
+		struct drain_ctx d = { s, &s->groups[i] };
 
-		ring_read(s->rings[i].base, s->data_size, RING_SAMPLE_TYPE,
-			  &s->rings[i].stats, on_sample, &d);
+		if (s->groups[i].base)
+			ring_read(s->groups[i].base, s->data_size, s->sample_type,
+				  &s->groups[i].stats, on_sample, &d);
 	}
 }
 
 int sampler_poll(struct sampler *s, int timeout_ms)
 {
-	int n = poll(s->pfds, (nfds_t)s->nrings, timeout_ms);
+	int n = s->npfds ? poll(s->pfds, (nfds_t)s->npfds, timeout_ms) :
+		poll(NULL, 0, timeout_ms);
 
 	if (n < 0 && errno != EINTR)
 		return error("cannot poll perf events: %s", strerror(errno));
@@ -254,66 +363,86 @@ const struct aggregate *sampler_aggregate(const struct sampler *s)
 	return &s->agg;
 }
 
-void sampler_stats(const struct sampler *s, int event, struct ring_stats *st)
+const struct stack_table *sampler_stacks(const struct sampler *s)
 {
-	int i;
-
-	memset(st, 0, sizeof(*st));
-	for (i = 0; i < s->nrings; i++) {
-		const struct ring_stats *r = &s->rings[i].stats;
-
-		if (s->rings[i].event != event)
-			continue;
-		st->samples += r->samples;
-		st->lost += r->lost;
-		st->lost_samples += r->lost_samples;
-		st->throttle += r->throttle;
-		st->unthrottle += r->unthrottle;
-		st->bad += r->bad;
-		st->other += r->other;
-	}
+	return &s->stacks;
 }
 
-int sampler_count(const struct sampler *s, int event, uint64_t *value,
-		  uint64_t *enabled, uint64_t *running)
+void sampler_ring_stats(const struct sampler *s, int i, struct ring_stats *st)
 {
+	*st = s->groups[i].stats;
+}
+
+uint64_t sampler_samples(const struct sampler *s, int event)
+{
+	uint64_t n = 0;
 	int i;
 
-	*value = *enabled = *running = 0;
-	for (i = 0; i < s->nrings; i++) {
-		uint64_t v[3];
+	for (i = 0; i < s->ngroups; i++)
+		n += s->groups[i].samples[event];
+	return n;
+}
 
-		if (s->rings[i].event != event)
-			continue;
-		if (read(s->rings[i].fd, v, sizeof(v)) != (ssize_t)sizeof(v))
-			return error("cannot read counter of CPU %d: %s",
-				     s->rings[i].cpu, strerror(errno));
-		*value += v[0];
-		*enabled += v[1];
-		*running += v[2];
+int sampler_read(struct sampler *s, struct sampler_count *counts)
+{
+	size_t len = sizeof(uint64_t) * (3 + 2 * (size_t)s->nevents);
+	uint64_t *buf = malloc(len);
+	int i, e;
+	uint64_t k;
+
+	if (!buf)
+		return error("out of memory");
+	for (i = 0; i < s->ngroups; i++) {
+		struct group *g = &s->groups[i];
+
+		/* {nr, time_enabled, time_running, {value, id}[nr]} */
+		if (read(g->fds[0], buf, len) < (ssize_t)(3 * sizeof(uint64_t)) ||
+		    buf[0] != (uint64_t)s->nevents) {
+			free(buf);
+			return error("cannot read the counters of CPU %d: %s",
+				     g->cpu, strerror(errno));
+		}
+		for (e = 0; e < s->nevents; e++) {
+			struct sampler_count *c = &counts[i * s->nevents + e];
+
+			memset(c, 0, sizeof(*c));
+			for (k = 0; k < buf[0]; k++) {
+				if (buf[4 + 2 * k] == g->ids[e]) {
+					c->value = buf[3 + 2 * k];
+					c->enabled_ns = buf[1];
+					c->running_ns = buf[2];
+				}
+			}
+		}
 	}
+	free(buf);
 	return 0;
 }
 
 void sampler_close(struct sampler *s)
 {
-	int i;
+	int i, e;
 
 	if (!s)
 		return;
-	for (i = 0; s->rings && i < s->nrings; i++) {
-		struct ring *r = &s->rings[i];
+	for (i = 0; s->groups && i < s->ngroups; i++) {
+		struct group *g = &s->groups[i];
 
-		if (r->fd >= 0)
-			ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0);
-		if (r->base)
-			munmap(r->base, r->map_len);
-		if (r->fd >= 0)
-			close(r->fd);
+		if (g->fds && g->fds[0] >= 0)
+			ioctl(g->fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+		if (g->base)
+			munmap(g->base, g->map_len);
+		for (e = s->nevents - 1; g->fds && e >= 0; e--)
+			if (g->fds[e] >= 0)
+				close(g->fds[e]);
+		free(g->fds);
+		free(g->ids);
+		free(g->samples);
 	}
 	aggregate_free(&s->agg);
-	free(s->rings);
-	free(s->fds);
+	stacks_free(&s->stacks);
+	free(s->groups);
+	free(s->leaders);
 	free(s->pfds);
 	free(s);
 }

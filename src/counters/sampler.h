@@ -8,19 +8,24 @@
 #include "aggregate.h"
 #include "events.h"
 #include "ring.h"
+#include "stacks.h"
 
 /*
- * One sampling perf event per (event, CPU), system-wide on that CPU,
- * opened disabled, each with its own ring buffer; samples are summed
- * into an aggregate as the rings are drained.
+ * The events on each chosen CPU form one perf group, system-wide on that
+ * CPU: the first event leads, each sampled event has its own period, and
+ * count-only events give exact totals. The group shares one ring buffer
+ * (members redirect into the leader's); samples say which event they
+ * belong to by their identifier. Enabling a leader starts its whole
+ * group, so the window's edges are one ioctl per CPU.
  */
 
 struct sampler_config {
-	const struct event_spec *events;
+	const struct event_spec *events;  /* events[0] leads each group */
 	int nevents;
 	const int *cpus;
 	int ncpus;
 	unsigned ring_pages;   /* data pages per ring, a power of two */
+	int callchain;         /* -g: kernel callchains, aggregated */
 };
 
 /* Why an open failed, so the caller can fall back or explain. */
@@ -30,11 +35,20 @@ struct sampler_failure {
 	char msg[256];         /* one line, with the remedy */
 };
 
+/* Counted totals of one event on one CPU. */
+struct sampler_count {
+	uint64_t value;        /* as read */
+	uint64_t enabled_ns, running_ns;
+};
+
 struct sampler;
 
+/* Open one event alone on one CPU and close it: can it run here? */
+int sampler_probe(const struct event_spec *ev, int cpu,
+		  struct sampler_failure *why);
 int sampler_open(struct sampler **out, const struct sampler_config *c,
 		 struct sampler_failure *why);
-/* All sampling fds, for ENABLE/DISABLE at the exact window edges. */
+/* Group leaders, one per CPU: ENABLE/DISABLE them at the window edges. */
 int sampler_fds(const struct sampler *s, const int **fds);
 /* pids whose samples are tagged client / responder / perpkt itself. */
 void sampler_set_roles(struct sampler *s, pid_t client, pid_t responder,
@@ -43,12 +57,13 @@ void sampler_set_roles(struct sampler *s, pid_t client, pid_t responder,
 int sampler_poll(struct sampler *s, int timeout_ms);
 void sampler_drain(struct sampler *s);
 const struct aggregate *sampler_aggregate(const struct sampler *s);
-/* Per event, summed over CPUs. */
-void sampler_stats(const struct sampler *s, int event, struct ring_stats *st);
-/* Counted total of an event over its enabled time, summed over CPUs;
- * enabled/running let the caller see multiplexing. */
-int sampler_count(const struct sampler *s, int event, uint64_t *value,
-		  uint64_t *enabled, uint64_t *running);
+const struct stack_table *sampler_stacks(const struct sampler *s);
+/* Ring statistics of the ring on cpus[i] (all events of that CPU). */
+void sampler_ring_stats(const struct sampler *s, int i, struct ring_stats *st);
+/* Samples received per event, over all CPUs. */
+uint64_t sampler_samples(const struct sampler *s, int event);
+/* Read all groups: counts[i * nevents + e] for cpus[i], event e. */
+int sampler_read(struct sampler *s, struct sampler_count *counts);
 void sampler_close(struct sampler *s);
 
 #endif

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * UDP ping-pong over loopback. The responder's socket is bound in the
- * parent before fork, so a bind failure is reported at once and the
- * client knows the port without another rendezvous.
+ * UDP ping-pong. The responder's socket is bound in the parent before
+ * fork (inside the responder's namespace for --net veth), so a bind
+ * failure is reported at once and the client knows the port without
+ * another rendezvous. Without a local responder (--peer, --echo) the
+ * client only connects to the given address.
  */
 #include "transport.h"
 
@@ -22,7 +24,8 @@ struct udp {
 	struct transport t;
 	int responder_fd;
 	int client_fd;
-	struct sockaddr_in addr;	/* the responder's: 127.0.0.1:port */
+	struct sockaddr_in addr;	/* the responder's */
+	char where[32];			/* addr as text, for messages */
 };
 
 static struct udp *to_udp(struct transport *t)
@@ -30,7 +33,7 @@ static struct udp *to_udp(struct transport *t)
 	return (struct udp *)t;
 }
 
-static int udp_create(struct transport **out, const struct workload_config *c)
+static int udp_create(struct transport **out, const struct transport_config *c)
 {
 	struct udp *u;
 	socklen_t len = sizeof(u->addr);
@@ -40,10 +43,13 @@ static int udp_create(struct transport **out, const struct workload_config *c)
 		return error("cannot set up udp transport: out of memory");
 	u->t.ops = &transport_udp;
 	u->client_fd = -1;
-	/* loopback only: perpkt never sends to an address it did not make */
-	u->addr.sin_family = AF_INET;
-	u->addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	u->addr.sin_port = 0;
+	u->responder_fd = -1;
+	u->addr = c->addr;
+	inet_ntop(AF_INET, &u->addr.sin_addr, u->where, sizeof(u->where));
+	if (!c->local_responder) {
+		*out = &u->t;
+		return 0;
+	}
 
 	u->responder_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (u->responder_fd < 0) {
@@ -51,8 +57,8 @@ static int udp_create(struct transport **out, const struct workload_config *c)
 		goto fail;
 	}
 	if (bind(u->responder_fd, (struct sockaddr *)&u->addr, len) < 0) {
-		error("cannot bind udp socket to '127.0.0.1': %s",
-		      strerror(errno));
+		error("cannot bind udp socket to '%s:%u': %s", u->where,
+		      ntohs(u->addr.sin_port), strerror(errno));
 		goto fail;
 	}
 	if (getsockname(u->responder_fd, (struct sockaddr *)&u->addr, &len) < 0) {
@@ -124,8 +130,8 @@ static int udp_client_open(struct transport *t, char *err, size_t errlen)
 	 * port-unreachable from a dead responder shows up as ECONNREFUSED */
 	if (connect(u->client_fd, (struct sockaddr *)&u->addr,
 		    sizeof(u->addr)) < 0) {
-		snprintf(err, errlen, "cannot connect udp socket to '127.0.0.1:%u': %s",
-			 ntohs(u->addr.sin_port), strerror(errno));
+		snprintf(err, errlen, "cannot connect udp socket to '%s:%u': %s",
+			 u->where, ntohs(u->addr.sin_port), strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -154,6 +160,11 @@ static void udp_destroy(struct transport *t)
 	free(u);
 }
 
+static uint16_t udp_responder_port(struct transport *t)
+{
+	return ntohs(to_udp(t)->addr.sin_port);
+}
+
 const struct transport_ops transport_udp = {
 	.name = "udp",
 	.create = udp_create,
@@ -163,4 +174,5 @@ const struct transport_ops transport_udp = {
 	.send = udp_send,
 	.recv = udp_recv,
 	.destroy = udp_destroy,
+	.responder_port = udp_responder_port,
 };

@@ -1,284 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "workload.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
-#include <linux/perf_event.h>
+#include <fcntl.h>
+#include <math.h>
 #include <signal.h>
-#include <stdalign.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "control.h"
 #include "cpu.h"
 #include "error.h"
-#include "transport.h"
+#include "netns.h"
+#include "placement.h"
+#include "tuning.h"
+#include "workload-priv.h"
 
-/* Longer than the reply timeout: the client may be waiting that long
- * for a lost reply before it reaches its next round-trip boundary. */
-#define WAIT_TIMEOUT_MS (TRANSPORT_REPLY_TIMEOUT_MS + 4000)
-#define POLL_NS 1000000L
-#define STOP_GRACE_MS 1000
-#define CHILD_ERROR_LEN 256
-/* The client's watchdog tick; a reply is given up on after more than
- * TRANSPORT_REPLY_TIMEOUT_MS worth of ticks (1 to 1.25 s). */
-#define TICK_MS 250
-#define TIMEOUT_TICKS (TRANSPORT_REPLY_TIMEOUT_MS / TICK_MS)
-
-/* Counted by the client's SIGALRM handler; the only mutable global. */
-static volatile sig_atomic_t client_ticks;
-
-/*
- * Window handshake: the parent moves RUN/CLOSED -> OPEN_REQ and
- * OPEN -> CLOSE_REQ; the client answers with OPEN and CLOSED at a
- * round-trip boundary, after it has enabled or disabled the counters.
- */
-enum phase {
-	PHASE_RUN,
-	PHASE_OPEN_REQ,
-	PHASE_OPEN,
-	PHASE_CLOSE_REQ,
-	PHASE_CLOSED,
-};
-
-/* The block shared by parent, client and responder (MAP_SHARED). */
-struct shared {
-	/* read by the client every round trip, written by the parent */
-	alignas(64) _Atomic int phase;
-	/* written by the client every round trip; own cache line */
-	alignas(64) _Atomic uint64_t progress;
-	/* published by the client before it acknowledges a close */
-	alignas(64) uint64_t round_trips;
-	uint64_t window_ns;
-	uint64_t timeouts;
-	uint64_t late_replies;
-	struct histogram hist;
-	/* indexed by enum role: each child writes only its own, then exits */
-	char error[2][CHILD_ERROR_LEN];
-};
-
-struct workload {
-	struct shared *sh;
-	struct transport *t;
-	pid_t pid[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; 0 if not forked */
-	int reaped[2];
-	int cpu[2];
-	uint32_t size;
-	int *fds;
-	int nfds;
-	int failed;		/* a child died or stopped answering */
-	char err[CHILD_ERROR_LEN + 64];
-};
-
-static const char *const role_word[2] = {
+const char *const workload_role_word[2] = {
 	[ROLE_CLIENT] = "client",
 	[ROLE_RESPONDER] = "responder",
 };
 
-static const struct transport_ops *const transports[] = {
-	&transport_udp,
-};
-
-const struct transport_ops *transport_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(transports) / sizeof(transports[0]); i++)
-		if (!strcmp(transports[i]->name, name))
-			return transports[i];
-	return NULL;
-}
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#define role_word workload_role_word
 
 static void sleep_poll(void)
 {
 	struct timespec ts = { .tv_sec = 0, .tv_nsec = POLL_NS };
 
 	nanosleep(&ts, NULL);
-}
-
-/* In a child: record why it fails, for the parent to report, and exit
- * without flushing stdio buffers copied from the parent. */
-static __attribute__((noreturn, format(printf, 3, 4)))
-void child_fail(struct workload *w, enum role r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(w->sh->error[r], CHILD_ERROR_LEN, fmt, ap);
-	va_end(ap);
-	_exit(1);
-}
-
-static void child_setup(struct workload *w, enum role r, pid_t parent)
-{
-	sigset_t none;
-	int ret;
-
-	/* die with the parent (strictly: the forking thread), even if it
-	 * died before prctl took effect */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-		_exit(1);
-	/* Ctrl-C is for the parent, which then closes the window cleanly;
-	 * SIGTERM must stop us whatever handler the parent installed */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	ret = cpu_pin_self(w->cpu[r]);
-	if (ret < 0)
-		child_fail(w, r, "cannot pin workload %s to cpu %d: %s",
-			   role_word[r], w->cpu[r], strerror(-ret));
-}
-
-static void set_counters(struct workload *w, unsigned long req,
-			 const char *verb)
-{
-	int i;
-
-	for (i = 0; i < w->nfds; i++)
-		if (ioctl(w->fds[i], req, 0) < 0)
-			child_fail(w, ROLE_CLIENT, "cannot %s perf event (fd %d): %s",
-				   verb, w->fds[i], strerror(errno));
-}
-
-static void on_tick(int sig)
-{
-	client_ticks++;
-}
-
-/*
- * A coarse interval timer instead of a receive timeout: a timeout arms
- * and cancels a kernel timer on every blocking recv (about 1% of a
- * loopback round trip, and visible in the profile); the tick costs a
- * few microseconds four times a second.
- */
-static void start_tick(struct workload *w)
-{
-	struct sigaction sa;
-	struct itimerval it = {
-		.it_interval = { 0, TICK_MS * 1000 },
-		.it_value = { 0, TICK_MS * 1000 },
-	};
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_tick;
-	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: the tick must interrupt a blocked recv */
-	if (sigaction(SIGALRM, &sa, NULL) < 0 ||
-	    setitimer(ITIMER_REAL, &it, NULL) < 0)
-		child_fail(w, ROLE_CLIENT, "cannot start workload client timer: %s",
-			   strerror(errno));
-}
-
-static __attribute__((noreturn)) void responder_main(struct workload *w)
-{
-	w->t->ops->respond(w->t, w->sh->error[ROLE_RESPONDER], CHILD_ERROR_LEN);
-	_exit(1);
-}
-
-/*
- * The measured loop. Outside the window it only ping-pongs (warm-up);
- * inside, one clock read per round trip: each sample runs from the
- * previous reply to this one, so the samples tile the window exactly.
- */
-static __attribute__((noreturn)) void client_main(struct workload *w)
-{
-	struct shared *sh = w->sh;
-	struct transport *t = w->t;
-	const struct transport_ops *ops = t->ops;
-	size_t size = w->size, seqlen = size < 8 ? size : 8;
-	char sbuf[TRANSPORT_MAX_MESSAGE], rbuf[TRANSPORT_MAX_MESSAGE + 1];
-	uint64_t seq = 0, total = 0, rts = 0, timeouts = 0, late = 0;
-	uint64_t start = 0, prev = 0, t1;
-	int in_window = 0, ph;
-	sig_atomic_t sent_tick;
-	ssize_t n;
-
-	if (ops->client_open(t, sh->error[ROLE_CLIENT], CHILD_ERROR_LEN) < 0)
-		_exit(1);
-	memset(sbuf, 0, size);
-	start_tick(w);
-
-	for (;;) {
-		/* a sequence number tells a late reply from the current one */
-		seq++;
-		memcpy(sbuf, &seq, seqlen);
-		sent_tick = client_ticks;
-		while (ops->send(t, sbuf, size) < 0)
-			if (errno != EINTR)
-				child_fail(w, ROLE_CLIENT,
-					   "workload client cannot send: %s",
-					   strerror(errno));
-		for (;;) {
-			n = ops->recv(t, rbuf, sizeof(rbuf));
-			if (n == (ssize_t)size && !memcmp(rbuf, sbuf, seqlen))
-				break;
-			if (n >= 0) {
-				late++;
-				continue;
-			}
-			if (errno != EINTR)
-				child_fail(w, ROLE_CLIENT,
-					   "workload client cannot receive: %s",
-					   strerror(errno));
-			if (client_ticks - sent_tick > TIMEOUT_TICKS)
-				break;
-		}
-
-		if (n < 0) {
-			/* lost: re-send under a new number, leave it uncounted */
-			timeouts++;
-			if (in_window)
-				prev = now_ns();
-		} else {
-			atomic_store_explicit(&sh->progress, ++total,
-					      memory_order_relaxed);
-			if (in_window) {
-				t1 = now_ns();
-				histogram_add(&sh->hist, t1 - prev);
-				prev = t1;
-				rts++;
-			}
-		}
-
-		ph = atomic_load_explicit(&sh->phase, memory_order_acquire);
-		if (ph == PHASE_OPEN_REQ) {
-			set_counters(w, PERF_EVENT_IOC_ENABLE, "enable");
-			histogram_init(&sh->hist);
-			rts = timeouts = late = 0;
-			start = prev = now_ns();
-			in_window = 1;
-			atomic_store_explicit(&sh->phase, PHASE_OPEN,
-					      memory_order_release);
-		} else if (ph == PHASE_CLOSE_REQ) {
-			set_counters(w, PERF_EVENT_IOC_DISABLE, "disable");
-			in_window = 0;
-			sh->round_trips = rts;
-			sh->window_ns = prev - start;
-			sh->timeouts = timeouts;
-			sh->late_replies = late;
-			atomic_store_explicit(&sh->phase, PHASE_CLOSED,
-					      memory_order_release);
-		}
-	}
 }
 
 /* Describe how child `r` ended, from its own message when it left one;
@@ -342,6 +96,11 @@ static int phase_is(struct workload *w, int want)
 	return atomic_load_explicit(&w->sh->phase, memory_order_acquire) == want;
 }
 
+static int phase_closed(struct workload *w, int unused)
+{
+	return phase_is(w, PHASE_CLOSED) || phase_is(w, PHASE_DONE);
+}
+
 static int first_round_trip(struct workload *w, int unused)
 {
 	return atomic_load_explicit(&w->sh->progress, memory_order_relaxed) > 0;
@@ -351,7 +110,8 @@ static int first_round_trip(struct workload *w, int unused)
 static int wait_client(struct workload *w, int (*done)(struct workload *, int),
 		       int arg, const char *what)
 {
-	uint64_t deadline = now_ns() + WAIT_TIMEOUT_MS * 1000000ull;
+	/* a long gap stretches the time to the next round-trip boundary */
+	uint64_t deadline = now_ns() + WAIT_TIMEOUT_MS * 1000000ull + w->gap_ns;
 
 	for (;;) {
 		if (done(w, arg))
@@ -361,8 +121,9 @@ static int wait_client(struct workload *w, int (*done)(struct workload *, int),
 		if (now_ns() > deadline) {
 			w->failed = 1;
 			snprintf(w->err, sizeof(w->err),
-				 "workload client (pid %d) did not %s within %d ms",
-				 (int)w->pid[ROLE_CLIENT], what, WAIT_TIMEOUT_MS);
+				 "workload client (pid %d) did not %s within %llu ms",
+				 (int)w->pid[ROLE_CLIENT], what,
+				 (unsigned long long)(WAIT_TIMEOUT_MS + w->gap_ns / 1000000));
 			return error("%s", w->err);
 		}
 		sleep_poll();
@@ -373,18 +134,30 @@ static int check_config(const struct workload_config *c,
 			const struct transport_ops **ops)
 {
 	const char *name = c->transport ? c->transport : "udp";
+	const char *net = c->network ? c->network : "loopback";
 
 	*ops = transport_find(name);
 	if (!*ops)
-		return error("unknown transport '%s': use 'udp'", name);
-	if (c->network && strcmp(c->network, "loopback"))
-		return error("unsupported network '%s': only 'loopback' is "
-			     "implemented", c->network);
+		return error("unknown transport '%s': use %s", name,
+			     transport_names());
+	if (strcmp(net, "loopback") && strcmp(net, "veth"))
+		return error("unknown network '%s': use loopback or veth", net);
+	if (c->peer && c->echo)
+		return error("--peer and --echo exclude each other");
+	if ((c->peer || c->echo) && c->network && strcmp(net, "loopback"))
+		return error("--net %s makes both ends here: it cannot be used "
+			     "with --peer or --echo", net);
+	if (c->echo && strcmp(name, "udp") && strcmp(name, "tcp"))
+		return error("an echo service speaks udp or tcp, not '%s'", name);
+	if (c->peer && !strcmp(name, "pipe"))
+		return error("transport 'pipe' cannot reach a peer");
 	if (c->message_size < 1 || c->message_size > TRANSPORT_MAX_MESSAGE)
 		return error("invalid message size '%u': use 1 to %u bytes",
 			     c->message_size, TRANSPORT_MAX_MESSAGE);
 	if (c->nwindow_fds < 0 || (c->nwindow_fds > 0 && !c->window_fds))
 		return error("invalid perf fd list for the workload window");
+	if (c->gap_ns > 10000000000ull)
+		return error("invalid gap: at most 10 s");
 	if (cpu_check_usable(c->client_cpu) < 0 ||
 	    cpu_check_usable(c->server_cpu) < 0)
 		return -1;
@@ -399,32 +172,137 @@ static int fork_child(struct workload *w, enum role r)
 	if (pid < 0)
 		return error("cannot fork workload %s: %s", role_word[r],
 			     strerror(errno));
-	if (pid == 0) {
-		child_setup(w, r, parent);
-		if (r == ROLE_RESPONDER)
-			responder_main(w);
-		client_main(w);
-	}
+	if (pid == 0)
+		workload_child_main(w, r, parent);
 	w->pid[r] = pid;
+	return 0;
+}
+
+/* Create the transport; for veth inside the responder's namespace, so
+ * its socket is bound there, then back to where perpkt was. */
+static int create_transport(struct workload *w, const struct transport_config *tc)
+{
+	int home, ret;
+
+	if (w->ns_fd[ROLE_RESPONDER] < 0)
+		return w->ops->create(&w->t, tc);
+	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (home < 0)
+		return error("cannot open '/proc/self/ns/net': %s", strerror(errno));
+	ret = netns_enter_fd(w->ns_fd[ROLE_RESPONDER]);
+	if (ret < 0) {
+		close(home);
+		return error("cannot enter namespace '%s': %s",
+			     netns_name(w->ns, NETNS_RESPONDER), strerror(-ret));
+	}
+	ret = w->ops->create(&w->t, tc);
+	if (netns_enter_fd(home) < 0) {
+		/* never go on in the wrong namespace */
+		close(home);
+		return error("cannot return to perpkt's network namespace");
+	}
+	close(home);
+	return ret;
+}
+
+/* --peer: ask `perpkt serve` for a responder; fills the data address. */
+static int peer_setup(struct workload *w, const struct workload_config *c,
+		      struct sockaddr_in *addr)
+{
+	char line[CONTROL_LINE_MAX + 1], err[128];
+	int64_t port;
+
+	if (control_resolve(c->peer, CONTROL_DEFAULT_PORT, addr, "peer") < 0)
+		return -1;
+	w->ctl = control_connect(addr, CONTROL_TIMEOUT_MS, "peer");
+	if (w->ctl < 0)
+		return -1;
+	snprintf(line, sizeof(line), "perpkt-serve %d transport=%s size=%u cpu=%d",
+		 CONTROL_VERSION, w->ops->name, c->message_size,
+		 c->server_cpu >= 0 ? c->server_cpu : -1);
+	if (control_write_line(w->ctl, line) < 0)
+		return error("cannot send setup to peer '%s': %s", c->peer,
+			     strerror(errno));
+	if (control_read_line(w->ctl, line, sizeof(line), CONTROL_TIMEOUT_MS,
+			      err, sizeof(err)) < 0)
+		return error("peer '%s' did not accept the setup: %s", c->peer, err);
+	if (!strncmp(line, "error ", 6))
+		return error("peer '%s' refused the setup: %s", c->peer, line + 6);
+	if (strncmp(line, "ok", 2) || control_get(line, "port", &port) ||
+	    port < 1 || port > 65535)
+		return error("malformed answer from peer '%s': '%.64s'", c->peer, line);
+	addr->sin_port = htons((uint16_t)port);
+	return 0;
+}
+
+/* One request on the control channel; the answer into line. */
+static int peer_request(struct workload *w, const char *req, char *line, size_t len)
+{
+	char err[128];
+
+	if (control_write_line(w->ctl, req) < 0 ||
+	    control_read_line(w->ctl, line, len, CONTROL_TIMEOUT_MS, err,
+			      sizeof(err)) < 0 || strncmp(line, "ok", 2)) {
+		w->failed = 1;
+		snprintf(w->err, sizeof(w->err), "peer did not answer '%s': %s",
+			 req, strncmp(line, "error ", 6) ? err : line + 6);
+		return error("%s", w->err);
+	}
+	return 0;
+}
+
+static int setup_network(struct workload *w, const struct workload_config *c,
+			 struct transport_config *tc)
+{
+	const char *net = c->network ? c->network : "loopback";
+
+	snprintf(w->network, sizeof(w->network), "%s", net);
+	tc->addr.sin_family = AF_INET;
+	tc->size = c->message_size;
+	if (c->peer) {
+		if (peer_setup(w, c, &tc->addr) < 0)
+			return -1;
+	} else if (c->echo) {
+		if (control_resolve(c->echo, 0, &tc->addr, "echo service") < 0)
+			return -1;
+	} else if (!strcmp(net, "veth")) {
+		if (netns_create(&w->ns) < 0)
+			return -1;
+		w->ns_fd[ROLE_RESPONDER] = netns_fd(w->ns, NETNS_RESPONDER);
+		w->ns_fd[ROLE_CLIENT] = netns_fd(w->ns, NETNS_CLIENT);
+		inet_pton(AF_INET, NETNS_RESPONDER_ADDR, &tc->addr.sin_addr);
+		tc->local_responder = 1;
+	} else {
+		/* loopback only: perpkt never sends to an address it did not make */
+		tc->addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		tc->local_responder = 1;
+	}
+	inet_ntop(AF_INET, &tc->addr.sin_addr, w->where, sizeof(w->where));
 	return 0;
 }
 
 int workload_start(struct workload **out, const struct workload_config *c)
 {
-	const struct transport_ops *ops;
+	struct transport_config tc;
 	struct workload *w;
 	void *map;
 
 	*out = NULL;
-	if (check_config(c, &ops) < 0)
-		return -1;
-
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return error("cannot start workload: out of memory");
+	w->ns_fd[0] = w->ns_fd[1] = -1;
+	w->ctl = -1;
+	if (check_config(c, &w->ops) < 0) {
+		free(w);
+		return -1;
+	}
 	w->cpu[ROLE_CLIENT] = c->client_cpu;
 	w->cpu[ROLE_RESPONDER] = c->server_cpu;
 	w->size = c->message_size;
+	w->count = c->count;
+	w->gap_ns = c->gap_ns;
+	w->gap_spin = c->gap_spin;
 	if (c->nwindow_fds > 0) {
 		w->fds = malloc(c->nwindow_fds * sizeof(*w->fds));
 		if (!w->fds) {
@@ -443,11 +321,20 @@ int workload_start(struct workload **out, const struct workload_config *c)
 	}
 	w->sh = map;	/* zero-filled: PHASE_RUN, empty histogram */
 
-	if (ops->create(&w->t, c) < 0)
+	memset(&tc, 0, sizeof(tc));
+	if (setup_network(w, c, &tc) < 0)
 		goto fail;
-	if (fork_child(w, ROLE_RESPONDER) < 0)
+	if (tuning_apply(&w->tuning, w->network, w->ns, !tc.local_responder,
+			 c->rps_cpus, c->set_irq_cpu ? c->irq_cpu : -1) < 0)
 		goto fail;
-	ops->release_responder(w->t);
+	w->local_responder = tc.local_responder && !w->ops->no_responder;
+	if (create_transport(w, &tc) < 0)
+		goto fail;
+	if (w->local_responder) {
+		if (fork_child(w, ROLE_RESPONDER) < 0)
+			goto fail;
+		w->ops->release_responder(w->t);
+	}
 	if (fork_child(w, ROLE_CLIENT) < 0)
 		goto fail;
 	if (wait_client(w, first_round_trip, 0, "complete a first round trip") < 0)
@@ -471,45 +358,141 @@ pid_t workload_responder_pid(const struct workload *w)
 
 int workload_window_open(struct workload *w)
 {
+	char line[CONTROL_LINE_MAX + 1];
 	int ph;
 
 	if (check_children(w) < 0)
 		return -1;
 	ph = atomic_load_explicit(&w->sh->phase, memory_order_acquire);
-	if (ph != PHASE_RUN && ph != PHASE_CLOSED)
+	if (ph != PHASE_RUN && ph != PHASE_CLOSED && ph != PHASE_DONE)
 		return error("cannot open the workload window: it is already open");
+	w->progress_at_open = atomic_load_explicit(&w->sh->progress,
+						   memory_order_relaxed);
 	atomic_store_explicit(&w->sh->phase, PHASE_OPEN_REQ, memory_order_release);
-	return wait_client(w, phase_is, PHASE_OPEN, "open the window");
+	if (wait_client(w, phase_is, PHASE_OPEN, "open the window") < 0)
+		return -1;
+	if (w->ctl >= 0 && peer_request(w, "start", line, sizeof(line)) < 0)
+		return -1;
+	return 0;
 }
 
-int workload_window_close(struct workload *w, struct workload_result *res)
+int workload_window_done(struct workload *w)
+{
+	return phase_is(w, PHASE_DONE);
+}
+
+uint64_t workload_window_progress(const struct workload *w)
+{
+	return atomic_load_explicit(&w->sh->progress, memory_order_relaxed) -
+	       w->progress_at_open;
+}
+
+static void read_remote(struct workload *w, struct workload_result *res)
+{
+	char line[CONTROL_LINE_MAX + 1];
+	int64_t v[4];
+
+	if (w->ctl < 0 || peer_request(w, "stop", line, sizeof(line)) < 0)
+		return;
+	if (control_get(line, "cpu", &v[0]) || control_get(line, "cpu_ns", &v[1]) ||
+	    control_get(line, "wait_ns", &v[2]) || control_get(line, "switches", &v[3])) {
+		warning("malformed counters from peer: '%.64s'", line);
+		return;
+	}
+	res->remote.valid = 1;
+	res->remote.cpu = (int)v[0];
+	res->remote.cpu_ns = (uint64_t)v[1];
+	res->remote.wait_ns = (uint64_t)v[2];
+	res->remote.switches = (uint64_t)v[3];
+}
+
+static void copy_result(struct workload *w, struct workload_result *res)
 {
 	struct shared *sh = w->sh;
-
-	memset(res, 0, sizeof(*res));
-	if (check_children(w) < 0)
-		goto fail;
-	if (!phase_is(w, PHASE_OPEN)) {
-		error("cannot close the workload window: it is not open");
-		snprintf(res->error, sizeof(res->error), "window not open");
-		res->failed = 1;
-		return -1;
-	}
-	atomic_store_explicit(&sh->phase, PHASE_CLOSE_REQ, memory_order_release);
-	if (wait_client(w, phase_is, PHASE_CLOSED, "close the window") < 0)
-		goto fail;
 
 	res->round_trips = sh->round_trips;
 	res->window_ns = sh->window_ns;
 	res->timeouts = sh->timeouts;
 	res->late_replies = sh->late_replies;
+	res->duplicates = sh->duplicates;
 	res->latency = sh->hist;
+}
+
+int workload_window_close(struct workload *w, struct workload_result *res)
+{
+	struct shared *sh = w->sh;
+	int open = PHASE_OPEN;
+	uint64_t deadline;
+
+	memset(res, 0, sizeof(*res));
+	if (check_children(w) < 0)
+		goto fail;
+	if (!atomic_compare_exchange_strong(&sh->phase, &open, PHASE_CLOSE_REQ) &&
+	    open != PHASE_DONE) {
+		error("cannot close the workload window: it is not open");
+		snprintf(res->error, sizeof(res->error), "window not open");
+		res->failed = 1;
+		return -1;
+	}
+	if (wait_client(w, phase_closed, 0, "close the window") < 0)
+		goto fail;
+	copy_result(w, res);
+	read_remote(w, res);
 	return 0;
 fail:
+	/* a dead responder takes the client down with it a moment later;
+	 * wait for that, then keep what the client counted until then */
+	deadline = now_ns() + 2000 * 1000000ull;
+	while (w->pid[ROLE_CLIENT] && !w->reaped[ROLE_CLIENT] &&
+	       !sh->partial && now_ns() < deadline)
+		sleep_poll();
+	if (sh->partial) {
+		copy_result(w, res);
+		res->partial = 1;
+	}
 	res->failed = 1;
 	snprintf(res->error, sizeof(res->error), "%.*s",
 		 (int)sizeof(res->error) - 1, w->err);
 	return -1;
+}
+
+void workload_add_conditions(const struct workload *w, struct profile *p)
+{
+	char buf[512];
+
+	if (w->ns)
+		snprintf(buf, sizeof(buf), "veth pair '%s' between namespaces '%s' "
+			 "(client, %s) and '%s' (responder, %s); driver veth, "
+			 "no IRQs: rx runs in softirq on the sending CPU",
+			 NETNS_IFNAME, netns_name(w->ns, NETNS_CLIENT),
+			 NETNS_CLIENT_ADDR, netns_name(w->ns, NETNS_RESPONDER),
+			 NETNS_RESPONDER_ADDR);
+	else if (w->ctl >= 0)
+		snprintf(buf, sizeof(buf), "peer %s (perpkt serve)", w->where);
+	else if (!w->local_responder && w->ops->no_responder &&
+		 strcmp(w->where, "127.0.0.1"))
+		snprintf(buf, sizeof(buf), "host %s", w->where);
+	else if (!w->local_responder && !w->ops->no_responder)
+		snprintf(buf, sizeof(buf), "echo service %s", w->where);
+	else
+		snprintf(buf, sizeof(buf), "loopback (lo): no driver, no IRQs; "
+			 "rx runs in softirq on the sending CPU");
+	profile_add_condition(p, "net.path", buf);
+	snprintf(buf, sizeof(buf), "%s%s", w->ops->name,
+		 w->ops->no_responder ? " (answered by the kernel, no responder process)" : "");
+	profile_add_condition(p, "workload.transport", buf);
+	if (w->gap_ns)
+		snprintf(buf, sizeof(buf), "%llu ns (%s)",
+			 (unsigned long long)w->gap_ns, w->gap_spin ? "spin" : "sleep");
+	else
+		snprintf(buf, sizeof(buf), "none");
+	profile_add_condition(p, "workload.gap", buf);
+	if (w->count) {
+		snprintf(buf, sizeof(buf), "%llu round trips",
+			 (unsigned long long)w->count);
+		profile_add_condition(p, "workload.count", buf);
+	}
+	tuning_describe(w->tuning, p);
 }
 
 /* Reap whatever has exited; 1 when no child is left. */
@@ -551,10 +534,54 @@ void workload_stop(struct workload *w)
 			kill(w->pid[r], SIGKILL);
 	reap_some(w, 0);
 
+	/* closing the control connection stops the peer's responder */
+	if (w->ctl >= 0)
+		close(w->ctl);
 	if (w->t)
 		w->t->ops->destroy(w->t);
+	/* settings first: rps on veth lives inside the namespaces */
+	tuning_restore(w->tuning);
+	netns_destroy(w->ns);
 	if (w->sh)
 		munmap(w->sh, sizeof(struct shared));
 	free(w->fds);
 	free(w);
+}
+
+int workload_place(const char *placement, const int *online, int nonline,
+		   int *client, int *server)
+{
+	enum cpu_relation rel;
+
+	if (placement_parse(placement, &rel))
+		return -1;
+	return placement_resolve(PLACEMENT_SYSFS, rel, online, nonline, client,
+				 server);
+}
+
+int workload_parse_gap(const char *s, uint64_t *ns)
+{
+	static const struct { const char *unit; double mul; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || v < 0 || isnan(v))
+		goto bad;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		v *= units[i].mul;
+		if (v > 10e9)
+			goto bad;
+		*ns = (uint64_t)(v + 0.5);
+		return 0;
+	}
+bad:
+	return error("invalid gap '%s': use a time up to 10 s such as 500ns, "
+		     "100us, 2ms or 1s", s);
 }

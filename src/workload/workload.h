@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include "histogram.h"
+#include "profile.h"
 
 /*
  * The ping-pong workload: a responder and a client, separate processes,
@@ -17,13 +18,29 @@
  */
 
 struct workload_config {
-	const char *transport;   /* "udp" */
-	const char *network;     /* "loopback" */
+	const char *transport;   /* "udp" (NULL), "tcp", "pipe", "icmp" */
+	const char *network;     /* "loopback" (NULL) or "veth" */
 	int client_cpu;
-	int server_cpu;
+	int server_cpu;          /* ignored with peer, echo or icmp */
 	uint32_t message_size;   /* payload bytes */
 	const int *window_fds;   /* perf fds to ENABLE/DISABLE at the window */
 	int nwindow_fds;
+	uint64_t count;          /* >0: the client closes the window itself
+				    after this many round trips */
+	uint64_t gap_ns;         /* pause between round trips */
+	int gap_spin;            /* 1: busy-wait the gap, 0: sleep it */
+	const char *peer;        /* HOST[:PORT] of a `perpkt serve` */
+	const char *echo;        /* HOST:PORT of an RFC 862 echo service */
+	const char *rps_cpus;    /* hex mask for the rx queue; NULL: leave */
+	int set_irq_cpu;         /* 1: move the interface's IRQs to irq_cpu */
+	int irq_cpu;
+};
+
+/* The responder's side, from `perpkt serve` (peer mode). */
+struct workload_remote {
+	int valid;
+	int cpu;                 /* responder CPU, -1 if not pinned */
+	uint64_t cpu_ns, wait_ns, switches;  /* schedstat, over the window */
 };
 
 /* What the client measured inside the window. */
@@ -33,32 +50,54 @@ struct workload_result {
 				    the last reply before the disable */
 	/* Each round trip timed from the previous reply's arrival to this
 	 * one's, so it includes the client's own loop (tens of ns) and the
-	 * samples add up to window_ns. */
+	 * samples add up to window_ns. With a gap, from send to reply. */
 	struct histogram latency;
 	int failed;              /* the client or responder hit an error */
+	int partial;             /* failed, but the counts up to the failure
+				    are valid (a responder died mid-run) */
 	char error[256];         /* its message, if failed */
-	uint64_t timeouts;       /* no reply within ~1 s: re-sent, uncounted */
-	uint64_t late_replies;   /* replies to an earlier, re-sent request */
+	uint64_t timeouts;       /* lost: no reply within ~1 s, re-sent */
+	uint64_t late_replies;   /* out of order: reply to a re-sent request */
+	uint64_t duplicates;     /* a second reply to an answered request */
+	struct workload_remote remote;
 };
-
 struct workload;
 
 /* Fork responder and client; they start ping-ponging at once (warm-up).
  * Returns after the first round trip, so a path that cannot carry
  * packets fails here. NULL transport means "udp", NULL network
- * "loopback"; message_size is 1..65507. On failure *out is NULL and no
- * child is left behind. The children ignore SIGINT: the caller decides
- * when to stop them. */
+ * "loopback"; message_size is 1..65507. With --net veth the namespaces
+ * are made here and removed by workload_stop. On failure *out is NULL
+ * and no child, namespace or changed setting is left behind. The
+ * children ignore SIGINT: the caller decides when to stop them. */
 int workload_start(struct workload **out, const struct workload_config *c);
 pid_t workload_client_pid(const struct workload *w);
+/* 0 when there is no local responder process (icmp, peer, echo). */
 pid_t workload_responder_pid(const struct workload *w);
 /* Open the measurement window at the client's next round-trip boundary;
  * returns once the counters are enabled. */
 int workload_window_open(struct workload *w);
-/* Close it; returns once the counters are disabled and `res` is filled. */
+/* With a count: 1 once the client has closed the window itself. */
+int workload_window_done(struct workload *w);
+/* Round trips so far in the open window (for progress lines). */
+uint64_t workload_window_progress(const struct workload *w);
+/* Close it; returns once the counters are disabled and `res` is filled.
+ * On -1, res->partial says whether the counts up to a failure are kept. */
 int workload_window_close(struct workload *w, struct workload_result *res);
-/* Stop and reap both processes, unmap and free w. NULL is a no-op, so
+/* Add what only the running workload knows as test conditions: network
+ * and interfaces, RPS/IRQ settings in effect, peer, gap. */
+void workload_add_conditions(const struct workload *w, struct profile *p);
+/* Stop and reap both processes, restore changed settings, remove the
+ * namespaces, unmap and free w. NULL is a no-op, so
  * `workload_stop(w); w = NULL;` is safe on every exit path. */
 void workload_stop(struct workload *w);
+
+/* --placement: resolve "same", "smt", "shared-cache", "cross-cache" or
+ * "cross-socket" to CPUs among online[]; client and server -1 when free.
+ * Prints what the topology offers when it cannot be done. */
+int workload_place(const char *placement, const int *online, int nonline,
+		   int *client, int *server);
+/* "100us", "2ms", "1.5s", "500ns" or a plain number of ns. */
+int workload_parse_gap(const char *s, uint64_t *ns);
 
 #endif

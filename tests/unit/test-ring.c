@@ -40,13 +40,14 @@ static void put_header(struct ring_builder *b, uint32_t type, uint16_t size)
 	put(b, &h, sizeof(h));
 }
 
-/* A sample with RING_SAMPLE_TYPE: ip, pid/tid, time, cpu, period. */
+/* A sample with RING_SAMPLE_TYPE: id, ip, pid/tid, time, cpu, period. */
 static void put_sample(struct ring_builder *b, uint64_t ip, uint32_t pid,
 		       uint32_t cpu, uint64_t period)
 {
 	uint32_t pair[2];
 
-	put_header(b, PERF_RECORD_SAMPLE, 8 + 5 * 8);
+	put_header(b, PERF_RECORD_SAMPLE, 8 + 6 * 8);
+	put_u64(b, 1000 + cpu);  /* identifier */
 	put_u64(b, ip);
 	pair[0] = pid;
 	pair[1] = pid + 1;
@@ -98,6 +99,7 @@ static void test_samples_decoded(void **state)
 	assert_int_equal(v.s[0].period, 100000);
 	assert_int_equal(v.s[0].time, 123456789);
 	assert_int_equal(v.s[0].misc, PERF_RECORD_MISC_KERNEL);
+	assert_int_equal(v.s[0].id, 1001);
 	assert_int_equal(v.s[1].pid, 0);
 	assert_int_equal(v.s[1].period, 99000);
 	assert_int_equal(st.bad, 0);
@@ -164,6 +166,7 @@ static void check_wrap_at(uint64_t start)
 static void test_record_wraps_buffer_end(void **state)
 {
 	check_wrap_at(RING_SIZE - 24);     /* split inside the body */
+	check_wrap_at(RING_SIZE - 8);      /* split after the header */
 	check_wrap_at(RING_SIZE - 4);      /* split inside the header */
 	check_wrap_at(3 * RING_SIZE - 16); /* head and tail far past one lap */
 }
@@ -176,8 +179,8 @@ static void test_truncated_record_rejected(void **state)
 	uint64_t tail;
 
 	put_sample(&b, 0xffffffff81000001ULL, 1, 0, 1);
-	/* header claims 48 bytes, but only 16 were written before head */
-	put_header(&b, PERF_RECORD_SAMPLE, 48);
+	/* header claims 56 bytes, but only 16 were written before head */
+	put_header(&b, PERF_RECORD_SAMPLE, 56);
 	put_u64(&b, 0xffffffff81000002ULL);
 	tail = ring_parse(b.data, RING_SIZE, 0, b.head, RING_SAMPLE_TYPE, &st,
 			  collect, &v);
@@ -192,7 +195,8 @@ static void test_sample_too_short_for_its_fields(void **state)
 	struct ring_stats st = { 0 };
 	struct seen v = { 0 };
 
-	put_header(&b, PERF_RECORD_SAMPLE, 16);  /* only the ip */
+	put_header(&b, PERF_RECORD_SAMPLE, 24);  /* only id and ip */
+	put_u64(&b, 1);
 	put_u64(&b, 0xffffffff81000003ULL);
 	put_sample(&b, 0xffffffff81000004ULL, 9, 0, 1);
 	ring_parse(b.data, RING_SIZE, 0, b.head, RING_SAMPLE_TYPE, &st, collect, &v);
@@ -223,7 +227,8 @@ static void test_callchain_markers(void **state)
 	uint64_t type = RING_SAMPLE_TYPE | PERF_SAMPLE_CALLCHAIN;
 	uint32_t pair[2] = { 10, 10 };
 
-	put_header(&b, PERF_RECORD_SAMPLE, 8 + 5 * 8 + 8 + 4 * 8);
+	put_header(&b, PERF_RECORD_SAMPLE, 8 + 6 * 8 + 8 + 4 * 8);
+	put_u64(&b, 2);
 	put_u64(&b, 0xffffffff81000100ULL);
 	put(&b, pair, 8);
 	put_u64(&b, 1);
@@ -252,7 +257,8 @@ static void test_callchain_longer_than_record(void **state)
 	uint64_t type = RING_SAMPLE_TYPE | PERF_SAMPLE_CALLCHAIN;
 	uint32_t pair[2] = { 10, 10 };
 
-	put_header(&b, PERF_RECORD_SAMPLE, 8 + 5 * 8 + 8 + 8);
+	put_header(&b, PERF_RECORD_SAMPLE, 8 + 6 * 8 + 8 + 8);
+	put_u64(&b, 2);
 	put_u64(&b, 1);
 	put(&b, pair, 8);
 	put_u64(&b, 1);

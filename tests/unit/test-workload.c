@@ -158,7 +158,7 @@ static void test_bad_config(void **state)
 	c.message_size = 0;
 	assert_int_equal(workload_start(&w, &c), -1);
 	c = raw_config(0, 0);
-	c.network = "veth";
+	c.network = "token-ring";
 	assert_int_equal(workload_start(&w, &c), -1);
 	c = raw_config(0, 0);
 	c.transport = "carrier-pigeon";

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+
+/*
+ * Folded stacks for flamegraph.pl and speedscope: "a;b;c weight" lines.
+ * Both want integer weights, so the first event per round trip is
+ * multiplied by FOLDED_SCALE (ns/RT x 1000 = ps per round trip) and
+ * rounded; the caller says the scale on stderr, since the format has
+ * no place for comments. Without callchains each line is
+ * "bucket;function", one frame per function.
+ */
+
+#define FOLDED_SCALE 1000.0
+
+static void put(FILE *f, const char *frames, double per_rt)
+{
+	long long w = llround(per_rt * FOLDED_SCALE);
+
+	/* a line of weight 0 would only clutter the graph */
+	if (w > 0)
+		fprintf(f, "%s %lld\n", frames, w);
+}
+
+int report_folded(FILE *f, const struct model *m, double *scale)
+{
+	size_t i;
+
+	if (!m->profile)
+		return error("report of an empty model");
+	*scale = FOLDED_SCALE;
+	if (m->nstacks) {
+		for (i = 0; i < m->nstacks; i++)
+			put(f, m->stacks[i].frames, m->stacks[i].per_rt);
+	} else {
+		/* flamegraph.pl and speedscope merge and order frames themselves */
+		for (i = 0; i < m->nfunctions; i++) {
+			const struct model_row *r = &m->functions[i];
+			char buf[1024];
+
+			snprintf(buf, sizeof(buf), "%s;%s",
+				 r->bucket ? r->bucket : "other", r->name);
+			/* flamegraph.pl splits on the last space */
+			for (char *p = buf; *p; p++)
+				if (*p == ' ')
+					*p = '_';
+			put(f, buf, r->per_rt[0]);
+		}
+	}
+	if (fflush(f) || ferror(f))
+		return error("cannot write report: %s", strerror(errno));
+	return 0;
+}

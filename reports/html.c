@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "summary.h"
+
+/*
+ * One self-contained HTML file: inline CSS and SVG, no script, no
+ * fetch of anything, so it can be attached to a bug and opened offline.
+ * Each chart has a colour of its own (documented in docs/report.md):
+ * the screenshot test finds the charts by those colours.
+ */
+
+#define COLOR_DECOMP_CPU "#1f77b4"
+#define COLOR_DECOMP_REST "#ff7f0e"
+#define COLOR_BUCKET "#2ca02c"
+#define COLOR_FUNCTION "#9467bd"
+#define COLOR_LATENCY "#d62728"
+#define TOP_FUNCTIONS 15
+#define CHART_W 720
+#define LABEL_W 260
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static const char style[] =
+	"body{font-family:sans-serif;margin:1.5em;max-width:1000px;color:#222}"
+	"table{border-collapse:collapse;font-size:13px}"
+	"td,th{border:1px solid #ccc;padding:2px 6px}"
+	"td.n{text-align:right;font-family:monospace}"
+	".flag{color:#b00;font-weight:bold}"
+	"svg text{font-family:sans-serif;font-size:12px}"
+	"h2{font-size:1.1em;margin-top:1.5em}";
+
+/* Horizontal bars of per_rt[0], one per row, scaled to the largest. */
+static void bar_chart(FILE *f, const struct model *m,
+		      const struct model_view *v, size_t n, const char *color,
+		      const char *id)
+{
+	double max = 0;
+	size_t i;
+	int h;
+
+	if (n > v->n)
+		n = v->n;
+	for (i = 0; i < n; i++)
+		if (v->rows[i].per_rt[0] > max)
+			max = v->rows[i].per_rt[0];
+	h = 20 * (int)n + 10;
+	fprintf(f, "<svg id=\"%s\" width=\"%d\" height=\"%d\" role=\"img\">\n",
+		id, CHART_W, h);
+	for (i = 0; i < n; i++) {
+		const struct model_row *r = &v->rows[i];
+		double w = max > 0 ? (CHART_W - LABEL_W - 90) *
+			   r->per_rt[0] / max : 0;
+		int y = 5 + 20 * (int)i;
+
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
+			LABEL_W - 6, y + 13);
+		esc(f, r->name);
+		fprintf(f, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"/>",
+			LABEL_W, y, w, color);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%.1f &#177; %.1f</text>\n",
+			LABEL_W + w + 4, y + 13, r->per_rt[0], r->err[0]);
+	}
+	fputs("</svg>\n", f);
+}
+
+/* Round trip as one stacked bar: client, responder, rest. */
+static void decomp_chart(FILE *f, const struct model *m)
+{
+	const struct model_decomp *d = &m->decomp;
+	double parts[3] = { d->client, d->responder, d->rest };
+	static const char *const names[3] = { "client", "responder", "rest" };
+	static const char *const colors[3] = {
+		COLOR_DECOMP_CPU, "#aec7e8", COLOR_DECOMP_REST };
+	double x = 10, total = 0;
+	int i;
+
+	if (!d->valid)
+		return;
+	for (i = 0; i < 3; i++)
+		total += parts[i] > 0 ? parts[i] : 0;
+	if (total <= 0)
+		return;
+	fprintf(f, "<svg id=\"decomposition\" width=\"%d\" height=\"60\" role=\"img\">\n",
+		CHART_W);
+	for (i = 0; i < 3; i++) {
+		double w;
+
+		if (parts[i] <= 0)
+			continue;
+		w = (CHART_W - 20) * parts[i] / total;
+		fprintf(f, "<rect x=\"%.1f\" y=\"5\" width=\"%.1f\" height=\"24\" fill=\"%s\"/>",
+			x, w, colors[i]);
+		fprintf(f, "<text x=\"%.1f\" y=\"46\">%s %.2f us</text>\n",
+			x + 2, names[i], parts[i] / 1e3);
+		x += w;
+	}
+	fputs("</svg>\n", f);
+}
+
+/*
+ * The profile keeps a latency summary, not a histogram: a box plot of
+ * min, p50, p90, p99, p99.9 and max on a log axis, mean marked.
+ */
+static void latency_chart(FILE *f, const struct latency_summary *l)
+{
+	double lo, hi, span;
+	const double pts[6] = { l->min, l->p50, l->p90, l->p99, l->p999, l->max };
+	static const char *const names[6] = {
+		"min", "p50", "p90", "p99", "p99.9", "max" };
+	double x[6], xm;
+	int i;
+
+	if (!l->count || !l->max)
+		return;
+	lo = log10(l->min > 0 ? l->min : 1);
+	hi = log10((double)l->max);
+	span = hi - lo > 0 ? hi - lo : 1;
+	for (i = 0; i < 6; i++)
+		x[i] = 40 + (CHART_W - 80) *
+		       (log10(pts[i] > 0 ? pts[i] : 1) - lo) / span;
+	xm = 40 + (CHART_W - 80) * (log10(l->mean > 1 ? l->mean : 1) - lo) / span;
+	fprintf(f, "<svg id=\"latency\" width=\"%d\" height=\"90\" role=\"img\">\n",
+		CHART_W);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"30\" x2=\"%.1f\" y2=\"30\" stroke=\"%s\" stroke-width=\"2\"/>",
+		x[0], x[5], COLOR_LATENCY);
+	fprintf(f, "<rect x=\"%.1f\" y=\"15\" width=\"%.1f\" height=\"30\" fill=\"%s\"/>",
+		x[1], x[3] - x[1] > 2 ? x[3] - x[1] : 2, COLOR_LATENCY);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"12\" x2=\"%.1f\" y2=\"48\" stroke=\"#000\" stroke-width=\"2\"/>",
+		xm, xm);
+	for (i = 0; i < 6; i++)
+		fprintf(f, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"50\" stroke=\"%s\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s %.1f</text>\n",
+			x[i], x[i], COLOR_LATENCY, x[i], i % 2 ? 82 : 66,
+			names[i], pts[i] / 1e3);
+	fputs("</svg>\n<p>Box from p50 to p99, whiskers to min and max, black line at the mean "
+	      "(log scale, us). The profile has a summary, not a histogram.</p>\n", f);
+}
+
+static void table(FILE *f, const struct model *m, const struct model_view *v,
+		  const char *title, const struct report_options *o)
+{
+	size_t i, e;
+
+	fprintf(f, "<table><tr><th>");
+	esc(f, title);
+	fputs("</th><th>samples</th><th>%</th><th>cum %</th>", f);
+	for (e = 0; e < m->nevents; e++) {
+		fputs("<th>", f);
+		esc(f, m->profile->events[e].name);
+		fputs("/RT</th>", f);
+		if (!e)
+			fputs("<th>&#177;</th>", f);
+	}
+	fputs("<th>IPC</th></tr>\n", f);
+	for (i = 0; i < v->n; i++) {
+		const struct model_row *r = &v->rows[i];
+
+		if (o->limit > 0 && i >= (size_t)o->limit)
+			break;
+		if (o->threshold > 0 && r->share < o->threshold)
+			break;
+		fputs("<tr><td>", f);
+		esc(f, r->name);
+		fprintf(f, "</td><td class=n>%llu</td><td class=n>%.2f</td><td class=n>%.2f</td>",
+			(unsigned long long)r->samples[0], 100 * r->share,
+			100 * r->cum);
+		for (e = 0; e < m->nevents; e++) {
+			fprintf(f, "<td class=n>%.1f</td>", r->per_rt[e]);
+			if (!e)
+				fprintf(f, "<td class=n>%.1f</td>", r->err[0]);
+		}
+		if (r->ipc >= 0)
+			fprintf(f, "<td class=n>%.2f</td></tr>\n", r->ipc);
+		else
+			fputs("<td class=n>-</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (i < v->n)
+		fprintf(f, "<p>%zu more rows not shown.</p>\n", v->n - i);
+}
+
+static void body(FILE *f, const struct model *m, const struct summary *s,
+		 const struct report_options *o)
+{
+	const struct profile *p = m->profile;
+	size_t i;
+
+	fputs("<h1>perpkt report: ", f);
+	esc(f, p->transport);
+	fputs(" over ", f);
+	esc(f, p->network);
+	fprintf(f, ", %u-byte messages</h1>\n<table>\n", p->message_size);
+	for (i = 0; i < s->nfacts; i++) {
+		fputs("<tr><th>", f);
+		esc(f, s->facts[i].key);
+		fputs("</th><td>", f);
+		esc(f, s->facts[i].value);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n<details><summary>test conditions</summary><ul>\n", f);
+	for (i = 0; i < s->nconds; i++) {
+		fputs("<li><code>", f);
+		esc(f, s->conds[i].key);
+		fputs("</code> = ", f);
+		esc(f, s->conds[i].value);
+		fputs("</li>\n", f);
+	}
+	if (s->nconds_hidden)
+		fprintf(f, "<li>and %zu more (--all-conditions)</li>\n",
+			s->nconds_hidden);
+	if (!s->nconds)
+		fputs("<li>none recorded</li>\n", f);
+	fputs("</ul></details>\n<h2>Latency decomposition</h2>\n<p>", f);
+	esc(f, s->decomp_title);
+	fputs("</p>\n", f);
+	decomp_chart(f, m);
+	fputs("<table>\n", f);
+	for (i = 0; i < s->ndecomp; i++) {
+		fprintf(f, "<tr%s><td>%s", s->decomp[i].flag ?
+			" class=flag" : "",
+			s->decomp[i].indent ? "&nbsp;&nbsp;&nbsp;" : "");
+		esc(f, s->decomp[i].label);
+		fputs("</td><td class=n>", f);
+		esc(f, s->decomp[i].value);
+		fputs("</td><td class=n>", f);
+		esc(f, s->decomp[i].share);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n<h2>Reconciliation</h2>\n<ul>\n", f);
+	for (i = 0; i < s->nrecon; i++) {
+		fprintf(f, "<li%s>%s", s->recon[i].flag ? " class=flag" : "",
+			s->recon[i].flag ? "! " : "");
+		esc(f, s->recon[i].label);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n<h2>Latency</h2>\n", f);
+	latency_chart(f, &p->latency);
+	if (s->empty) {
+		fputs("<p><strong>", f);
+		esc(f, s->empty);
+		fputs("</strong></p>\n", f);
+	} else {
+		fputs("<h2>Buckets per round trip</h2>\n", f);
+		bar_chart(f, m, &m->views[MODEL_BY_BUCKET],
+			  m->views[MODEL_BY_BUCKET].n, COLOR_BUCKET, "buckets");
+		fprintf(f, "<h2>Top %d functions per round trip</h2>\n",
+			TOP_FUNCTIONS);
+		bar_chart(f, m, &m->views[MODEL_BY_FUNCTION], TOP_FUNCTIONS,
+			  COLOR_FUNCTION, "functions");
+		fputs("<h2>Roles</h2>\n", f);
+		table(f, m, &m->views[MODEL_BY_ROLE], "role", o);
+		fprintf(f, "<h2>By %s</h2>\n", model_by_name(o->by));
+		table(f, m, &m->views[o->by], model_by_name(o->by), o);
+		if (m->callers_of) {
+			fputs("<h2>Callers of ", f);
+			esc(f, m->callers_of);
+			fputs("</h2>\n", f);
+			table(f, m, &m->callers, "caller", o);
+		}
+	}
+	fputs("<h2>Notes</h2>\n<ul>\n", f);
+	for (i = 0; i < s->nnotes; i++) {
+		fputs("<li>", f);
+		esc(f, s->notes[i]);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
+int report_html(FILE *f, const struct model *m, const struct report_options *o)
+{
+	struct report_options defaults = { .width = 0 };
+	struct summary s;
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (!o)
+		o = &defaults;
+	if (!m->profile)
+		return error("report of an empty model");
+	if (summary_build(&s, m, o->all_conditions))
+		return -1;
+	/* built whole in memory: a failure leaves stdout untouched */
+	mem = open_memstream(&doc, &len);
+	if (!mem) {
+		summary_free(&s);
+		return error("out of memory writing the report");
+	}
+	fprintf(mem, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<title>perpkt report</title><style>%s</style></head><body>\n",
+		style);
+	body(mem, m, &s, o);
+	fputs("</body></html>\n", mem);
+	summary_free(&s);
+	if (fclose(mem) || !doc) {
+		free(doc);
+		return error("out of memory writing the report");
+	}
+	if (fwrite(doc, 1, len, f) != len || fflush(f) || ferror(f)) {
+		free(doc);
+		return error("cannot write report: %s", strerror(errno));
+	}
+	free(doc);
+	return 0;
+}

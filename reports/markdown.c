@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "summary.h"
+
+/*
+ * GitHub/GitLab-flavoured markdown for issue trackers: the header as a
+ * list, the decomposition and tables as pipe tables. Cells have '|'
+ * escaped; nothing here depends on a width.
+ */
+
+static void cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; s && *s; s++) {
+		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' ||
+		    *s == '`' || *s == '<')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc(' ', f);
+}
+
+static void table(FILE *f, const struct model *m, const struct model_view *v,
+		  const char *title, const struct report_options *o)
+{
+	size_t i, e;
+
+	fprintf(f, "\n### %s\n\n| %s | samples | %% | cum %% ", title, title);
+	for (e = 0; e < m->nevents; e++) {
+		fprintf(f, "| %s/RT ", m->profile->events[e].name ?
+			m->profile->events[e].name : "?");
+		if (!e)
+			fputs("| +- ", f);
+	}
+	if (m->cycles_event >= 0 && m->insns_event >= 0)
+		fputs("| IPC ", f);
+	fputs("|\n|---|--:|--:|--:", f);
+	for (e = 0; e < m->nevents; e++)
+		fputs(e ? "|--:" : "|--:|--:", f);
+	if (m->cycles_event >= 0 && m->insns_event >= 0)
+		fputs("|--:", f);
+	fputs("|\n", f);
+	for (i = 0; i < v->n; i++) {
+		const struct model_row *r = &v->rows[i];
+
+		if (o->limit > 0 && i >= (size_t)o->limit)
+			break;
+		if (o->threshold > 0 && r->share < o->threshold)
+			break;
+		cell(f, r->name);
+		fprintf(f, "| %llu | %.2f | %.2f ",
+			(unsigned long long)r->samples[0], 100 * r->share,
+			100 * r->cum);
+		for (e = 0; e < m->nevents; e++) {
+			fprintf(f, "| %.1f ", r->per_rt[e]);
+			if (!e)
+				fprintf(f, "| %.1f ", r->err[0]);
+		}
+		if (m->cycles_event >= 0 && m->insns_event >= 0) {
+			if (r->ipc >= 0)
+				fprintf(f, "| %.2f ", r->ipc);
+			else
+				fputs("| - ", f);
+		}
+		fputs("|\n", f);
+	}
+	if (i < v->n)
+		fprintf(f, "\n%zu more rows not shown.\n", v->n - i);
+}
+
+int report_markdown(FILE *f, const struct model *m,
+		    const struct report_options *o)
+{
+	struct report_options defaults = { .width = 0 };
+	const struct profile *p;
+	struct summary s;
+	size_t i;
+
+	if (!o)
+		o = &defaults;
+	if (!m->profile)
+		return error("report of an empty model");
+	p = m->profile;
+	if (summary_build(&s, m, o->all_conditions))
+		return -1;
+	fprintf(f, "## perpkt report: %s over %s, %u-byte messages\n\n",
+		p->transport ? p->transport : "unknown",
+		p->network ? p->network : "unknown", p->message_size);
+	for (i = 0; i < s.nfacts; i++)
+		fprintf(f, "- **%s**: %s\n", s.facts[i].key, s.facts[i].value);
+	if (s.nconds) {
+		fputs("\n<details><summary>conditions</summary>\n\n", f);
+		for (i = 0; i < s.nconds; i++)
+			fprintf(f, "- `%s` = %s\n", s.conds[i].key,
+				s.conds[i].value);
+		if (s.nconds_hidden)
+			fprintf(f, "- and %zu more (--all-conditions)\n",
+				s.nconds_hidden);
+		fputs("\n</details>\n", f);
+	}
+	fprintf(f, "\n### Latency decomposition\n\n%s\n\n", s.decomp_title);
+	if (s.ndecomp) {
+		fputs("| part | per RT | share |\n|---|--:|--:|\n", f);
+		for (i = 0; i < s.ndecomp; i++) {
+			fprintf(f, "| %s%s%s ", s.decomp[i].flag ? "**!** " : "",
+				s.decomp[i].indent ? "&nbsp;&nbsp;" : "",
+				s.decomp[i].label);
+			fprintf(f, "| %s | %s |\n", s.decomp[i].value,
+				s.decomp[i].share);
+		}
+	}
+	fputs("\n### Reconciliation\n\n", f);
+	for (i = 0; i < s.nrecon; i++)
+		fprintf(f, "- %s%s\n", s.recon[i].flag ? "**!** " : "",
+			s.recon[i].label);
+	if (s.empty) {
+		fprintf(f, "\n%s\n", s.empty);
+	} else {
+		if (o->by != MODEL_BY_ROLE)
+			table(f, m, &m->views[MODEL_BY_ROLE], "role",
+			      &defaults);
+		if (o->by != MODEL_BY_BUCKET)
+			table(f, m, &m->views[MODEL_BY_BUCKET], "bucket",
+			      &defaults);
+		table(f, m, &m->views[o->by], model_by_name(o->by), o);
+		if (m->callers_of) {
+			char title[300];
+
+			snprintf(title, sizeof(title), "callers of %s",
+				 m->callers_of);
+			table(f, m, &m->callers, title, o);
+		}
+		fprintf(f, "\nPer round trip: %.1f %s in total, %.1f busy (without the %s bucket).\n",
+			m->total.per_rt[0], p->events[0].unit ?
+			p->events[0].unit : "", m->busy.per_rt[0],
+			MODEL_IDLE_BUCKET);
+	}
+	fputc('\n', f);
+	for (i = 0; i < s.nnotes; i++)
+		fprintf(f, "> %s\n>\n", s.notes[i]);
+	summary_free(&s);
+	if (fflush(f) || ferror(f))
+		return error("cannot write report: %s", strerror(errno));
+	return 0;
+}

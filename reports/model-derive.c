@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Numbers derived from the rows and the profile's own accounting:
+ * the latency decomposition (netperf's service demand argument) and the
+ * reconciliation of sampled against counted totals. Both let a reader
+ * tell a problem of the looked-at system from one of the observer.
+ */
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-internal.h"
+
+static const struct model_row *role_row(const struct model *m,
+					enum model_role r)
+{
+	const struct model_view *v = &m->views[MODEL_BY_ROLE];
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		if (!strcmp(v->rows[i].name, model_role_name(r)))
+			return &v->rows[i];
+	return NULL;
+}
+
+/* Sampled time per round trip of a role, -1 without an event in ns. */
+static double role_time(const struct model *m, enum model_role r)
+{
+	const struct model_row *row = role_row(m, r);
+
+	if (m->time_event < 0)
+		return -1;
+	return row ? row->per_rt[m->time_event] : 0;
+}
+
+static uint64_t cpu_busy_ns(const struct profile_cpu *c)
+{
+	return c->user_ns + c->system_ns + c->irq_ns + c->softirq_ns +
+	       c->other_ns;
+}
+
+static void derive_decomp(struct model *m)
+{
+	const struct profile *p = m->profile;
+	struct model_decomp *d = &m->decomp;
+	double rt = (double)p->round_trips;
+	double ct = 0, rs = 0, cu = 0, cs = 0, ru = 0, rsys = 0, w = 0, sw = 0;
+	int have_c = 0, have_r = 0;
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->rtt = d->client = d->responder = d->rest = -1;
+	d->client_user = d->client_system = -1;
+	d->responder_user = d->responder_system = -1;
+	d->wait = d->switches = d->service_demand = -1;
+	d->client_kernel = role_time(m, MODEL_ROLE_CLIENT);
+	d->responder_kernel = role_time(m, MODEL_ROLE_RESPONDER);
+	d->idle_ctx = role_time(m, MODEL_ROLE_IDLE_CTX);
+	d->sd_source = "unknown";
+	if (!p->round_trips)
+		return;
+	if (p->latency.count && p->latency.mean > 0) {
+		d->rtt = p->latency.mean;
+		d->rtt_source = "mean latency";
+	} else if (p->window_ns) {
+		/* one request in flight: the window holds round trips back to back */
+		d->rtt = p->window_ns / rt;
+		d->rtt_source = "window / round trips";
+	} else {
+		return;
+	}
+
+	for (i = 0; i < p->ntasks; i++) {
+		const struct profile_task *t = &p->tasks[i];
+
+		if (t->role == ROLE_CLIENT) {
+			have_c = 1;
+			ct += t->cpu_ns;
+			cu += t->user_ns;
+			cs += t->system_ns;
+		} else if (t->role == ROLE_RESPONDER) {
+			have_r = 1;
+			rs += t->cpu_ns;
+			ru += t->user_ns;
+			rsys += t->system_ns;
+		} else {
+			continue;
+		}
+		w += t->wait_ns;
+		sw += t->switches;
+	}
+	if (have_c || have_r) {
+		/* when client and responder are one process, it is the client */
+		d->from_tasks = 1;
+		d->client = ct / rt;
+		d->responder = rs / rt;
+		d->client_user = cu / rt;
+		d->client_system = cs / rt;
+		d->responder_user = ru / rt;
+		d->responder_system = rsys / rt;
+		d->wait = w / rt;
+		d->switches = sw / rt;
+	} else if (m->time_event >= 0) {
+		/* kernel-only: user time and unsampled CPUs are missing */
+		d->client = d->client_kernel;
+		d->responder = d->responder_kernel;
+	} else {
+		return;
+	}
+	d->rest = d->rtt - d->client - d->responder;
+	d->valid = 1;
+
+	if (p->ncpu_times) {
+		double busy = 0;
+
+		for (i = 0; i < p->ncpu_times; i++)
+			busy += cpu_busy_ns(&p->cpu_times[i]);
+		d->service_demand = busy / rt;
+		d->sd_source = "/proc/stat, all CPU time";
+	} else if (m->time_event >= 0) {
+		d->service_demand = m->busy.per_rt[m->time_event];
+		d->sd_source = "samples, kernel only";
+	}
+}
+
+static struct model_cpu_recon *cpu_recon(struct model_recon *r, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncpus; i++)
+		if (r->cpus[i].cpu == cpu)
+			return &r->cpus[i];
+	return NULL;
+}
+
+static void derive_cpus(struct model *m)
+{
+	const struct profile *p = m->profile;
+	struct model_recon *r = &m->recon;
+	const struct model_view *cv = &m->views[MODEL_BY_CPU];
+	size_t i, n = cv->n + p->ncpu_times;
+
+	r->cpus = calloc(n ? n : 1, sizeof(*r->cpus));
+	if (!r->cpus)
+		return;  /* reconciliation is optional; renderers check ncpus */
+	for (i = 0; i < cv->n; i++) {
+		struct model_cpu_recon *c = &r->cpus[r->ncpus++];
+
+		c->cpu = cv->rows[i].cpu;
+		c->sampled = cv->rows[i].weight[0];
+		c->sampled_busy = c->sampled - cv->rows[i].idle_weight;
+		c->kernel = c->busy = c->idle = c->ratio = -1;
+	}
+	for (i = 0; i < p->ncpu_times; i++) {
+		const struct profile_cpu *pc = &p->cpu_times[i];
+		struct model_cpu_recon *c = cpu_recon(r, pc->cpu);
+
+		if (!c) {
+			c = &r->cpus[r->ncpus++];
+			c->cpu = pc->cpu;
+			c->ratio = -1;
+		}
+		c->kernel = pc->system_ns + pc->irq_ns + pc->softirq_ns;
+		c->busy = cpu_busy_ns(pc);
+		c->idle = pc->idle_ns;
+		c->lost = pc->lost;
+		c->throttled = pc->throttled;
+	}
+}
+
+static int gap(double a, double b)
+{
+	return b > 0 && fabs(a / b - 1) > MODEL_GAP_FLAG;
+}
+
+static int cmp_cpu_recon(const void *a, const void *b)
+{
+	const struct model_cpu_recon *x = a, *y = b;
+
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+static void derive_recon(struct model *m)
+{
+	const struct profile *p = m->profile;
+	struct model_recon *r = &m->recon;
+	size_t e, i;
+
+	r->rt_per_s = p->window_ns ? p->round_trips / (p->window_ns / 1e9) : -1;
+	r->capacity = p->ncpus_sampled ? (double)p->ncpus_sampled :
+		      (double)p->ncpu_times;
+	r->busy_cpus = -1;
+	if (m->decomp.service_demand >= 0 && r->rt_per_s >= 0) {
+		r->busy_cpus = m->decomp.service_demand * r->rt_per_s / 1e9;
+		/* more busy CPUs than exist is an accounting error */
+		if (r->capacity > 0 && r->busy_cpus > r->capacity * 1.02)
+			r->flagged = 1;
+	}
+	for (e = 0; e < m->nevents; e++) {
+		const struct profile_event *ev = &p->events[e];
+		struct model_event_recon *er = &r->events[e];
+
+		er->sampled = m->total.weight[e];
+		er->counted = (double)ev->count;
+		er->running = -1;
+		if (ev->enabled_ns) {
+			er->running = (double)ev->running_ns / ev->enabled_ns;
+			/* perf's convention: scale a multiplexed count up */
+			if (ev->running_ns && ev->running_ns < ev->enabled_ns)
+				er->counted *= (double)ev->enabled_ns /
+					       ev->running_ns;
+		}
+		er->ratio = er->counted > 0 ? er->sampled / er->counted : -1;
+		r->lost += ev->lost;
+		r->throttled += ev->throttled;
+	}
+	derive_cpus(m);
+	if (r->cpus)
+		qsort(r->cpus, r->ncpus, sizeof(*r->cpus), cmp_cpu_recon);
+	for (i = 0; i < r->ncpus; i++) {
+		struct model_cpu_recon *c = &r->cpus[i];
+
+		/* only time can be compared with /proc/stat time */
+		if (m->time_event != 0 || c->kernel <= 0)
+			continue;
+		c->ratio = c->sampled_busy / c->kernel;
+		c->flagged = gap(c->sampled_busy, c->kernel);
+		r->flagged |= c->flagged;
+	}
+}
+
+void model_derive(struct model *m)
+{
+	derive_decomp(m);
+	derive_recon(m);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_MODEL_INTERNAL_H
+#define PERPKT_MODEL_INTERNAL_H
+
+/* Helpers shared by model*.c; not for renderers. */
+
+#include "model.h"
+
+int strcmp_null(const char *a, const char *b);
+/* strdup that keeps NULL as NULL; returns -1 only when out of memory. */
+int dup_opt(char **out, const char *s);
+void row_init(struct model_row *r);
+void row_clear(struct model_row *r);
+void row_add(struct model_row *dst, const struct model_row *src,
+	     size_t nevents);
+/* per_rt, err, ipc and share of one row. */
+void finish_row(struct model_row *r, const struct model *m);
+/* Sort (heaviest first) and fill per_rt, shares and cum. */
+void finish_rows(struct model_row *rows, size_t n, const struct model *m);
+void rows_free(struct model_row *rows, size_t n);
+
+/* Folded callchains of the first event (model-stacks.c). */
+int model_build_stacks(struct model *m, struct symbolizer *s);
+void model_free_stacks(struct model *m);
+
+#endif

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "summary.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+static char *fmt(struct summary *s, const char *f, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static char *fmt(struct summary *s, const char *f, ...)
+{
+	va_list ap;
+	char *out;
+
+	va_start(ap, f);
+	if (vasprintf(&out, f, ap) < 0) {
+		out = NULL;
+		s->oom = 1;
+	}
+	va_end(ap);
+	return out;
+}
+
+#define FACT(s, k, ...) do {						\
+	if ((s)->nfacts < sizeof((s)->facts) / sizeof((s)->facts[0])) {	\
+		(s)->facts[(s)->nfacts].key = strdup(k);		\
+		(s)->facts[(s)->nfacts++].value = fmt((s), __VA_ARGS__); \
+	}								\
+} while (0)
+
+#define NOTE(s, ...) do {						\
+	if ((s)->nnotes < sizeof((s)->notes) / sizeof((s)->notes[0]))	\
+		(s)->notes[(s)->nnotes++] = fmt((s), __VA_ARGS__);	\
+} while (0)
+
+#define RECON(s, fl, ...) do {						\
+	if ((s)->nrecon < sizeof((s)->recon) / sizeof((s)->recon[0])) { \
+		(s)->recon[(s)->nrecon].flag = (fl);			\
+		(s)->recon[(s)->nrecon++].label = fmt((s), __VA_ARGS__); \
+	}								\
+} while (0)
+
+static const char *or_unknown(const char *s)
+{
+	return s && *s ? s : "unknown";
+}
+
+const char *summary_unit(const struct model *m, size_t e)
+{
+	const struct profile_event *ev = &m->profile->events[e];
+	const char *u = ev->unit ? ev->unit : ev->name;
+
+	if (!u)
+		return "value";
+	if (!strcmp(u, "instructions"))
+		return "insns";
+	return u;
+}
+
+/* A cache/topology condition, for the CPUs fact; NULL when none. */
+static const char *cache_relation(const struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nconditions; i++) {
+		const char *k = p->conditions[i].key;
+
+		if (strstr(k, "cache") || strstr(k, "placement") ||
+		    strstr(k, "topology"))
+			return p->conditions[i].value;
+	}
+	return NULL;
+}
+
+static void cpu_text(char *buf, size_t len, int cpu)
+{
+	if (cpu < 0)
+		snprintf(buf, len, "any");
+	else
+		snprintf(buf, len, "%d", cpu);
+}
+
+static void put_facts(struct summary *s, const struct model *m)
+{
+	const struct profile *p = m->profile;
+	const struct latency_summary *l = &p->latency;
+	char cc[16], sc[16], list[256] = "";
+	const char *rel = cache_relation(p);
+	uint64_t lost = 0, thr = 0;
+	size_t i, len = 0;
+
+	FACT(s, "kernel", "%s", or_unknown(p->kernel_release));
+	FACT(s, "build-id", "%s", or_unknown(p->build_id));
+	FACT(s, "CPU model", "%s", or_unknown(p->cpu_model));
+	cpu_text(cc, sizeof(cc), p->client_cpu);
+	cpu_text(sc, sizeof(sc), p->server_cpu);
+	for (i = 0; i < p->ncpus_sampled && len < sizeof(list) - 16; i++)
+		len += snprintf(list + len, sizeof(list) - len, "%s%d",
+				i ? "," : "", p->cpus[i]);
+	FACT(s, "CPUs", "client %s, responder %s%s; sampled %s of %d%s%s",
+	     cc, sc, p->client_cpu == p->server_cpu && p->client_cpu >= 0 ?
+	     " (same CPU)" : "", len ? list : "none", p->ncpus,
+	     rel ? "; " : "", rel ? rel : "");
+	FACT(s, "workload", "%s over %s, %u-byte messages",
+	     or_unknown(p->transport), or_unknown(p->network),
+	     p->message_size);
+	if (p->window_ns)
+		FACT(s, "round trips", "%llu in a %.3f s window (%.1f per second), after %.1f s warm-up",
+		     (unsigned long long)p->round_trips, p->window_ns / 1e9,
+		     p->round_trips / (p->window_ns / 1e9), p->warmup_s);
+	else
+		FACT(s, "round trips", "%llu, window length unknown",
+		     (unsigned long long)p->round_trips);
+	if (l->count)
+		FACT(s, "latency (us)", "min %.1f, p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f; mean %.2f, sd %.2f (%llu timed)",
+		     l->min / 1e3, l->p50 / 1e3, l->p90 / 1e3, l->p99 / 1e3,
+		     l->p999 / 1e3, l->max / 1e3, l->mean / 1e3,
+		     l->stddev / 1e3, (unsigned long long)l->count);
+	else
+		FACT(s, "latency", "not measured");
+	if (model_software_clock(m))
+		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per round trip, from cpu-clock sampling. Blind spot: code that runs with interrupts off is charged to where interrupts come back on (e.g. _raw_spin_unlock_irqrestore)",
+		     or_unknown(p->fallback_reason));
+	else
+		FACT(s, "mode", "%s", or_unknown(p->mode));
+	for (i = 0; i < p->nevents; i++) {
+		const struct profile_event *ev = &p->events[i];
+		int asked = ev->requested && ev->name &&
+			    strcmp(ev->requested, ev->name);
+
+		FACT(s, "event", "%s%s%s%s on PMU %s, period %llu %s, %llu samples",
+		     or_unknown(ev->name), asked ? " (asked for " : "",
+		     asked ? ev->requested : "", asked ? ")" : "",
+		     or_unknown(ev->pmu), (unsigned long long)ev->period,
+		     ev->unit ? ev->unit : "", (unsigned long long)ev->samples);
+		lost += ev->lost;
+		thr += ev->throttled;
+		if (!ev->enabled_ns)
+			FACT(s, "multiplexing", "%s: enabled/running times not recorded",
+			     or_unknown(ev->name));
+		else if (ev->running_ns < ev->enabled_ns)
+			FACT(s, "multiplexing", "%s ran %.1f%% of its enabled time: its count is scaled by enabled/running",
+			     or_unknown(ev->name),
+			     100.0 * ev->running_ns / ev->enabled_ns);
+		else
+			FACT(s, "multiplexing", "%s: none (running = enabled)",
+			     or_unknown(ev->name));
+	}
+	FACT(s, "samples lost", "%llu lost, %llu throttled%s",
+	     (unsigned long long)lost, (unsigned long long)thr,
+	     lost || thr ? ": values per round trip are underestimated" : "");
+	FACT(s, "duration", "%.3f s window, %.1f s warm-up",
+	     p->window_ns / 1e9, p->warmup_s);
+	if (p->created || p->command)
+		FACT(s, "recorded", "%s by %s: %s", or_unknown(p->created),
+		     or_unknown(p->tool_version), or_unknown(p->command));
+}
+
+static void put_conditions(struct summary *s, const struct profile *p,
+			   int all)
+{
+	size_t i, n = p->nconditions;
+
+	if (!all && n > SUMMARY_CONDITIONS)
+		n = SUMMARY_CONDITIONS;
+	s->nconds_hidden = p->nconditions - n;
+	if (!n)
+		return;
+	s->conds = calloc(n, sizeof(*s->conds));
+	if (!s->conds) {
+		s->oom = 1;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		s->conds[i].key = strdup(p->conditions[i].key);
+		s->conds[i].value = strdup(p->conditions[i].value ?
+					   p->conditions[i].value : "");
+		s->nconds++;
+	}
+}
+
+static void dline(struct summary *s, int indent, const char *label,
+		  double ns, const char *unit, double share_of, int flag)
+{
+	struct sum_line *l;
+
+	if (s->ndecomp >= sizeof(s->decomp) / sizeof(s->decomp[0]))
+		return;
+	l = &s->decomp[s->ndecomp++];
+	l->indent = indent;
+	l->label = strdup(label);
+	l->value = ns < -0.5e9 ? strdup("") :
+		   fmt(s, "%.2f %s", ns / 1e3, unit);
+	l->share = share_of > 0 && ns > -0.5e9 ?
+		   fmt(s, "%.1f%%", 100 * ns / share_of) : strdup("");
+	l->flag = flag;
+}
+
+static void put_decomp(struct summary *s, const struct model *m)
+{
+	const struct model_decomp *d = &m->decomp;
+	const char *src = d->from_tasks ? "schedstat" : "kernel, sampled";
+	char label[96];
+
+	if (!d->valid) {
+		s->decomp_title = fmt(s, "latency decomposition: not available (%s)",
+				      m->no_round_trips ? "no round trips" :
+				      "no per-process CPU time and no event in ns");
+		return;
+	}
+	s->decomp_title = fmt(s, "per round trip: round trip = client CPU + responder CPU + rest%s",
+			      d->from_tasks ? "" : " (kernel only)");
+	snprintf(label, sizeof(label), "round trip (%s)", d->rtt_source);
+	dline(s, 0, label, d->rtt, "us", d->rtt, 0);
+	snprintf(label, sizeof(label), "client CPU (%s)", src);
+	dline(s, 0, label, d->client, "us", d->rtt, 0);
+	if (d->from_tasks) {
+		dline(s, 1, "user (stat, tick resolution)", d->client_user, "us", 0, 0);
+		dline(s, 1, "system (stat, tick resolution)", d->client_system, "us", 0, 0);
+		if (d->client_kernel >= 0)
+			dline(s, 1, "kernel, sampled", d->client_kernel, "us", 0, 0);
+	}
+	snprintf(label, sizeof(label), "responder CPU (%s)", src);
+	dline(s, 0, label, d->responder, "us", d->rtt, 0);
+	if (d->from_tasks) {
+		dline(s, 1, "user (stat, tick resolution)", d->responder_user, "us", 0, 0);
+		dline(s, 1, "system (stat, tick resolution)", d->responder_system, "us", 0, 0);
+		if (d->responder_kernel >= 0)
+			dline(s, 1, "kernel, sampled", d->responder_kernel, "us", 0, 0);
+	}
+	dline(s, 0, "rest: waiting, wake-up, wire", d->rest, "us", d->rtt,
+	      d->rest < 0);
+	if (d->wait >= 0)
+		dline(s, 1, "run-queue wait (schedstat)", d->wait, "us", 0, 0);
+	if (d->idle_ctx > 0)
+		dline(s, 1, "irq/softirq in idle context", d->idle_ctx, "us", 0, 0);
+	if (d->service_demand >= 0) {
+		snprintf(label, sizeof(label), "service demand (%s)",
+			 d->sd_source);
+		dline(s, 0, label, d->service_demand, "us", 0, 0);
+	}
+	if (d->switches >= 0 && s->ndecomp < sizeof(s->decomp) / sizeof(s->decomp[0])) {
+		struct sum_line *l = &s->decomp[s->ndecomp++];
+
+		l->indent = 0;
+		l->label = strdup("context switches (both processes)");
+		l->value = fmt(s, "%.2f", d->switches);
+		l->share = strdup("");
+	}
+	if (d->rest < 0)
+		NOTE(s, "the CPU time of client and responder exceeds the round trip: they overlap (different CPUs, busy polling) or the accounting is off.");
+	if (!d->from_tasks)
+		NOTE(s, "the profile has no per-process CPU times: client and responder CPU are their sampled kernel time only, so user time and unsampled work land in the rest.");
+	NOTE(s, "service demand is netperf's: busy CPU time per round trip, summed over the sampled CPUs, whoever used it.");
+}
+
+/* A gap larger than the flag threshold, for lines the model did not flag. */
+static int gap(double a, double b)
+{
+	return b > 0 && (a / b > 1 + MODEL_GAP_FLAG || a / b < 1 - MODEL_GAP_FLAG);
+}
+
+/* A time or count in readable units. */
+static void amount(char *buf, size_t len, double v, const char *unit)
+{
+	if (!strcmp(unit, "ns"))
+		snprintf(buf, len, "%.1f ms", v / 1e6);
+	else
+		snprintf(buf, len, "%.1fM %s", v / 1e6, unit);
+}
+
+static void put_recon(struct summary *s, const struct model *m)
+{
+	const struct model_recon *r = &m->recon;
+	char a[64], b[64], c[64];
+	size_t e, i;
+
+	for (e = 0; e < m->nevents; e++) {
+		const struct model_event_recon *er = &r->events[e];
+		const char *u = summary_unit(m, e);
+		const char *name = or_unknown(m->profile->events[e].name);
+
+		amount(a, sizeof(a), er->sampled, u);
+		amount(b, sizeof(b), er->counted, u);
+		if (er->ratio < 0)
+			RECON(s, 0, "%s: sampled %s, no counted total", name, a);
+		else if (model_software_clock(m) && !strcmp(u, "ns"))
+			RECON(s, 0, "%s: sampled %s of %s counted (%.1f%%); the count is the wall time of every sampled CPU, user and idle included, samples are kernel only",
+			      name, a, b, 100 * er->ratio);
+		else
+			RECON(s, gap(er->sampled, er->counted), "%s: sampled %s of %s counted (%.1f%%)",
+			      name, a, b, 100 * er->ratio);
+	}
+	for (i = 0; i < r->ncpus; i++) {
+		const struct model_cpu_recon *cr = &r->cpus[i];
+
+		amount(a, sizeof(a), cr->sampled_busy, summary_unit(m, 0));
+		if (cr->kernel < 0) {
+			RECON(s, 0, "cpu %d: sampled %s busy; no /proc/stat times",
+			      cr->cpu, a);
+			continue;
+		}
+		amount(b, sizeof(b), cr->kernel, "ns");
+		amount(c, sizeof(c), cr->idle, "ns");
+		if (cr->ratio >= 0)
+			RECON(s, cr->flagged, "cpu %d: sampled %s busy vs %s kernel in /proc/stat (%.0f%%), idle %s, %llu lost",
+			      cr->cpu, a, b, 100 * cr->ratio, c,
+			      (unsigned long long)cr->lost);
+		else
+			RECON(s, 0, "cpu %d: sampled %s busy; /proc/stat kernel %s, idle %s",
+			      cr->cpu, a, b, c);
+	}
+	if (r->busy_cpus >= 0)
+		RECON(s, r->capacity > 0 && r->busy_cpus > r->capacity * 1.02,
+		      "busy: %.2f us/RT x %.0f RT/s = %.2f CPUs of %.0f sampled (%.0f%%)",
+		      m->decomp.service_demand / 1e3, r->rt_per_s, r->busy_cpus,
+		      r->capacity, r->capacity > 0 ?
+		      100 * r->busy_cpus / r->capacity : 0);
+	if (r->flagged)
+		NOTE(s, "! marks a gap of more than %.0f%% between sampled and counted: suspect the observer (lost samples, unsampled CPUs, accounting) before the system.",
+		     MODEL_GAP_FLAG * 100);
+}
+
+static void put_notes(struct summary *s, const struct model *m)
+{
+	const struct model_row *ic = NULL;
+	size_t i;
+
+	for (i = 0; i < m->views[MODEL_BY_ROLE].n; i++)
+		if (!strcmp(m->views[MODEL_BY_ROLE].rows[i].name,
+			    model_role_name(MODEL_ROLE_IDLE_CTX)))
+			ic = &m->views[MODEL_BY_ROLE].rows[i];
+	NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson)%s.",
+	     m->nrepeats > 1 ? "; spread across repeats is shown apart" :
+	     "; one run, so no spread across repeats");
+	if (ic && ic->samples[0])
+		NOTE(s, "role idle-ctx irq/softirq: samples of the idle task outside the idle loop, i.e. interrupt and softirq work that ran in idle context (the ip cannot tell irq from softirq).");
+	if (m->nunknown)
+		NOTE(s, "%zu of %zu sampled addresses are in no known symbol: they are counted as %s.",
+		     m->nunknown, m->naddrs, MODEL_UNKNOWN_NAME);
+}
+
+int summary_build(struct summary *s, const struct model *m, int all_conditions)
+{
+	const struct profile *p = m->profile;
+
+	memset(s, 0, sizeof(*s));
+	put_facts(s, m);
+	put_conditions(s, p, all_conditions);
+	put_decomp(s, m);
+	put_recon(s, m);
+	put_notes(s, m);
+	if (m->no_round_trips)
+		s->empty = fmt(s, "no round trips were counted in the sampling window: there is nothing to divide by, so no table.");
+	else if (!m->nevents || !m->total.samples[0] || m->total.weight[0] <= 0)
+		s->empty = fmt(s, "no samples were taken in the sampling window: nothing to report. Did the workload run on the sampled CPUs?");
+	if (s->oom) {
+		summary_free(s);
+		return error("out of memory writing the report");
+	}
+	return 0;
+}
+
+void summary_free(struct summary *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfacts; i++) {
+		free(s->facts[i].key);
+		free(s->facts[i].value);
+	}
+	for (i = 0; i < s->nconds; i++) {
+		free(s->conds[i].key);
+		free(s->conds[i].value);
+	}
+	free(s->conds);
+	free(s->decomp_title);
+	for (i = 0; i < s->ndecomp; i++) {
+		free(s->decomp[i].label);
+		free(s->decomp[i].value);
+		free(s->decomp[i].share);
+	}
+	for (i = 0; i < s->nrecon; i++)
+		free(s->recon[i].label);
+	for (i = 0; i < s->nnotes; i++)
+		free(s->notes[i]);
+	free(s->empty);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_SUMMARY_H
+#define PERPKT_SUMMARY_H
+
+#include "model.h"
+
+/*
+ * The report's prose, worded once for every human format (text,
+ * markdown, html): header facts, test conditions, the latency
+ * decomposition, reconciliation lines and notes. Built from the model
+ * only; each renderer lays it out its own way.
+ */
+
+struct sum_fact {
+	char *key;
+	char *value;
+};
+
+/* A decomposition line: "label  value  share", indented by level. */
+struct sum_line {
+	int indent;          /* 0 or 1 */
+	char *label;
+	char *value;         /* e.g. "12.42 us", "" for a heading */
+	char *share;         /* e.g. "33.0%", "" when not a part */
+	int flag;            /* the number is implausible: look at it */
+};
+
+struct summary {
+	struct sum_fact facts[32];
+	size_t nfacts;
+	struct sum_fact *conds;  /* shown conditions */
+	size_t nconds, nconds_hidden;
+	char *decomp_title;
+	struct sum_line decomp[24];
+	size_t ndecomp;
+	struct sum_line recon[40];  /* label only; flag marks a gap */
+	size_t nrecon;
+	char *notes[16];
+	size_t nnotes;
+	char *empty;         /* why there is no table, NULL when there is */
+	int oom;
+};
+
+/* Conditions shown without --all-conditions. */
+#define SUMMARY_CONDITIONS 6
+
+/* 0, or -1 after printing why (out of memory). */
+int summary_build(struct summary *s, const struct model *m, int all_conditions);
+void summary_free(struct summary *s);
+
+/* Event unit for column heads: "ns", "cycles", "insns". */
+const char *summary_unit(const struct model *m, size_t e);
+
+#endif

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The workload's child processes: the responder and the measuring
+ * client loop. Nothing here allocates or writes to stdio: these run
+ * in processes forked from perpkt.
+ */
+#include "workload-priv.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "cpu.h"
+#include "netns.h"
+
+/* Counted by the client's SIGALRM handler; the only mutable global. */
+static volatile sig_atomic_t client_ticks;
+
+#define role_word workload_role_word
+
+/* The client's window counters into the shared block. */
+static void publish(struct workload *w, const struct client_state *cs)
+{
+	struct shared *sh = w->sh;
+
+	sh->round_trips = cs->rts;
+	sh->window_ns = cs->prev - cs->start;
+	sh->timeouts = cs->timeouts;
+	sh->late_replies = cs->late;
+	sh->duplicates = cs->dups;
+}
+
+/* In a child: record why it fails, for the parent to report, and exit
+ * without flushing stdio buffers copied from the parent. A client that
+ * fails inside the window (its responder died) first stops the counters
+ * and publishes what it counted, so the run is kept as a partial one. */
+static __attribute__((noreturn, format(printf, 3, 4)))
+void child_fail(struct workload *w, enum role r, const char *fmt, ...)
+{
+	va_list ap;
+	int i;
+
+	if (r == ROLE_CLIENT && w->cs && w->cs->in_window) {
+		for (i = 0; i < w->nfds; i++)
+			ioctl(w->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+		publish(w, w->cs);
+		w->sh->partial = 1;
+	}
+	va_start(ap, fmt);
+	vsnprintf(w->sh->error[r], CHILD_ERROR_LEN, fmt, ap);
+	va_end(ap);
+	_exit(1);
+}
+
+static void child_setup(struct workload *w, enum role r, pid_t parent)
+{
+	sigset_t none;
+	int ret;
+
+	/* die with the parent (strictly: the forking thread), even if it
+	 * died before prctl took effect */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(1);
+	/* Ctrl-C is for the parent, which then closes the window cleanly;
+	 * SIGTERM must stop us whatever handler the parent installed */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	ret = cpu_pin_self(w->cpu[r]);
+	if (ret < 0)
+		child_fail(w, r, "cannot pin workload %s to cpu %d: %s",
+			   role_word[r], w->cpu[r], strerror(-ret));
+	/* before any socket is made: a socket lives in its creator's
+	 * namespace */
+	if (w->ns_fd[r] >= 0) {
+		ret = netns_enter_fd(w->ns_fd[r]);
+		if (ret < 0)
+			child_fail(w, r, "cannot enter the %s's network namespace: %s",
+				   role_word[r], strerror(-ret));
+	}
+}
+
+static void set_counters(struct workload *w, unsigned long req,
+			 const char *verb)
+{
+	int i;
+
+	for (i = 0; i < w->nfds; i++)
+		if (ioctl(w->fds[i], req, 0) < 0)
+			child_fail(w, ROLE_CLIENT, "cannot %s perf event (fd %d): %s",
+				   verb, w->fds[i], strerror(errno));
+}
+
+static void on_tick(int sig)
+{
+	client_ticks++;
+}
+
+/*
+ * A coarse interval timer instead of a receive timeout: a timeout arms
+ * and cancels a kernel timer on every blocking recv (about 1% of a
+ * loopback round trip, and visible in the profile); the tick costs a
+ * few microseconds four times a second.
+ */
+static void start_tick(struct workload *w)
+{
+	struct sigaction sa;
+	struct itimerval it = {
+		.it_interval = { 0, TICK_MS * 1000 },
+		.it_value = { 0, TICK_MS * 1000 },
+	};
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_tick;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: the tick must interrupt a blocked recv */
+	if (sigaction(SIGALRM, &sa, NULL) < 0 ||
+	    setitimer(ITIMER_REAL, &it, NULL) < 0)
+		child_fail(w, ROLE_CLIENT, "cannot start workload client timer: %s",
+			   strerror(errno));
+}
+
+static __attribute__((noreturn)) void responder_main(struct workload *w)
+{
+	w->t->ops->respond(w->t, w->sh->error[ROLE_RESPONDER], CHILD_ERROR_LEN);
+	_exit(1);
+}
+
+static void gap(const struct workload *w)
+{
+	struct timespec ts;
+	uint64_t end;
+
+	if (w->gap_spin) {
+		end = now_ns() + w->gap_ns;
+		while (now_ns() < end)
+			;
+		return;
+	}
+	ts.tv_sec = (time_t)(w->gap_ns / 1000000000u);
+	ts.tv_nsec = (long)(w->gap_ns % 1000000000u);
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* A reply that is not to the current request: to an answered one
+ * (duplicate) or to one given up on (late, out of order). */
+static void count_stray(struct client_state *cs, const uint64_t *answered,
+			const char *rbuf, size_t seqlen)
+{
+	uint64_t r = 0;
+
+	if (seqlen == sizeof(r)) {
+		memcpy(&r, rbuf, sizeof(r));
+		if (r && answered[r % SEQ_RING] == r) {
+			cs->dups++;
+			return;
+		}
+	}
+	cs->late++;
+}
+
+/*
+ * The measured loop. Outside the window it only ping-pongs (warm-up);
+ * inside, one clock read per round trip: each sample runs from the
+ * previous reply to this one, so the samples tile the window exactly.
+ * With a gap, a sample runs from the send to the reply instead.
+ */
+static __attribute__((noreturn)) void client_main(struct workload *w)
+{
+	struct shared *sh = w->sh;
+	struct transport *t = w->t;
+	const struct transport_ops *ops = t->ops;
+	size_t size = w->size, seqlen = size < 8 ? size : 8;
+	char sbuf[TRANSPORT_MAX_MESSAGE], rbuf[TRANSPORT_MAX_MESSAGE + 1];
+	uint64_t answered[SEQ_RING] = { 0 };
+	struct client_state cs = { 0 };
+	uint64_t seq = 0, total = 0, t1, sent = 0;
+	sig_atomic_t sent_tick;
+	int ph;
+	ssize_t n;
+
+	w->cs = &cs;
+	if (ops->client_open(t, sh->error[ROLE_CLIENT], CHILD_ERROR_LEN) < 0)
+		_exit(1);
+	memset(sbuf, 0, size);
+	start_tick(w);
+
+	for (;;) {
+		/* a sequence number tells a late reply from the current one */
+		seq++;
+		memcpy(sbuf, &seq, seqlen);
+		sent_tick = client_ticks;
+		if (w->gap_ns && cs.in_window)
+			sent = now_ns();
+		while (ops->send(t, sbuf, size) < 0)
+			if (errno != EINTR)
+				child_fail(w, ROLE_CLIENT,
+					   "workload client cannot send: %s",
+					   strerror(errno));
+		for (;;) {
+			n = ops->recv(t, rbuf, sizeof(rbuf));
+			if (n == (ssize_t)size && !memcmp(rbuf, sbuf, seqlen))
+				break;
+			if (n >= 0) {
+				count_stray(&cs, answered, rbuf, seqlen);
+				continue;
+			}
+			if (errno != EINTR)
+				child_fail(w, ROLE_CLIENT,
+					   "workload client cannot receive: %s",
+					   errno == ECONNRESET ?
+					   "the responder closed the connection" :
+					   strerror(errno));
+			if (client_ticks - sent_tick > TIMEOUT_TICKS)
+				break;
+		}
+
+		if (n < 0) {
+			/* a stream cannot re-send: the message is in it */
+			if (ops->stream)
+				child_fail(w, ROLE_CLIENT, "workload client got no "
+					   "reply within %d ms on %s",
+					   TRANSPORT_REPLY_TIMEOUT_MS, ops->name);
+			/* lost: re-send under a new number, leave it uncounted */
+			cs.timeouts++;
+			if (cs.in_window)
+				cs.prev = now_ns();
+		} else {
+			answered[seq % SEQ_RING] = seq;
+			atomic_store_explicit(&sh->progress, ++total,
+					      memory_order_relaxed);
+			if (cs.in_window) {
+				t1 = now_ns();
+				histogram_add(&sh->hist,
+					      t1 - (w->gap_ns ? sent : cs.prev));
+				cs.prev = t1;
+				cs.rts++;
+			}
+		}
+
+		ph = atomic_load_explicit(&sh->phase, memory_order_acquire);
+		if (ph == PHASE_OPEN_REQ) {
+			set_counters(w, PERF_EVENT_IOC_ENABLE, "enable");
+			histogram_init(&sh->hist);
+			cs.rts = cs.timeouts = cs.late = cs.dups = 0;
+			cs.start = cs.prev = now_ns();
+			cs.in_window = 1;
+			atomic_store_explicit(&sh->phase, PHASE_OPEN,
+					      memory_order_release);
+		} else if (ph == PHASE_CLOSE_REQ ||
+			   (ph == PHASE_OPEN && w->count && cs.rts >= w->count)) {
+			set_counters(w, PERF_EVENT_IOC_DISABLE, "disable");
+			cs.in_window = 0;
+			publish(w, &cs);
+			atomic_store_explicit(&sh->phase, ph == PHASE_OPEN ?
+					      PHASE_DONE : PHASE_CLOSED,
+					      memory_order_release);
+		}
+		if (w->gap_ns)
+			gap(w);
+	}
+}
+
+void workload_child_main(struct workload *w, enum role r, pid_t parent)
+{
+	child_setup(w, r, parent);
+	if (r == ROLE_RESPONDER)
+		responder_main(w);
+	client_main(w);
+}

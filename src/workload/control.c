@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "control.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "transport.h"
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int control_read_line(int fd, char *buf, size_t len, int timeout_ms,
+		      char *err, size_t errlen)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	size_t used = 0;
+	ssize_t n;
+	char c;
+
+	if (len > CONTROL_LINE_MAX + 1)
+		len = CONTROL_LINE_MAX + 1;
+	for (;;) {
+		int left = (int)(deadline - now_ms()), r;
+
+		if (left <= 0) {
+			snprintf(err, errlen, "no answer within %d ms", timeout_ms);
+			return -1;
+		}
+		r = poll(&p, 1, left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		n = read(fd, &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "cannot read: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0) {
+			snprintf(err, errlen, "connection closed");
+			return -1;
+		}
+		if (c == '\n')
+			break;
+		if (c == '\0') {
+			snprintf(err, errlen, "malformed message: NUL byte");
+			return -1;
+		}
+		if (used + 1 >= len) {
+			snprintf(err, errlen, "malformed message: longer than %zu bytes",
+				 len - 1);
+			return -1;
+		}
+		buf[used++] = c;
+	}
+	if (used && buf[used - 1] == '\r')
+		used--;
+	buf[used] = '\0';
+	return 0;
+}
+
+int control_write_line(int fd, const char *line)
+{
+	char buf[CONTROL_LINE_MAX + 2];
+	int n = snprintf(buf, sizeof(buf), "%s\n", line);
+
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -1;
+	return transport_write_full(fd, buf, (size_t)n) < 0 ? -1 : 0;
+}
+
+int control_get(const char *line, const char *key, int64_t *out)
+{
+	size_t klen = strlen(key);
+	const char *p = line;
+	char *end;
+	long long v;
+
+	while ((p = strstr(p, key))) {
+		if ((p == line || p[-1] == ' ') && p[klen] == '=') {
+			errno = 0;
+			v = strtoll(p + klen + 1, &end, 10);
+			if (errno || end == p + klen + 1 || (*end && *end != ' ') ||
+			    v < -1)
+				return -1;
+			*out = v;
+			return 0;
+		}
+		p += klen;
+	}
+	return -1;
+}
+
+int control_parse_setup(const char *line, struct control_setup *out,
+			char *err, size_t errlen)
+{
+	char tr[sizeof(out->transport)] = "";
+	const char *t;
+	char *end;
+	int64_t v;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (strncmp(line, "perpkt-serve ", 13)) {
+		snprintf(err, errlen, "malformed setup: expected 'perpkt-serve %d ...'",
+			 CONTROL_VERSION);
+		return -1;
+	}
+	v = strtol(line + 13, &end, 10);
+	if (end == line + 13 || *end != ' ' || v != CONTROL_VERSION) {
+		snprintf(err, errlen, "unsupported control version: this side speaks %d",
+			 CONTROL_VERSION);
+		return -1;
+	}
+	t = strstr(line, " transport=");
+	if (!t) {
+		snprintf(err, errlen, "malformed setup: no transport");
+		return -1;
+	}
+	t += 11;
+	n = strcspn(t, " ");
+	if (n == 0 || n >= sizeof(tr)) {
+		snprintf(err, errlen, "malformed setup: bad transport");
+		return -1;
+	}
+	memcpy(tr, t, n);
+	if (strcmp(tr, "udp") && strcmp(tr, "tcp")) {
+		snprintf(err, errlen, "transport '%s' is not served: use udp or tcp", tr);
+		return -1;
+	}
+	strcpy(out->transport, tr);
+	if (control_get(line, "size", &v) || v < 1 || v > TRANSPORT_MAX_MESSAGE) {
+		snprintf(err, errlen, "malformed setup: size must be 1 to %u",
+			 TRANSPORT_MAX_MESSAGE);
+		return -1;
+	}
+	out->size = (uint32_t)v;
+	if (control_get(line, "cpu", &v) || v > 65535) {
+		snprintf(err, errlen, "malformed setup: bad cpu");
+		return -1;
+	}
+	out->cpu = (int)v;
+	return 0;
+}
+
+int control_resolve(const char *hostport, uint16_t default_port,
+		    struct sockaddr_in *addr, const char *what)
+{
+	char host[256];
+	const char *colon = strrchr(hostport, ':');
+	struct addrinfo hints = { .ai_family = AF_INET }, *res;
+	unsigned long port = default_port;
+	size_t hlen = colon ? (size_t)(colon - hostport) : strlen(hostport);
+	char *end;
+	int ret;
+
+	if (hlen == 0 || hlen >= sizeof(host))
+		return error("invalid %s '%s': expected HOST[:PORT]", what, hostport);
+	memcpy(host, hostport, hlen);
+	host[hlen] = '\0';
+	if (colon) {
+		port = strtoul(colon + 1, &end, 10);
+		if (!colon[1] || *end || port == 0 || port > 65535)
+			return error("invalid %s '%s': port must be 1 to 65535",
+				     what, hostport);
+	}
+	if (!port)
+		return error("invalid %s '%s': give a port, HOST:PORT", what,
+			     hostport);
+	ret = getaddrinfo(host, NULL, &hints, &res);
+	if (ret)
+		return error("cannot resolve %s '%s': %s", what, host,
+			     gai_strerror(ret));
+	memcpy(addr, res->ai_addr, sizeof(*addr));
+	addr->sin_port = htons((uint16_t)port);
+	freeaddrinfo(res);
+	return 0;
+}
+
+int control_connect(const struct sockaddr_in *addr, int timeout_ms,
+		    const char *what)
+{
+	struct pollfd p;
+	char a[32];
+	int fd, flags, soerr = 0, r;
+	socklen_t len = sizeof(soerr);
+
+	inet_ntop(AF_INET, &addr->sin_addr, a, sizeof(a));
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return error("cannot create a socket for %s: %s", what,
+			     strerror(errno));
+	if (connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) < 0) {
+		if (errno != EINPROGRESS) {
+			soerr = errno;
+			goto fail;
+		}
+		p.fd = fd;
+		p.events = POLLOUT;
+		do
+			r = poll(&p, 1, timeout_ms);
+		while (r < 0 && errno == EINTR);
+		if (r == 0) {
+			close(fd);
+			return error("%s '%s:%u' is unreachable: no answer within "
+				     "%d ms", what, a, ntohs(addr->sin_port),
+				     timeout_ms);
+		}
+		getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
+		if (soerr)
+			goto fail;
+	}
+	flags = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	return fd;
+fail:
+	close(fd);
+	return error("cannot connect to %s '%s:%u': %s%s", what, a,
+		     ntohs(addr->sin_port), strerror(soerr),
+		     soerr == ECONNREFUSED && strstr(what, "peer") ?
+		     ": is 'perpkt serve' running there?" : "");
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_CONTROL_H
+#define PERPKT_CONTROL_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The control channel between `perpkt record --peer` and `perpkt
+ * serve` (like netperf's netserver): one TCP connection, text lines of
+ * at most CONTROL_LINE_MAX bytes, one request and one answer at a time.
+ *
+ *   -> "perpkt-serve 1 transport=udp size=40 cpu=1"   (cpu=-1: unpinned)
+ *   <- "ok port=40123"                 the responder is listening there
+ *   -> "start"            <- "ok"      the window opens
+ *   -> "stop"             <- "ok cpu=1 cpu_ns=.. wait_ns=.. switches=.."
+ *   closing the connection stops the responder.
+ * Any error is answered "error <message>" and the connection is closed.
+ */
+
+#define CONTROL_VERSION 1
+#define CONTROL_DEFAULT_PORT 12865
+#define CONTROL_LINE_MAX 256
+#define CONTROL_TIMEOUT_MS 5000
+
+struct control_setup {
+	char transport[16];
+	uint32_t size;
+	int cpu;
+};
+
+/* Read one line (without the newline) within timeout_ms. -1 with a
+ * message in err on timeout, EOF, a line over CONTROL_LINE_MAX or a
+ * NUL byte. Reads byte by byte: lines are few and short. */
+int control_read_line(int fd, char *buf, size_t len, int timeout_ms,
+		      char *err, size_t errlen);
+int control_write_line(int fd, const char *line);
+/* Parse a setup request; -1 with the reason in err. */
+int control_parse_setup(const char *line, struct control_setup *out,
+			char *err, size_t errlen);
+/* Find " key=<unsigned>" or " key=-1" in line; -1 if absent or bad. */
+int control_get(const char *line, const char *key, int64_t *out);
+/* "HOST[:PORT]" (IPv4 address or name) into addr; default_port when
+ * no port is given and default_port != 0. Prints the error. */
+int control_resolve(const char *hostport, uint16_t default_port,
+		    struct sockaddr_in *addr, const char *what);
+/* Connect with a timeout; the fd, or -1 (printed). */
+int control_connect(const struct sockaddr_in *addr, int timeout_ms,
+		    const char *what);
+
+#endif

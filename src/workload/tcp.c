@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * TCP ping-pong with TCP_NODELAY on both ends, so every message leaves
+ * at once instead of waiting for Nagle. The listening socket is bound
+ * in the parent (see udp.c for why); the responder accepts one client.
+ */
+#include "transport.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "error.h"
+
+struct tcp {
+	struct transport t;
+	int listen_fd;
+	int client_fd;
+	uint32_t size;
+	struct sockaddr_in addr;
+	char where[32];
+};
+
+static struct tcp *to_tcp(struct transport *t)
+{
+	return (struct tcp *)t;
+}
+
+static int nodelay(int fd)
+{
+	int one = 1;
+
+	return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+static int tcp_create(struct transport **out, const struct transport_config *c)
+{
+	struct tcp *p;
+	socklen_t len = sizeof(p->addr);
+	int one = 1;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return error("cannot set up tcp transport: out of memory");
+	p->t.ops = &transport_tcp;
+	p->listen_fd = p->client_fd = -1;
+	p->size = c->size;
+	p->addr = c->addr;
+	inet_ntop(AF_INET, &p->addr.sin_addr, p->where, sizeof(p->where));
+	if (!c->local_responder) {
+		*out = &p->t;
+		return 0;
+	}
+	p->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (p->listen_fd < 0) {
+		error("cannot create tcp socket: %s", strerror(errno));
+		goto fail;
+	}
+	setsockopt(p->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(p->listen_fd, (struct sockaddr *)&p->addr, len) < 0 ||
+	    listen(p->listen_fd, 1) < 0) {
+		error("cannot listen on tcp '%s:%u': %s", p->where,
+		      ntohs(p->addr.sin_port), strerror(errno));
+		goto fail;
+	}
+	if (getsockname(p->listen_fd, (struct sockaddr *)&p->addr, &len) < 0) {
+		error("cannot read tcp responder port: %s", strerror(errno));
+		goto fail;
+	}
+	*out = &p->t;
+	return 0;
+fail:
+	if (p->listen_fd >= 0)
+		close(p->listen_fd);
+	free(p);
+	return -1;
+}
+
+static void tcp_respond(struct transport *t, char *err, size_t errlen)
+{
+	struct tcp *p = to_tcp(t);
+	char buf[TRANSPORT_MAX_MESSAGE];
+	int fd;
+
+	do
+		fd = accept4(p->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0) {
+		snprintf(err, errlen, "tcp responder cannot accept: %s",
+			 strerror(errno));
+		return;
+	}
+	close(p->listen_fd);
+	p->listen_fd = -1;
+	nodelay(fd);
+	for (;;) {
+		if (transport_read_full(fd, buf, p->size) < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errlen, "tcp responder cannot receive: %s",
+				 strerror(errno));
+			return;
+		}
+		if (transport_write_full(fd, buf, p->size) < 0) {
+			snprintf(err, errlen, "tcp responder cannot send: %s",
+				 strerror(errno));
+			return;
+		}
+	}
+}
+
+static void tcp_release_responder(struct transport *t)
+{
+	struct tcp *p = to_tcp(t);
+
+	if (p->listen_fd >= 0)
+		close(p->listen_fd);
+	p->listen_fd = -1;
+}
+
+static int tcp_client_open(struct transport *t, char *err, size_t errlen)
+{
+	struct tcp *p = to_tcp(t);
+
+	p->client_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (p->client_fd < 0) {
+		snprintf(err, errlen, "cannot create tcp socket: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (connect(p->client_fd, (struct sockaddr *)&p->addr,
+		    sizeof(p->addr)) < 0) {
+		snprintf(err, errlen, "cannot connect tcp socket to '%s:%u': %s",
+			 p->where, ntohs(p->addr.sin_port), strerror(errno));
+		return -1;
+	}
+	if (nodelay(p->client_fd) < 0) {
+		snprintf(err, errlen, "cannot set TCP_NODELAY: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static ssize_t tcp_send(struct transport *t, const void *buf, size_t len)
+{
+	return transport_write_full(to_tcp(t)->client_fd, buf, len);
+}
+
+static ssize_t tcp_recv(struct transport *t, void *buf, size_t len)
+{
+	struct tcp *p = to_tcp(t);
+
+	return transport_read_full(p->client_fd, buf, p->size);
+}
+
+static void tcp_destroy(struct transport *t)
+{
+	struct tcp *p = to_tcp(t);
+
+	if (!p)
+		return;
+	if (p->listen_fd >= 0)
+		close(p->listen_fd);
+	if (p->client_fd >= 0)
+		close(p->client_fd);
+	free(p);
+}
+
+static uint16_t tcp_responder_port(struct transport *t)
+{
+	return ntohs(to_tcp(t)->addr.sin_port);
+}
+
+const struct transport_ops transport_tcp = {
+	.name = "tcp",
+	.stream = 1,
+	.create = tcp_create,
+	.respond = tcp_respond,
+	.release_responder = tcp_release_responder,
+	.client_open = tcp_client_open,
+	.send = tcp_send,
+	.recv = tcp_recv,
+	.destroy = tcp_destroy,
+	.responder_port = tcp_responder_port,
+};

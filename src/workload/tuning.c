@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "tuning.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "netns.h"
+
+#define LO_RPS "/sys/class/net/lo/queues/rx-0/rps_cpus"
+#define VETH_RPS "/sys/class/net/" NETNS_IFNAME "/queues/rx-0/rps_cpus"
+#define MASK_MAX 80
+
+struct tuning {
+	char network[16];
+	const struct netns *ns;
+	int remote;
+	int changed;             /* lo's mask was written: restore it */
+	char old[MASK_MAX];      /* lo's mask before the run */
+	char now[MASK_MAX];      /* the mask in effect */
+};
+
+int tuning_check_mask(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= MASK_MAX || strspn(s, "0123456789abcdefABCDEF,") != n)
+		return error("invalid RPS mask '%s': use a hex CPU mask such as 2 "
+			     "or 0003", s);
+	return 0;
+}
+
+static int read_mask(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int write_mask(const char *path, const char *mask)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	if (fputs(mask, f) < 0) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
+static int veth_mask(const struct tuning *t, enum netns_side side,
+		     const char *mask, char *out, size_t outlen)
+{
+	/* `ip netns exec` remounts /sys, so veth0 is visible there */
+	char *set[] = { "sh", "-c", "printf %s \"$1\" > \"$2\"", "sh",
+			(char *)mask, VETH_RPS, NULL };
+	char *get[] = { "cat", VETH_RPS, NULL };
+
+	return netns_run(t->ns, side, mask ? set : get, out, outlen);
+}
+
+int tuning_apply(struct tuning **out, const char *network,
+		 const struct netns *ns, int remote, const char *rps_cpus,
+		 int irq_cpu)
+{
+	struct tuning *t;
+	char msg[256];
+
+	*out = NULL;
+	if (rps_cpus && tuning_check_mask(rps_cpus))
+		return -1;
+	if (irq_cpu >= 0) {
+		if (remote)
+			return error("--irq-cpu is not implemented for --peer or "
+				     "--echo: set /proc/irq/N/smp_affinity_list "
+				     "on each host yourself");
+		return error("--irq-cpu has nothing to move: %s has no "
+			     "interrupts (use --rps-cpus to steer its receive "
+			     "work)", network);
+	}
+	if (rps_cpus && remote)
+		return error("--rps-cpus is not implemented for --peer or --echo");
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return error("out of memory");
+	snprintf(t->network, sizeof(t->network), "%s", network);
+	t->ns = ns;
+	t->remote = remote;
+	if (remote) {
+		*out = t;
+		return 0;
+	}
+	if (ns) {
+		int side;
+
+		for (side = 0; rps_cpus && side < 2; side++)
+			if (veth_mask(t, side, rps_cpus, msg, sizeof(msg))) {
+				free(t);
+				return error("cannot set rps_cpus of '%s' in '%s': %s",
+					     NETNS_IFNAME,
+					     netns_name(ns, side), msg);
+			}
+		veth_mask(t, NETNS_CLIENT, NULL, t->now, sizeof(t->now));
+		*out = t;
+		return 0;
+	}
+	if (read_mask(LO_RPS, t->old, sizeof(t->old)) < 0) {
+		if (rps_cpus) {
+			error("cannot read '%s': %s: is the kernel built with "
+			      "CONFIG_RPS?", LO_RPS, strerror(errno));
+			free(t);
+			return -1;
+		}
+	}
+	if (rps_cpus) {
+		if (write_mask(LO_RPS, rps_cpus) < 0) {
+			error("cannot set '%s' to '%s': %s", LO_RPS, rps_cpus,
+			      strerror(errno));
+			write_mask(LO_RPS, t->old);
+			free(t);
+			return -1;
+		}
+		t->changed = 1;
+	}
+	read_mask(LO_RPS, t->now, sizeof(t->now));
+	*out = t;
+	return 0;
+}
+
+void tuning_describe(const struct tuning *t, struct profile *p)
+{
+	char buf[256];
+
+	if (!t || t->remote)
+		return;
+	if (t->ns)
+		snprintf(buf, sizeof(buf), "%s rx-0: %s", NETNS_IFNAME,
+			 t->now[0] ? t->now : "?");
+	else if (t->changed)
+		snprintf(buf, sizeof(buf), "lo rx-0: %s (set for the run, was %s)",
+			 t->now, t->old);
+	else
+		snprintf(buf, sizeof(buf), "lo rx-0: %s", t->now[0] ? t->now : "?");
+	profile_add_condition(p, "net.rps_cpus", buf);
+}
+
+void tuning_restore(struct tuning *t)
+{
+	if (!t)
+		return;
+	if (t->changed && write_mask(LO_RPS, t->old) < 0)
+		warning("cannot restore '%s' to '%s': %s: set it back by hand",
+			LO_RPS, t->old, strerror(errno));
+	free(t);
+}

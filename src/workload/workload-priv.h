@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_WORKLOAD_PRIV_H
+#define PERPKT_WORKLOAD_PRIV_H
+
+/*
+ * Shared between workload.c (the parent: start, window, stop) and
+ * client.c (what runs in the forked client and responder).
+ */
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "transport.h"
+#include "workload.h"
+
+struct netns;
+struct tuning;
+
+/* Longer than the reply timeout: the client may be waiting that long
+ * for a lost reply before it reaches its next round-trip boundary. */
+#define WAIT_TIMEOUT_MS (TRANSPORT_REPLY_TIMEOUT_MS + 4000)
+#define POLL_NS 1000000L
+#define STOP_GRACE_MS 1000
+#define CHILD_ERROR_LEN 256
+/* The client's watchdog tick; a reply is given up on after more than
+ * TRANSPORT_REPLY_TIMEOUT_MS worth of ticks (1 to 1.25 s). */
+#define TICK_MS 250
+#define TIMEOUT_TICKS (TRANSPORT_REPLY_TIMEOUT_MS / TICK_MS)
+
+/*
+ * Window handshake: the parent moves RUN/CLOSED -> OPEN_REQ and
+ * OPEN -> CLOSE_REQ; the client answers with OPEN and CLOSED at a
+ * round-trip boundary, after it has enabled or disabled the counters.
+ */
+enum phase {
+	PHASE_RUN,
+	PHASE_OPEN_REQ,
+	PHASE_OPEN,
+	PHASE_CLOSE_REQ,
+	PHASE_CLOSED,
+	PHASE_DONE,	/* closed by the client itself after `count` */
+};
+
+/* Remembers which of the last requests were answered, to tell a
+ * duplicate reply from a late one. */
+#define SEQ_RING 64
+
+/* The block shared by parent, client and responder (MAP_SHARED). */
+struct shared {
+	/* read by the client every round trip, written by the parent */
+	alignas(64) _Atomic int phase;
+	/* written by the client every round trip; own cache line */
+	alignas(64) _Atomic uint64_t progress;
+	/* published by the client before it acknowledges a close */
+	alignas(64) uint64_t round_trips;
+	uint64_t window_ns;
+	uint64_t timeouts;
+	uint64_t late_replies;
+	uint64_t duplicates;
+	int partial;		/* the client failed inside the window and
+				   published its counts up to then */
+	struct histogram hist;
+	/* indexed by enum role: each child writes only its own, then exits */
+	char error[2][CHILD_ERROR_LEN];
+};
+
+/* The client's window counters; published on close or failure. */
+struct client_state {
+	uint64_t rts, timeouts, late, dups, start, prev;
+	int in_window;
+};
+
+struct workload {
+	struct shared *sh;
+	struct transport *t;
+	const struct transport_ops *ops;
+	struct netns *ns;	/* --net veth */
+	struct tuning *tuning;	/* --rps-cpus, --irq-cpu */
+	struct client_state *cs;/* in the client child only */
+	int ns_fd[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; -1: stay */
+	int ctl;		/* control connection to a peer, -1 if none */
+	int local_responder;
+	uint64_t count, gap_ns;
+	int gap_spin;
+	uint64_t progress_at_open;
+	char network[16];
+	char where[64];		/* the responder's address, for conditions */
+	pid_t pid[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; 0 if not forked */
+	int reaped[2];
+	int cpu[2];
+	uint32_t size;
+	int *fds;
+	int nfds;
+	int failed;		/* a child died or stopped answering */
+	char err[CHILD_ERROR_LEN + 64];
+};
+
+extern const char *const workload_role_word[2];
+
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* In the child just forked for role r: set it up (pin, namespace,
+ * signals) and run the responder or the client loop; never returns. */
+__attribute__((noreturn))
+void workload_child_main(struct workload *w, enum role r, pid_t parent);
+
+#endif

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * file:line and inline chains from a vmlinux's DWARF, fast.
+ *
+ * A vmlinux has ~2,000 CUs and ~3.6M top-level DIEs. dwarf_getscopes
+ * walks a whole CU per lookup and dwfl_module_addrinfo scans the symbol
+ * table per call; instead: a table of CU ranges built once, then per CU
+ * (on first use) a sorted table of its concrete functions, so a lookup
+ * is two binary searches and a descent through one function's DIEs.
+ * Results are cached per address: profiles repeat addresses.
+ */
+#include "symbolize.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "symbolize-internal.h"
+
+/* Deeper inline nests than this are cut (the kernel's reach ~12). */
+#define MAX_DEPTH 64
+
+struct dw_range {
+	uint64_t lo, hi;
+	size_t idx;            /* CU index, or DIE offset for functions */
+};
+
+struct dw_cu {
+	Dwarf_Off off;         /* of the CU DIE */
+	const char *comp_dir;
+	const char *unit;      /* normalised name, interned in srcpath */
+	struct dw_range *funcs;
+	size_t nfuncs;
+	int indexed;
+};
+
+struct dw_cache_entry {
+	uint64_t addr;
+	struct dw_loc *loc;    /* NULL: looked up, nothing found */
+	int used;
+};
+
+struct dwarf_index {
+	Dwarf *dw;
+	struct srcpath *paths;
+	struct dw_cu *cus;
+	size_t ncus;
+	struct dw_range *ranges; /* CU ranges, sorted by lo */
+	size_t nranges;
+	struct dw_cache_entry *cache;
+	size_t ncache, capcache;
+};
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct dw_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	/* Outer (longer) first: the search then meets the inner one last. */
+	if (x->hi != y->hi)
+		return x->hi > y->hi ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int push_range(struct dw_range **v, size_t *n, size_t *cap,
+		      uint64_t lo, uint64_t hi, size_t idx)
+{
+	if (hi <= lo || !lo)
+		return 0;  /* empty, or discarded by the linker (at 0) */
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		struct dw_range *r = realloc(*v, c * sizeof(*r));
+
+		if (!r)
+			return -1;
+		*v = r;
+		*cap = c;
+	}
+	(*v)[(*n)++] = (struct dw_range){ lo, hi, idx };
+	return 0;
+}
+
+/* Ranges of one DIE (low/high pc or DW_AT_ranges) appended to *v. */
+static int die_ranges(Dwarf_Die *die, struct dw_range **v, size_t *n,
+		      size_t *cap, size_t idx)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+		if (push_range(v, n, cap, lo, hi, idx))
+			return -1;
+	return 0;
+}
+
+/* Index of the range holding addr in a sorted table, or -1. Nested or
+ * overlapping ranges are rare (CUs, functions): look back a few. */
+static ptrdiff_t range_find(const struct dw_range *v, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n, k;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = 0; k < 8 && lo > k; k++)
+		if (addr < v[lo - 1 - k].hi)
+			return lo - 1 - k;
+	return -1;
+}
+
+struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
+{
+	struct dwarf_index *x = calloc(1, sizeof(*x));
+	Dwarf_Off off = 0, next;
+	size_t hsize, capcus = 0, caprng = 0, i;
+
+	if (!x || !(x->paths = srcpath_new()))
+		goto oom;
+	x->dw = dwarf;
+	while (dwarf_next_unit(x->dw, off, &next, &hsize, NULL, NULL, NULL,
+			       NULL, NULL, NULL) == 0) {
+		Dwarf_Die cudie, *d = dwarf_offdie(x->dw, off + hsize, &cudie);
+		Dwarf_Attribute attr;
+		struct dw_cu *cu;
+
+		off = next;
+		if (!d || (dwarf_tag(d) != DW_TAG_compile_unit &&
+			   dwarf_tag(d) != DW_TAG_partial_unit))
+			continue;
+		if (x->ncus == capcus) {
+			size_t c = capcus ? capcus * 2 : 256;
+			struct dw_cu *v = realloc(x->cus, c * sizeof(*v));
+
+			if (!v)
+				goto oom;
+			x->cus = v;
+			capcus = c;
+		}
+		cu = &x->cus[x->ncus];
+		memset(cu, 0, sizeof(*cu));
+		cu->off = dwarf_dieoffset(d);
+		cu->comp_dir = dwarf_formstring(dwarf_attr(d, DW_AT_comp_dir,
+							   &attr));
+		/* Stash the raw name in unit until every CU has voted. */
+		cu->unit = dwarf_diename(d);
+		if (cu->unit)
+			srcpath_vote(x->paths, cu->unit, cu->comp_dir);
+		if (die_ranges(d, &x->ranges, &x->nranges, &caprng, x->ncus))
+			goto oom;
+		x->ncus++;
+	}
+	if (!x->ncus) {
+		error("no compilation units in the DWARF of '%s'", origin);
+		dwarf_index_free(x);
+		return NULL;
+	}
+	for (i = 0; i < x->ncus; i++)
+		if (x->cus[i].unit)
+			x->cus[i].unit = srcpath_get(x->paths, x->cus[i].unit,
+						     x->cus[i].comp_dir);
+	qsort(x->ranges, x->nranges, sizeof(*x->ranges), range_cmp);
+	return x;
+oom:
+	error("out of memory indexing the DWARF of '%s'", origin);
+	dwarf_index_free(x);
+	return NULL;
+}
+
+/* The concrete functions of one CU, once: a walk of its top level. */
+static int cu_index(struct dwarf_index *x, struct dw_cu *cu)
+{
+	Dwarf_Die cudie, child;
+	size_t cap = 0;
+
+	cu->indexed = 1;
+	if (!dwarf_offdie(x->dw, cu->off, &cudie) ||
+	    dwarf_child(&cudie, &child))
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_subprogram)
+			continue;
+		if (die_ranges(&child, &cu->funcs, &cu->nfuncs, &cap,
+			       dwarf_dieoffset(&child)))
+			return -1;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	qsort(cu->funcs, cu->nfuncs, sizeof(*cu->funcs), range_cmp);
+	return 0;
+}
+
+static struct dw_cu *cu_of(struct dwarf_index *x, uint64_t addr)
+{
+	ptrdiff_t k = range_find(x->ranges, x->nranges, addr);
+
+	return k < 0 ? NULL : &x->cus[x->ranges[k].idx];
+}
+
+const char *dwarf_index_unit(struct dwarf_index *x, uint64_t addr)
+{
+	struct dw_cu *cu = cu_of(x, addr);
+
+	return cu ? cu->unit : NULL;
+}
+
+static int has_pc_attrs(Dwarf_Die *d)
+{
+	return dwarf_hasattr(d, DW_AT_low_pc) || dwarf_hasattr(d, DW_AT_ranges);
+}
+
+/*
+ * Append to chain[] the inlined_subroutine DIEs holding addr below
+ * `die`, outermost first, as dwarf_getscopes_die would find them but
+ * without walking the CU from its root. Blocks without addresses are
+ * searched too (gcc emits some); returns the new depth.
+ */
+static int descend(Dwarf_Die *die, uint64_t addr, Dwarf_Die *chain, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth >= MAX_DEPTH || dwarf_child(die, &c))
+		return depth;
+	do {
+		int tag = dwarf_tag(&c), got;
+
+		if (tag != DW_TAG_inlined_subroutine &&
+		    tag != DW_TAG_lexical_block)
+			continue;
+		if (dwarf_haspc(&c, addr) == 1) {
+			if (tag == DW_TAG_inlined_subroutine)
+				chain[depth++] = c;
+			return descend(&c, addr, chain, depth);
+		}
+		if (tag == DW_TAG_lexical_block && !has_pc_attrs(&c)) {
+			got = descend(&c, addr, chain, depth);
+			if (got > depth)
+				return got;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return depth;
+}
+
+/* DW_AT_call_file / DW_AT_call_line of an inlined_subroutine. */
+static void call_site(struct dwarf_index *x, struct dw_cu *cu,
+		      Dwarf_Die *cudie, Dwarf_Die *inl, const char **file,
+		      int *line)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx, ln;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*file = NULL;
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &ln) == 0)
+		*line = (int)ln;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &idx) ||
+	    dwarf_getsrcfiles(cudie, &files, &nfiles) || idx >= nfiles)
+		return;
+	*file = srcpath_get(x->paths, dwarf_filesrc(files, idx, NULL, NULL),
+			    cu->comp_dir);
+}
+
+static const char *die_name(Dwarf_Die *d)
+{
+	const char *n = dwarf_diename(d);
+
+	return n ? n : "??";
+}
+
+static struct dw_loc *compute(struct dwarf_index *x, uint64_t addr)
+{
+	struct dw_cu *cu = cu_of(x, addr);
+	Dwarf_Die cudie, fn, chain[MAX_DEPTH];
+	struct sym_frame *frames = NULL;
+	struct dw_loc *loc;
+	Dwarf_Line *line;
+	ptrdiff_t k;
+	int depth = 0, i, lineno = 0;
+	const char *file = NULL;
+
+	if (!cu || !dwarf_offdie(x->dw, cu->off, &cudie))
+		return NULL;
+	if (!cu->indexed && cu_index(x, cu))
+		return NULL;
+	line = dwarf_getsrc_die(&cudie, addr);
+	if (line) {
+		file = srcpath_get(x->paths, dwarf_linesrc(line, NULL, NULL),
+				   cu->comp_dir);
+		dwarf_lineno(line, &lineno);
+	}
+	k = range_find(cu->funcs, cu->nfuncs, addr);
+	if (k >= 0 && dwarf_offdie(x->dw, cu->funcs[k].idx, &fn))
+		depth = descend(&fn, addr, chain, 0);
+
+	loc = calloc(1, sizeof(*loc));
+	if (depth)
+		frames = calloc(depth, sizeof(*frames));
+	if (!loc || (depth && !frames)) {
+		free(loc);
+		free(frames);
+		return NULL;
+	}
+	/* chain[] is outermost first; frames innermost first, each at
+	 * the position inside that function: the line table for the
+	 * innermost, the call site of the one it calls for the others. */
+	for (i = 0; i < depth; i++) {
+		struct sym_frame *f = &frames[i];
+
+		f->function = die_name(&chain[depth - 1 - i]);
+		if (i == 0) {
+			f->file = file;
+			f->line = lineno;
+		} else {
+			call_site(x, cu, &cudie, &chain[depth - i], &f->file,
+				  &f->line);
+		}
+	}
+	if (depth)
+		call_site(x, cu, &cudie, &chain[0], &file, &lineno);
+	loc->file = file;
+	loc->line = lineno;
+	loc->inlines = frames;
+	loc->ninlines = depth;
+	return loc;
+}
+
+static size_t addr_hash(uint64_t a, size_t mask)
+{
+	a ^= a >> 31;
+	a *= 0x7fb5d329728ea185ULL;
+	a ^= a >> 27;
+	return a & mask;
+}
+
+static int cache_grow(struct dwarf_index *x)
+{
+	size_t cap = x->capcache ? x->capcache * 2 : 1024, i;
+	struct dw_cache_entry *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (i = 0; i < x->capcache; i++) {
+		size_t h;
+
+		if (!x->cache[i].used)
+			continue;
+		for (h = addr_hash(x->cache[i].addr, cap - 1); t[h].used;
+		     h = (h + 1) & (cap - 1))
+			;
+		t[h] = x->cache[i];
+	}
+	free(x->cache);
+	x->cache = t;
+	x->capcache = cap;
+	return 0;
+}
+
+const struct dw_loc *dwarf_index_lookup(struct dwarf_index *x, uint64_t addr)
+{
+	size_t h;
+
+	/* Out of memory: no position, the symbol still resolves. */
+	if (2 * (x->ncache + 1) > x->capcache && cache_grow(x))
+		return NULL;
+	for (h = addr_hash(addr, x->capcache - 1); x->cache[h].used;
+	     h = (h + 1) & (x->capcache - 1))
+		if (x->cache[h].addr == addr)
+			return x->cache[h].loc;
+	x->cache[h].addr = addr;
+	x->cache[h].used = 1;
+	x->cache[h].loc = compute(x, addr);
+	x->ncache++;
+	return x->cache[h].loc;
+}
+
+void dwarf_index_free(struct dwarf_index *x)
+{
+	size_t i;
+
+	if (!x)
+		return;
+	for (i = 0; i < x->capcache; i++) {
+		if (!x->cache[i].loc)
+			continue;
+		free((void *)x->cache[i].loc->inlines);
+		free(x->cache[i].loc);
+	}
+	for (i = 0; i < x->ncus; i++)
+		free(x->cus[i].funcs);
+	free(x->cache);
+	free(x->cus);
+	free(x->ranges);
+	srcpath_free(x->paths);
+	free(x);
+}

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# perpkt stat on loopback UDP: per-round-trip counts are plausible and the
+# JSON parses. Both ends on one CPU, so every round trip is two context
+# switches and two NET_RX softirqs (one per datagram), and the two
+# processes' CPU time adds up to nearly the whole round trip.
+. "$(dirname "$0")/lib.sh"
+need_perf
+
+cpu=$(nproc --all); cpu=$((cpu - 1))
+expect_exit 0 "$PERPKT" stat -q -d 2 -w 0.3 --client-cpu $cpu --server-cpu $cpu --format json
+S="$TMP/out"
+jq -e . "$S" >/dev/null || fail "stat --format json is not JSON"
+rt=$(jq '.round_trips' "$S")
+[ "$rt" -gt 1000 ] || fail "only $rt round trips"
+
+jq -e '[.softirqs[] | select(.name == "NET_RX") | .per_rt][0] | . >= 1 and . <= 4' "$S" >/dev/null ||
+	fail "NET_RX softirqs per round trip: $(jq -c '.softirqs' "$S")"
+jq -e '.per_rt["context-switches"] | . >= 1 and . <= 6' "$S" >/dev/null ||
+	fail "context switches per round trip: $(jq -c '.per_rt' "$S")"
+jq -e '.per_rt["cpu-migrations"] < 0.01' "$S" >/dev/null ||
+	fail "pinned processes migrated: $(jq -c '.per_rt' "$S")"
+jq -e '.service_demand_us > 0' "$S" >/dev/null || fail "no service demand"
+# one CPU serves both: client + responder CPU time is most of the round
+# trip, and never more than it (allowing the clocks' granularity)
+jq -e '.decomposition | .from_schedstat and
+	(.client_cpu_us + .responder_cpu_us) > 0.5 * .round_trip_us and
+	(.client_cpu_us + .responder_cpu_us) < 1.05 * .round_trip_us' "$S" >/dev/null ||
+	fail "decomposition: $(jq -c '.decomposition' "$S")"
+if [ "$(jq -r .mode "$S")" = software-clock ]; then
+	jq -e '.ipc == null and ([.missing_events[].name] | index("instructions") != null)' "$S" >/dev/null ||
+		fail "software-clock mode must report instructions as not available: $(jq -c '{ipc, missing_events}' "$S")"
+fi
+
+# the text form fits 72 columns and says the same
+expect_exit 0 "$PERPKT" stat -q -d 0.5 -w 0.1 --client-cpu $cpu --server-cpu $cpu
+awk 'length($0) > 72 { print "line " NR ": " $0; bad = 1 } END { exit bad }' "$TMP/out" ||
+	fail "stat text wider than 72 columns"
+grep -q "service demand" "$TMP/out" || fail "no service demand line"
+grep -q "NET_RX" "$TMP/out" || fail "no NET_RX line"
+
+# sampling options are refused: stat only counts
+expect_exit 64 "$PERPKT" stat -g
+expect_exit 64 "$PERPKT" stat -o x.json
+echo "ok: $rt round trips"
