@@ -70,9 +70,10 @@ static json_t *events_to_json(const struct profile *p)
 		const struct profile_event *e = &p->events[i];
 
 		json_array_append_new(a, json_pack(
-			"{s:s, s:s, s:s, s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			"{s:s, s:s, s:s, s:o, s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"name", e->name, "requested", e->requested,
-			"pmu", e->pmu, "unit", e->unit,
+			"pmu", e->pmu, "encoding", str_or_null(e->encoding),
+			"unit", e->unit,
 			"type", (json_int_t)e->type, "config", hex(e->config),
 			"period", (json_int_t)e->period,
 			"samples", (json_int_t)e->samples,
@@ -92,13 +93,17 @@ static json_t *samples_to_json(const struct profile *p)
 
 	for (i = 0; i < p->nsamples; i++) {
 		const struct profile_sample *s = &p->samples[i];
-
-		json_array_append_new(a, json_pack(
+		json_t *o = json_pack(
 			"{s:I, s:I, s:o, s:s, s:I, s:I}",
 			"event", (json_int_t)s->event, "cpu", (json_int_t)s->cpu,
 			"ip", hex(s->ip), "role", role_name(s->role),
 			"count", (json_int_t)s->count,
-			"weight", (json_int_t)s->weight));
+			"weight", (json_int_t)s->weight);
+
+		/* only repeated runs carry it: single runs stay compact */
+		if (s->repeat)
+			json_object_set_new(o, "repeat", json_integer(s->repeat));
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -117,6 +122,30 @@ static json_t *ksyms_to_json(const struct profile *p)
 			"addr", hex(k->addr), "size", (json_int_t)k->size,
 			"type", type, "name", k->name,
 			"module", str_or_null(k->module)));
+	}
+	return a;
+}
+
+static json_t *repeats_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i, e;
+
+	for (i = 0; i < p->nrepeats; i++) {
+		const struct profile_repeat *r = &p->repeats[i];
+		json_t *counts = json_array();
+
+		for (e = 0; e < p->nevents; e++)
+			json_array_append_new(counts, json_integer(
+				r->counts ? (json_int_t)r->counts[e] : 0));
+		json_array_append_new(a, json_pack(
+			"{s:I, s:I, s:o, s:o, s:I, s:I}",
+			"round_trips", (json_int_t)r->round_trips,
+			"window_ns", (json_int_t)r->window_ns,
+			"latency_ns", latency_to_json(&r->latency),
+			"counts", counts,
+			"client_cpu_ns", (json_int_t)r->client_cpu_ns,
+			"responder_cpu_ns", (json_int_t)r->responder_cpu_ns));
 	}
 	return a;
 }
@@ -254,7 +283,7 @@ static json_t *profile_to_json(const struct profile *p)
 	return json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
-		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o},"
+		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o, s:o},"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 		" s:o, s:o, s:o, s:o}",
 		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
@@ -279,6 +308,7 @@ static json_t *profile_to_json(const struct profile *p)
 		"window_ns", (json_int_t)p->window_ns,
 		"latency_ns", latency_to_json(&p->latency),
 		"tasks", tasks_to_json(p),
+		"repeats", repeats_to_json(p),
 		"counters",
 		"mode", str_or_null(p->mode),
 		"fallback_reason", str_or_null(p->fallback_reason),
@@ -490,6 +520,7 @@ static void read_system(struct reader *r, json_t *o, struct profile *p)
 }
 
 static void read_tasks(struct reader *r, json_t *a, struct profile *p);
+static void read_repeats(struct reader *r, json_t *a, struct profile *p);
 
 static void read_workload(struct reader *r, json_t *o, struct profile *p)
 {
@@ -505,6 +536,7 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 	p->window_ns = get_u64(r, o, "window_ns");
 	read_latency(r, get_obj(r, o, "latency_ns"), &p->latency);
 	read_tasks(r, json_object_get(o, "tasks"), p);
+	read_repeats(r, json_object_get(o, "repeats"), p);
 }
 
 static void read_events(struct reader *r, json_t *a, struct profile *p)
@@ -530,6 +562,7 @@ static void read_events(struct reader *r, json_t *a, struct profile *p)
 		e->name = get_str(r, o, "name", 1);
 		e->requested = get_str(r, o, "requested", 1);
 		e->pmu = get_str(r, o, "pmu", 1);
+		e->encoding = get_str(r, o, "encoding", 0);
 		e->unit = get_str(r, o, "unit", 1);
 		e->type = (uint32_t)get_u64(r, o, "type");
 		e->config = get_hex(r, o, "config");
@@ -570,6 +603,9 @@ static void read_samples(struct reader *r, json_t *a, struct profile *p)
 			bad(r, "a sample has an unknown role");
 		s->count = get_u64(r, o, "count");
 		s->weight = get_u64(r, o, "weight");
+		s->repeat = (uint32_t)get_u64_opt(r, o, "repeat");
+		if (p->nrepeats && s->repeat >= p->nrepeats)
+			bad(r, "a sample refers to a repeat that is not listed");
 	}
 }
 
@@ -677,6 +713,65 @@ static void read_tasks(struct reader *r, json_t *a, struct profile *p)
 		t->user_ns = get_u64(r, o, "user_ns");
 		t->system_ns = get_u64(r, o, "system_ns");
 		t->switches = get_u64(r, o, "switches");
+	}
+}
+
+static void read_repeats(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	if (!json_is_array(a)) {
+		bad(r, "'repeats' must be an array");
+		return;
+	}
+	p->nrepeats = json_array_size(a);
+	p->repeats = calloc(p->nrepeats ? p->nrepeats : 1, sizeof(*p->repeats));
+	for (i = 0; p->repeats && i < p->nrepeats && !r->failed; i++) {
+		struct profile_repeat *rp = &p->repeats[i];
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "repeats[] entries must be objects");
+			return;
+		}
+		rp->round_trips = get_u64(r, o, "round_trips");
+		rp->window_ns = get_u64(r, o, "window_ns");
+		read_latency(r, get_obj(r, o, "latency_ns"), &rp->latency);
+		rp->client_cpu_ns = get_u64_opt(r, o, "client_cpu_ns");
+		rp->responder_cpu_ns = get_u64_opt(r, o, "responder_cpu_ns");
+		/* counts are per event: read once the events are known */
+	}
+}
+
+/* Second pass: per-repeat counts need the number of events. */
+static void read_repeat_counts(struct reader *r, json_t *root, struct profile *p)
+{
+	json_t *a = json_object_get(json_object_get(root, "workload"), "repeats");
+	size_t i, e;
+
+	for (i = 0; i < p->nrepeats && !r->failed; i++) {
+		json_t *c = json_object_get(json_array_get(a, i), "counts");
+
+		if (!json_is_array(c) || json_array_size(c) != p->nevents) {
+			bad(r, "repeats[].counts must have one number per event");
+			return;
+		}
+		p->repeats[i].counts = calloc(p->nevents ? p->nevents : 1, sizeof(uint64_t));
+		if (!p->repeats[i].counts) {
+			bad(r, "out of memory");
+			return;
+		}
+		for (e = 0; e < p->nevents; e++) {
+			json_t *v = json_array_get(c, e);
+
+			if (!json_is_integer(v) || json_integer_value(v) < 0) {
+				bad(r, "repeats[].counts must be non-negative integers");
+				return;
+			}
+			p->repeats[i].counts[e] = (uint64_t)json_integer_value(v);
+		}
 	}
 }
 
@@ -888,6 +983,7 @@ int profile_read(struct profile *p, const char *path)
 	read_system(&r, get_obj(&r, root, "system"), p);
 	read_workload(&r, get_obj(&r, root, "workload"), p);
 	read_counters(&r, get_obj(&r, root, "counters"), p);
+	read_repeat_counts(&r, root, p);
 	read_conditions(&r, json_object_get(root, "conditions"), p);
 	read_samples(&r, get_array(&r, root, "samples"), p);
 	read_stacks(&r, json_object_get(root, "stacks"), p);
@@ -921,6 +1017,7 @@ void profile_free(struct profile *p)
 		free(p->events[i].name);
 		free(p->events[i].requested);
 		free(p->events[i].pmu);
+		free(p->events[i].encoding);
 		free(p->events[i].unit);
 	}
 	free(p->events);
@@ -933,6 +1030,9 @@ void profile_free(struct profile *p)
 	for (i = 0; p->stacks && i < p->nstacks; i++)
 		free(p->stacks[i].ips);
 	free(p->stacks);
+	for (i = 0; p->repeats && i < p->nrepeats; i++)
+		free(p->repeats[i].counts);
+	free(p->repeats);
 	free(p->tasks);
 	free(p->cpu_times);
 	for (i = 0; i < p->nconditions; i++) {

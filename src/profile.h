@@ -32,6 +32,7 @@ struct profile_event {
 	char *name;        /* what was measured, e.g. "cycles" or "cpu-clock" */
 	char *requested;   /* what the user asked for */
 	char *pmu;         /* PMU libpfm4 resolved it to, e.g. "perf", "skl" */
+	char *encoding;    /* libpfm4's full name, e.g. "skl::INST_RETIRED:ANY_P:k=1" */
 	char *unit;        /* "cycles", "instructions", "ns", "events" */
 	uint32_t type;     /* perf_event_attr.type */
 	uint64_t config;   /* perf_event_attr.config */
@@ -54,6 +55,7 @@ struct profile_sample {
 	enum role role;
 	uint64_t count;    /* number of samples */
 	uint64_t weight;   /* sum of their periods, in the event's unit */
+	uint32_t repeat;   /* measurement window, 0..nrepeats-1 */
 };
 
 /* Kernel callchains (-g), aggregated: one entry per distinct stack. */
@@ -134,6 +136,17 @@ struct latency_summary {
 	double mean, stddev;                     /* ns */
 };
 
+/* One measurement window of a record --repeat N run. The profile's own
+ * round_trips, window_ns and latency cover all windows together. */
+struct profile_repeat {
+	uint64_t round_trips;
+	uint64_t window_ns;
+	struct latency_summary latency;
+	uint64_t *counts;        /* per event (profile.events), all CPUs */
+	uint64_t client_cpu_ns;  /* schedstat, 0 when unknown */
+	uint64_t responder_cpu_ns;
+};
+
 struct profile {
 	int version;
 	char *tool_version;
@@ -170,6 +183,9 @@ struct profile {
 	size_t nsamples;
 	struct profile_ksym *ksyms;
 	size_t nksyms;
+
+	struct profile_repeat *repeats; /* one per window; may be empty */
+	size_t nrepeats;
 
 	struct profile_stack *stacks; /* empty unless recorded with -g */
 	size_t nstacks;

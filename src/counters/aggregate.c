@@ -9,7 +9,8 @@
 static uint64_t key_hash(const struct agg_key *k)
 {
 	uint64_t h = k->ip ^ ((uint64_t)k->event << 48) ^
-		     ((uint64_t)k->cpu << 32) ^ ((uint64_t)k->role << 56);
+		     ((uint64_t)k->repeat << 40) ^ ((uint64_t)k->cpu << 32) ^
+		     ((uint64_t)k->role << 56);
 
 	/* splitmix64 finaliser: kernel text addresses differ in low bits */
 	h ^= h >> 30;
@@ -21,8 +22,8 @@ static uint64_t key_hash(const struct agg_key *k)
 
 static int key_eq(const struct agg_key *a, const struct agg_key *b)
 {
-	return a->ip == b->ip && a->event == b->event && a->cpu == b->cpu &&
-	       a->role == b->role;
+	return a->ip == b->ip && a->event == b->event && a->repeat == b->repeat &&
+	       a->cpu == b->cpu && a->role == b->role;
 }
 
 int aggregate_init(struct aggregate *a)

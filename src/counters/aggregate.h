@@ -6,12 +6,13 @@
 #include <stdint.h>
 
 /*
- * Samples summed per (event, cpu, ip, role) in an open-addressing hash
+ * Samples summed per (event, repeat, cpu, ip, role) in an open-addressing hash
  * table, so memory grows with distinct addresses, not run length.
  */
 struct agg_key {
 	uint64_t ip;
-	uint32_t event;
+	uint16_t event;
+	uint16_t repeat;   /* measurement window, with --repeat */
 	uint16_t cpu;
 	uint16_t role;
 };

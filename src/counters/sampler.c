@@ -36,6 +36,7 @@ struct sampler {
 	struct stack_table stacks;
 	int callchain;
 	pid_t client, responder, self;
+	int repeat;
 	struct pollfd *pfds;
 	int npfds;
 };
@@ -300,6 +301,11 @@ static enum role role_of(const struct sampler *s, uint32_t pid)
 	return ROLE_OTHER;
 }
 
+void sampler_set_repeat(struct sampler *s, int repeat)
+{
+	s->repeat = repeat;
+}
+
 struct drain_ctx {
 	struct sampler *s;
 	struct group *g;
@@ -320,7 +326,8 @@ static void on_sample(void *ctx, const struct ring_sample *rs)
 	}
 	d->g->samples[e]++;
 	memset(&k, 0, sizeof(k));
-	k.event = (uint32_t)e;
+	k.event = (uint16_t)e;
+	k.repeat = (uint16_t)d->s->repeat;
 	k.cpu = (uint16_t)rs->cpu;
 	k.role = (uint16_t)role_of(d->s, rs->pid);
 	/* user-space addresses mean nothing to a kernel profile: one bucket */

@@ -53,6 +53,9 @@ int sampler_fds(const struct sampler *s, const int **fds);
 /* pids whose samples are tagged client / responder / perpkt itself. */
 void sampler_set_roles(struct sampler *s, pid_t client, pid_t responder,
 		       pid_t self);
+/* Tag samples from now on with this repeat (window) index. Drain first:
+ * samples still in the rings would be counted for the new one. */
+void sampler_set_repeat(struct sampler *s, int repeat);
 /* Wait up to timeout_ms for a ring to pass its watermark, then drain all. */
 int sampler_poll(struct sampler *s, int timeout_ms);
 void sampler_drain(struct sampler *s);

@@ -70,6 +70,16 @@ static void make_profile(struct profile *p)
 	p->ncpu_times = 1;
 	p->cpu_times = calloc(1, sizeof(*p->cpu_times));
 	p->cpu_times[0] = (struct profile_cpu){ 1, 10, 20, 30, 40, 50, 60, 2, 9 };
+	p->nrepeats = 2;
+	p->repeats = calloc(2, sizeof(*p->repeats));
+	p->repeats[0] = (struct profile_repeat){ .round_trips = 60000,
+		.window_ns = 1000000000ULL, .counts = calloc(1, sizeof(uint64_t)),
+		.client_cpu_ns = 7 };
+	p->repeats[0].latency.p50 = 5100;
+	p->repeats[0].counts[0] = 2000000000ULL;
+	p->repeats[1] = (struct profile_repeat){ .round_trips = 63456,
+		.window_ns = 1000000000ULL, .counts = calloc(1, sizeof(uint64_t)) };
+	p->repeats[1].counts[0] = 2000000001ULL;
 	p->nstacks = 1;
 	p->stacks = calloc(1, sizeof(*p->stacks));
 	p->stacks[0] = (struct profile_stack){ 0, ROLE_CLIENT, 4, 400000, 3,
@@ -94,9 +104,9 @@ static void make_profile(struct profile *p)
 	p->samples = calloc(2, sizeof(*p->samples));
 	/* above 2^53: must survive JSON without losing bits */
 	p->samples[0] = (struct profile_sample){ 0, 1, 0xffffffff81a2b3c5ULL,
-						 ROLE_CLIENT, 10, 1000003 };
+						 ROLE_CLIENT, 10, 1000003, 0 };
 	p->samples[1] = (struct profile_sample){ 0, 0, 0xffffffffc0001234ULL,
-						 ROLE_IDLE, 3, 300000 };
+						 ROLE_IDLE, 3, 300000, 1 };
 	p->nksyms = 2;
 	p->ksyms = calloc(2, sizeof(*p->ksyms));
 	p->ksyms[0] = (struct profile_ksym){ 0xffffffff81a2b000ULL, 0x1000, 'T',
@@ -177,6 +187,13 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.irqs[0].count, 424242);
 	assert_int_equal(b.nmissing, 1);
 	assert_string_equal(b.missing[0].reason, "no PMU");
+	assert_int_equal(b.nrepeats, 2);
+	assert_int_equal(b.repeats[0].round_trips, 60000);
+	assert_int_equal(b.repeats[0].latency.p50, 5100);
+	assert_int_equal(b.repeats[0].client_cpu_ns, 7);
+	assert_int_equal(b.repeats[1].counts[0], 2000000001ULL);
+	assert_int_equal(b.samples[0].repeat, 0);
+	assert_int_equal(b.samples[1].repeat, 1);
 	assert_int_equal(b.nstacks, 1);
 	assert_int_equal(b.stacks[0].depth, 3);
 	assert_int_equal(b.stacks[0].weight, 400000);
@@ -275,6 +292,10 @@ static void test_malformed_refused(void **state)
 	assert_int_equal(read_mutated("\"event\": 0", "\"event\": 5"), -1);
 	assert_int_equal(read_mutated("\"round_trips\": 123456",
 				      "\"round_trips\": -1"), -1);
+	assert_int_equal(read_mutated("\"repeat\": 1", "\"repeat\": 2"), -1);
+	assert_int_equal(read_mutated("2000000001", "-5"), -1);
+	assert_int_equal(read_mutated("\"window_ns\": 1000000000,\n    \"latency_ns\"",
+				      "\"latency_ns\""), -1);
 	assert_int_equal(read_mutated("\"mode\": \"software-clock\"",
 				      "\"mode\": \"quantum\""), -1);
 	/* and the unmutated file reads: the mutations are what failed */
