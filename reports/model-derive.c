@@ -205,13 +205,10 @@ static void derive_recon(struct model *m)
 		er->sampled = m->total.weight[e];
 		er->counted = (double)ev->count;
 		er->running = -1;
-		if (ev->enabled_ns) {
+		/* record already scaled a multiplexed count up, CPU by CPU
+		 * (perf's convention): it is used as it is */
+		if (ev->enabled_ns)
 			er->running = (double)ev->running_ns / ev->enabled_ns;
-			/* perf's convention: scale a multiplexed count up */
-			if (ev->running_ns && ev->running_ns < ev->enabled_ns)
-				er->counted *= (double)ev->enabled_ns /
-					       ev->running_ns;
-		}
 		er->ratio = er->counted > 0 ? er->sampled / er->counted : -1;
 		r->lost += ev->lost;
 		r->throttled += ev->throttled;

@@ -168,6 +168,12 @@ int model_callers(struct model *m, const char *func)
 	if (!m->profile->nstacks)
 		return error("the profile has no callchains: record with -g "
 			     "to use --callers");
+	/* a second call replaces the first */
+	rows_free(v->rows, v->n);
+	memset(v, 0, sizeof(*v));
+	free(m->callers_of);
+	m->callers_of = NULL;
+	row_clear(&m->callee);
 	v->rows = calloc(m->nstacks ? m->nstacks : 1, sizeof(*v->rows));
 	if (!v->rows || dup_opt(&m->callers_of, func) ||
 	    dup_opt(&m->callee.name, func))

@@ -235,7 +235,7 @@ static void put_decomp(struct summary *s, const struct model *m)
 	dline(s, 0, "rest: waiting, wake-up, wire", d->rest, "us", d->rtt,
 	      d->rest < 0);
 	if (d->wait >= 0)
-		dline(s, 1, "run-queue wait (schedstat)", d->wait, "us", 0, 0);
+		dline(s, 1, "run-queue wait (schedstat; overlaps CPU on one CPU)", d->wait, "us", 0, 0);
 	if (d->idle_ctx > 0)
 		dline(s, 1, "irq/softirq in idle context", d->idle_ctx, "us", 0, 0);
 	if (d->service_demand >= 0) {

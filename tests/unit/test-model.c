@@ -46,15 +46,15 @@ static const struct sym_entry ksyms[] = {
  * fold into one), spin unlock 150, unknown 40, long name 10.
  */
 static const struct profile_sample samples[] = {
-	{ 0, 0, 0x1010, ROLE_CLIENT, 30, 30000 },
-	{ 0, 1, 0x1010, ROLE_RESPONDER, 10, 10000 },
-	{ 0, 0, 0x1020, ROLE_CLIENT, 10, 10000 },
-	{ 0, 1, 0x1110, ROLE_RESPONDER, 20, 20000 },
-	{ 0, 1, 0x1210, ROLE_RESPONDER, 5, 5000 },
-	{ 0, 0, 0x2010, ROLE_IDLE, 50, 50000 },
-	{ 0, 1, 0x3010, ROLE_RESPONDER, 15, 15000 },
-	{ 0, 0, 0x4010, ROLE_CLIENT, 1, 1000 },
-	{ 0, 0, IP_UNKNOWN, ROLE_OTHER, 4, 4000 },
+	{ 0, 0, 0x1010, ROLE_CLIENT, 30, 30000, 0 },
+	{ 0, 1, 0x1010, ROLE_RESPONDER, 10, 10000, 0 },
+	{ 0, 0, 0x1020, ROLE_CLIENT, 10, 10000, 0 },
+	{ 0, 1, 0x1110, ROLE_RESPONDER, 20, 20000, 0 },
+	{ 0, 1, 0x1210, ROLE_RESPONDER, 5, 5000, 0 },
+	{ 0, 0, 0x2010, ROLE_IDLE, 50, 50000, 0 },
+	{ 0, 1, 0x3010, ROLE_RESPONDER, 15, 15000, 0 },
+	{ 0, 0, 0x4010, ROLE_CLIENT, 1, 1000, 0 },
+	{ 0, 0, IP_UNKNOWN, ROLE_OTHER, 4, 4000, 0 },
 };
 
 struct fixture {
@@ -284,9 +284,9 @@ static void test_two_events(void **state)
 	add_event(&fx->p, "instructions", "instructions", 2000);
 	/* instructions retire elsewhere: all in udp_recvmsg and unlock */
 	s = &fx->p.samples[fx->p.nsamples++];
-	*s = (struct profile_sample){ 1, 0, 0x1111, ROLE_CLIENT, 3, 6000 };
+	*s = (struct profile_sample){ 1, 0, 0x1111, ROLE_CLIENT, 3, 6000, 0 };
 	s = &fx->p.samples[fx->p.nsamples++];
-	*s = (struct profile_sample){ 1, 0, 0x3010, ROLE_CLIENT, 1, 2000 };
+	*s = (struct profile_sample){ 1, 0, 0x3010, ROLE_CLIENT, 1, 2000, 0 };
 
 	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
 	assert_int_equal(fx->m.nevents, 2);
@@ -364,6 +364,176 @@ static void test_many_samples(void **state)
 	assert_near(fx->m.busy.per_rt[0], 15000);
 }
 
+static const struct model_row *find_row(const struct model *m,
+					enum model_by by, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->views[by].n; i++)
+		if (!strcmp(m->views[by].rows[i].name, name))
+			return &m->views[by].rows[i];
+	return NULL;
+}
+
+/* Roles, with idle-task samples outside the idle loop apart; CPUs. */
+static void test_roles_and_cpus(void **state)
+{
+	struct fixture *fx = *state;
+	const struct model *m = &fx->m;
+	struct profile_sample *s = &fx->p.samples[fx->p.nsamples++];
+
+	/* softirq (udp_recvmsg) run in the idle task's context */
+	*s = (struct profile_sample){ 0, 1, 0x1110, ROLE_IDLE, 5, 5000, 0 };
+	fx->p.cpus = calloc(3, sizeof(int));
+	fx->p.cpus[0] = 0;
+	fx->p.cpus[1] = 1;
+	fx->p.cpus[2] = 2;
+	fx->p.ncpus_sampled = 3;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(m->views[MODEL_BY_ROLE].n, MODEL_ROLE_MAX);
+	assert_near(find_row(m, MODEL_BY_ROLE, "client")->per_rt[0], 410);
+	assert_near(find_row(m, MODEL_BY_ROLE, "responder")->per_rt[0], 500);
+	assert_near(find_row(m, MODEL_BY_ROLE, "idle")->per_rt[0], 500);
+	assert_near(find_row(m, MODEL_BY_ROLE, "idle-ctx irq/softirq")->per_rt[0], 50);
+	assert_near(find_row(m, MODEL_BY_ROLE, "other")->per_rt[0], 40);
+	assert_near(find_row(m, MODEL_BY_ROLE, "perpkt")->per_rt[0], 0);
+	/* CPU 2 was sampled and had nothing: still a row */
+	assert_int_equal(m->views[MODEL_BY_CPU].n, 3);
+	assert_near(find_row(m, MODEL_BY_CPU, "cpu 0")->per_rt[0], 950);
+	assert_near(find_row(m, MODEL_BY_CPU, "cpu 1")->per_rt[0], 550);
+	assert_near(find_row(m, MODEL_BY_CPU, "cpu 2")->per_rt[0], 0);
+	/* kallsyms knows no files: one row */
+	assert_int_equal(m->views[MODEL_BY_FILE].n, 1);
+	assert_string_equal(m->views[MODEL_BY_FILE].rows[0].name, MODEL_NO_FILE);
+	free(fx->p.cpus);
+	fx->p.cpus = NULL;
+}
+
+static void test_error_bars_and_ipc(void **state)
+{
+	struct fixture *fx = *state;
+	const struct model_row *r;
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	r = find_fn(&fx->m, "udp_sendmsg");
+	/* 50 samples, 500 ns/RT: Poisson error 500/sqrt(50) */
+	assert_near(r->err[0], 500 / sqrt(50));
+	assert_true(r->ipc < 0);
+	assert_int_equal(fx->m.nrepeats, 1);
+	model_free(&fx->m);
+
+	free(fx->p.events[0].unit);
+	fx->p.events[0].unit = strdup("cycles");
+	add_event(&fx->p, "instructions", "instructions", 1000);
+	fx->p.samples[fx->p.nsamples++] = (struct profile_sample){
+		1, 0, 0x1010, ROLE_CLIENT, 100, 100000, 0 };
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_near(find_fn(&fx->m, "udp_sendmsg")->ipc, 2.0);
+	assert_true(fx->m.decomp.valid == 0);
+}
+
+static void test_decomposition(void **state)
+{
+	struct fixture *fx = *state;
+	const struct model_decomp *d = &fx->m.decomp;
+	struct profile_task tasks[2] = {
+		{ ROLE_CLIENT, 10, 0, 300000, 10000, 50000, 250000, 200 },
+		{ ROLE_RESPONDER, 11, 1, 200000, 0, 0, 200000, 200 },
+	};
+	struct profile_cpu cpus[2] = {
+		{ 0, 100000, 400000, 0, 50000, 1000000, 0, 0, 0 },
+		{ 1, 0, 200000, 0, 0, 1500000, 0, 2, 0 },
+	};
+
+	fx->p.latency.count = 100;
+	fx->p.latency.mean = 10000;
+	/* without tasks: kernel-only, from samples by role */
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(d->valid, 1);
+	assert_int_equal(d->from_tasks, 0);
+	assert_near(d->rtt, 10000);
+	assert_near(d->client, 410);
+	assert_near(d->responder, 500);
+	assert_near(d->rest, 10000 - 910);
+	assert_near(d->service_demand, 950);  /* busy, kernel only */
+	model_free(&fx->m);
+
+	fx->p.tasks = tasks;
+	fx->p.ntasks = 2;
+	fx->p.cpu_times = cpus;
+	fx->p.ncpu_times = 2;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(d->from_tasks, 1);
+	assert_near(d->client, 3000);
+	assert_near(d->responder, 2000);
+	assert_near(d->rest, 5000);
+	assert_near(d->client + d->responder + d->rest, d->rtt);
+	assert_near(d->wait, 100);
+	assert_near(d->switches, 4);
+	assert_near(d->service_demand, 7500);
+	/* 7.5 us x 50 RT/s = 0.000375 CPUs */
+	assert_near(fx->m.recon.busy_cpus, 7500 * 50 / 1e9);
+	/* cpu 0: 95 ms sampled, of which 50 idle loop, vs 0.45 ms kernel */
+	assert_int_equal(fx->m.recon.ncpus, 2);
+	assert_int_equal(fx->m.recon.cpus[0].cpu, 0);
+	assert_near(fx->m.recon.cpus[0].sampled_busy, 45000);
+	assert_near(fx->m.recon.cpus[0].kernel, 450000);
+	assert_int_equal(fx->m.recon.cpus[0].flagged, 1);
+	assert_int_equal(fx->m.recon.cpus[1].lost, 2);
+	assert_int_equal(fx->m.recon.flagged, 1);
+	fx->p.tasks = NULL;
+	fx->p.ntasks = 0;
+	fx->p.cpu_times = NULL;
+	fx->p.ncpu_times = 0;
+}
+
+static void test_sort_keys(void **state)
+{
+	struct fixture *fx = *state;
+	size_t i;
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(model_sort(&fx->m, "name"), 0);
+	for (i = 1; i < fx->m.nfunctions; i++)
+		assert_true(strcmp(fx->m.functions[i - 1].name,
+				   fx->m.functions[i].name) < 0);
+	assert_near(fx->m.functions[fx->m.nfunctions - 1].cum, 1);
+	assert_int_equal(model_sort(&fx->m, "samples"), 0);
+	assert_int_equal(model_sort(&fx->m, "cpu-clock"), 0);
+	assert_string_equal(fx->m.functions[0].name, "default_idle");
+	assert_int_equal(model_sort(&fx->m, "no-such-key"), -1);
+	assert_int_equal(model_by_parse("cpu"), MODEL_BY_CPU);
+	assert_int_equal(model_by_parse("nope"), -1);
+}
+
+static void test_callers(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t a[3] = { 0x1110, 0x1010, 0x4010 };  /* recv <- send <- long */
+	uint64_t b[2] = { 0x1110, 0x3010 };          /* recv <- unlock */
+	struct profile_stack st[2] = {
+		{ 0, ROLE_CLIENT, 3, 3000, 3, a },
+		{ 0, ROLE_CLIENT, 1, 1000, 2, b },
+	};
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(model_callers(&fx->m, "udp_recvmsg"), -1);
+	model_free(&fx->m);
+
+	fx->p.stacks = st;
+	fx->p.nstacks = 2;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(fx->m.nstacks, 2);
+	assert_int_equal(model_callers(&fx->m, "udp_recvmsg"), 0);
+	assert_int_equal(fx->m.callers.n, 2);
+	assert_string_equal(fx->m.callers.rows[0].name, "udp_sendmsg");
+	assert_near(fx->m.callers.rows[0].share, 0.75);
+	assert_near(fx->m.callee.per_rt[0], 40);
+	assert_int_equal(model_callers(&fx->m, "absent_fn"), -1);
+	fx->p.stacks = NULL;
+	fx->p.nstacks = 0;
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -379,6 +549,11 @@ int main(void)
 		T(test_bad_event_index),
 		T(test_too_many_events),
 		T(test_many_samples),
+		T(test_roles_and_cpus),
+		T(test_error_bars_and_ipc),
+		T(test_decomposition),
+		T(test_sort_keys),
+		T(test_callers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

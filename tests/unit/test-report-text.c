@@ -42,15 +42,15 @@ static const struct sym_entry ksyms[] = {
 
 /* Same profile as test-model.c: per RT 500, 500, 250, 150, 40, 10. */
 static const struct profile_sample samples[] = {
-	{ 0, 0, 0x1010, ROLE_CLIENT, 30, 30000 },
-	{ 0, 1, 0x1010, ROLE_RESPONDER, 10, 10000 },
-	{ 0, 0, 0x1020, ROLE_CLIENT, 10, 10000 },
-	{ 0, 1, 0x1110, ROLE_RESPONDER, 20, 20000 },
-	{ 0, 1, 0x1210, ROLE_RESPONDER, 5, 5000 },
-	{ 0, 0, 0x2010, ROLE_IDLE, 50, 50000 },
-	{ 0, 1, 0x3010, ROLE_RESPONDER, 15, 15000 },
-	{ 0, 0, 0x4010, ROLE_CLIENT, 1, 1000 },
-	{ 0, 0, 0x9000, ROLE_OTHER, 4, 4000 },
+	{ 0, 0, 0x1010, ROLE_CLIENT, 30, 30000, 0 },
+	{ 0, 1, 0x1010, ROLE_RESPONDER, 10, 10000, 0 },
+	{ 0, 0, 0x1020, ROLE_CLIENT, 10, 10000, 0 },
+	{ 0, 1, 0x1110, ROLE_RESPONDER, 20, 20000, 0 },
+	{ 0, 1, 0x1210, ROLE_RESPONDER, 5, 5000, 0 },
+	{ 0, 0, 0x2010, ROLE_IDLE, 50, 50000, 0 },
+	{ 0, 1, 0x3010, ROLE_RESPONDER, 15, 15000, 0 },
+	{ 0, 0, 0x4010, ROLE_CLIENT, 1, 1000, 0 },
+	{ 0, 0, 0x9000, ROLE_OTHER, 4, 4000, 0 },
 };
 
 struct fixture {
@@ -202,7 +202,7 @@ static void test_two_events_width(void **state)
 
 	add_event(&fx->p, "instructions", "instructions", 2000);
 	fx->p.samples[fx->p.nsamples++] = (struct profile_sample){
-		1, 0, 0x1111, ROLE_CLIENT, 3, 6000 };
+		1, 0, 0x1111, ROLE_CLIENT, 3, 6000, 0 };
 	assert_int_equal(render(fx, &o), 0);
 	assert_true(longest_line(fx->out) <= 100);
 	/* a second per-RT column fits in 100 columns */
@@ -239,8 +239,8 @@ static void test_header_software_clock(void **state)
 	assert_non_null(strstr(flat, "kernel: 6.18.0-test"));
 	assert_non_null(strstr(flat, "0123456789abcdef"));
 	assert_non_null(strstr(flat, "udp over loopback, 64-byte"));
-	assert_non_null(strstr(flat, "client 0, server 1"));
-	assert_non_null(strstr(flat, "100 in a 2.000 s window, 50.0 per second"));
+	assert_non_null(strstr(flat, "client 0, responder 1"));
+	assert_non_null(strstr(flat, "100 in a 2.000 s window (50.0 per second)"));
 	assert_non_null(strstr(flat, "p50 5.3"));
 	assert_non_null(strstr(flat, "p99 9.8"));
 	assert_non_null(strstr(flat, "period 1000 ns"));
@@ -400,7 +400,7 @@ static void test_json(void **state)
 
 	assert_string_equal(json_string_value(json_object_get(root, "format")),
 			    "perpkt-report");
-	assert_int_equal(json_integer_value(json_object_get(root, "version")), 1);
+	assert_int_equal(json_integer_value(json_object_get(root, "version")), 2);
 	assert_string_equal(json_string_value(json_object_get(root, "mode")),
 			    "software-clock");
 	assert_int_equal(num(root, "round_trips", NULL), 100);
