@@ -6,7 +6,8 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Build and test dependencies, all Debian 12 packages.
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
-       libjansson-dev libcmocka-dev iproute2 jq elfutils binutils procps
+       libjansson-dev libcmocka-dev iproute2 jq elfutils binutils procps \
+       chromium python3 socat
 
 .PHONY: all deps build demo check clean
 

@@ -85,9 +85,11 @@ static json_t *row_json(const struct model *m, const struct model_row *r,
 	set(o, "samples", per_event(m, r->samples, NULL, bad), bad);
 	set(o, "per_rt", per_event(m, NULL, r->per_rt, bad), bad);
 	set(o, "error", per_event(m, NULL, r->err, bad), bad);
-	/* spread across repeats arrives with issue 7 */
+	/* per-window values exist only with repeats */
 	set(o, "spread", m->nrepeats > 1 ?
 	    per_event(m, NULL, r->spread, bad) : json_null(), bad);
+	set(o, "repeat_mean", m->nrepeats > 1 ?
+	    per_event(m, NULL, r->rep_mean, bad) : json_null(), bad);
 	set(o, "ipc", num_or_null(r->ipc), bad);
 	set(o, "share", json_real(r->share), bad);
 	set(o, "cum", json_real(r->cum), bad);
@@ -303,11 +305,19 @@ static json_t *build(const struct model *m, int *bad)
 	set(root, "reconciliation", recon_json(m, bad), bad);
 	set(root, "conditions", conditions_json(p, bad), bad);
 	set(root, "repeats", json_integer(m->nrepeats), bad);
+	if (m->nrepeats > 1) {
+		o = json_object();
+		set(o, "mean", num_or_null(m->rep_latency_mean), bad);
+		set(o, "sd", num_or_null(m->rep_latency_sd), bad);
+		set(root, "repeat_latency_ns", o, bad);
+	}
 
 	o = json_object();
 	set(o, "samples", per_event(m, m->total.samples, NULL, bad), bad);
 	set(o, "per_rt", per_event(m, NULL, m->total.per_rt, bad), bad);
 	set(o, "error", per_event(m, NULL, m->total.err, bad), bad);
+	set(o, "spread", m->nrepeats > 1 ?
+	    per_event(m, NULL, m->total.spread, bad) : json_null(), bad);
 	set(o, "ipc", num_or_null(m->total.ipc), bad);
 	set(root, "total", o, bad);
 

@@ -11,8 +11,12 @@ int strcmp_null(const char *a, const char *b);
 int dup_opt(char **out, const char *s);
 void row_init(struct model_row *r);
 void row_clear(struct model_row *r);
-void row_add(struct model_row *dst, const struct model_row *src,
-	     size_t nevents);
+/* Adds counts, weights and per-window weights; -1 when out of memory. */
+int row_add(struct model_row *dst, const struct model_row *src,
+	    size_t nevents);
+/* One aggregated sample into a row, per window too; -1 out of memory. */
+int row_add_sample(struct model_row *r, const struct profile_sample *sm,
+		   size_t nrepeats);
 /* per_rt, err, ipc and share of one row. */
 void finish_row(struct model_row *r, const struct model *m);
 /* Sort (heaviest first) and fill per_rt, shares and cum. */

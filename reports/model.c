@@ -94,6 +94,7 @@ void row_clear(struct model_row *r)
 	free(r->rule);
 	free(r->module);
 	free(r->file);
+	free(r->rep);
 	row_init(r);
 }
 
@@ -106,17 +107,51 @@ void rows_free(struct model_row *rows, size_t n)
 	free(rows);
 }
 
-void row_add(struct model_row *dst, const struct model_row *src,
-	     size_t nevents)
+/* Per-window weights, allocated on first use: rows without repeats
+ * (one run) never carry them. */
+static int row_rep_alloc(struct model_row *r, size_t nrep)
 {
-	size_t e;
+	if (r->rep)
+		return 0;
+	r->rep = calloc(nrep * MODEL_MAX_EVENTS, sizeof(*r->rep));
+	if (!r->rep)
+		return -1;
+	r->nrep = nrep;
+	return 0;
+}
+
+int row_add(struct model_row *dst, const struct model_row *src,
+	    size_t nevents)
+{
+	size_t e, k;
 
 	for (e = 0; e < nevents; e++) {
 		dst->samples[e] += src->samples[e];
 		dst->weight[e] += src->weight[e];
 	}
+	if (!src->rep)
+		return 0;
+	if (row_rep_alloc(dst, src->nrep))
+		return -1;
+	for (k = 0; k < src->nrep * MODEL_MAX_EVENTS; k++)
+		dst->rep[k] += src->rep[k];
+	return 0;
 }
 
+int row_add_sample(struct model_row *r, const struct profile_sample *sm,
+		   size_t nrepeats)
+{
+	r->samples[sm->event] += sm->count;
+	r->weight[sm->event] += (double)sm->weight;
+	if (nrepeats < 2)
+		return 0;
+	if (sm->repeat >= nrepeats || row_rep_alloc(r, nrepeats))
+		return -1;
+	r->rep[sm->repeat * MODEL_MAX_EVENTS + sm->event] += (double)sm->weight;
+	return 0;
+}
+
+/* The strings; acc is cleared apart (its rep moves into the rows). */
 static void addr_clear(struct addr_info *a)
 {
 	free(a->function);
@@ -209,7 +244,7 @@ oom:
  */
 static int collect_addrs(const struct profile *p, struct symbolizer *s,
 			 struct addr_info **out, size_t *nout,
-			 size_t *nunknown, size_t *sample_addr)
+			 size_t *nunknown, size_t *sample_addr, size_t nrep)
 {
 	struct ip_ref *refs;
 	struct addr_info *addrs = NULL;
@@ -255,15 +290,19 @@ static int collect_addrs(const struct profile *p, struct symbolizer *s,
 		}
 		a = &addrs[n - 1];
 		sample_addr[refs[i].idx] = n - 1;
-		a->acc.samples[sm->event] += sm->count;
-		a->acc.weight[sm->event] += (double)sm->weight;
+		if (row_add_sample(&a->acc, sm, nrep)) {
+			error("out of memory for samples by repeat");
+			goto out;
+		}
 	}
 	ret = 0;
 out:
 	free(refs);
 	if (ret) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			addr_clear(&addrs[i]);
+			row_clear(&addrs[i].acc);
+		}
 		free(addrs);
 		return ret;
 	}
@@ -331,8 +370,8 @@ static int group_samples(struct model *m, const struct addr_info *addrs,
 		enum model_role role = sample_role(sm, a->bucket);
 
 		r = &roles->rows[role];
-		r->samples[sm->event] += sm->count;
-		r->weight[sm->event] += (double)sm->weight;
+		if (row_add_sample(r, sm, m->nrepeats))
+			return error("out of memory for samples by repeat");
 		for (j = 0; j < cpus->n; j++)
 			if (cpus->rows[j].cpu == (int)sm->cpu)
 				break;
@@ -347,8 +386,8 @@ static int group_samples(struct model *m, const struct addr_info *addrs,
 			if (dup_opt(&r->name, name))
 				return error("out of memory");
 		}
-		r->samples[sm->event] += sm->count;
-		r->weight[sm->event] += (double)sm->weight;
+		if (row_add_sample(r, sm, m->nrepeats))
+			return error("out of memory for samples by repeat");
 		if (role == MODEL_ROLE_IDLE && sm->event == 0)
 			r->idle_weight += (double)sm->weight;
 	}
@@ -384,7 +423,8 @@ static int group_functions(struct model *m, struct addr_info *addrs, size_t n)
 			a->function = a->bucket = NULL;
 			a->rule = a->module = a->file = NULL;
 		}
-		row_add(r, &a->acc, m->nevents);
+		if (row_add(r, &a->acc, m->nevents))
+			return error("out of memory for samples by repeat");
 	}
 	return 0;
 }
@@ -420,9 +460,61 @@ static int group_by_key(struct model *m, enum model_by by)
 					     by_names[by]);
 			v->n++;
 		}
-		row_add(r, f, m->nevents);
+		if (row_add(r, f, m->nevents))
+			return error("out of memory for %s rows", by_names[by]);
 	}
 	return 0;
+}
+
+double model_repeat_value(const struct model *m, const struct model_row *r,
+			  size_t e, size_t k)
+{
+	const struct profile *p = m->profile;
+
+	if (m->nrepeats < 2)
+		return r->per_rt[e];
+	if (k >= p->nrepeats || !p->repeats[k].round_trips || !r->rep ||
+	    k >= r->nrep)
+		return 0;
+	return r->rep[k * MODEL_MAX_EVENTS + e] / p->repeats[k].round_trips;
+}
+
+double model_repeat_latency(const struct model *m, size_t k)
+{
+	const struct profile *p = m->profile;
+
+	if (m->nrepeats < 2)
+		return p->latency.count ? p->latency.mean : -1;
+	if (k >= p->nrepeats || !p->repeats[k].latency.count)
+		return -1;
+	return p->repeats[k].latency.mean;
+}
+
+/* Mean and sample standard deviation of the windows with round trips:
+ * a window without any tells nothing about the value per round trip. */
+static void repeat_stats(const struct model *m, const struct model_row *r,
+			 size_t e, double *mean, double *sd)
+{
+	const struct profile *p = m->profile;
+	double sum = 0, ss = 0;
+	size_t k, n = 0;
+
+	for (k = 0; k < (size_t)m->nrepeats; k++) {
+		if (!p->repeats[k].round_trips)
+			continue;
+		sum += model_repeat_value(m, r, e, k);
+		n++;
+	}
+	*mean = n ? sum / n : 0;
+	for (k = 0; k < (size_t)m->nrepeats; k++) {
+		double d;
+
+		if (!p->repeats[k].round_trips)
+			continue;
+		d = model_repeat_value(m, r, e, k) - *mean;
+		ss += d * d;
+	}
+	*sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
 }
 
 void finish_row(struct model_row *r, const struct model *m)
@@ -434,6 +526,10 @@ void finish_row(struct model_row *r, const struct model *m)
 		r->per_rt[e] = rt ? r->weight[e] / rt : 0;
 		r->err[e] = r->samples[e] ?
 			r->per_rt[e] / sqrt((double)r->samples[e]) : 0;
+		r->rep_mean[e] = r->per_rt[e];
+		r->spread[e] = 0;
+		if (m->nrepeats > 1)
+			repeat_stats(m, r, e, &r->rep_mean[e], &r->spread[e]);
 	}
 	r->ipc = -1;
 	if (m->cycles_event >= 0 && m->insns_event >= 0 &&
@@ -478,7 +574,8 @@ static int build_rows(struct model *m, struct symbolizer *s)
 			     sizeof(*sample_addr));
 	if (!sample_addr)
 		return error("out of memory for %zu samples", p->nsamples);
-	if (collect_addrs(p, s, &addrs, &naddrs, &m->nunknown, sample_addr))
+	if (collect_addrs(p, s, &addrs, &naddrs, &m->nunknown, sample_addr,
+			  m->nrepeats))
 		goto out;
 	m->naddrs = naddrs;
 	/* before group_functions moves the strings out of addrs */
@@ -493,11 +590,38 @@ static int build_rows(struct model *m, struct symbolizer *s)
 	m->nbuckets = m->views[MODEL_BY_BUCKET].n;
 	ret = 0;
 out:
-	for (i = 0; i < naddrs; i++)
+	for (i = 0; i < naddrs; i++) {
 		addr_clear(&addrs[i]);
+		row_clear(&addrs[i].acc);
+	}
 	free(addrs);
 	free(sample_addr);
 	return ret;
+}
+
+static void repeat_latency(struct model *m)
+{
+	double sum = 0, ss = 0, v;
+	size_t k, n = 0;
+
+	if (m->nrepeats < 2)
+		return;
+	for (k = 0; k < (size_t)m->nrepeats; k++) {
+		v = model_repeat_latency(m, k);
+		if (v < 0)
+			continue;
+		sum += v;
+		n++;
+	}
+	if (!n)
+		return;
+	m->rep_latency_mean = sum / n;
+	for (k = 0; k < (size_t)m->nrepeats; k++) {
+		v = model_repeat_latency(m, k);
+		if (v >= 0)
+			ss += (v - m->rep_latency_mean) * (v - m->rep_latency_mean);
+	}
+	m->rep_latency_sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
 }
 
 int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
@@ -511,7 +635,9 @@ int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
 	row_init(&m->busy);
 	row_init(&m->callee);
 	m->profile = p;
-	m->nrepeats = 1;
+	/* one window listed is the same as none: a single run */
+	m->nrepeats = p->nrepeats > 1 ? (int)p->nrepeats : 1;
+	m->rep_latency_mean = m->rep_latency_sd = -1;
 	if (p->nevents > MODEL_MAX_EVENTS)
 		return error("profile has %zu events, at most %d are supported",
 			     p->nevents, MODEL_MAX_EVENTS);
@@ -529,14 +655,19 @@ int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
 		goto fail;
 	}
 	for (i = 0; i < m->nfunctions; i++)
-		row_add(&m->total, &m->functions[i], m->nevents);
-	row_add(&m->busy, &m->total, m->nevents);
+		if (row_add(&m->total, &m->functions[i], m->nevents))
+			goto oom;
+	if (row_add(&m->busy, &m->total, m->nevents))
+		goto oom;
 	idle = model_bucket(m, MODEL_IDLE_BUCKET);
 	if (idle) {
 		for (e = 0; e < m->nevents; e++) {
 			m->busy.samples[e] -= idle->samples[e];
 			m->busy.weight[e] -= idle->weight[e];
 		}
+		for (i = 0; idle->rep && m->busy.rep &&
+			    i < idle->nrep * MODEL_MAX_EVENTS; i++)
+			m->busy.rep[i] -= idle->rep[i];
 	}
 	for (v = 0; v < MODEL_BY_MAX; v++)
 		finish_rows(m->views[v].rows, m->views[v].n, m);
@@ -546,8 +677,11 @@ int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
 	m->busy.cum = m->busy.share;
 	if (model_build_stacks(m, s))
 		goto fail;
+	repeat_latency(m);
 	model_derive(m);
 	return 0;
+oom:
+	error("out of memory");
 fail:
 	model_free(m);
 	return -1;

@@ -65,9 +65,14 @@ struct model_row {
 	/* Sampling error of per_rt, one standard deviation: sample counts
 	 * are Poisson, so per_rt / sqrt(samples); 0 without samples. */
 	double err[MODEL_MAX_EVENTS];
-	/* Standard deviation across repeated runs (issue 7); 0 and
-	 * model.nrepeats == 1 until repeats exist. */
+	/* With repeats (model.nrepeats > 1): the per-round-trip value of
+	 * each window, mean and sample standard deviation across windows;
+	 * spread is 0 with one run. rep holds the weight of each window,
+	 * rep[k * MODEL_MAX_EVENTS + e], NULL when the row has none. */
+	double rep_mean[MODEL_MAX_EVENTS];
 	double spread[MODEL_MAX_EVENTS];
+	double *rep;
+	size_t nrep;
 	double ipc;          /* instructions / cycles, < 0 when unknown */
 	double share;        /* of the first event's total, 0..1 */
 	double cum;          /* cumulative share in sort order */
@@ -161,7 +166,10 @@ struct model {
 	size_t nunknown;     /* of those, how many are in no known symbol */
 	int time_event;      /* index of an event in ns, -1 if none */
 	int cycles_event, insns_event;  /* for IPC, -1 if absent */
-	int nrepeats;        /* 1 until issue 7 merges repeats */
+	int nrepeats;        /* measurement windows (record --repeat), >= 1 */
+	/* Mean latency across windows and its sample standard deviation,
+	 * ns; < 0 when unknown or with one window. */
+	double rep_latency_mean, rep_latency_sd;
 
 	struct model_stack *stacks;    /* first event only; empty without -g */
 	size_t nstacks;
@@ -205,6 +213,16 @@ int model_sort(struct model *m, const char *key);
  * why (no callchains, function absent).
  */
 int model_callers(struct model *m, const char *func);
+
+/*
+ * Value per round trip of row r, event e, in window k (0..nrepeats-1):
+ * its weight in that window over that window's round trips. With one
+ * window it is the row's per_rt; 0 for a window without round trips.
+ */
+double model_repeat_value(const struct model *m, const struct model_row *r,
+			  size_t e, size_t k);
+/* Mean latency (ns) of window k, < 0 when not measured. */
+double model_repeat_latency(const struct model *m, size_t k);
 
 /* Derived numbers: decomposition and reconciliation (model-derive.c). */
 void model_derive(struct model *m);

@@ -334,9 +334,11 @@ static void put_notes(struct summary *s, const struct model *m)
 		if (!strcmp(m->views[MODEL_BY_ROLE].rows[i].name,
 			    model_role_name(MODEL_ROLE_IDLE_CTX)))
 			ic = &m->views[MODEL_BY_ROLE].rows[i];
-	NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson)%s.",
-	     m->nrepeats > 1 ? "; spread across repeats is shown apart" :
-	     "; one run, so no spread across repeats");
+	if (m->nrepeats > 1)
+		NOTE(s, "sd is the sample standard deviation of the value per round trip across the %d repeats (measurement windows); the value itself is all windows' weight over all round trips. A row of omitted rows shows its sampling error instead.",
+		     m->nrepeats);
+	else
+		NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson); one run, so no spread across repeats.");
 	if (ic && ic->samples[0])
 		NOTE(s, "role idle-ctx irq/softirq: samples of the idle task outside the idle loop, i.e. interrupt and softirq work that ran in idle context (the ip cannot tell irq from softirq).");
 	if (m->nunknown)

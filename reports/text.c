@@ -46,6 +46,10 @@ struct layout {
 	int wval[MODEL_MAX_EVENTS];
 	int werr;
 	char label[MODEL_MAX_EVENTS][24];
+	/* "+-": sampling error; "sd": spread across repeats (issue 7) */
+	const char *bar_label;
+	const struct model *m;
+	const struct model_row *rest_row;  /* summed rows: no spread known */
 	size_t nval;      /* event columns that fit */
 	int wbucket;
 	int wsym;
@@ -145,6 +149,13 @@ static void fmt_val(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.1f", v);
 }
 
+/* The error bar of the first event: with repeats the measured spread,
+ * else the sampling error. */
+static double row_bar(const struct model *m, const struct model_row *r)
+{
+	return m->nrepeats > 1 ? r->spread[0] : r->err[0];
+}
+
 static void put_header(struct text_ctx *c, const struct model *m,
 		       const struct summary *s)
 {
@@ -236,6 +247,8 @@ static void layout_compute(struct layout *L, const struct model *m,
 	size_t e, i;
 
 	memset(L, 0, sizeof(*L));
+	L->m = m;
+	L->bar_label = m->nrepeats > 1 ? "sd" : "+-";
 	L->show_cum = 1;
 	L->show_bucket = show_bucket;
 	L->wsamples = num_width(m->total.samples[0]);
@@ -267,7 +280,7 @@ static void layout_compute(struct layout *L, const struct model *m,
 
 		fixed += L->wval[0] + 1;
 		L->nval = 1;
-		fmt_val(v, sizeof(v), m->total.err[0]);
+		fmt_val(v, sizeof(v), row_bar(m, &m->total));
 		L->werr = strlen(v) > 5 ? strlen(v) : 5;
 		L->show_err = 1;
 		fixed += L->werr + 1;
@@ -303,7 +316,7 @@ static void put_table_head(struct text_ctx *c, const struct layout *L,
 	for (e = 0; e < L->nval; e++) {
 		line_add(&l, "%*s ", L->wval[e], L->label[e]);
 		if (!e && L->show_err)
-			line_add(&l, "%*s ", L->werr, "+-");
+			line_add(&l, "%*s ", L->werr, L->bar_label);
 	}
 	if (L->show_ipc)
 		line_add(&l, "%4s ", "IPC");
@@ -337,7 +350,8 @@ static void put_row(struct text_ctx *c, const struct layout *L,
 		fmt_val(v, sizeof(v), r->per_rt[e]);
 		line_add(&l, "%*s ", L->wval[e], v);
 		if (!e && L->show_err) {
-			fmt_val(v, sizeof(v), r->err[0]);
+			fmt_val(v, sizeof(v), L->rest_row == r ?
+				r->err[0] : row_bar(L->m, r));
 			line_add(&l, "%*s ", L->werr, v);
 		}
 	}
@@ -408,6 +422,7 @@ static void put_view(struct text_ctx *c, const struct model *m,
 		rest.cum = v->rows[v->n - 1].cum;
 		snprintf(label, sizeof(label), "(%zu more not shown)",
 			 v->n - shown);
+		L.rest_row = &rest;
 		put_row(c, &L, &rest, label, 1);
 	}
 	if (!totals)

@@ -12,6 +12,7 @@
 #include "options.h"
 #include "profile.h"
 #include "symbolize.h"
+#include "symsource.h"
 
 static const char report_usage[] =
 "usage: perpkt report [options] [-i FILE]\n"
@@ -32,6 +33,10 @@ static const char report_usage[] =
 "      --callers FUNC     who calls FUNC, from callchains (record -g)\n"
 "      --all-conditions   list every test condition, not the first few\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
+"      --vmlinux FILE     symbols, file:line and buckets by source path\n"
+"                         from this vmlinux (its build-id must match)\n"
+"      --kallsyms FILE    symbols from a kallsyms file of the same boot\n"
+"      --force            accept a vmlinux whose build-id differs\n"
 "  -h, --help             show this help\n";
 
 static const char *const formats[] = {
@@ -42,6 +47,7 @@ struct report_args {
 	const char *input;
 	const char *format;
 	const char *buckets;
+	struct symsource src;  /* --vmlinux, --kallsyms, --force */
 	const char *sort;
 	const char *callers;
 	struct report_options ro;
@@ -61,6 +67,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "sort", required_argument, NULL, 7 },
 		{ "callers", required_argument, NULL, 8 },
 		{ "all-conditions", no_argument, NULL, 9 },
+		{ "vmlinux", required_argument, NULL, 30 },
+		{ "kallsyms", required_argument, NULL, 31 },
+		{ "force", no_argument, NULL, 32 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -121,6 +130,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 9:
 			a->ro.all_conditions = 1;
 			break;
+		case 30:
+			a->src.vmlinux = optarg;
+			break;
+		case 31:
+			a->src.kallsyms = optarg;
+			break;
+		case 32:
+			a->src.force = 1;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			a->help = 1;
@@ -131,27 +149,17 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	}
 	if (optind < argc)
 		return error("unexpected argument '%s'", argv[optind]);
+	if (a->src.vmlinux && a->src.kallsyms)
+		return error("--vmlinux and --kallsyms exclude each other");
 	return 0;
 }
 
-static int open_symbols(const struct profile *p, struct symbolizer **sym)
+/* The profile's own symbols unless --vmlinux or --kallsyms says else. */
+static int open_symbols(struct report_args *a, const struct profile *p,
+			struct symbolizer **sym)
 {
-	struct sym_entry *e = calloc(p->nksyms ? p->nksyms : 1, sizeof(*e));
-	size_t i;
-	int ret;
-
-	if (!e)
-		return error("out of memory");
-	for (i = 0; i < p->nksyms; i++) {
-		e[i].addr = p->ksyms[i].addr;
-		e[i].size = p->ksyms[i].size;
-		e[i].type = p->ksyms[i].type;
-		e[i].name = p->ksyms[i].name;
-		e[i].module = p->ksyms[i].module;
-	}
-	ret = symbolizer_open_entries(sym, e, p->nksyms);
-	free(e);
-	return ret;
+	a->src.buckets = a->buckets;
+	return symsource_open(sym, &a->src, p, NULL);
 }
 
 static int render(const struct report_args *a, const struct model *m)
@@ -204,8 +212,7 @@ int cmd_report(int argc, char **argv)
 		return PERPKT_EXIT_OK;
 	if (profile_read(&p, a.input))
 		return PERPKT_EXIT_FAILURE;
-	if (open_symbols(&p, &sym) ||
-	    (a.buckets && symbolizer_load_buckets(sym, a.buckets)))
+	if (open_symbols(&a, &p, &sym))
 		goto out_sym;
 	if (model_build(&m, &p, sym))
 		goto out_sym;

@@ -13,5 +13,6 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_resolve(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "per-round-trip tables from a profile" },
 	{ "resolve", cmd_resolve, "kernel address to function, file:line, inlines, bucket" },
 	{ "stat", cmd_stat, "count only: cycles, switches, IRQs, CPU time per round trip" },
+	{ "serve", cmd_serve, "responder for 'record --peer' runs between two hosts" },
 };
 
 static void usage(FILE *f)

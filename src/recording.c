@@ -480,6 +480,7 @@ static int fill_counters(struct profile *p, const struct event_spec *evs, int ne
 		pe->name = strdup(ev->name);
 		pe->requested = strdup(ev->requested);
 		pe->pmu = strdup(ev->pmu);
+		pe->encoding = strdup(ev->fstr);
 		pe->unit = strdup(ev->unit);
 		pe->type = ev->attr.type;
 		pe->config = ev->attr.config;
@@ -710,6 +711,7 @@ int record_run(const struct record_options *o)
 			.gap_ns = o->gap_ns, .gap_spin = o->gap_spin,
 			.rps_cpus = o->rps_cpus, .set_irq_cpu = o->irq_cpu >= 0,
 			.irq_cpu = o->irq_cpu,
+			.pin_self = pl.self >= 0, .self_cpu = pl.self,
 			.client_cpu = pl.client, .server_cpu = pl.server,
 			.message_size = o->message_size,
 			.window_fds = fds, .nwindow_fds = nfds,

@@ -158,7 +158,8 @@ struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
 		x->ncus++;
 	}
 	if (!x->ncus) {
-		error("no compilation units in the DWARF of '%s'", origin);
+		warning("no readable compilation unit in the DWARF of '%s': file:line and inline chains are unavailable",
+			origin);
 		dwarf_index_free(x);
 		return NULL;
 	}
@@ -169,7 +170,8 @@ struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
 	qsort(x->ranges, x->nranges, sizeof(*x->ranges), range_cmp);
 	return x;
 oom:
-	error("out of memory indexing the DWARF of '%s'", origin);
+	warning("out of memory indexing the DWARF of '%s': file:line and inline chains are unavailable",
+		origin);
 	dwarf_index_free(x);
 	return NULL;
 }

@@ -104,7 +104,8 @@ struct dw_loc {
 	const struct sym_frame *inlines;  /* innermost first */
 	size_t ninlines;
 };
-/* Takes no ownership of `dw`, which must outlive the index. */
+/* Takes no ownership of `dw`, which must outlive the index. NULL after
+ * a warning when no CU is readable (or out of memory). */
 struct dwarf_index *dwarf_index_new(void *dw, const char *origin);
 /* Position of addr, cached per address; NULL when DWARF has none. */
 const struct dw_loc *dwarf_index_lookup(struct dwarf_index *x, uint64_t addr);

@@ -414,11 +414,9 @@ int symbolizer_open_vmlinux(struct symbolizer **out, const char *path,
 		goto fail;
 	(*out)->vm = vm;
 	(*out)->bias = o->text_addr && ltext ? o->text_addr - ltext : 0;
-	if (dw && !((*out)->dw = dwarf_index_new(dw, path))) {
-		symbolizer_close(*out);
-		*out = NULL;
-		return -1;
-	}
+	/* Unreadable DWARF (warned about) still leaves the symbols. */
+	if (dw)
+		(*out)->dw = dwarf_index_new(dw, path);
 	return 0;
 fail:
 	vmlinux_file_close(vm);

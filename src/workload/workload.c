@@ -327,6 +327,13 @@ int workload_start(struct workload **out, const struct workload_config *c)
 	if (tuning_apply(&w->tuning, w->network, w->ns, !tc.local_responder,
 			 c->rps_cpus, c->set_irq_cpu ? c->irq_cpu : -1) < 0)
 		goto fail;
+	if (c->pin_self) {
+		int ret = cpu_pin_self(c->self_cpu);
+
+		if (ret < 0)
+			warning("cannot pin perpkt to cpu %d: %s", c->self_cpu,
+				strerror(-ret));
+	}
 	w->local_responder = tc.local_responder && !w->ops->no_responder;
 	if (create_transport(w, &tc) < 0)
 		goto fail;

@@ -34,6 +34,11 @@ struct workload_config {
 	const char *rps_cpus;    /* hex mask for the rx queue; NULL: leave */
 	int set_irq_cpu;         /* 1: move the interface's IRQs to irq_cpu */
 	int irq_cpu;
+	int pin_self;            /* 1: pin the caller to self_cpu before the
+				    fork, while the workload CPUs are still
+				    idle (moving it off a CPU busy with the
+				    ping-pong can stall for seconds here) */
+	int self_cpu;
 };
 
 /* The responder's side, from `perpkt serve` (peer mode). */

@@ -26,17 +26,21 @@ done
 W=$(mktemp -d "${TMPDIR:-/tmp}/bench-resolve.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
-# N distinct addresses, uniform over the bytes between _stext and _etext.
-nm -n "$VMLINUX" | python3 -c '
-import random, sys
+# N distinct addresses, uniform over the bytes of the text symbols that
+# have a size (functions: the holes between text sections hold none).
+nm -n -S --defined-only "$VMLINUX" | python3 -c '
+import bisect, random, sys
 n, seed = int(sys.argv[1]), int(sys.argv[2])
-lo = hi = None
+starts, cum, total = [], [], 0
 for l in sys.stdin:
     f = l.split()
-    if len(f) >= 3 and f[2] == "_stext": lo = int(f[0], 16)
-    if len(f) >= 3 and f[2] == "_etext": hi = int(f[0], 16)
-r = random.Random(seed)
-for a in r.sample(range(lo, hi), n): print(hex(a))
+    if len(f) == 4 and f[2] in "tTwW" and int(f[1], 16):
+        starts.append(int(f[0], 16)); total += int(f[1], 16); cum.append(total)
+r, seen = random.Random(seed), set()
+while len(seen) < n:
+    x = r.randrange(total); i = bisect.bisect_right(cum, x)
+    seen.add(starts[i] + x - (cum[i - 1] if i else 0))
+for a in sorted(seen, key=lambda a: r.random()): print(hex(a))
 ' "$N" "$SEED" >"$W/addrs"
 
 cat "$VMLINUX" >/dev/null   # same warm page cache for every tool
@@ -54,10 +58,12 @@ t3=$(now)
 # each "function file:line", paths relative to the kernel tree (Debian's
 # build directory and source root stripped).
 cat >"$W/compare.py" <<'PY'
-import json, re, sys
+import json, os, re, sys
 def norm(p):
+    if p == "??":
+        return p
     p = re.sub(r"^/build/.*?/linux-[^/]*/", "", p)
-    return re.sub(r"^debian/build/[^/]*/", "", p)
+    return os.path.normpath(re.sub(r"^debian/build/[^/]*/", "", p))
 def perpkt(path):
     out = {}
     for r in json.load(open(path))["results"]:
@@ -87,7 +93,7 @@ for t in sys.argv[2:]:
     inner = sum(o.get(a) and p[a][0] == o[a][0] for a in p)
     print(f"{t.split('/')[-1].split('.')[0]:9} {same}/{n} ({100*same/n:.2f}%) all frames, "
           f"{inner}/{n} ({100*inner/n:.2f}%) innermost frame")
-    if len(sys.argv) and __import__("os").environ.get("BENCH_DIFF"):
+    if os.environ.get("BENCH_DIFF"):
         for a in sorted(p):
             if p[a] != o.get(a): print(hex(a), p[a], o.get(a), file=sys.stderr)
 PY

@@ -135,6 +135,62 @@ static void test_cross_cpu(void **state)
 	run_window(0, 1, "cross cpu (0, 1)");
 }
 
+/* Every transport, with -n: the client closes the window itself after
+ * exactly that many round trips; icmp has no responder process. */
+static void test_transports_count(void **state)
+{
+	static const char *const names[] = { "udp", "tcp", "pipe", "icmp" };
+	struct workload_result res;
+	struct workload *w;
+	uint64_t deadline;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct workload_config c = config(0, 0);
+
+		c.transport = names[i];
+		c.count = 500;
+		if (workload_start(&w, &c) < 0) {
+			/* icmp without CAP_NET_RAW or a ping group */
+			assert_string_equal(names[i], "icmp");
+			continue;
+		}
+		assert_int_equal(workload_responder_pid(w) == 0, !strcmp(names[i], "icmp"));
+		assert_int_equal(workload_window_open(w), 0);
+		deadline = now_ns() + 5000 * MS;
+		while (!workload_window_done(w) && now_ns() < deadline)
+			sleep_ms(1);
+		assert_true(workload_window_done(w));
+		assert_int_equal(workload_window_progress(w) >= 500, 1);
+		assert_int_equal(workload_window_close(w, &res), 0);
+		assert_int_equal(res.round_trips, 500);
+		assert_int_equal(res.latency.count, 500);
+		workload_stop(w);
+		assert_no_children();
+	}
+}
+
+static void test_gap(void **state)
+{
+	struct workload_config c = config(0, 0);
+	struct workload_result res;
+	struct latency_summary s;
+	struct workload *w;
+
+	c.count = 50;
+	c.gap_ns = 2 * MS;
+	assert_int_equal(workload_start(&w, &c), 0);
+	assert_int_equal(workload_window_open(w), 0);
+	while (!workload_window_done(w))
+		sleep_ms(5);
+	assert_int_equal(workload_window_close(w, &res), 0);
+	workload_stop(w);
+	histogram_summary(&res.latency, &s);
+	/* samples exclude the gap; the window includes it */
+	assert_true(s.p50 < 2 * MS);
+	assert_true(res.window_ns >= 49 * 2 * MS);
+}
+
 static void test_bad_cpu(void **state)
 {
 	struct workload_config c = raw_config(4096, 0);
@@ -189,6 +245,9 @@ static void test_responder_killed(void **state)
 	assert_true(took < 3000 * MS);
 	assert_true(res.failed);
 	assert_non_null(strstr(res.error, "responder"));
+	/* the client's counts up to the failure are kept */
+	assert_true(res.partial);
+	assert_true(res.round_trips > 0);
 	/* a dead workload keeps failing instead of hanging */
 	assert_int_equal(workload_window_open(w), -1);
 	workload_stop(w);
@@ -296,6 +355,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_cpu),
 		cmocka_unit_test(test_cross_cpu),
+		cmocka_unit_test(test_transports_count),
+		cmocka_unit_test(test_gap),
 		cmocka_unit_test(test_bad_cpu),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_responder_killed),

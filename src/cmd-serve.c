@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perpkt serve: the responder side for `perpkt record --peer`, like
+ * netperf's netserver. One client at a time: it sets transport, size
+ * and CPU over the control connection (src/workload/control.h), then
+ * brackets its window with start and stop and gets back the responder's
+ * own CPU time over the window. No kernel profile of this side yet.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "control.h"
+#include "cpu.h"
+#include "error.h"
+#include "exitcode.h"
+#include "options.h"
+#include "transport.h"
+
+static const char serve_usage[] =
+"usage: perpkt serve [options]\n"
+"\n"
+"Answer 'perpkt record --peer' runs: a responder with a control channel.\n"
+"\n"
+"  -b, --bind ADDR        IPv4 address to listen on (default 127.0.0.1;\n"
+"                         give the address a peer reaches this host by)\n"
+"  -p, --port N           control port (default 12865)\n"
+"  -1, --once             exit after one client\n"
+"  -q, --quiet            no log lines on stderr\n"
+"  -h, --help             show this help\n";
+
+/* An idle control connection is dropped after this long. */
+#define IDLE_MS (10 * 60 * 1000)
+
+static volatile sig_atomic_t stop_serving;
+
+static void on_signal(int sig)
+{
+	stop_serving = sig;
+}
+
+struct serve_options {
+	const char *bind;
+	uint16_t port;
+	int once, quiet, help;
+};
+
+struct schedstat {
+	uint64_t cpu_ns, wait_ns, switches;
+};
+
+static int read_schedstat(pid_t pid, struct schedstat *s)
+{
+	char path[64];
+	unsigned long long a, b, c;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu %llu %llu", &a, &b, &c);
+	fclose(f);
+	if (n != 3)
+		return -1;
+	s->cpu_ns = a;
+	s->wait_ns = b;
+	s->switches = c;
+	return 0;
+}
+
+static void reply_error(int fd, const char *msg)
+{
+	char line[CONTROL_LINE_MAX];
+
+	snprintf(line, sizeof(line), "error %.200s", msg);
+	control_write_line(fd, line);
+}
+
+static pid_t fork_responder(struct transport *t, int cpu)
+{
+	char err[256] = "";
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid != 0)
+		return pid;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(1);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	if (cpu >= 0 && cpu_pin_self(cpu) < 0)
+		_exit(1);
+	t->ops->respond(t, err, sizeof(err));
+	dprintf(STDERR_FILENO, "perpkt: serve responder: %s\n", err);
+	_exit(1);
+}
+
+static void stop_responder(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* One client, from setup to close. */
+static void serve_client(int fd, const struct serve_options *o,
+			 const struct sockaddr_in *bind_addr)
+{
+	char line[CONTROL_LINE_MAX + 1], err[160], out[CONTROL_LINE_MAX];
+	struct transport_config tc;
+	struct control_setup setup;
+	struct transport *t = NULL;
+	struct schedstat s0 = { 0 }, s1;
+	pid_t pid = -1;
+
+	if (control_read_line(fd, line, sizeof(line), CONTROL_TIMEOUT_MS, err,
+			      sizeof(err)) < 0 ||
+	    control_parse_setup(line, &setup, err, sizeof(err)) < 0) {
+		if (!o->quiet)
+			warning("serve: rejected a client: %s", err);
+		reply_error(fd, err);
+		return;
+	}
+	if (setup.cpu >= 0 && cpu_check_usable(setup.cpu) < 0) {
+		snprintf(err, sizeof(err), "cpu %d is not usable here", setup.cpu);
+		reply_error(fd, err);
+		return;
+	}
+	memset(&tc, 0, sizeof(tc));
+	tc.size = setup.size;
+	tc.addr = *bind_addr;
+	tc.addr.sin_port = 0;
+	tc.local_responder = 1;
+	if (transport_find(setup.transport)->create(&t, &tc) < 0) {
+		reply_error(fd, "cannot create the responder's socket");
+		return;
+	}
+	pid = fork_responder(t, setup.cpu);
+	if (pid < 0) {
+		reply_error(fd, "cannot fork a responder");
+		goto out;
+	}
+	t->ops->release_responder(t);
+	snprintf(out, sizeof(out), "ok port=%u", t->ops->responder_port(t));
+	if (control_write_line(fd, out) < 0)
+		goto out;
+	if (!o->quiet)
+		info("serve: %s responder, %u-byte messages, cpu %d, port %u",
+		     setup.transport, setup.size, setup.cpu,
+		     t->ops->responder_port(t));
+	while (!stop_serving) {
+		if (control_read_line(fd, line, sizeof(line), IDLE_MS, err,
+				      sizeof(err)) < 0)
+			break;
+		if (!strcmp(line, "start")) {
+			read_schedstat(pid, &s0);
+			control_write_line(fd, "ok");
+		} else if (!strcmp(line, "stop")) {
+			if (read_schedstat(pid, &s1) < 0) {
+				reply_error(fd, "the responder is gone");
+				break;
+			}
+			snprintf(out, sizeof(out), "ok cpu=%d cpu_ns=%llu wait_ns=%llu "
+				 "switches=%llu", setup.cpu,
+				 (unsigned long long)(s1.cpu_ns - s0.cpu_ns),
+				 (unsigned long long)(s1.wait_ns - s0.wait_ns),
+				 (unsigned long long)(s1.switches - s0.switches));
+			control_write_line(fd, out);
+		} else {
+			reply_error(fd, "unknown request: expected start or stop");
+			break;
+		}
+	}
+out:
+	stop_responder(pid);
+	t->ops->destroy(t);
+}
+
+static int parse_args(int argc, char **argv, struct serve_options *o)
+{
+	static const struct option longopts[] = {
+		{ "bind", required_argument, NULL, 'b' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "once", no_argument, NULL, '1' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	uint64_t v;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:p:1qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->bind = optarg;
+			break;
+		case 'p':
+			if (parse_u64(optarg, "--port", 1, 65535, &v))
+				return -1;
+			o->port = (uint16_t)v;
+			break;
+		case '1':
+			o->once = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'h':
+			o->help = 1;
+			return 0;
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc)
+		return error("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct serve_options o = { .bind = "127.0.0.1", .port = CONTROL_DEFAULT_PORT };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	int lfd, fd, one = 1, code = PERPKT_EXIT_OK;
+	struct pollfd p;
+
+	if (parse_args(argc, argv, &o)) {
+		fputs(serve_usage, stderr);
+		return PERPKT_EXIT_USAGE;
+	}
+	if (o.help) {
+		fputs(serve_usage, stdout);
+		return PERPKT_EXIT_OK;
+	}
+	if (inet_pton(AF_INET, o.bind, &addr.sin_addr) != 1) {
+		error("invalid --bind address '%s': give an IPv4 address", o.bind);
+		return PERPKT_EXIT_USAGE;
+	}
+	addr.sin_port = htons(o.port);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0)
+		return error("cannot create a socket: %s", strerror(errno)),
+		       PERPKT_EXIT_FAILURE;
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(lfd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
+	    listen(lfd, 4) < 0) {
+		error("cannot listen on '%s:%u': %s%s", o.bind, o.port,
+		      strerror(errno), errno == EADDRINUSE ?
+		      ": another perpkt serve? choose another --port" : "");
+		close(lfd);
+		return PERPKT_EXIT_FAILURE;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (!o.quiet)
+		info("serve: listening on %s:%u", o.bind, o.port);
+	while (!stop_serving) {
+		p.fd = lfd;
+		p.events = POLLIN;
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		serve_client(fd, &o, &addr);
+		close(fd);
+		if (o.once)
+			break;
+	}
+	close(lfd);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return code;
+}

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Remote mode: perpkt serve in a namespace of this test's own, record
+# --peer from another one over a veth pair; a peer that does not answer
+# and malformed control messages; echo mode against socat; a local
+# responder killed mid-run keeps a partial, labelled profile.
+. "$(dirname "$0")/lib.sh"
+need_perf
+[ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
+command -v ip >/dev/null || skip "needs ip (iproute2)"
+
+A=perpkt-test-$$-a B=perpkt-test-$$-b
+cleanup() {
+	[ -n "${SERVE:-}" ] && kill "$SERVE" 2>/dev/null
+	[ -n "${SOCAT:-}" ] && kill "$SOCAT" 2>/dev/null
+	ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+# addresses that exist only inside these two namespaces
+ip netns add $A && ip netns add $B &&
+ip link add veth0 netns $A type veth peer name veth0 netns $B &&
+ip -n $A addr add 10.248.0.1/30 dev veth0 && ip -n $B addr add 10.248.0.2/30 dev veth0 &&
+ip -n $A link set veth0 up && ip -n $B link set veth0 up &&
+ip -n $A link set lo up && ip -n $B link set lo up || fail "cannot make test namespaces"
+
+ip netns exec $A "$PERPKT" serve -b 10.248.0.1 -p 12999 2>"$TMP/serve.err" &
+SERVE=$!
+sleep 0.3
+expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 3000 -w 0.1 \
+	--peer 10.248.0.1:12999 --server-cpu 0 -o "$TMP/peer.json"
+jq -e '(.round_trips // .workload.round_trips) == 3000 and .workload.network == "peer" and
+	(.conditions["peer.responder"] | test("^cpu 0; [0-9]+ ns on CPU"))' "$TMP/peer.json" >/dev/null ||
+	fail "peer profile: $(jq -c '[.workload.round_trips, .workload.network, .conditions["peer.responder"]]' "$TMP/peer.json")"
+rns=$(jq -r '.conditions["peer.responder"]' "$TMP/peer.json" | sed 's/^cpu 0; \([0-9]*\) ns.*/\1/')
+[ "$rns" -gt 0 ] || fail "responder CPU time is $rns"
+expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 1000 -w 0.1 --transport tcp \
+	--peer 10.248.0.1:12999 -o "$TMP/peer-tcp.json"
+
+# malformed control messages are rejected, and serve keeps serving
+printf 'GET / HTTP/1.0\n' | ip netns exec $B timeout 3 socat -t 2 - TCP:10.248.0.1:12999 >"$TMP/ans" 2>/dev/null || true
+grep -q '^error malformed setup' "$TMP/ans" || fail "bad setup answered: $(cat "$TMP/ans")"
+head -c 5000 /dev/zero | tr '\0' x | ip netns exec $B timeout 3 socat -t 2 - TCP:10.248.0.1:12999 >"$TMP/ans" 2>/dev/null || true
+grep -q '^error malformed message: longer than' "$TMP/ans" || fail "long line answered: $(cat "$TMP/ans")"
+kill -0 $SERVE || fail "serve died on malformed input"
+expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 --peer 10.248.0.1:12999 -o "$TMP/p2.json"
+
+# nobody listening there: a clear error, quickly
+expect_exit 2 ip netns exec $B "$PERPKT" record -q -n 10 --peer 10.248.0.1:13000 -o "$TMP/x.json"
+grep -q "cannot connect to peer '10.248.0.1:13000'" "$TMP/err" || fail "refused peer: $(cat "$TMP/err")"
+
+# echo mode against socat, an RFC 862 echo service
+if command -v socat >/dev/null; then
+	ip netns exec $A socat TCP4-LISTEN:7007,bind=10.248.0.1,reuseaddr,fork EXEC:cat 2>/dev/null &
+	SOCAT=$!
+	sleep 0.3
+	expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 --transport tcp \
+		--echo 10.248.0.1:7007 -o "$TMP/echo.json"
+	jq -e '(.round_trips // .workload.round_trips) == 500 and .workload.network == "echo"' "$TMP/echo.json" >/dev/null ||
+		fail "echo profile: $(jq -c '[.workload.round_trips, .workload.network]' "$TMP/echo.json")"
+else
+	echo "socat not installed: echo mode not tested" >&2
+fi
+
+# the local responder killed mid-run: exit 1, profile kept and labelled
+"$PERPKT" record -q -d 8 -w 0.2 --transport tcp -o "$TMP/killed.json" 2>"$TMP/err" &
+pid=$!
+sleep 1.2
+resp=$(ps -o pid= --ppid $pid | sort -n | head -1)
+[ -n "$resp" ] || fail "no workload children"
+kill -KILL $resp
+rc=0; wait $pid || rc=$?
+[ $rc = 1 ] || { cat "$TMP/err" >&2; fail "killed responder: exit $rc, expected 1"; }
+jq -e '.conditions["workload.result"] | test("^partial: [0-9]+ round trips before: workload responder")' \
+	"$TMP/killed.json" >/dev/null || fail "partial not labelled: $(jq -c .conditions "$TMP/killed.json")"
+n=$(jq '.round_trips // .workload.round_trips' "$TMP/killed.json")
+[ "$n" -gt 100 ] || fail "partial profile holds $n round trips"
+echo ok

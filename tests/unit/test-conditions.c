@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "conditions.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "workload.h"
+
+static void test_kconfig(void **state)
+{
+	char out[256];
+
+	conditions_kconfig_summary("# comment\nCONFIG_HZ_250=y\nCONFIG_HZ=250\n"
+				   "CONFIG_NO_HZ_IDLE=y\nCONFIG_PREEMPT_VOLUNTARY=y\n"
+				   "# CONFIG_PREEMPT is not set\n", out, sizeof(out));
+	assert_string_equal(out, "HZ=250, NO_HZ_IDLE, PREEMPT_VOLUNTARY");
+	conditions_kconfig_summary("", out, sizeof(out));
+	assert_string_equal(out, "");
+	conditions_kconfig_summary("CONFIG_HZ=1000\nCONFIG_NO_HZ_FULL=y\nCONFIG_PREEMPT_RT=y",
+				   out, 12);
+	assert_int_equal(strlen(out), 11);
+}
+
+static void test_cpuinfo(void **state)
+{
+	char out[256];
+
+	conditions_cpuinfo_topology("processor\t: 0\nphysical id\t: 0\ncore id\t\t: 0\n\n"
+				    "processor\t: 1\nphysical id\t: 1\ncore id\t\t: 0\n\n",
+				    out, sizeof(out));
+	assert_string_equal(out, "2 CPUs; cpu0 pkg 0 core 0, cpu1 pkg 1 core 0");
+	/* no blank line at the end, no ids (some VMs) */
+	conditions_cpuinfo_topology("processor : 3\nmodel name : x", out, sizeof(out));
+	assert_string_equal(out, "1 CPU; cpu3 pkg -1 core -1");
+}
+
+static void test_text_size(void **state)
+{
+	char path[] = "/tmp/perpkt-kallsyms-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs("ffffffff81000000 T _text\nffffffff81000000 T _stext\n"
+	      "ffffffff81001000 t foo\nffffffff82000000 T _etext\n", f);
+	fclose(f);
+	assert_int_equal(conditions_text_size(path), 0x1000000);
+	unlink(path);
+	assert_int_equal(conditions_text_size("/nonexistent"), 0);
+}
+
+static void test_capture(void **state)
+{
+	struct workload_result res;
+	struct profile p;
+
+	memset(&p, 0, sizeof(p));
+	memset(&res, 0, sizeof(res));
+	res.timeouts = 3;
+	res.duplicates = 2;
+	conditions_capture(&p, 0, 0, 40);
+	conditions_add_result(&p, &res);
+	assert_non_null(profile_condition(&p, "kernel.release"));
+	assert_non_null(profile_condition(&p, "kernel.config"));
+	assert_non_null(profile_condition(&p, "net.netfilter"));
+	assert_non_null(profile_condition(&p, "net.interfaces"));
+	assert_string_equal(profile_condition(&p, "workload.message_size"), "40 bytes");
+	assert_string_equal(profile_condition(&p, "placement"), "client 0, server 0: same");
+	assert_string_equal(profile_condition(&p, "replies.lost"), "3");
+	assert_string_equal(profile_condition(&p, "replies.duplicate"), "2");
+	assert_null(profile_condition(&p, "peer.responder"));
+	profile_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kconfig),
+		cmocka_unit_test(test_cpuinfo),
+		cmocka_unit_test(test_text_size),
+		cmocka_unit_test(test_capture),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The vmlinux symbolizer on the ktree fixture (tests/fixtures/ktree, built
+ * into <build>/tests/fixtures/ktree): inline chains, buckets by compilation
+ * unit, the per-address cache, KASLR, build-id, bad files; and source-path
+ * normalisation.
+ */
+#include "symbolize.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "symbolize-internal.h"
+
+/* ctest runs unit tests from <build>/tests. */
+#define KTREE "fixtures/ktree/"
+
+static uint64_t sym_addr(struct symbolizer *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->syms[i].name, name))
+			return s->syms[i].addr;
+	fail_msg("no symbol %s", name);
+	return 0;
+}
+
+/* The first address of `fn` with `depth` inlined frames. */
+static uint64_t find_depth(struct symbolizer *s, const char *fn, size_t depth)
+{
+	uint64_t a = sym_addr(s, fn), end = a + 0x100;
+	struct sym_result r;
+
+	for (; a < end; a++) {
+		assert_int_equal(symbolizer_resolve(s, a, &r), 0);
+		if (r.ninlines == depth)
+			return a;
+	}
+	fail_msg("no address of %s with %zu inlined frames", fn, depth);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	struct symbolizer *s = NULL;
+
+	if (access(KTREE "vmlinux", R_OK)) {
+		print_message("fixture " KTREE "vmlinux missing (run from <build>/tests)\n");
+		return -1;
+	}
+	if (symbolizer_open_vmlinux(&s, KTREE "vmlinux", NULL))
+		return -1;
+	*state = s;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	symbolizer_close(*state);
+	return 0;
+}
+
+static void test_inline_chain(void **state)
+{
+	struct symbolizer *s = *state;
+	uint64_t a = find_depth(s, "udp_sendmsg", 2);
+	struct sym_result r;
+
+	assert_true(symbolizer_has_dwarf(s));
+	assert_int_equal(symbolizer_resolve(s, a, &r), 0);
+	assert_string_equal(r.function, "udp_sendmsg");
+	assert_int_equal(r.offset, a - sym_addr(s, "udp_sendmsg"));
+	assert_null(r.module);
+	/* The position in udp_sendmsg is the outer call site. */
+	assert_string_equal(r.file, "net/ipv4/udp.c");
+	assert_int_equal(r.line, 15);
+	assert_string_equal(r.inlines[0].function, "__skb_put");
+	assert_string_equal(r.inlines[0].file, "include/linux/skbuff.h");
+	assert_int_equal(r.inlines[0].line, 21);
+	assert_string_equal(r.inlines[1].function, "skb_put_csum");
+	assert_string_equal(r.inlines[1].file, "include/linux/skbuff.h");
+	assert_int_equal(r.inlines[1].line, 35);
+	/* Classified by its unit, not by skbuff.h. */
+	assert_string_equal(r.unit, "net/ipv4/udp.c");
+	assert_string_equal(r.bucket, "udp");
+	assert_string_equal(r.rule, "udp path net/ipv4/udp");
+}
+
+static void test_buckets_by_unit(void **state)
+{
+	static const char *const want[][3] = {
+		{ "schedule", "scheduler", "scheduler path kernel/sched/" },
+		{ "pick_next_task", "scheduler", "scheduler path kernel/sched/" },
+		{ "veth_xmit", "driver", "driver path drivers/net/" },
+		{ "udp_rcv", "udp", "udp path net/ipv4/udp" },
+		{ "start_kernel", "other", "(unclassified)" },
+	};
+	struct symbolizer *s = *state;
+	struct sym_result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(symbolizer_resolve(s, sym_addr(s, want[i][0]) + 1,
+						    &r), 0);
+		assert_string_equal(r.function, want[i][0]);
+		assert_string_equal(r.bucket, want[i][1]);
+		assert_string_equal(r.rule, want[i][2]);
+		assert_non_null(r.file);
+	}
+}
+
+static void test_cache_same_result(void **state)
+{
+	struct symbolizer *s = *state;
+	uint64_t a = find_depth(s, "veth_xmit", 1);
+	struct sym_result r1, r2;
+
+	assert_int_equal(symbolizer_resolve(s, a, &r1), 0);
+	assert_int_equal(symbolizer_resolve(s, a, &r2), 0);
+	assert_ptr_equal(r1.inlines, r2.inlines);
+	assert_ptr_equal(r1.file, r2.file);
+	assert_string_equal(r1.inlines[0].function, "dev_sw_stats_add");
+	assert_string_equal(r1.inlines[0].file, "include/linux/netdevice.h");
+}
+
+static void test_kaslr(void **state)
+{
+	struct symbolizer *s = *state, *k = NULL;
+	const uint64_t shift = 0x3c00000;
+	struct symbolizer_options o = {
+		.text_addr = symbolizer_text_addr(s) + shift,
+	};
+	uint64_t a = find_depth(s, "udp_sendmsg", 2);
+	struct sym_result r1, r2;
+
+	assert_int_equal(symbolizer_text_addr(s), 0xffffffff81000000ULL);
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o), 0);
+	assert_int_equal(symbolizer_text_addr(k), 0xffffffff81000000ULL + shift);
+	assert_int_equal(symbolizer_resolve(s, a, &r1), 0);
+	assert_int_equal(symbolizer_resolve(k, a + shift, &r2), 0);
+	assert_string_equal(r1.function, r2.function);
+	assert_int_equal(r1.offset, r2.offset);
+	assert_string_equal(r1.file, r2.file);
+	assert_int_equal(r1.line, r2.line);
+	assert_int_equal(r1.ninlines, r2.ninlines);
+	assert_int_equal(symbolizer_resolve(k, a, &r2), 1);
+	symbolizer_close(k);
+}
+
+static void test_build_id(void **state)
+{
+	struct symbolizer *k = NULL;
+	char *id = symbolizer_file_build_id(KTREE "vmlinux");
+	struct symbolizer_options o = { .build_id = id };
+
+	(void)state;
+	assert_non_null(id);
+	assert_int_equal(strlen(id), 40);
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o), 0);
+	symbolizer_close(k);
+	o.build_id = "0123";
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o), -1);
+	assert_null(k);
+	o.force = 1;
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o), 0);
+	symbolizer_close(k);
+	free(id);
+}
+
+static void test_modules_from_entries(void **state)
+{
+	static const struct sym_entry mods[] = {
+		{ 0xffffffffc0001000ULL, 0, 't', "veth_poll", "veth" },
+		{ 0xffffffffc0001100ULL, 0, 't', "veth_open", "veth" },
+		{ 0xffffffff81000100ULL, 0, 'T', "not_a_module", NULL },
+	};
+	struct symbolizer_options o = { .modules = mods, .nmodules = 3 };
+	struct symbolizer *k = NULL;
+	struct sym_result r;
+
+	(void)state;
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o), 0);
+	assert_int_equal(symbolizer_resolve(k, 0xffffffffc0001010ULL, &r), 0);
+	assert_string_equal(r.function, "veth_poll");
+	assert_string_equal(r.module, "veth");
+	assert_null(r.file);
+	assert_string_equal(r.bucket, "driver");
+	/* Core entries are the vmlinux's business: this one is ignored. */
+	assert_int_equal(symbolizer_resolve(k, 0xffffffff81000100ULL, &r), 0);
+	assert_string_not_equal(r.function, "not_a_module");
+	symbolizer_close(k);
+}
+
+static void test_bad_files(void **state)
+{
+	struct symbolizer *k = NULL;
+	struct sym_result r;
+
+	(void)state;
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux-stripped",
+						 NULL), -1);
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux-truncated",
+						 NULL), -1);
+	assert_int_equal(symbolizer_open_vmlinux(&k, FIXTURES_DIR
+						 "/kallsyms-small.txt", NULL), -1);
+	assert_int_equal(symbolizer_open_vmlinux(&k, "/nonexistent", NULL), -1);
+	assert_null(k);
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux-nodwarf",
+						 NULL), 0);
+	assert_false(symbolizer_has_dwarf(k));
+	assert_int_equal(symbolizer_resolve(k, 0xffffffff81000071ULL, &r), 0);
+	assert_null(r.file);
+	assert_null(r.unit);
+	assert_int_equal(r.ninlines, 0);
+	symbolizer_close(k);
+	assert_null(symbolizer_find_vmlinux("0.0.0-no-such-release"));
+}
+
+static void expect_path(struct srcpath *sp, const char *raw,
+			const char *comp_dir, const char *want)
+{
+	char *got = srcpath_normalise(sp, raw, comp_dir);
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_srcpath(void **state)
+{
+	struct srcpath *sp = srcpath_new();
+	const char *deb = "debian/build/build_amd64_none_cloud-amd64";
+	const char *root = "/build/reproducible-path/linux-6.1.192/";
+	char name[128];
+
+	(void)state;
+	/* Debian: relative CU names, the object directory as comp_dir. */
+	srcpath_vote(sp, "net/ipv4/udp.c", deb);
+	srcpath_vote(sp, "kernel/sched/core.c", deb);
+	srcpath_vote(sp, "drivers/net/veth.c", deb);
+	/* ... and assembly CUs with the absolute source root. */
+	snprintf(name, sizeof(name), "%sarch/x86/entry/entry_64.S", root);
+	srcpath_vote(sp, name, deb);
+	snprintf(name, sizeof(name), "%sarch/x86/lib/memcpy_64.S", root);
+	srcpath_vote(sp, name, deb);
+	expect_path(sp, "debian/build/build_amd64_none_cloud-amd64/include/net/ip.h",
+		    deb, "include/net/ip.h");
+	expect_path(sp, "net/ipv4/udp.c", deb, "net/ipv4/udp.c");
+	expect_path(sp, "drivers/net/veth.c", deb, "drivers/net/veth.c");
+	snprintf(name, sizeof(name), "%sarch/x86/entry/entry_64.S", root);
+	expect_path(sp, name, deb, "arch/x86/entry/entry_64.S");
+	expect_path(sp, "./arch/x86/kernel/../include/asm/trace/./irq_vectors.h",
+		    NULL, "arch/x86/include/asm/trace/irq_vectors.h");
+	expect_path(sp, "a//b/./c/", NULL, "a/b/c");
+	expect_path(sp, "../x/y.h", NULL, "../x/y.h");
+	expect_path(sp, "/..", NULL, "/");
+	srcpath_free(sp);
+
+	/* A root that holds a top-level name ("kernel") itself. */
+	sp = srcpath_new();
+	srcpath_vote(sp, "/home/kernel/linux/kernel/fork.c", "/home/kernel/linux");
+	srcpath_vote(sp, "/home/kernel/linux/net/core/dev.c", "/x");
+	srcpath_vote(sp, "/home/kernel/linux/drivers/net/veth.c", "/x");
+	expect_path(sp, "/home/kernel/linux/drivers/net/veth.c", "/x",
+		    "drivers/net/veth.c");
+	expect_path(sp, "/home/kernel/linux/kernel/fork.c", "/x",
+		    "kernel/fork.c");
+	/* Under comp_dir: stripped first. */
+	expect_path(sp, "/home/kernel/linux/kernel/fork.c", "/home/kernel/linux",
+		    "kernel/fork.c");
+	srcpath_free(sp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inline_chain),
+		cmocka_unit_test(test_buckets_by_unit),
+		cmocka_unit_test(test_cache_same_result),
+		cmocka_unit_test(test_kaslr),
+		cmocka_unit_test(test_build_id),
+		cmocka_unit_test(test_modules_from_entries),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_srcpath),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
