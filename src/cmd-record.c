@@ -34,6 +34,8 @@ static const char record_usage[] =
 "  -o, --output FILE      profile to write (default perpkt.json)\n"
 "  -d, --duration SECS    measurement window (default 5)\n"
 "  -w, --warmup SECS      ping-pong before the window opens (default 1)\n"
+"  -r, --repeat N         N measurement windows of -d each, one after the\n"
+"                         other, kept apart so every figure has a spread\n"
 "  -e, --event LIST       libpfm4 events, comma-separated, each sampled\n"
 "                         with its own period (default cycles,instructions;\n"
 "                         without a PMU: cpu-clock, instructions n/a)\n"
@@ -80,6 +82,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "warmup", required_argument, NULL, 'w' },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "period", required_argument, NULL, 'c' },
 		{ "freq", required_argument, NULL, 'F' },
@@ -111,7 +114,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:d:w:e:c:F:gaC:s:n:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:d:w:r:e:c:F:gaC:s:n:qh", longopts, NULL)) != -1) {
 		/* stat counts only: sampling options make no sense there */
 		if (o->counting_only && (c == 'o' || c == 'c' || c == 'F' ||
 					 c == 'g' || c == 3))
@@ -151,6 +154,11 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 			break;
 		case 'e':
 			o->events = optarg;
+			break;
+		case 'r':
+			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
+				return -1;
+			o->repeat = (int)v;
 			break;
 		case 'c':
 			if (parse_u64(optarg, "--period", 1, UINT64_MAX / 2, &o->period))
@@ -262,6 +270,7 @@ void record_defaults(struct record_options *o)
 	o->output = "perpkt.json";
 	o->duration = 5;
 	o->warmup = 1;
+	o->repeat = 1;
 	o->events = "cycles,instructions";
 	o->client_cpu = -1;
 	o->server_cpu = -1;

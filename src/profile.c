@@ -126,6 +126,18 @@ static json_t *ksyms_to_json(const struct profile *p)
 	return a;
 }
 
+static json_t *histogram_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < p->nhistogram; i++)
+		json_array_append_new(a, json_pack("[I, I, I]",
+			(json_int_t)p->histogram[i].lo, (json_int_t)p->histogram[i].hi,
+			(json_int_t)p->histogram[i].count));
+	return a;
+}
+
 static json_t *repeats_to_json(const struct profile *p)
 {
 	json_t *a = json_array();
@@ -283,7 +295,7 @@ static json_t *profile_to_json(const struct profile *p)
 	return json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
-		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o, s:o},"
+		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o, s:o, s:o},"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 		" s:o, s:o, s:o, s:o}",
 		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
@@ -307,6 +319,7 @@ static json_t *profile_to_json(const struct profile *p)
 		"round_trips", (json_int_t)p->round_trips,
 		"window_ns", (json_int_t)p->window_ns,
 		"latency_ns", latency_to_json(&p->latency),
+		"latency_histogram", histogram_to_json(p),
 		"tasks", tasks_to_json(p),
 		"repeats", repeats_to_json(p),
 		"counters",
@@ -521,6 +534,7 @@ static void read_system(struct reader *r, json_t *o, struct profile *p)
 
 static void read_tasks(struct reader *r, json_t *a, struct profile *p);
 static void read_repeats(struct reader *r, json_t *a, struct profile *p);
+static void read_histogram(struct reader *r, json_t *a, struct profile *p);
 
 static void read_workload(struct reader *r, json_t *o, struct profile *p)
 {
@@ -537,6 +551,7 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 	read_latency(r, get_obj(r, o, "latency_ns"), &p->latency);
 	read_tasks(r, json_object_get(o, "tasks"), p);
 	read_repeats(r, json_object_get(o, "repeats"), p);
+	read_histogram(r, json_object_get(o, "latency_histogram"), p);
 }
 
 static void read_events(struct reader *r, json_t *a, struct profile *p)
@@ -713,6 +728,42 @@ static void read_tasks(struct reader *r, json_t *a, struct profile *p)
 		t->user_ns = get_u64(r, o, "user_ns");
 		t->system_ns = get_u64(r, o, "system_ns");
 		t->switches = get_u64(r, o, "switches");
+	}
+}
+
+static void read_histogram(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i, k;
+
+	if (!a)
+		return;
+	if (!json_is_array(a)) {
+		bad(r, "'latency_histogram' must be an array");
+		return;
+	}
+	p->nhistogram = json_array_size(a);
+	p->histogram = calloc(p->nhistogram ? p->nhistogram : 1, sizeof(*p->histogram));
+	for (i = 0; p->histogram && i < p->nhistogram && !r->failed; i++) {
+		json_t *b = json_array_get(a, i);
+		json_int_t v[3];
+
+		for (k = 0; k < 3; k++) {
+			json_t *x = json_array_get(b, k);
+
+			if (!json_is_array(b) || json_array_size(b) != 3 ||
+			    !json_is_integer(x) || json_integer_value(x) < 0) {
+				bad(r, "latency_histogram entries must be [lo, hi, count]");
+				return;
+			}
+			v[k] = json_integer_value(x);
+		}
+		if (v[1] <= v[0] || (i && (uint64_t)v[0] < p->histogram[i - 1].hi)) {
+			bad(r, "latency_histogram buckets must be ordered and not overlap");
+			return;
+		}
+		p->histogram[i].lo = (uint64_t)v[0];
+		p->histogram[i].hi = (uint64_t)v[1];
+		p->histogram[i].count = (uint64_t)v[2];
 	}
 }
 
@@ -1030,6 +1081,7 @@ void profile_free(struct profile *p)
 	for (i = 0; p->stacks && i < p->nstacks; i++)
 		free(p->stacks[i].ips);
 	free(p->stacks);
+	free(p->histogram);
 	for (i = 0; p->repeats && i < p->nrepeats; i++)
 		free(p->repeats[i].counts);
 	free(p->repeats);

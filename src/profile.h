@@ -136,6 +136,12 @@ struct latency_summary {
 	double mean, stddev;                     /* ns */
 };
 
+/* One bucket of the round-trip latency histogram: [lo, hi) ns. */
+struct profile_hist_bucket {
+	uint64_t lo, hi;
+	uint64_t count;
+};
+
 /* One measurement window of a record --repeat N run. The profile's own
  * round_trips, window_ns and latency cover all windows together. */
 struct profile_repeat {
@@ -171,6 +177,8 @@ struct profile {
 	uint64_t round_trips; /* inside the window the counters were enabled */
 	uint64_t window_ns;   /* length of that window */
 	struct latency_summary latency;
+	struct profile_hist_bucket *histogram;  /* non-empty buckets, by lo */
+	size_t nhistogram;
 
 	/* counters */
 	char *mode;           /* "hardware" or "software-clock" */

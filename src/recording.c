@@ -112,18 +112,6 @@ static int place(const struct record_options *o, struct placement *pl)
 	return 0;
 }
 
-static void pin_self(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		warning("cannot pin perpkt to CPU %d: %s", cpu, strerror(errno));
-}
-
 static int is_missing_pmu(int err)
 {
 	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV;
@@ -394,6 +382,8 @@ static int cmp_sample(const void *a, const void *b)
 
 	if (x->event != y->event)
 		return x->event < y->event ? -1 : 1;
+	if (x->repeat != y->repeat)
+		return x->repeat < y->repeat ? -1 : 1;
 	if (x->ip != y->ip)
 		return x->ip < y->ip ? -1 : 1;
 	if (x->cpu != y->cpu)
@@ -419,6 +409,7 @@ static int collect_samples(struct profile *p, const struct aggregate *a)
 		p->samples[n].role = (enum role)e->key.role;
 		p->samples[n].count = e->count;
 		p->samples[n].weight = e->weight;
+		p->samples[n].repeat = e->key.repeat;
 		n++;
 	}
 	p->nsamples = n;
@@ -618,6 +609,8 @@ static void fill_workload(struct profile *p, const struct record_options *o,
 	p->round_trips = res->round_trips;
 	p->window_ns = res->window_ns;
 	histogram_summary(&res->latency, &p->latency);
+	if (histogram_export(&res->latency, &p->histogram, &p->nhistogram))
+		warning("out of memory: the latency histogram is left out");
 	p->cpus = malloc(sizeof(int) * (size_t)pl->nsample);
 	if (p->cpus) {
 		memcpy(p->cpus, pl->sample, sizeof(int) * (size_t)pl->nsample);
@@ -680,6 +673,143 @@ static int finish(const struct record_options *o, struct profile *p,
 	return code;
 }
 
+/* One measurement window: open at a round-trip boundary, drain the
+ * rings until the duration or count is reached, close at a boundary. */
+static int run_window(const struct record_options *o, struct workload *w,
+		      struct sampler *s, struct procstat *a, struct procstat *b,
+		      struct workload_result *res)
+{
+	double t0;
+
+	memset(res, 0, sizeof(*res));
+	if (workload_window_open(w) ||
+	    procstat_take(a, workload_client_pid(w), workload_responder_pid(w)))
+		return -1;
+	t0 = now_s();
+	/* -n: the client closes the window itself after that many */
+	while (!*o->interrupted && (o->count ? !workload_window_done(w) :
+				    now_s() - t0 < o->duration)) {
+		double left_ms = o->count ? 100 : (o->duration - (now_s() - t0)) * 1000;
+
+		if (sampler_poll(s, left_ms < 100 ? (int)left_ms + 1 : 100))
+			break;
+		progress(o, w, now_s() - t0);
+	}
+	if (!o->quiet && isatty(STDERR_FILENO) &&
+	    (o->count ? now_s() - t0 >= 2 : o->duration >= 2))
+		fputc('\n', stderr);
+	/* a responder that died mid-run leaves a partial, labelled result */
+	if ((workload_window_close(w, res) && !res->partial) ||
+	    procstat_take(b, workload_client_pid(w), workload_responder_pid(w)))
+		return -1;
+	/* every sample of this window is read before the next one starts */
+	sampler_drain(s);
+	return 0;
+}
+
+static uint64_t task_cpu(const struct procstat *a, const struct procstat *b,
+			 enum role role)
+{
+	int i, j;
+
+	for (i = 0; i < b->ntasks; i++)
+		for (j = 0; j < a->ntasks; j++)
+			if (b->task[i].role == role && a->task[j].pid == b->task[i].pid)
+				return b->task[i].cpu_ns - a->task[j].cpu_ns;
+	return 0;
+}
+
+/*
+ * --repeat N: N windows in one run, same set-up, fresh counts for each.
+ * Samples carry their window's index; each window's round trips,
+ * latency, event totals and CPU time are kept, and `total` sums them.
+ * first/last are the /proc snapshots at the first open and last close.
+ */
+static int run_windows(const struct record_options *o, struct workload *w,
+		       struct sampler *s, const struct event_spec *evs, int nev,
+		       const struct placement *pl, struct profile *p,
+		       struct procstat *first, struct procstat *last,
+		       struct workload_result *total)
+{
+	size_t ncounts = (size_t)(nev * pl->nsample);
+	struct sampler_count *prev = calloc(ncounts, sizeof(*prev));
+	struct sampler_count *cur = calloc(ncounts, sizeof(*cur));
+	int nrep = o->repeat > 0 ? o->repeat : 1, r, e, i, ret = -1;
+
+	memset(total, 0, sizeof(*total));
+	histogram_init(&total->latency);
+	p->repeats = calloc((size_t)nrep, sizeof(*p->repeats));
+	if (!prev || !cur || !p->repeats) {
+		error("out of memory");
+		goto out;
+	}
+	for (r = 0; r < nrep && !*o->interrupted && !total->partial; r++) {
+		struct profile_repeat *rp = &p->repeats[r];
+		struct procstat a, b;
+		struct workload_result res;
+		int k = 0;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		sampler_set_repeat(s, r);
+		if (run_window(o, w, s, &a, &b, &res) || sampler_read(s, cur)) {
+			procstat_free(&a);
+			procstat_free(&b);
+			goto out;
+		}
+		rp->round_trips = res.round_trips;
+		rp->window_ns = res.window_ns;
+		histogram_summary(&res.latency, &rp->latency);
+		rp->client_cpu_ns = task_cpu(&a, &b, ROLE_CLIENT);
+		rp->responder_cpu_ns = task_cpu(&a, &b, ROLE_RESPONDER);
+		rp->counts = calloc((size_t)nev, sizeof(uint64_t));
+		if (!rp->counts) {
+			procstat_free(&a);
+			procstat_free(&b);
+			error("out of memory");
+			goto out;
+		}
+		/* group counts run on across windows: take the difference */
+		for (e = 0; e < nev; e++) {
+			if (evs[e].companion)
+				continue;
+			for (i = 0; i < pl->nsample; i++)
+				rp->counts[k] += scaled(&cur[i * nev + e]) -
+						 scaled(&prev[i * nev + e]);
+			k++;
+		}
+		memcpy(prev, cur, ncounts * sizeof(*cur));
+		p->nrepeats = (size_t)r + 1;
+
+		total->round_trips += res.round_trips;
+		total->window_ns += res.window_ns;
+		total->timeouts += res.timeouts;
+		total->late_replies += res.late_replies;
+		total->duplicates += res.duplicates;
+		histogram_merge(&total->latency, &res.latency);
+		if (res.partial) {
+			total->partial = 1;
+			memcpy(total->error, res.error, sizeof(total->error));
+		}
+		total->remote = res.remote;
+		if (r == 0)
+			*first = a;
+		else
+			procstat_free(&a);
+		procstat_free(last);
+		*last = b;
+		if (nrep > 1 && !o->quiet)
+			info("window %d of %d: %llu round trips, p50 %.1f us", r + 1,
+			     nrep, (unsigned long long)res.round_trips,
+			     (double)rp->latency.p50 / 1000);
+	}
+	ret = 0;
+out:
+	free(prev);
+	free(cur);
+	return ret;
+}
+
 int record_run(const struct record_options *o)
 {
 	struct event_spec evs[MAX_EVENTS];
@@ -720,8 +850,6 @@ int record_run(const struct record_options *o)
 		if (workload_start(&w, &wc))
 			goto out;
 	}
-	/* after the fork: the children must not inherit perpkt's CPU */
-	pin_self(pl.self);
 	sampler_set_roles(s, workload_client_pid(w), workload_responder_pid(w),
 			  getpid());
 	t0 = now_s();
@@ -731,28 +859,9 @@ int record_run(const struct record_options *o)
 		error("interrupted during warm-up: nothing measured");
 		goto out;
 	}
-	if (workload_window_open(w) ||
-	    procstat_take(&before, workload_client_pid(w), workload_responder_pid(w)))
-		goto out;
-	t0 = now_s();
-	/* -n: the client closes the window itself after that many */
-	while (!*o->interrupted && (o->count ? !workload_window_done(w) :
-				    now_s() - t0 < o->duration)) {
-		double left_ms = o->count ? 100 : (o->duration - (now_s() - t0)) * 1000;
-
-		if (sampler_poll(s, left_ms < 100 ? (int)left_ms + 1 : 100))
-			break;
-		progress(o, w, now_s() - t0);
-	}
-	if (!o->quiet && isatty(STDERR_FILENO) &&
-	    (o->count ? now_s() - t0 >= 2 : o->duration >= 2))
-		fputc('\n', stderr);
-	/* a responder that died mid-run leaves a partial, labelled result */
-	if ((workload_window_close(w, &res) && !res.partial) ||
-	    procstat_take(&after, workload_client_pid(w), workload_responder_pid(w)))
+	if (run_windows(o, w, s, evs, nev, &pl, &p, &before, &after, &res))
 		goto out;
 	snapped = 1;
-	sampler_drain(s);
 	workload_add_conditions(w, &p);
 	workload_stop(w);  /* before the slow part: symbols and the write */
 	w = NULL;

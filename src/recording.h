@@ -11,6 +11,7 @@
 struct record_options {
 	const char *output;
 	double duration, warmup;   /* seconds */
+	int repeat;                /* measurement windows (--repeat), >= 1 */
 	const char *events;        /* comma-separated libpfm4 names */
 	uint64_t period;           /* -c; 0: chosen from the sample-rate limit */
 	uint64_t freq;             /* -F; samples per second, 0: use periods */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "histogram.h"
 
+#include <stdlib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -104,4 +106,50 @@ void histogram_summary(const struct histogram *h, struct latency_summary *out)
 	out->p90 = histogram_quantile(h, 0.90);
 	out->p99 = histogram_quantile(h, 0.99);
 	out->p999 = histogram_quantile(h, 0.999);
+}
+
+void histogram_merge(struct histogram *into, const struct histogram *from)
+{
+	unsigned int i;
+
+	if (!from->count)
+		return;
+	if (!into->count || from->min < into->min)
+		into->min = from->min;
+	if (from->max > into->max)
+		into->max = from->max;
+	into->count += from->count;
+	into->sum += from->sum;
+	into->sumsq += from->sumsq;
+	for (i = 0; i < HIST_BUCKETS; i++)
+		into->bucket[i] += from->bucket[i];
+}
+
+int histogram_export(const struct histogram *h, struct profile_hist_bucket **out,
+		     size_t *n)
+{
+	unsigned int i;
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < HIST_BUCKETS; i++)
+		k += h->bucket[i] != 0;
+	if (!k)
+		return 0;
+	*out = calloc(k, sizeof(**out));
+	if (!*out)
+		return -1;
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		uint64_t width, lo;
+
+		if (!h->bucket[i])
+			continue;
+		lo = bucket_lower(i, &width);
+		(*out)[*n].lo = lo;
+		(*out)[*n].hi = lo + width;
+		(*out)[*n].count = h->bucket[i];
+		(*n)++;
+	}
+	return 0;
 }

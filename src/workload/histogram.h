@@ -30,5 +30,10 @@ void histogram_add(struct histogram *h, uint64_t ns);
  * [min, max]. */
 uint64_t histogram_quantile(const struct histogram *h, double q);
 void histogram_summary(const struct histogram *h, struct latency_summary *out);
+/* Add the counts of `from` into `into` (repeated windows into one). */
+void histogram_merge(struct histogram *into, const struct histogram *from);
+/* The non-empty buckets, lowest first, for the profile (allocated). */
+int histogram_export(const struct histogram *h, struct profile_hist_bucket **out,
+		     size_t *n);
 
 #endif

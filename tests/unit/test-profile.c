@@ -70,6 +70,10 @@ static void make_profile(struct profile *p)
 	p->ncpu_times = 1;
 	p->cpu_times = calloc(1, sizeof(*p->cpu_times));
 	p->cpu_times[0] = (struct profile_cpu){ 1, 10, 20, 30, 40, 50, 60, 2, 9 };
+	p->nhistogram = 2;
+	p->histogram = calloc(2, sizeof(*p->histogram));
+	p->histogram[0] = (struct profile_hist_bucket){ 5000, 5128, 100000 };
+	p->histogram[1] = (struct profile_hist_bucket){ 150000, 155000, 1 };
 	p->nrepeats = 2;
 	p->repeats = calloc(2, sizeof(*p->repeats));
 	p->repeats[0] = (struct profile_repeat){ .round_trips = 60000,
@@ -187,6 +191,9 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.irqs[0].count, 424242);
 	assert_int_equal(b.nmissing, 1);
 	assert_string_equal(b.missing[0].reason, "no PMU");
+	assert_int_equal(b.nhistogram, 2);
+	assert_int_equal(b.histogram[0].hi, 5128);
+	assert_int_equal(b.histogram[1].count, 1);
 	assert_int_equal(b.nrepeats, 2);
 	assert_int_equal(b.repeats[0].round_trips, 60000);
 	assert_int_equal(b.repeats[0].latency.p50, 5100);
@@ -294,6 +301,7 @@ static void test_malformed_refused(void **state)
 				      "\"round_trips\": -1"), -1);
 	assert_int_equal(read_mutated("\"repeat\": 1", "\"repeat\": 2"), -1);
 	assert_int_equal(read_mutated("2000000001", "-5"), -1);
+	assert_int_equal(read_mutated("155000", "15"), -1);
 	assert_int_equal(read_mutated("\"window_ns\": 1000000000,\n    \"latency_ns\"",
 				      "\"latency_ns\""), -1);
 	assert_int_equal(read_mutated("\"mode\": \"software-clock\"",
