@@ -28,14 +28,14 @@
 static const char record_usage[] =
 "usage: perpkt record [options]\n"
 "\n"
-"Run a UDP ping-pong on loopback, sample kernel instruction pointers on\n"
-"every CPU while it runs, and save a self-contained profile.\n"
+"Run a ping-pong workload (UDP on loopback by default), sample kernel\n"
+"instruction pointers on the CPUs it runs on, and save a self-contained\n"
+"profile.\n"
 "\n"
 "  -o, --output FILE      profile to write (default perpkt.json)\n"
-"  -d, --duration SECS    measurement window (default 5)\n"
-"  -w, --warmup SECS      ping-pong before the window opens (default 1)\n"
 "  -r, --repeat N         N measurement windows of -d each, one after the\n"
 "                         other, kept apart so every figure has a spread\n"
+WORKLOAD_OPTIONS_HELP
 "  -e, --event LIST       libpfm4 events, comma-separated, each sampled\n"
 "                         with its own period (default cycles,instructions;\n"
 "                         without a PMU: cpu-clock, instructions n/a)\n"
@@ -48,21 +48,6 @@ static const char record_usage[] =
 "  -C, --cpus LIST        CPUs to sample, e.g. 0,2-3 (default: the client's,\n"
 "                         the server's and perpkt's own)\n"
 "  -a, --all-cpus         sample every online CPU\n"
-"      --client-cpu N     CPU of the client (default: last online CPU)\n"
-"      --server-cpu N     CPU of the responder (default: the client's)\n"
-"  -s, --size BYTES       message payload size (default 40)\n"
-"      --transport NAME   udp (default), tcp, pipe or icmp\n"
-"      --net NAME         loopback (default) or veth: two namespaces\n"
-"                         made by perpkt, joined by a veth pair\n"
-"      --peer HOST[:PORT] responder is a 'perpkt serve' there (port 12865)\n"
-"      --echo HOST:PORT   responder is an RFC 862 echo service\n"
-"      --placement REL    same, smt, shared-cache, cross-cache or\n"
-"                         cross-socket: CPUs chosen from the topology\n"
-"  -n, --count N          stop after N round trips in the window\n"
-"      --gap TIME         pause between round trips (e.g. 100us)\n"
-"      --gap-mode MODE    sleep (default) or spin through the gap\n"
-"      --rps-cpus MASK    RPS mask of the receive queue for the run\n"
-"      --irq-cpu N        move the interface's IRQs to CPU N for the run\n"
 "      --ring-pages N     ring buffer data pages per CPU, a power of two\n"
 "                         (default 128)\n"
 "      --no-fallback      fail instead of using cpu-clock without a PMU\n"
@@ -117,7 +102,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 	while ((c = getopt_long(argc, argv, "o:d:w:r:e:c:F:gaC:s:n:qh", longopts, NULL)) != -1) {
 		/* stat counts only: sampling options make no sense there */
 		if (o->counting_only && (c == 'o' || c == 'c' || c == 'F' ||
-					 c == 'g' || c == 3))
+					 c == 'g' || c == 'r' || c == 3))
 			return error("'%s' is for perpkt record: stat only counts",
 				     argv[optind - 1]);
 		if (!o->counting_only && c == 6)

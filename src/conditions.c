@@ -12,59 +12,9 @@
 
 #include "placement.h"
 #include "workload.h"
+#include "procfile.h"
 
 #define VALUE_MAX 1024
-
-/* The whole of a small /proc or /sys file, or of a command's output;
- * NULL when unreadable. */
-static char *slurp_stream(FILE *f, size_t limit)
-{
-	size_t cap = 4096, len = 0, n;
-	char *buf = malloc(cap), *nb;
-
-	if (!buf)
-		return NULL;
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (len + 1 == cap) {
-			if (cap >= limit)
-				break;
-			nb = realloc(buf, cap * 2);
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *s;
-
-	if (!f)
-		return NULL;
-	s = slurp_stream(f, 1 << 20);
-	fclose(f);
-	return s;
-}
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
 
 static void add(struct profile *p, const char *key, const char *value)
 {
@@ -76,7 +26,7 @@ static void add_file(struct profile *p, const char *key, const char *path,
 {
 	char buf[VALUE_MAX];
 
-	if (read_line(path, buf, sizeof(buf)) < 0 || !buf[0])
+	if (procfile_line(path, buf, sizeof(buf)) < 0 || !buf[0])
 		snprintf(buf, sizeof(buf), "%s", absent);
 	add(p, key, buf);
 }
@@ -191,7 +141,7 @@ static void kernel_conditions(struct profile *p)
 		add(p, "kernel.release", u.release);
 		add(p, "kernel.version", u.version);
 		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-		text = slurp(path);
+		text = procfile_read(path);
 	}
 	add_file(p, "kernel.cmdline", "/proc/cmdline", "unknown (no /proc/cmdline)");
 	size = conditions_text_size("/proc/kallsyms");
@@ -203,7 +153,7 @@ static void kernel_conditions(struct profile *p)
 	add(p, "kernel.text_size", buf);
 
 	if (!text && (f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r"))) {
-		text = slurp_stream(f, 1 << 22);
+		text = procfile_read_stream(f, 1 << 22);
 		pclose(f);
 	}
 	if (text && text[0])
@@ -213,7 +163,7 @@ static void kernel_conditions(struct profile *p)
 	free(text);
 	add(p, "kernel.config", buf);
 	/* the preemption model chosen at boot with PREEMPT_DYNAMIC */
-	if (read_line("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) < 0)
+	if (procfile_line("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) < 0)
 		snprintf(buf, sizeof(buf), "unknown (debugfs not mounted: "
 			 "/sys/kernel/debug/sched/preempt)");
 	add(p, "kernel.preempt", buf);
@@ -222,7 +172,7 @@ static void kernel_conditions(struct profile *p)
 static void cpu_conditions(struct profile *p, int client, int server)
 {
 	char buf[VALUE_MAX], model[256] = "unknown";
-	char *info = slurp("/proc/cpuinfo");
+	char *info = procfile_read("/proc/cpuinfo");
 	const char *m;
 
 	if (info && (m = strstr(info, "model name"))) {
@@ -257,13 +207,13 @@ static void netfilter_conditions(struct profile *p)
 	size_t i;
 	FILE *f;
 
-	if (read_line("/proc/sys/net/netfilter/nf_conntrack_count", count,
+	if (procfile_line("/proc/sys/net/netfilter/nf_conntrack_count", count,
 		      sizeof(count)) == 0)
 		cat(buf, sizeof(buf), "conntrack active (%s entries)", count);
 	else
 		cat(buf, sizeof(buf), "conntrack not loaded");
 	for (i = 0; i < 2; i++) {
-		tables = slurp(names[i]);
+		tables = procfile_read(names[i]);
 		if (!tables)
 			continue;
 		for (char *c = tables; *c; c++)
@@ -275,7 +225,7 @@ static void netfilter_conditions(struct profile *p)
 	}
 	if (access("/usr/sbin/nft", X_OK) == 0 &&
 	    (f = popen("/usr/sbin/nft list tables 2>/dev/null", "r"))) {
-		char *nft = slurp_stream(f, 1 << 16);
+		char *nft = procfile_read_stream(f, 1 << 16);
 
 		pclose(f);
 		if (nft) {
@@ -308,7 +258,7 @@ static void irqs_of(const char *interrupts, const char *dev, char *out, size_t l
 			while (name > line && name[-1] != ' ')
 				name--;
 			snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irq);
-			if (read_line(path, aff, sizeof(aff)) < 0)
+			if (procfile_line(path, aff, sizeof(aff)) < 0)
 				snprintf(aff, sizeof(aff), "?");
 			cat(out, len, "%sirq %d %.*s -> cpus %s", out[0] ? ", " : "",
 			    irq, (int)(line + n - name), name, aff);
@@ -321,7 +271,7 @@ static void interface_conditions(struct profile *p)
 {
 	char buf[VALUE_MAX] = "", rps[VALUE_MAX] = "", link[512], path[512];
 	char irqs[VALUE_MAX], mask[128];
-	char *interrupts = slurp("/proc/interrupts");
+	char *interrupts = procfile_read("/proc/interrupts");
 	DIR *d = opendir("/sys/class/net");
 	struct dirent *e;
 	ssize_t n;
@@ -352,7 +302,7 @@ static void interface_conditions(struct profile *p)
 		    irqs[0] ? ": " : ", no IRQs", irqs);
 		snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-0/rps_cpus",
 			 e->d_name);
-		if (read_line(path, mask, sizeof(mask)) == 0)
+		if (procfile_line(path, mask, sizeof(mask)) == 0)
 			cat(rps, sizeof(rps), "%s%s rx-0 %s", rps[0] ? ", " : "",
 			    e->d_name, mask);
 	}

@@ -8,39 +8,7 @@
 #include <unistd.h>
 
 #include "error.h"
-
-static char *slurp(const char *path)
-{
-	size_t cap = 65536, len = 0;
-	char *buf = malloc(cap);
-	FILE *f = fopen(path, "r");
-
-	if (!f || !buf) {
-		if (f)
-			fclose(f);
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-		char *nb;
-
-		len += n;
-		if (len < cap - 1)
-			break;
-		nb = realloc(buf, cap * 2);
-		if (!nb) {
-			free(buf);
-			fclose(f);
-			return NULL;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	fclose(f);
-	buf[len] = 0;
-	return buf;
-}
+#include "procfile.h"
 
 static uint64_t ticks_to_ns(uint64_t t)
 {
@@ -186,7 +154,7 @@ static int read_task(pid_t pid, enum role role, struct profile_task *t)
 	t->pid = pid;
 	t->cpu = -1;
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	text = slurp(path);
+	text = procfile_read(path);
 	if (!text || sscanf(text, "%llu %llu %llu", &run, &wait, &slices) != 3) {
 		free(text);
 		return error("cannot read '%s': %s", path,
@@ -194,7 +162,7 @@ static int read_task(pid_t pid, enum role role, struct profile_task *t)
 	}
 	free(text);
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	text = slurp(path);
+	text = procfile_read(path);
 	/* the command name may hold spaces: fields resume after its ')' */
 	p = text ? strrchr(text, ')') : NULL;
 	for (i = 0; p && i < 12; i++)
@@ -222,7 +190,7 @@ int procstat_take(struct procstat *s, pid_t client, pid_t responder)
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	text = slurp("/proc/stat");
+	text = procfile_read("/proc/stat");
 	if (!text)
 		return error("cannot read '/proc/stat': %s", strerror(errno));
 	if (procstat_parse_stat(text, s)) {
@@ -231,7 +199,7 @@ int procstat_take(struct procstat *s, pid_t client, pid_t responder)
 	}
 	free(text);
 	for (i = 0; i < 2; i++) {
-		text = slurp(tables[i].path);
+		text = procfile_read(tables[i].path);
 		if (!text || procstat_parse_irqs(text, tables[i].kind, s)) {
 			free(text);
 			return error("cannot read '%s'", tables[i].path);

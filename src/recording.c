@@ -19,6 +19,7 @@
 #include "symbolize.h"
 #include "sysinfo.h"
 #include "workload.h"
+#include "procfile.h"
 
 static double now_s(void)
 {
@@ -117,19 +118,6 @@ static int is_missing_pmu(int err)
 	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV;
 }
 
-static long read_sysctl(const char *path, long dflt)
-{
-	FILE *f = fopen(path, "r");
-	long v;
-
-	if (!f)
-		return dflt;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = dflt;
-	fclose(f);
-	return v;
-}
-
 /* Nominal MHz of the first CPU, to turn a sample rate into a cycle period. */
 static double cpu_mhz(void)
 {
@@ -151,9 +139,17 @@ static double cpu_mhz(void)
  * interrupts take too long; the kernel throttles each event on its own,
  * so the limit applies per event.
  */
+static long max_sample_rate(void)
+{
+	long max = 100000;
+
+	procfile_long("/proc/sys/kernel/perf_event_max_sample_rate", &max);
+	return max;
+}
+
 static double default_rate(void)
 {
-	long max = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", 100000);
+	long max = max_sample_rate();
 	double rate = 10000;
 
 	if (rate > (double)max / 4)
@@ -281,10 +277,10 @@ static int choose_events(const struct record_options *o, const struct placement 
 				     (unsigned long long)MIN_CLOCK_PERIOD_NS,
 				     (unsigned long long)MIN_CLOCK_PERIOD_NS);
 	}
-	if (o->freq && (long)o->freq > read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", 100000))
+	if (o->freq && (long)o->freq > max_sample_rate())
 		return error("-F %llu is above kernel.perf_event_max_sample_rate (%ld): "
 			     "lower it or raise the sysctl", (unsigned long long)o->freq,
-			     read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate", 100000));
+			     max_sample_rate());
 	/* always counted: where the round trip switches and migrates */
 	if (!asked_for(evs, n, PERF_COUNT_SW_CONTEXT_SWITCHES))
 		event_software_counter(&evs[n++], "context-switches",

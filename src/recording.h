@@ -44,6 +44,27 @@ struct record_options {
 	volatile sig_atomic_t *interrupted;  /* set by the signal handler */
 };
 
+/* The workload's options, shared by the help of record and stat (one
+ * option table parses them for both). */
+#define WORKLOAD_OPTIONS_HELP \
+"  -d, --duration SECS    measurement window (default 5)\n" \
+"  -w, --warmup SECS      ping-pong before the window opens (default 1)\n" \
+"  -n, --count N          stop after N round trips in the window\n" \
+"      --transport NAME   udp (default), tcp, pipe or icmp\n" \
+"  -s, --size BYTES       message payload size (default 40)\n" \
+"      --gap TIME         pause between round trips (e.g. 100us)\n" \
+"      --gap-mode MODE    sleep (default) or spin through the gap\n" \
+"      --net NAME         loopback (default) or veth: two namespaces\n" \
+"                         made by perpkt, joined by a veth pair\n" \
+"      --peer HOST[:PORT] responder is a 'perpkt serve' there (port 12865)\n" \
+"      --echo HOST:PORT   responder is an RFC 862 echo service\n" \
+"      --client-cpu N     CPU of the client (default: last online CPU)\n" \
+"      --server-cpu N     CPU of the responder (default: the client's)\n" \
+"      --placement REL    same, smt, shared-cache, cross-cache or\n" \
+"                         cross-socket: CPUs chosen from the topology\n" \
+"      --rps-cpus MASK    RPS mask of the receive queue for the run\n" \
+"      --irq-cpu N        move the interface's IRQs to CPU N for the run\n"
+
 /* Run the workload under the counters and write the profile (or, for
  * stat, print the counts). Returns a PERPKT_EXIT_* code. */
 int record_run(const struct record_options *o);

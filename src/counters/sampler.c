@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "profile.h"
+#include "procfile.h"
 
 /* One CPU: its group of events and their shared ring. */
 struct group {
@@ -47,18 +48,6 @@ static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
 }
 
-static int read_long(const char *path, long *v)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fscanf(f, "%ld", v) == 1;
-	fclose(f);
-	return ok ? 0 : -1;
-}
-
 static void explain(struct sampler_failure *why, int err,
 		    const struct event_spec *ev, int cpu)
 {
@@ -66,7 +55,7 @@ static void explain(struct sampler_failure *why, int err,
 
 	why->err = err;
 	why->cpu = cpu;
-	read_long("/proc/sys/kernel/perf_event_paranoid", &paranoid);
+	procfile_long("/proc/sys/kernel/perf_event_paranoid", &paranoid);
 	switch (err) {
 	case EACCES:
 	case EPERM:

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "procfile.h"
 
 static const char *const names[REL_MAX] = {
 	[REL_SAME] = "same",
@@ -31,24 +32,6 @@ int placement_parse(const char *s, enum cpu_relation *out)
 		}
 	return error("unknown placement '%s': use same, smt, shared-cache, "
 		     "cross-cache or cross-socket", s);
-}
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	char *nl;
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	return 0;
 }
 
 /* Is cpu in a list like "0-3,8,10-11"? */
@@ -79,7 +62,7 @@ static int topo_int(const char *root, int cpu, const char *file)
 	char path[256], buf[64];
 
 	snprintf(path, sizeof(path), "%s/cpu%d/topology/%s", root, cpu, file);
-	if (read_line(path, buf, sizeof(buf)))
+	if (procfile_line(path, buf, sizeof(buf)))
 		return -1;
 	return atoi(buf);
 }
@@ -89,7 +72,7 @@ static int topo_has(const char *root, int cpu, const char *file, int other)
 	char path[256], buf[1024];
 
 	snprintf(path, sizeof(path), "%s/cpu%d/topology/%s", root, cpu, file);
-	if (read_line(path, buf, sizeof(buf)))
+	if (procfile_line(path, buf, sizeof(buf)))
 		return 0;
 	return list_has(buf, other);
 }
@@ -102,16 +85,16 @@ static int cache_index(const char *root, int cpu, int i, int other,
 	char path[256], level[16], type[32], shared[1024];
 
 	snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/level", root, cpu, i);
-	if (read_line(path, level, sizeof(level)))
+	if (procfile_line(path, level, sizeof(level)))
 		return -1;
 	snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/type", root, cpu, i);
-	if (read_line(path, type, sizeof(type)))
+	if (procfile_line(path, type, sizeof(type)))
 		type[0] = '\0';
 	snprintf(label, len, "L%.4s%s", level,
 		 !strcmp(type, "Data") ? "d" : !strcmp(type, "Instruction") ? "i" : "");
 	snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/shared_cpu_list",
 		 root, cpu, i);
-	if (read_line(path, shared, sizeof(shared)))
+	if (procfile_line(path, shared, sizeof(shared)))
 		return 0;
 	return list_has(shared, other);
 }

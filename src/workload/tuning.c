@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "netns.h"
+#include "procfile.h"
 
 #define LO_RPS "/sys/class/net/lo/queues/rx-0/rps_cpus"
 #define VETH_RPS "/sys/class/net/" NETNS_IFNAME "/queues/rx-0/rps_cpus"
@@ -29,20 +30,6 @@ int tuning_check_mask(const char *s)
 	if (n == 0 || n >= MASK_MAX || strspn(s, "0123456789abcdefABCDEF,") != n)
 		return error("invalid RPS mask '%s': use a hex CPU mask such as 2 "
 			     "or 0003", s);
-	return 0;
-}
-
-static int read_mask(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
 
@@ -115,7 +102,7 @@ int tuning_apply(struct tuning **out, const char *network,
 		*out = t;
 		return 0;
 	}
-	if (read_mask(LO_RPS, t->old, sizeof(t->old)) < 0) {
+	if (procfile_line(LO_RPS, t->old, sizeof(t->old)) < 0) {
 		if (rps_cpus) {
 			error("cannot read '%s': %s: is the kernel built with "
 			      "CONFIG_RPS?", LO_RPS, strerror(errno));
@@ -133,7 +120,7 @@ int tuning_apply(struct tuning **out, const char *network,
 		}
 		t->changed = 1;
 	}
-	read_mask(LO_RPS, t->now, sizeof(t->now));
+	procfile_line(LO_RPS, t->now, sizeof(t->now));
 	*out = t;
 	return 0;
 }
