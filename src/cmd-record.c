@@ -49,7 +49,7 @@ WORKLOAD_OPTIONS_HELP
 "                         the server's and perpkt's own)\n"
 "  -a, --all-cpus         sample every online CPU\n"
 "      --ring-pages N     ring buffer data pages per CPU, a power of two\n"
-"                         (default 128)\n"
+"                         (default 128; as root up to 512, by CPU count)\n"
 "      --no-fallback      fail instead of using cpu-clock without a PMU\n"
 "  -q, --quiet            no progress or summary on stderr\n"
 "  -h, --help             show this help\n";
@@ -261,7 +261,7 @@ void record_defaults(struct record_options *o)
 	o->server_cpu = -1;
 	o->message_size = 40;
 	o->irq_cpu = -1;
-	o->ring_pages = 128;
+	o->ring_pages = 0;  /* chosen by the number of CPUs sampled */
 	o->format = "text";
 }
 

@@ -244,23 +244,60 @@ static json_t *result_json(const struct sym_result *r)
 	return o;
 }
 
-/* The whole document in memory first: stdout gets all of it or nothing. */
-static int put_json(FILE *f, struct symbolizer *s, const char *origin,
-		    const struct addr_list *l, size_t *unknown)
+struct addr_pos {
+	uint64_t addr;
+	size_t pos;
+};
+
+static int addr_pos_cmp(const void *a, const void *b)
 {
-	json_t *results = json_array(), *doc;
-	struct sym_result r;
+	const struct addr_pos *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * Every address, resolved in address order: neighbours share a
+ * compilation unit, whose line table the symbolizer then decodes once
+ * (it keeps only a few). out[] is in input order.
+ */
+static int resolve_all(struct symbolizer *s, const struct addr_list *l,
+		       struct sym_result *out, size_t *unknown)
+{
+	struct addr_pos *order = malloc((l->n ? l->n : 1) * sizeof(*order));
 	size_t i;
 	int ret;
 
-	for (i = 0; results && i < l->n; i++) {
-		ret = symbolizer_resolve(s, l->v[i], &r);
+	if (!order)
+		return error("out of memory for %zu addresses", l->n);
+	for (i = 0; i < l->n; i++)
+		order[i] = (struct addr_pos){ l->v[i], i };
+	qsort(order, l->n, sizeof(*order), addr_pos_cmp);
+	for (i = 0; i < l->n; i++) {
+		ret = symbolizer_resolve(s, order[i].addr, &out[order[i].pos]);
 		if (ret < 0) {
-			json_decref(results);
+			free(order);
 			return -1;
 		}
 		*unknown += ret;
-		if (json_array_append_new(results, result_json(&r))) {
+	}
+	free(order);
+	return 0;
+}
+
+/* The whole document in memory first: stdout gets all of it or nothing. */
+static int put_json(FILE *f, struct symbolizer *s, const char *origin,
+		    const struct sym_result *r, size_t n)
+{
+	json_t *results = json_array(), *doc;
+	char *text;
+	size_t i;
+	int ret;
+
+	for (i = 0; results && i < n; i++) {
+		if (json_array_append_new(results, result_json(&r[i]))) {
 			json_decref(results);
 			return error("out of memory building JSON");
 		}
@@ -271,8 +308,13 @@ static int put_json(FILE *f, struct symbolizer *s, const char *origin,
 			"dwarf", symbolizer_has_dwarf(s), "results", results);
 	if (!doc)
 		return error("out of memory building JSON");
-	ret = json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF;
+	/* One buffer, one write: json_dumpf calls fwrite per token. */
+	text = json_dumps(doc, JSON_INDENT(2));
 	json_decref(doc);
+	if (!text)
+		return error("out of memory building JSON");
+	ret = fputs(text, f) == EOF || fputc('\n', f) == EOF;
+	free(text);
 	return ret ? error("cannot write JSON to standard output") : 0;
 }
 
@@ -282,28 +324,34 @@ static int run(const struct resolve_args *a, struct addr_list *l)
 	struct profile p, *pp = NULL;
 	const char *origin = NULL;
 	size_t i, unknown = 0;
-	struct sym_result r;
+	struct sym_result *r;
 	int ret = -1;
 
+	r = calloc(l->n ? l->n : 1, sizeof(*r));
+	if (!r) {
+		error("out of memory for %zu addresses", l->n);
+		return PERPKT_EXIT_FAILURE;
+	}
+
 	if (a->input) {
-		if (profile_read(&p, a->input))
+		if (profile_read(&p, a->input)) {
+			free(r);
 			return PERPKT_EXIT_FAILURE;
+		}
 		pp = &p;
 	}
-	if (symsource_open(&s, &a->src, pp, &origin))
+	if (symsource_open(&s, &a->src, pp, &origin) ||
+	    resolve_all(s, l, r, &unknown))
 		goto out;
 	if (!strcmp(a->format, "json")) {
-		ret = put_json(stdout, s, origin, l, &unknown);
+		ret = put_json(stdout, s, origin, r, l->n);
 	} else {
-		for (i = 0; i < l->n; i++) {
-			if (symbolizer_resolve(s, l->v[i], &r) < 0)
-				goto out;
-			unknown += r.name == NULL;
-			put_text(stdout, &r);
-		}
+		for (i = 0; i < l->n; i++)
+			put_text(stdout, &r[i]);
 		ret = 0;
 	}
 out:
+	free(r);
 	symbolizer_close(s);
 	if (pp)
 		profile_free(pp);

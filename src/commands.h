@@ -14,5 +14,8 @@ int cmd_report(int argc, char **argv);
 int cmd_resolve(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_table(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 #endif

@@ -22,6 +22,9 @@ static const struct command commands[] = {
 	{ "resolve", cmd_resolve, "kernel address to function, file:line, inlines, bucket" },
 	{ "stat", cmd_stat, "count only: cycles, switches, IRQs, CPU time per round trip" },
 	{ "serve", cmd_serve, "responder for 'record --peer' runs between two hosts" },
+	{ "diff", cmd_diff, "compare profiles per round trip, with significance" },
+	{ "table", cmd_table, "one row per profile, one column per repeat, mean, sd" },
+	{ "sweep", cmd_sweep, "record a matrix of configurations, print the table" },
 };
 
 static void usage(FILE *f)

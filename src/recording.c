@@ -292,13 +292,33 @@ static int choose_events(const struct record_options *o, const struct placement 
 	return 0;
 }
 
+/*
+ * Ring pages per CPU unless --ring-pages says: 128 (512 KiB, what
+ * kernel.perf_event_mlock_kb allows an unprivileged user per CPU), and as
+ * root, which that limit does not bind, up to 512 so a reader starved on
+ * a busy machine has seconds, not one, before samples are lost; fewer
+ * when many CPUs are sampled, to keep the pinned total near 8 MiB.
+ */
+static unsigned ring_pages(const struct record_options *o, int ncpus)
+{
+	unsigned pages = 512;
+
+	if (o->ring_pages)
+		return o->ring_pages;
+	if (geteuid() != 0)
+		return 128;
+	while (pages > 128 && pages * (unsigned)ncpus > 2048)
+		pages /= 2;
+	return pages;
+}
+
 static int open_counters(const struct record_options *o, const struct placement *pl,
 			 const struct event_spec *evs, int nev, struct sampler **s)
 {
 	struct sampler_config cfg = {
 		.events = evs, .nevents = nev,
 		.cpus = pl->sample, .ncpus = pl->nsample,
-		.ring_pages = o->ring_pages, .callchain = o->callchain,
+		.ring_pages = ring_pages(o, pl->nsample), .callchain = o->callchain,
 	};
 	struct sampler_failure why;
 

@@ -8,6 +8,11 @@
  * (on first use) a sorted table of its concrete functions, so a lookup
  * is two binary searches and a descent through one function's DIEs.
  * Results are cached per address: profiles repeat addresses.
+ *
+ * The two costs libdw left (the top-level walk of a CU, its whole line
+ * table parsed and sorted) are read here directly (dwarf-scan.c,
+ * dwarf-lines.c); a unit using something those do not read goes to
+ * libdw instead, after one warning, so odd DWARF costs speed only.
  */
 #include "symbolize.h"
 
@@ -22,18 +27,25 @@
 /* Deeper inline nests than this are cut (the kernel's reach ~12). */
 #define MAX_DEPTH 64
 
-struct dw_range {
-	uint64_t lo, hi;
-	size_t idx;            /* CU index, or DIE offset for functions */
-};
+/* Decoded line tables kept: callers that resolve in address order
+ * (perpkt resolve does) need one; a few more serve random order. */
+#define LINE_SLOTS 8
 
 struct dw_cu {
 	Dwarf_Off off;         /* of the CU DIE */
 	const char *comp_dir;
 	const char *unit;      /* normalised name, interned in srcpath */
-	struct dw_range *funcs;
-	size_t nfuncs;
+	struct dw_unit where;  /* for dwarf-scan.c */
+	uint64_t stmt_list;    /* DW_AT_stmt_list, or UINT64_MAX */
+	struct dw_ranges funcs;
 	int indexed;
+	int lines_libdw;       /* our decoder gave up on this CU's table */
+};
+
+struct line_slot {
+	struct line_table t;
+	size_t cu;             /* index, or SIZE_MAX when empty */
+	uint64_t used;         /* clock of the last use, for LRU */
 };
 
 struct dw_cache_entry {
@@ -47,10 +59,14 @@ struct dwarf_index {
 	struct srcpath *paths;
 	struct dw_cu *cus;
 	size_t ncus;
-	struct dw_range *ranges; /* CU ranges, sorted by lo */
-	size_t nranges;
+	struct dw_ranges ranges; /* CU ranges, sorted by lo */
 	struct dw_cache_entry *cache;
 	size_t ncache, capcache;
+	struct dw_sections sec;  /* raw sections, when direct reading works */
+	int raw;
+	int warned;              /* about falling back to libdw, once */
+	struct line_slot slots[LINE_SLOTS];
+	uint64_t clock;
 };
 
 static int range_cmp(const void *a, const void *b)
@@ -65,35 +81,27 @@ static int range_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static int push_range(struct dw_range **v, size_t *n, size_t *cap,
-		      uint64_t lo, uint64_t hi, size_t idx)
-{
-	if (hi <= lo || !lo)
-		return 0;  /* empty, or discarded by the linker (at 0) */
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-		struct dw_range *r = realloc(*v, c * sizeof(*r));
-
-		if (!r)
-			return -1;
-		*v = r;
-		*cap = c;
-	}
-	(*v)[(*n)++] = (struct dw_range){ lo, hi, idx };
-	return 0;
-}
-
-/* Ranges of one DIE (low/high pc or DW_AT_ranges) appended to *v. */
-static int die_ranges(Dwarf_Die *die, struct dw_range **v, size_t *n,
-		      size_t *cap, size_t idx)
+/* Ranges of one DIE (low/high pc or DW_AT_ranges) appended to *v;
+ * empty ones and those the linker discarded (at 0) left out. */
+static int die_ranges(Dwarf_Die *die, struct dw_ranges *v, uint64_t idx)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
 
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
-		if (push_range(v, n, cap, lo, hi, idx))
+		if (hi > lo && lo && dw_range_push(v, lo, hi, idx))
 			return -1;
 	return 0;
+}
+
+/* Once per index: the slower path is taken, and why. */
+static void fallback(struct dwarf_index *x, struct dw_cu *cu,
+		     const char *what, const char *why)
+{
+	if (x->warned++)
+		return;
+	warning("cannot read the %s of '%s' directly (%s): using libdw for it and units like it, which is slower",
+		what, cu->unit ? cu->unit : "?", why);
 }
 
 /* Index of the range holding addr in a sorted table, or -1. Nested or
@@ -119,16 +127,26 @@ static ptrdiff_t range_find(const struct dw_range *v, size_t n, uint64_t addr)
 struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
 {
 	struct dwarf_index *x = calloc(1, sizeof(*x));
-	Dwarf_Off off = 0, next;
-	size_t hsize, capcus = 0, caprng = 0, i;
+	Dwarf_Off off = 0, next, abbrev;
+	size_t hsize, capcus = 0, i;
+	uint8_t asize, osize;
+	Dwarf_Half version;
+	const char *why;
 
 	if (!x || !(x->paths = srcpath_new()))
 		goto oom;
 	x->dw = dwarf;
-	while (dwarf_next_unit(x->dw, off, &next, &hsize, NULL, NULL, NULL,
-			       NULL, NULL, NULL) == 0) {
+	for (i = 0; i < LINE_SLOTS; i++)
+		x->slots[i].cu = SIZE_MAX;
+	x->raw = !dw_sections_get(&x->sec, dwarf, &why);
+	if (!x->raw)
+		warning("cannot read the DWARF sections of '%s' directly (%s): using libdw, which is slower",
+			origin, why);
+	while (dwarf_next_unit(x->dw, off, &next, &hsize, &version, &abbrev,
+			       &asize, &osize, NULL, NULL) == 0) {
 		Dwarf_Die cudie, *d = dwarf_offdie(x->dw, off + hsize, &cudie);
 		Dwarf_Attribute attr;
+		Dwarf_Word stmt;
 		struct dw_cu *cu;
 
 		off = next;
@@ -147,13 +165,21 @@ struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
 		cu = &x->cus[x->ncus];
 		memset(cu, 0, sizeof(*cu));
 		cu->off = dwarf_dieoffset(d);
+		cu->where = (struct dw_unit){
+			.off = cu->off - hsize, .end = next, .die_off = cu->off,
+			.abbrev_off = abbrev,
+			.fmt = { asize, osize, version },
+		};
+		cu->stmt_list = UINT64_MAX;
+		if (!dwarf_formudata(dwarf_attr(d, DW_AT_stmt_list, &attr), &stmt))
+			cu->stmt_list = stmt;
 		cu->comp_dir = dwarf_formstring(dwarf_attr(d, DW_AT_comp_dir,
 							   &attr));
 		/* Stash the raw name in unit until every CU has voted. */
 		cu->unit = dwarf_diename(d);
 		if (cu->unit)
 			srcpath_vote(x->paths, cu->unit, cu->comp_dir);
-		if (die_ranges(d, &x->ranges, &x->nranges, &caprng, x->ncus))
+		if (die_ranges(d, &x->ranges, x->ncus))
 			goto oom;
 		x->ncus++;
 	}
@@ -167,7 +193,7 @@ struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
 		if (x->cus[i].unit)
 			x->cus[i].unit = srcpath_get(x->paths, x->cus[i].unit,
 						     x->cus[i].comp_dir);
-	qsort(x->ranges, x->nranges, sizeof(*x->ranges), range_cmp);
+	qsort(x->ranges.v, x->ranges.n, sizeof(*x->ranges.v), range_cmp);
 	return x;
 oom:
 	warning("out of memory indexing the DWARF of '%s': file:line and inline chains are unavailable",
@@ -176,32 +202,93 @@ oom:
 	return NULL;
 }
 
+/* The functions read directly; those with DW_AT_ranges via libdw. */
+static int cu_scan(struct dwarf_index *x, struct dw_cu *cu, const char **why)
+{
+	struct dw_ranges todo = { NULL, 0, 0 };
+	int ret = dw_scan_functions(&x->sec, &cu->where, &cu->funcs, &todo,
+				    why);
+	size_t i;
+
+	for (i = 0; !ret && i < todo.n; i++) {
+		Dwarf_Die fn;
+
+		if (!dwarf_offdie(x->dw, todo.v[i].idx, &fn)) {
+			*why = "no DIE where the scan found one";
+			ret = -1;
+		} else if (die_ranges(&fn, &cu->funcs, todo.v[i].idx)) {
+			*why = "out of memory";
+			ret = -1;
+		}
+	}
+	free(todo.v);
+	return ret;
+}
+
 /* The concrete functions of one CU, once: a walk of its top level. */
 static int cu_index(struct dwarf_index *x, struct dw_cu *cu)
 {
 	Dwarf_Die cudie, child;
-	size_t cap = 0;
+	const char *why;
 
 	cu->indexed = 1;
+	if (x->raw) {
+		if (!cu_scan(x, cu, &why))
+			goto sort;
+		fallback(x, cu, "functions", why);
+		cu->funcs.n = 0;
+	}
 	if (!dwarf_offdie(x->dw, cu->off, &cudie) ||
 	    dwarf_child(&cudie, &child))
 		return 0;
 	do {
 		if (dwarf_tag(&child) != DW_TAG_subprogram)
 			continue;
-		if (die_ranges(&child, &cu->funcs, &cu->nfuncs, &cap,
-			       dwarf_dieoffset(&child)))
+		if (die_ranges(&child, &cu->funcs, dwarf_dieoffset(&child)))
 			return -1;
 	} while (dwarf_siblingof(&child, &child) == 0);
-	qsort(cu->funcs, cu->nfuncs, sizeof(*cu->funcs), range_cmp);
+sort:
+	qsort(cu->funcs.v, cu->funcs.n, sizeof(*cu->funcs.v), range_cmp);
 	return 0;
+}
+
+/* The CU's line table decoded here, or NULL: then libdw answers. */
+static struct line_table *cu_lines(struct dwarf_index *x, struct dw_cu *cu)
+{
+	size_t k = cu - x->cus, i, victim = 0;
+	struct line_slot *sl;
+	const char *why;
+
+	if (!x->raw || cu->lines_libdw || cu->stmt_list == UINT64_MAX)
+		return NULL;
+	for (i = 0; i < LINE_SLOTS; i++) {
+		if (x->slots[i].cu == k) {
+			x->slots[i].used = ++x->clock;
+			return &x->slots[i].t;
+		}
+		if (x->slots[i].used < x->slots[victim].used)
+			victim = i;
+	}
+	sl = &x->slots[victim];
+	line_table_free(&sl->t);
+	sl->cu = SIZE_MAX;
+	if (line_table_decode(&sl->t, &x->sec, cu->stmt_list,
+			      cu->where.fmt.addr_size, cu->comp_dir, x->paths,
+			      &why)) {
+		fallback(x, cu, "line table", why);
+		cu->lines_libdw = 1;
+		return NULL;
+	}
+	sl->cu = k;
+	sl->used = ++x->clock;
+	return &sl->t;
 }
 
 static struct dw_cu *cu_of(struct dwarf_index *x, uint64_t addr)
 {
-	ptrdiff_t k = range_find(x->ranges, x->nranges, addr);
+	ptrdiff_t k = range_find(x->ranges.v, x->ranges.n, addr);
 
-	return k < 0 ? NULL : &x->cus[x->ranges[k].idx];
+	return k < 0 ? NULL : &x->cus[x->ranges.v[k].idx];
 }
 
 const char *dwarf_index_unit(struct dwarf_index *x, uint64_t addr)
@@ -250,8 +337,8 @@ static int descend(Dwarf_Die *die, uint64_t addr, Dwarf_Die *chain, int depth)
 
 /* DW_AT_call_file / DW_AT_call_line of an inlined_subroutine. */
 static void call_site(struct dwarf_index *x, struct dw_cu *cu,
-		      Dwarf_Die *cudie, Dwarf_Die *inl, const char **file,
-		      int *line)
+		      struct line_table *lt, Dwarf_Die *cudie, Dwarf_Die *inl,
+		      const char **file, int *line)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word idx, ln;
@@ -262,8 +349,13 @@ static void call_site(struct dwarf_index *x, struct dw_cu *cu,
 	*line = 0;
 	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &ln) == 0)
 		*line = (int)ln;
-	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &idx) ||
-	    dwarf_getsrcfiles(cudie, &files, &nfiles) || idx >= nfiles)
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &idx))
+		return;
+	if (lt) {
+		*file = line_table_file(lt, idx);
+		return;
+	}
+	if (dwarf_getsrcfiles(cudie, &files, &nfiles) || idx >= nfiles)
 		return;
 	*file = srcpath_get(x->paths, dwarf_filesrc(files, idx, NULL, NULL),
 			    cu->comp_dir);
@@ -281,6 +373,8 @@ static struct dw_loc *compute(struct dwarf_index *x, uint64_t addr)
 	struct dw_cu *cu = cu_of(x, addr);
 	Dwarf_Die cudie, fn, chain[MAX_DEPTH];
 	struct sym_frame *frames = NULL;
+	const struct line_row *row;
+	struct line_table *lt;
 	struct dw_loc *loc;
 	Dwarf_Line *line;
 	ptrdiff_t k;
@@ -291,14 +385,20 @@ static struct dw_loc *compute(struct dwarf_index *x, uint64_t addr)
 		return NULL;
 	if (!cu->indexed && cu_index(x, cu))
 		return NULL;
-	line = dwarf_getsrc_die(&cudie, addr);
-	if (line) {
+	lt = cu_lines(x, cu);
+	if (lt) {
+		row = line_table_find(lt, addr);
+		if (row) {
+			file = line_table_file(lt, row->file & ~LINE_END_SEQ);
+			lineno = row->line;
+		}
+	} else if ((line = dwarf_getsrc_die(&cudie, addr))) {
 		file = srcpath_get(x->paths, dwarf_linesrc(line, NULL, NULL),
 				   cu->comp_dir);
 		dwarf_lineno(line, &lineno);
 	}
-	k = range_find(cu->funcs, cu->nfuncs, addr);
-	if (k >= 0 && dwarf_offdie(x->dw, cu->funcs[k].idx, &fn))
+	k = range_find(cu->funcs.v, cu->funcs.n, addr);
+	if (k >= 0 && dwarf_offdie(x->dw, cu->funcs.v[k].idx, &fn))
 		depth = descend(&fn, addr, chain, 0);
 
 	loc = calloc(1, sizeof(*loc));
@@ -320,12 +420,12 @@ static struct dw_loc *compute(struct dwarf_index *x, uint64_t addr)
 			f->file = file;
 			f->line = lineno;
 		} else {
-			call_site(x, cu, &cudie, &chain[depth - i], &f->file,
-				  &f->line);
+			call_site(x, cu, lt, &cudie, &chain[depth - i],
+				  &f->file, &f->line);
 		}
 	}
 	if (depth)
-		call_site(x, cu, &cudie, &chain[0], &file, &lineno);
+		call_site(x, cu, lt, &cudie, &chain[0], &file, &lineno);
 	loc->file = file;
 	loc->line = lineno;
 	loc->inlines = frames;
@@ -395,10 +495,12 @@ void dwarf_index_free(struct dwarf_index *x)
 		free(x->cache[i].loc);
 	}
 	for (i = 0; i < x->ncus; i++)
-		free(x->cus[i].funcs);
+		free(x->cus[i].funcs.v);
+	for (i = 0; i < LINE_SLOTS; i++)
+		line_table_free(&x->slots[i].t);
 	free(x->cache);
 	free(x->cus);
-	free(x->ranges);
+	free(x->ranges.v);
 	srcpath_free(x->paths);
 	free(x);
 }

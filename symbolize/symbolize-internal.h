@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dwarf-read.h"
 #include "symbolize.h"
 
 /* Not yet classified: the bucket is computed on first resolve. */
@@ -113,6 +114,69 @@ const struct dw_loc *dwarf_index_lookup(struct dwarf_index *x, uint64_t addr);
 const char *dwarf_index_unit(struct dwarf_index *x, uint64_t addr);
 void dwarf_index_free(struct dwarf_index *x);
 
+/* Address ranges: of CUs (idx: CU index), of functions (idx: DIE offset). */
+struct dw_range {
+	uint64_t lo, hi;
+	uint64_t idx;
+};
+struct dw_ranges {
+	struct dw_range *v;
+	size_t n, cap;
+};
+int dw_range_push(struct dw_ranges *r, uint64_t lo, uint64_t hi, uint64_t idx);
+
+/* Where a unit lies in .debug_info, as dwarf_next_unit reports it. */
+struct dw_unit {
+	uint64_t off, end;      /* header start, next unit */
+	uint64_t die_off;       /* of the unit DIE */
+	uint64_t abbrev_off;
+	struct dw_fmt fmt;
+};
+/*
+ * Top-level subprograms with code of one unit, read without libdw
+ * (dwarf-scan.c): low/high pc ranges appended to funcs; those with
+ * DW_AT_ranges only as DIE offsets (idx) in todo, for libdw to expand.
+ * -1 with *why when the unit uses something not read here.
+ */
+int dw_scan_functions(const struct dw_sections *s, const struct dw_unit *u,
+		      struct dw_ranges *funcs, struct dw_ranges *todo,
+		      const char **why);
+
+/*
+ * A CU's line table (dwarf-lines.c): rows sorted as libdw sorts them,
+ * file names normalised on first use.
+ */
+#define LINE_END_SEQ 0x80000000u  /* in line_row.file: ends a sequence */
+struct line_row {
+	uint64_t addr;
+	uint32_t file;            /* index into files, | LINE_END_SEQ */
+	int32_t line;
+};
+struct line_file {
+	const char *dir, *name;   /* raw, in the DWARF sections */
+	const char *norm;         /* interned in sp, NULL until asked */
+};
+struct line_table {
+	struct line_row *rows;
+	size_t nrows;
+	struct line_file *files;
+	size_t nfiles;
+	struct srcpath *sp;
+	const char *comp_dir;
+};
+/* Decode the program at `off` of .debug_line; -1 with *why when it
+ * holds something not decoded here (the caller then asks libdw). */
+int line_table_decode(struct line_table *t, const struct dw_sections *s,
+		      uint64_t off, unsigned addr_size, const char *comp_dir,
+		      struct srcpath *sp, const char **why);
+/* The row for addr, as dwarf_getsrc_die finds it; NULL when none. */
+const struct line_row *line_table_find(const struct line_table *t,
+				       uint64_t addr);
+/* Normalised path of file `idx` (DW_AT_call_file and rows use the same
+ * numbering), NULL when out of range. */
+const char *line_table_file(struct line_table *t, uint64_t idx);
+void line_table_free(struct line_table *t);
+
 /* The ELF file behind a vmlinux symbolizer (vmlinux.c). */
 struct vmlinux_file;
 void vmlinux_file_close(struct vmlinux_file *vm);
@@ -130,6 +194,10 @@ void srcpath_vote(struct srcpath *sp, const char *name, const char *comp_dir);
  * libdw keeps stable. NULL only when out of memory. */
 const char *srcpath_get(struct srcpath *sp, const char *raw,
 			const char *comp_dir);
+/* dir + "/" + name (name alone when absolute or dir is NULL), as libdw
+ * joins line-table names, normalised and interned by content. */
+const char *srcpath_join(struct srcpath *sp, const char *dir,
+			 const char *name, const char *comp_dir);
 /* Normalise into a new malloc'd string (no interning). */
 char *srcpath_normalise(const struct srcpath *sp, const char *raw,
 			const char *comp_dir);

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perpkt diff as text (mail, 72 columns) and markdown (issue trackers). */
+#include "diff.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+#define VAL_W 10
+#define REL_W 7
+#define SIG_W 3
+#define NAME_MIN_W 16
+
+static const char letters[] = "ABCDEFGHIJKLMNOP";
+
+/* Second and later profiles: column per profile; A is the baseline. */
+static char letter(size_t i)
+{
+	return letters[i < sizeof(letters) - 1 ? i : sizeof(letters) - 2];
+}
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.1f", v);
+}
+
+static void fmt_delta(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%+.1f", v);
+}
+
+static void fmt_rel(char *buf, size_t len, const struct diff_cmp *c)
+{
+	if (c->rel == DIFF_NO_REL)
+		snprintf(buf, len, "new");
+	else if (fabs(c->rel) >= 99.995)
+		/* keep the column: hundredfold is what matters, not digits */
+		snprintf(buf, len, "%s", c->rel > 0 ? ">+9999%" : "<-9999%");
+	else if (fabs(c->rel) >= 9.9995)
+		snprintf(buf, len, "%+.0f%%", c->rel * 100);
+	else
+		snprintf(buf, len, "%+.1f%%", c->rel * 100);
+}
+
+/* "(only in A)", "(new)" ... for rows one side lacks, else "". */
+static void presence(char *buf, size_t len, const struct diff *d,
+		     const struct diff_row *r)
+{
+	size_t i, others = 0;
+
+	buf[0] = '\0';
+	for (i = 1; i < d->n; i++)
+		others += r->cell[i].present;
+	if (!strcmp(r->name, DIFF_OTHER_NAME))
+		return;
+	if (r->cell[0].present && !others)
+		snprintf(buf, len, " (only in A)");
+	else if (!r->cell[0].present && d->n == 2 && others)
+		snprintf(buf, len, " (new)");
+	else if (!r->cell[0].present && others)
+		snprintf(buf, len, " (not in A)");
+}
+
+/* Prose at spaces into `width` columns, continuation indented. */
+static void wrap(FILE *f, const char *text, int width)
+{
+	const char *p = text;
+	int ind = 0;
+
+	while (*p) {
+		int avail = width - ind, cut;
+
+		if ((int)strlen(p) <= avail) {
+			fprintf(f, "%*s%s\n", ind, "", p);
+			return;
+		}
+		for (cut = avail; cut > 0 && p[cut] != ' '; cut--)
+			;
+		if (cut == 0)
+			cut = avail;
+		fprintf(f, "%*s%.*s\n", ind, "", cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		ind = 2;
+	}
+}
+
+static void put_head(FILE *f, const struct diff *d, const char *what,
+		     int wname)
+{
+	char h[32];
+	size_t i;
+
+	snprintf(h, sizeof(h), "A %s/RT", d->unit);
+	fprintf(f, "%*s", VAL_W, h);
+	if (d->n == 2) {
+		snprintf(h, sizeof(h), "B %s/RT", d->unit);
+		fprintf(f, " %*s %*s %*s %-*s", VAL_W, h, VAL_W, "delta",
+			REL_W, "rel", SIG_W, "sig");
+	} else {
+		for (i = 1; i < d->n; i++) {
+			snprintf(h, sizeof(h), "%c-A", letter(i));
+			fprintf(f, " %*s%-2s", VAL_W, h, "");
+		}
+	}
+	fprintf(f, " %.*s\n", wname, what);
+}
+
+static void put_row(FILE *f, const struct diff *d, const struct diff_row *r,
+		    const char *label, int wname)
+{
+	char a[32], b[32], dl[32], rel[32], pres[32], name[512];
+	size_t i;
+
+	fmt_num(a, sizeof(a), r->cell[0].value);
+	fprintf(f, "%*s", VAL_W, a);
+	if (d->n == 2) {
+		fmt_num(b, sizeof(b), r->cell[1].value);
+		fmt_delta(dl, sizeof(dl), r->cmp[1].delta);
+		fmt_rel(rel, sizeof(rel), &r->cmp[1]);
+		fprintf(f, " %*s %*s %*s %-*s", VAL_W, b, VAL_W, dl, REL_W,
+			rel, SIG_W, diff_mark(r->cmp[1].mark));
+	} else {
+		for (i = 1; i < d->n; i++) {
+			fmt_delta(dl, sizeof(dl), r->cmp[i].delta);
+			fprintf(f, " %*s%-2s", VAL_W, dl,
+				diff_mark(r->cmp[i].mark));
+		}
+	}
+	presence(pres, sizeof(pres), d, r);
+	snprintf(name, sizeof(name), "%s%s", label ? label : r->name, pres);
+	if ((int)strlen(name) > wname)
+		fprintf(f, " %.*s~\n", wname - 1, name);
+	else
+		fprintf(f, " %s\n", name);
+}
+
+static int name_width(const struct diff *d, int width)
+{
+	int used = VAL_W + 1;
+
+	if (d->n == 2)
+		used += VAL_W + 1 + VAL_W + 1 + REL_W + 1 + SIG_W + 1;
+	else
+		used += (int)(d->n - 1) * (VAL_W + 2 + 1);
+	return width - used < NAME_MIN_W ? NAME_MIN_W : width - used;
+}
+
+static void put_table(FILE *f, const struct diff *d,
+		      const struct diff_view *v, const char *what, int width,
+		      int totals)
+{
+	int wname = name_width(d, width);
+	size_t i;
+
+	fprintf(f, "\n");
+	put_head(f, d, what, wname);
+	for (i = 0; i < v->shown; i++)
+		put_row(f, d, &v->rows[i], NULL, wname);
+	if (v->shown < v->n) {
+		char label[64];
+
+		snprintf(label, sizeof(label), "%s (%zu rows)",
+			 DIFF_OTHER_NAME, v->n - v->shown);
+		put_row(f, d, &v->other, label, wname);
+	}
+	if (!totals)
+		return;
+	put_row(f, d, &d->total, "total", wname);
+	put_row(f, d, &d->busy, "busy (total minus idle)", wname);
+}
+
+static void put_profiles(FILE *f, const struct diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct diff_profile *dp = &d->prof[i];
+		const struct profile *p = dp->m->profile;
+
+		fprintf(f, "%c: %s\n", letter(i), dp->path);
+		fprintf(f, "   %s, %s over %s, %u bytes, %llu RTs, %d run%s%s\n",
+			dp->label, p->transport ? p->transport : "?",
+			p->network ? p->network : "?", p->message_size,
+			(unsigned long long)p->round_trips, dp->m->nrepeats,
+			dp->m->nrepeats > 1 ? "s" : "",
+			dp->scale != 1 ? ", cycles as ns" : "");
+	}
+}
+
+/* Latency beside the kernel time: how much of the change it explains. */
+static void put_latency(FILE *f, const struct diff *d)
+{
+	size_t i;
+
+	for (i = 1; i < d->n; i++) {
+		const struct diff_cmp *lc = &d->latency[i];
+		const struct diff_profile *a = &d->prof[0], *b = &d->prof[i];
+		double busy = d->busy.cmp[i].delta;
+		double total = d->total.cmp[i].delta;
+
+		if (a->latency < 0 || b->latency < 0) {
+			fprintf(f, "latency %c-A: not measured on both sides\n",
+				letter(i));
+			continue;
+		}
+		fprintf(f, "latency %c-A: %.2f -> %.2f us, %+.2f us (%+.1f%%)%s%s\n",
+			letter(i), a->latency / 1e3, b->latency / 1e3,
+			lc->delta / 1e3, lc->rel * 100, lc->mark ? " " : "",
+			diff_mark(lc->mark));
+		if (strcmp(d->unit, "ns")) {
+			fprintf(f, "  kernel %s cannot be set beside us: give\n  --convert-cycles-ghz to compare\n",
+				d->unit);
+			continue;
+		}
+		fprintf(f, "  kernel time per RT: total %+.2f us, busy %+.2f us\n",
+			total / 1e3, busy / 1e3);
+		if (lc->delta != 0)
+			fprintf(f, "  busy kernel time explains %+.2f of the %+.2f us (%.0f%%);\n  residual %+.2f us (user time, waiting, wire)\n",
+				busy / 1e3, lc->delta / 1e3,
+				100 * busy / lc->delta,
+				(lc->delta - busy) / 1e3);
+	}
+}
+
+static void put_notes(FILE *f, const struct diff *d)
+{
+	fprintf(f, "\nsig: * |delta| > %.0f sd of the delta, ** > %.0f sd; the sd is\n"
+		   "from the spread across repeats (Welch) when both sides\n"
+		   "have repeats, else from sampling error (Poisson, at least\n"
+		   "one sample's worth). Rows sum to the totals; total delta\n"
+		   "%+.1f %s = sum of the rows' deltas.\n",
+		DIFF_SIGMA_1, DIFF_SIGMA_2, d->total.cmp[1].delta, d->unit);
+}
+
+int diff_text(FILE *f, const struct diff *d, int width)
+{
+	size_t i;
+
+	if (!width)
+		width = 72;
+	fprintf(f, "perpkt diff: %s per round trip, baseline A\n", d->unit);
+	for (i = 0; i < d->nwarnings; i++) {
+		char *w;
+
+		if (asprintf(&w, "warning: %s", d->warnings[i]) < 0)
+			return error("out of memory");
+		wrap(f, w, width);
+		free(w);
+	}
+	put_profiles(f, d);
+	fprintf(f, "\n");
+	put_latency(f, d);
+	if (d->by != MODEL_BY_BUCKET)
+		put_table(f, d, &d->buckets, "bucket", width, 0);
+	put_table(f, d, diff_view(d), d->by == MODEL_BY_BUCKET ?
+		  "bucket" : "function", width, 1);
+	put_notes(f, d);
+	if (fflush(f) || ferror(f))
+		return error("cannot write diff: %s", strerror(errno));
+	return 0;
+}
+
+static void md_row(FILE *f, const struct diff *d, const struct diff_row *r,
+		   const char *label)
+{
+	char pres[32], rel[32];
+	size_t i;
+
+	presence(pres, sizeof(pres), d, r);
+	fprintf(f, "| %s%s | %.1f", label ? label : r->name, pres,
+		r->cell[0].value);
+	for (i = 1; i < d->n; i++) {
+		fmt_rel(rel, sizeof(rel), &r->cmp[i]);
+		fprintf(f, " | %.1f | %+.1f | %s | %s", r->cell[i].value,
+			r->cmp[i].delta, rel, diff_mark(r->cmp[i].mark));
+	}
+	fprintf(f, " |\n");
+}
+
+int diff_markdown(FILE *f, const struct diff *d)
+{
+	const struct diff_view *v = diff_view(d);
+	size_t i;
+
+	fprintf(f, "### perpkt diff (%s per round trip)\n\n", d->unit);
+	for (i = 0; i < d->nwarnings; i++)
+		fprintf(f, "> **warning:** %s\n\n", d->warnings[i]);
+	for (i = 0; i < d->n; i++)
+		fprintf(f, "- **%c**: `%s` (%s, %d run%s)\n", letter(i),
+			d->prof[i].path, d->prof[i].label,
+			d->prof[i].m->nrepeats,
+			d->prof[i].m->nrepeats > 1 ? "s" : "");
+	fprintf(f, "\n");
+	for (i = 1; i < d->n; i++)
+		if (d->latency[i].rel != DIFF_NO_REL)
+			fprintf(f, "Latency %c-A: %+.2f us (%+.1f%%) %s; busy kernel time %+.2f us\n\n",
+				letter(i), d->latency[i].delta / 1e3,
+				d->latency[i].rel * 100,
+				diff_mark(d->latency[i].mark),
+				d->busy.cmp[i].delta / 1e3);
+	fprintf(f, "| %s | A", d->by == MODEL_BY_BUCKET ? "bucket" : "function");
+	for (i = 1; i < d->n; i++)
+		fprintf(f, " | %c | %c-A | rel | sig", letter(i), letter(i));
+	fprintf(f, " |\n|---|--:");
+	for (i = 1; i < d->n; i++)
+		fprintf(f, "|--:|--:|--:|:-:");
+	fprintf(f, "|\n");
+	for (i = 0; i < v->shown; i++)
+		md_row(f, d, &v->rows[i], NULL);
+	if (v->shown < v->n)
+		md_row(f, d, &v->other, DIFF_OTHER_NAME);
+	md_row(f, d, &d->total, "**total**");
+	md_row(f, d, &d->busy, "busy (total minus idle)");
+	fprintf(f, "\nsig: `*` |delta| > %.0f sd, `**` > %.0f sd (Welch across repeats, else Poisson).\n",
+		DIFF_SIGMA_1, DIFF_SIGMA_2);
+	if (fflush(f) || ferror(f))
+		return error("cannot write diff: %s", strerror(errno));
+	return 0;
+}

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "diff.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "symbolize.h"
+
+/* One model row on its way into a diff row: sorted by key to group. */
+struct entry {
+	char *key;
+	size_t prof;
+	const struct model_row *row;
+};
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	if (c)
+		return c;
+	return (a->prof > b->prof) - (a->prof < b->prof);
+}
+
+const char *diff_mark(int mark)
+{
+	return mark >= 2 ? "**" : mark == 1 ? "*" : "";
+}
+
+const char *diff_alias(const struct diff *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->naliases; i++)
+		if (!strcmp(d->aliases[i].from, name))
+			return d->aliases[i].to;
+	return name;
+}
+
+const struct diff_view *diff_view(const struct diff *d)
+{
+	return d->by == MODEL_BY_BUCKET ? &d->buckets : &d->functions;
+}
+
+const struct diff_row *diff_find(const struct diff_view *v, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		if (!strcmp(v->rows[i].name, name))
+			return &v->rows[i];
+	return NULL;
+}
+
+static void warn_add(struct diff *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn_add(struct diff *d, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (d->nwarnings >= sizeof(d->warnings) / sizeof(d->warnings[0]))
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0)
+		d->warnings[d->nwarnings++] = s;
+	va_end(ap);
+}
+
+int diff_load_aliases(struct diff *d, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024], from[512], to[512], extra[2];
+	int lineno = 0;
+
+	if (!f)
+		return error("cannot open alias file '%s': %s", path,
+			     strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		struct diff_alias *a;
+		char *hash = strchr(line, '#');
+		int n;
+
+		lineno++;
+		if (hash)
+			*hash = '\0';
+		n = sscanf(line, "%511s %511s %1s", from, to, extra);
+		if (n <= 0)
+			continue;
+		if (n != 2) {
+			fclose(f);
+			return error("bad line %d in alias file '%s': expected \"old-name new-name\"",
+				     lineno, path);
+		}
+		a = realloc(d->aliases, (d->naliases + 1) * sizeof(*a));
+		if (!a)
+			goto oom;
+		d->aliases = a;
+		a = &d->aliases[d->naliases];
+		a->from = strdup(from);
+		a->to = strdup(to);
+		d->naliases++;
+		if (!a->from || !a->to)
+			goto oom;
+	}
+	fclose(f);
+	return 0;
+oom:
+	fclose(f);
+	return error("out of memory reading alias file '%s'", path);
+}
+
+/* Functions are matched by folded name (so .isra.0 and .constprop.0
+ * meet), then by alias, and stay apart per module. */
+static char *function_key(const struct diff *d, const struct model_row *r)
+{
+	char buf[512];
+	const char *name;
+	char *key;
+
+	name = diff_alias(d, symbol_fold(r->name, buf, sizeof(buf)));
+	if (r->module) {
+		if (asprintf(&key, "%s [%s]", name, r->module) < 0)
+			return NULL;
+		return key;
+	}
+	return strdup(name);
+}
+
+static void cell_add(struct diff_cell *c, const struct diff_profile *dp,
+		     const struct model_row *r)
+{
+	const struct model *m = dp->m;
+	size_t k;
+
+	c->present |= r->samples[dp->event] > 0;
+	c->value += r->per_rt[dp->event] * dp->scale;
+	/* independent Poisson counts: errors add in quadrature */
+	c->err = hypot(c->err, r->err[dp->event] * dp->scale);
+	for (k = 0; c->rep && k < c->nrep; k++)
+		c->rep[k] += model_repeat_value(m, r, dp->event, k) * dp->scale;
+}
+
+static int cell_init(struct diff_cell *c, const struct diff_profile *dp)
+{
+	memset(c, 0, sizeof(*c));
+	if (dp->m->nrepeats < 2)
+		return 0;
+	c->nrep = dp->m->nrepeats;
+	c->rep = calloc(c->nrep, sizeof(*c->rep));
+	return c->rep ? 0 : -1;
+}
+
+/* Mean, spread and standard error once all rows are in. */
+static void cell_finish(struct diff_cell *c, const struct diff_profile *dp)
+{
+	const struct profile *p = dp->m->profile;
+	double sum = 0, ss = 0;
+	size_t k, n = 0;
+
+	c->mean = c->value;
+	c->sd = 0;
+	c->se = c->err;
+	if (c->rep) {
+		for (k = 0; k < c->nrep; k++)
+			if (p->repeats[k].round_trips) {
+				sum += c->rep[k];
+				n++;
+			}
+		if (n > 1) {
+			c->mean = sum / n;
+			for (k = 0; k < c->nrep; k++)
+				if (p->repeats[k].round_trips)
+					ss += (c->rep[k] - c->mean) *
+					      (c->rep[k] - c->mean);
+			c->sd = sqrt(ss / (n - 1));
+			c->se = c->sd / sqrt((double)n);
+			return;
+		}
+	}
+	/* No samples is not no error: it could have been one sample. */
+	if (c->se == 0 && p->round_trips)
+		c->se = (double)p->events[dp->event].period * dp->scale /
+			(double)p->round_trips;
+}
+
+static void cmp_fill(struct diff_cmp *cmp, const struct diff_cell *a,
+		     const struct diff_cell *b)
+{
+	double shift;
+
+	cmp->delta = b->value - a->value;
+	cmp->rel = a->value != 0 ? cmp->delta / fabs(a->value) : DIFF_NO_REL;
+	/* Welch: the spread of each side over its repeats, s^2/n, else its
+	 * Poisson error; the test is on the means of the windows */
+	cmp->from_repeats = a->rep && b->rep;
+	shift = cmp->from_repeats ? b->mean - a->mean : cmp->delta;
+	cmp->sigma = hypot(a->se, b->se);
+	cmp->mark = 0;
+	if (cmp->sigma > 0) {
+		double z = fabs(shift) / cmp->sigma;
+
+		cmp->mark = z > DIFF_SIGMA_2 ? 2 : z > DIFF_SIGMA_1 ? 1 : 0;
+	} else if (shift != 0) {
+		cmp->mark = 2;
+	}
+}
+
+static void row_cmp(struct diff_row *r, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		cmp_fill(&r->cmp[i], &r->cell[0], &r->cell[i]);
+}
+
+static void drow_clear(struct diff_row *r)
+{
+	size_t i;
+
+	free(r->name);
+	free(r->bucket);
+	for (i = 0; i < DIFF_MAX_PROFILES; i++)
+		free(r->cell[i].rep);
+	memset(r, 0, sizeof(*r));
+}
+
+static int drow_init(struct diff_row *r, const struct diff *d,
+		     const char *name)
+{
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->name = strdup(name);
+	if (!r->name)
+		return -1;
+	for (i = 0; i < d->n; i++)
+		if (cell_init(&r->cell[i], &d->prof[i]))
+			return -1;
+	return 0;
+}
+
+static void drow_finish(struct diff_row *r, const struct diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		cell_finish(&r->cell[i], &d->prof[i]);
+	row_cmp(r, d->n);
+}
+
+/* Sum of rows into dst, cell by cell; dst was drow_init'ed. */
+static void drow_sum(struct diff_row *dst, const struct diff_row *src,
+		     size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		struct diff_cell *c = &dst->cell[i];
+		const struct diff_cell *s = &src->cell[i];
+
+		c->present |= s->present;
+		c->value += s->value;
+		c->err = hypot(c->err, s->err);
+		for (k = 0; c->rep && s->rep && k < c->nrep; k++)
+			c->rep[k] += s->rep[k];
+	}
+}
+
+static int cmp_drow(const void *pa, const void *pb)
+{
+	const struct diff_row *a = pa, *b = pb;
+	double x = fabs(a->cmp[1].delta), y = fabs(b->cmp[1].delta);
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static int build_view(struct diff *d, struct diff_view *v, enum model_by by)
+{
+	struct entry *e = NULL;
+	size_t ne = 0, cap = 0, i, j;
+	int ret = -1;
+
+	for (i = 0; i < d->n; i++)
+		cap += d->prof[i].m->views[by].n;
+	e = calloc(cap ? cap : 1, sizeof(*e));
+	v->rows = calloc(cap ? cap : 1, sizeof(*v->rows));
+	if (!e || !v->rows)
+		goto oom;
+	for (i = 0; i < d->n; i++) {
+		const struct model_view *mv = &d->prof[i].m->views[by];
+
+		for (j = 0; j < mv->n; j++) {
+			e[ne].key = by == MODEL_BY_FUNCTION ?
+				function_key(d, &mv->rows[j]) :
+				strdup(mv->rows[j].name);
+			if (!e[ne].key)
+				goto oom;
+			e[ne].prof = i;
+			e[ne].row = &mv->rows[j];
+			ne++;
+		}
+	}
+	qsort(e, ne, sizeof(*e), cmp_entry);
+	for (i = 0; i < ne; i++) {
+		struct diff_row *r;
+
+		if (!v->n || strcmp(v->rows[v->n - 1].name, e[i].key)) {
+			r = &v->rows[v->n++];
+			if (drow_init(r, d, e[i].key))
+				goto oom;
+		}
+		r = &v->rows[v->n - 1];
+		if (!r->bucket && e[i].row->bucket &&
+		    !(r->bucket = strdup(e[i].row->bucket)))
+			goto oom;
+		cell_add(&r->cell[e[i].prof], &d->prof[e[i].prof], e[i].row);
+	}
+	for (i = 0; i < v->n; i++)
+		drow_finish(&v->rows[i], d);
+	qsort(v->rows, v->n, sizeof(*v->rows), cmp_drow);
+	ret = 0;
+	goto out;
+oom:
+	error("out of memory comparing %s rows", model_by_name(by));
+out:
+	for (i = 0; i < ne; i++)
+		free(e[i].key);
+	free(e);
+	return ret;
+}
+
+static int hidden(const struct diff_row *r, size_t idx, size_t n,
+		  const struct diff_options *o)
+{
+	size_t i;
+
+	if (o->limit > 0 && idx >= (size_t)o->limit)
+		return 1;
+	if (o->threshold <= 0)
+		return 0;
+	for (i = 1; i < n; i++)
+		if (fabs(r->cmp[i].delta) >= o->threshold)
+			return 0;
+	return 1;
+}
+
+/* Rows kept first, in order; the rest summed into "[other]". */
+static int cut_view(struct diff *d, struct diff_view *v,
+		    const struct diff_options *o)
+{
+	struct diff_row *tmp;
+	char *hide;
+	size_t i, keep = 0, at;
+
+	if (drow_init(&v->other, d, DIFF_OTHER_NAME))
+		return error("out of memory");
+	tmp = calloc(v->n ? v->n : 1, sizeof(*tmp));
+	hide = calloc(v->n ? v->n : 1, 1);
+	if (!tmp || !hide) {
+		free(tmp);
+		free(hide);
+		return error("out of memory");
+	}
+	for (i = 0; i < v->n; i++) {
+		hide[i] = hidden(&v->rows[i], keep, d->n, o);
+		keep += !hide[i];
+	}
+	at = 0;
+	for (i = 0; i < v->n; i++)
+		if (!hide[i])
+			tmp[at++] = v->rows[i];
+	for (i = 0; i < v->n; i++)
+		if (hide[i])
+			tmp[at++] = v->rows[i];
+	memcpy(v->rows, tmp, v->n * sizeof(*tmp));
+	free(tmp);
+	free(hide);
+	v->shown = keep;
+	for (i = keep; i < v->n; i++)
+		drow_sum(&v->other, &v->rows[i], d->n);
+	drow_finish(&v->other, d);
+	return 0;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int pick_event(const struct model *m)
+{
+	if (m->time_event >= 0)
+		return m->time_event;
+	if (m->cycles_event >= 0)
+		return m->cycles_event;
+	return 0;
+}
+
+static const char *mode_of(const struct profile *p)
+{
+	return p->mode ? p->mode : "unknown mode";
+}
+
+/* One unit for all: ns when any side is in ns or --convert-cycles-ghz
+ * is given, else the sides' common unit. */
+static int choose_unit(struct diff *d, const struct diff_options *o)
+{
+	int any_ns = 0, any_cycles = 0;
+	size_t i, j;
+
+	for (i = 0; i < d->n; i++) {
+		const char *u = d->prof[i].unit_from;
+
+		any_ns |= !strcmp(u, "ns");
+		any_cycles |= !strcmp(u, "cycles");
+	}
+	if (any_cycles && (any_ns || o->ghz > 0)) {
+		if (o->ghz <= 0) {
+			for (i = 0; strcmp(d->prof[i].unit_from, "ns"); i++)
+				;
+			for (j = 0; strcmp(d->prof[j].unit_from, "cycles"); j++)
+				;
+			return error("cannot subtract %s nanoseconds of '%s' from %s cycles of '%s': give --convert-cycles-ghz GHZ, the clock the cycles ran at, to compare in ns",
+				     mode_of(d->prof[i].m->profile),
+				     d->prof[i].path,
+				     mode_of(d->prof[j].m->profile),
+				     d->prof[j].path);
+		}
+		d->unit = "ns";
+		for (i = 0; i < d->n; i++)
+			if (!strcmp(d->prof[i].unit_from, "cycles"))
+				d->prof[i].scale = 1 / o->ghz;
+		warn_add(d, "cycles converted to ns at %g GHz (--convert-cycles-ghz): an estimate, as good as that clock",
+			 o->ghz);
+		return 0;
+	}
+	for (i = 1; i < d->n; i++)
+		if (strcmp(d->prof[i].unit_from, d->prof[0].unit_from))
+			return error("cannot compare %s of '%s' with %s of '%s': the profiles measured different events",
+				     d->prof[0].unit_from, d->prof[0].path,
+				     d->prof[i].unit_from, d->prof[i].path);
+	d->unit = d->prof[0].unit_from;
+	return 0;
+}
+
+static int strdiff(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static void check_conditions(struct diff *d)
+{
+	const struct profile *a = d->prof[0].m->profile;
+	size_t i;
+
+	for (i = 1; i < d->n; i++) {
+		const struct profile *b = d->prof[i].m->profile;
+
+		if (strdiff(a->transport, b->transport))
+			warn_add(d, "transports differ: %s in '%s', %s in '%s'",
+				 a->transport ? a->transport : "unknown",
+				 d->prof[0].path,
+				 b->transport ? b->transport : "unknown",
+				 d->prof[i].path);
+		if (a->message_size != b->message_size)
+			warn_add(d, "message sizes differ: %u bytes in '%s', %u in '%s'",
+				 a->message_size, d->prof[0].path,
+				 b->message_size, d->prof[i].path);
+		if (strdiff(a->network, b->network))
+			warn_add(d, "networks differ: %s in '%s', %s in '%s'",
+				 a->network ? a->network : "unknown",
+				 d->prof[0].path,
+				 b->network ? b->network : "unknown",
+				 d->prof[i].path);
+	}
+}
+
+static void latency_of(struct diff_profile *dp)
+{
+	const struct model *m = dp->m;
+	const struct latency_summary *l = &m->profile->latency;
+
+	dp->latency = dp->latency_se = -1;
+	if (m->nrepeats > 1 && m->rep_latency_mean >= 0) {
+		dp->latency = m->rep_latency_mean;
+		dp->latency_se = m->rep_latency_sd / sqrt((double)m->nrepeats);
+	} else if (l->count && l->mean > 0) {
+		dp->latency = l->mean;
+		dp->latency_se = l->stddev / sqrt((double)l->count);
+	}
+}
+
+/* Busy is each profile's own (its idle bucket), total the rows' sum. */
+static int build_totals(struct diff *d)
+{
+	size_t i;
+
+	if (drow_init(&d->total, d, "total") || drow_init(&d->busy, d, "busy"))
+		return error("out of memory");
+	for (i = 0; i < d->functions.n; i++)
+		drow_sum(&d->total, &d->functions.rows[i], d->n);
+	for (i = 0; i < d->n; i++) {
+		const struct diff_profile *dp = &d->prof[i];
+		struct diff_cell *c = &d->busy.cell[i];
+
+		cell_add(c, dp, &dp->m->busy);
+	}
+	drow_finish(&d->total, d);
+	drow_finish(&d->busy, d);
+	for (i = 1; i < d->n; i++) {
+		struct diff_cmp *c = &d->latency[i];
+		const struct diff_profile *a = &d->prof[0], *b = &d->prof[i];
+
+		memset(c, 0, sizeof(*c));
+		c->rel = DIFF_NO_REL;
+		if (a->latency < 0 || b->latency < 0)
+			continue;
+		c->delta = b->latency - a->latency;
+		c->rel = c->delta / a->latency;
+		c->sigma = hypot(a->latency_se, b->latency_se);
+		c->from_repeats = a->m->nrepeats > 1 && b->m->nrepeats > 1;
+		if (c->sigma > 0)
+			c->mark = fabs(c->delta) / c->sigma > DIFF_SIGMA_2 ? 2 :
+				  fabs(c->delta) / c->sigma > DIFF_SIGMA_1;
+	}
+	return 0;
+}
+
+int diff_build(struct diff *d, const struct model *const *m,
+	       const char *const *paths, size_t n,
+	       const struct diff_options *o)
+{
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->by = o->by;
+	if (n < 2 || n > DIFF_MAX_PROFILES)
+		return error("diff compares 2 to %d profiles, got %zu",
+			     DIFF_MAX_PROFILES, n);
+	d->n = n;
+	if (o->alias_file && diff_load_aliases(d, o->alias_file))
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct diff_profile *dp = &d->prof[i];
+		const struct profile *p = m[i]->profile;
+
+		dp->m = m[i];
+		dp->path = paths[i];
+		dp->label = p->kernel_release && *p->kernel_release ?
+			p->kernel_release : basename_of(paths[i]);
+		if (!p->round_trips)
+			return error("profile '%s' has no round trips: nothing per round trip to compare; record it again",
+				     paths[i]);
+		if (!p->nevents)
+			return error("profile '%s' has no events", paths[i]);
+		dp->event = pick_event(m[i]);
+		dp->unit_from = p->events[dp->event].unit ?
+			p->events[dp->event].unit : "events";
+		dp->scale = 1;
+		latency_of(dp);
+	}
+	if (choose_unit(d, o))
+		return -1;
+	check_conditions(d);
+	if (build_view(d, &d->functions, MODEL_BY_FUNCTION) ||
+	    build_view(d, &d->buckets, MODEL_BY_BUCKET) ||
+	    build_totals(d) ||
+	    cut_view(d, &d->functions, o) || cut_view(d, &d->buckets, o))
+		return -1;
+	return 0;
+}
+
+static void view_free(struct diff_view *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		drow_clear(&v->rows[i]);
+	free(v->rows);
+	drow_clear(&v->other);
+}
+
+void diff_free(struct diff *d)
+{
+	size_t i;
+
+	view_free(&d->functions);
+	view_free(&d->buckets);
+	drow_clear(&d->total);
+	drow_clear(&d->busy);
+	for (i = 0; i < d->nwarnings; i++)
+		free(d->warnings[i]);
+	for (i = 0; i < d->naliases; i++) {
+		free(d->aliases[i].from);
+		free(d->aliases[i].to);
+	}
+	free(d->aliases);
+	memset(d, 0, sizeof(*d));
+}

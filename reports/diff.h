@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_DIFF_H
+#define PERPKT_DIFF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model.h"
+
+/*
+ * The diff model: per function and per bucket, the value per round trip
+ * in each profile and its delta against the first (the baseline), with
+ * a significance mark. Built from one report model per profile; the
+ * diff renderers read only this.
+ *
+ * Deltas add up by construction: every function of every profile is a
+ * row (one-side-only rows included), rows left out of a table are
+ * summed into one "[other]" row, and the totals are the sums of the
+ * rows, not numbers of their own.
+ */
+
+#define DIFF_MAX_PROFILES 16
+#define DIFF_OTHER_NAME "[other]"
+
+/* Significance marks: |delta| over the standard error of the delta. */
+#define DIFF_SIGMA_1 2.0   /* "*" */
+#define DIFF_SIGMA_2 3.0   /* "**" */
+
+/* One row's value in one profile. */
+struct diff_cell {
+	int present;      /* the profile has samples in this row */
+	double value;     /* per round trip, in diff.unit */
+	double err;       /* sampling error (Poisson), same unit */
+	double mean, sd;  /* across repeats; mean = value, sd = 0 with one */
+	double *rep;      /* value per repeat, nrep of them; NULL with one */
+	size_t nrep;
+	double se;        /* standard error of the mean, for the test */
+};
+
+/* The comparison of one profile (index >= 1) against the baseline. */
+struct diff_cmp {
+	double delta;     /* value - baseline value */
+	double rel;       /* delta / baseline, < -1e300 (DIFF_NO_REL) if none */
+	double sigma;     /* standard error of the delta, 0 if none */
+	int mark;         /* 0, 1 ("*") or 2 ("**") */
+	int from_repeats; /* both sides had repeats: Welch; else Poisson */
+};
+
+#define DIFF_NO_REL (-1e308)
+
+struct diff_row {
+	char *name;
+	char *bucket;     /* function rows: bucket in the first profile having it */
+	struct diff_cell cell[DIFF_MAX_PROFILES];
+	struct diff_cmp cmp[DIFF_MAX_PROFILES];  /* [0] unused */
+};
+
+struct diff_view {
+	struct diff_row *rows;  /* sorted by |delta| of the first comparison */
+	size_t n;
+	size_t shown;           /* after --limit / --threshold */
+	struct diff_row other;  /* sum of rows[shown..n-1]; name DIFF_OTHER_NAME */
+};
+
+struct diff_profile {
+	const char *path;
+	const char *label;      /* kernel release, else the file name */
+	const struct model *m;
+	int event;              /* event index compared */
+	double scale;           /* multiply its values to get diff.unit */
+	const char *unit_from;  /* its own unit */
+	double latency, latency_se;  /* mean round-trip latency, ns; < 0 unknown */
+};
+
+struct diff_options {
+	enum model_by by;       /* MODEL_BY_FUNCTION or MODEL_BY_BUCKET */
+	int limit;              /* rows shown, 0 = all */
+	double threshold;       /* hide rows whose |delta| is below, in unit */
+	double ghz;             /* --convert-cycles-ghz, 0 = not given */
+	const char *alias_file; /* --alias */
+};
+
+struct diff_alias {
+	char *from, *to;
+};
+
+struct diff {
+	size_t n;               /* profiles, >= 2 */
+	struct diff_profile prof[DIFF_MAX_PROFILES];
+	const char *unit;       /* "ns" or the profiles' common unit */
+	struct diff_view functions, buckets;
+	struct diff_row total, busy;   /* sums of the function rows */
+	struct diff_cmp latency[DIFF_MAX_PROFILES];  /* [0] unused */
+	char *warnings[8];
+	size_t nwarnings;
+	struct diff_alias *aliases;
+	size_t naliases;
+	enum model_by by;
+};
+
+/*
+ * Fill *d from n built models (paths name them in messages). Refuses,
+ * after printing why, a profile without round trips, or one whose unit
+ * cannot be converted to the others' (software-clock ns against
+ * hardware cycles without o->ghz). Returns 0 or -1; diff_free is safe
+ * after either.
+ */
+int diff_build(struct diff *d, const struct model *const *m,
+	       const char *const *paths, size_t n,
+	       const struct diff_options *o);
+void diff_free(struct diff *d);
+
+/* Read "old new" lines (# comments) into d's aliases; -1 after printing. */
+int diff_load_aliases(struct diff *d, const char *path);
+/* The name after aliases: `name` itself when none applies. */
+const char *diff_alias(const struct diff *d, const char *name);
+
+/* The view --by chose. */
+const struct diff_view *diff_view(const struct diff *d);
+/* A row by name in a view, NULL if absent. */
+const struct diff_row *diff_find(const struct diff_view *v, const char *name);
+/* "", "*" or "**". */
+const char *diff_mark(int mark);
+
+/* Renderers; each returns 0 or -1 after printing why. json and html
+ * build the whole document before writing any of it. */
+int diff_text(FILE *f, const struct diff *d, int width);
+int diff_markdown(FILE *f, const struct diff *d);
+int diff_json(FILE *f, const struct diff *d);
+int diff_csv(FILE *f, const struct diff *d);
+int diff_html(FILE *f, const struct diff *d);
+/* "frames countA countB" (difffolded.pl); two profiles only. *scale is
+ * what the per-round-trip values were multiplied by. */
+int diff_folded(FILE *f, const struct diff *d, double *scale);
+
+#endif

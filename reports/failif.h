@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_FAILIF_H
+#define PERPKT_FAILIF_H
+
+#include <stddef.h>
+
+#include "diff.h"
+
+/*
+ * --fail-if conditions on a diff, for `git bisect run` and CI:
+ *   TARGET OP VALUE
+ *   TARGET  total | busy | latency | bucket:NAME | function:NAME
+ *   OP      > >= < <=
+ *   VALUE   signed number; "%" makes it relative to the baseline; ns,
+ *           us, ms or s make it a time (latency, or a diff in ns); bare
+ *           numbers are the diff's unit per round trip (ns for latency)
+ * The delta tested is profile - baseline, for each later profile.
+ */
+
+enum failif_target {
+	FAILIF_TOTAL,
+	FAILIF_BUSY,
+	FAILIF_LATENCY,
+	FAILIF_BUCKET,
+	FAILIF_FUNCTION,
+};
+
+enum failif_op { FAILIF_GT, FAILIF_GE, FAILIF_LT, FAILIF_LE };
+
+struct failif {
+	char *expr;          /* as written, for messages */
+	enum failif_target target;
+	char *name;          /* bucket or function */
+	enum failif_op op;
+	double value;        /* in ns when `time`, a fraction when relative */
+	int relative;        /* "%" */
+	int time;            /* had a time unit */
+};
+
+/*
+ * Exit codes of `perpkt diff --fail-if`, chosen for `git bisect run`,
+ * which takes 0 as good, 1..127 but 125 as bad, 125 as skip, and
+ * aborts on 128 and above. An error (unreadable profile, bad option)
+ * must not mark a commit bad, so with --fail-if perpkt's usual codes 2
+ * and 64 become 128 + that code: 130 and 192, and the bisect stops.
+ */
+#define FAILIF_EXIT_PASS 0
+#define FAILIF_EXIT_MET 1
+#define FAILIF_EXIT_ERROR_BASE 128
+
+#define FAILIF_EXAMPLE "--fail-if 'bucket:udp > +5%' or --fail-if 'latency > +1us'"
+
+/* 0, or -1 after printing what is wrong with `s`. */
+int failif_parse(const char *s, struct failif *out);
+void failif_free(struct failif *f);
+
+/*
+ * Evaluate against comparison `i` (1..n-1) of d: 1 when the condition
+ * holds, 0 when not, -1 after printing why it cannot be evaluated.
+ * *delta gets the tested delta (a fraction when relative).
+ */
+int failif_eval(const struct failif *f, const struct diff *d, size_t i,
+		double *delta);
+
+#endif

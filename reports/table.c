@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "table.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "symbolize.h"
+
+enum tv_kind { TV_LATENCY, TV_P50, TV_TOTAL, TV_BUSY, TV_BUCKET, TV_FUNCTION };
+
+struct tv {
+	enum tv_kind kind;
+	const char *name;
+};
+
+static int tv_parse(const char *s, struct tv *v)
+{
+	v->name = NULL;
+	if (!strcmp(s, "latency"))
+		v->kind = TV_LATENCY;
+	else if (!strcmp(s, "latency-p50"))
+		v->kind = TV_P50;
+	else if (!strcmp(s, "total"))
+		v->kind = TV_TOTAL;
+	else if (!strcmp(s, "busy"))
+		v->kind = TV_BUSY;
+	else if (!strncmp(s, "bucket:", 7) && s[7])
+		v->kind = TV_BUCKET, v->name = s + 7;
+	else if (!strncmp(s, "function:", 9) && s[9])
+		v->kind = TV_FUNCTION, v->name = s + 9;
+	else
+		return -1;
+	return 0;
+}
+
+int table_value_check(const char *value)
+{
+	struct tv v;
+
+	return tv_parse(value, &v);
+}
+
+static int pick_event(const struct model *m)
+{
+	if (m->time_event >= 0)
+		return m->time_event;
+	return m->cycles_event >= 0 ? m->cycles_event : 0;
+}
+
+/* Latency of window k in us, NAN when not measured. */
+static double latency_us(const struct model *m, size_t k, int p50)
+{
+	const struct profile *p = m->profile;
+	const struct latency_summary *l = m->nrepeats > 1 ?
+		&p->repeats[k].latency : &p->latency;
+
+	if (!l->count)
+		return NAN;
+	return (p50 ? (double)l->p50 : l->mean) / 1e3;
+}
+
+/* Value of window k from the model rows: several function rows can
+ * share a folded name (static functions in different files). */
+static double row_value(const struct model *m, const struct tv *v, int e,
+			size_t k)
+{
+	const struct model_row *r;
+	double sum = 0;
+	char buf[512];
+	size_t i;
+
+	switch (v->kind) {
+	case TV_TOTAL:
+		return model_repeat_value(m, &m->total, e, k);
+	case TV_BUSY:
+		return model_repeat_value(m, &m->busy, e, k);
+	case TV_BUCKET:
+		r = model_bucket(m, v->name);
+		return r ? model_repeat_value(m, r, e, k) : 0;
+	default:
+		symbol_fold(v->name, buf, sizeof(buf));
+		for (i = 0; i < m->nfunctions; i++)
+			if (!strcmp(m->functions[i].name, buf))
+				sum += model_repeat_value(m, &m->functions[i],
+							  e, k);
+		return sum;
+	}
+}
+
+static void row_stats(struct table_row *r)
+{
+	double sum = 0, ss = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nvals; i++)
+		if (!isnan(r->vals[i])) {
+			sum += r->vals[i];
+			n++;
+		}
+	r->mean = n ? sum / n : NAN;
+	r->sd = -1;
+	if (n < 2)
+		return;
+	for (i = 0; i < r->nvals; i++)
+		if (!isnan(r->vals[i]))
+			ss += (r->vals[i] - r->mean) * (r->vals[i] - r->mean);
+	r->sd = sqrt(ss / (n - 1));
+}
+
+int table_build(struct table *t, const struct model *const *m,
+		const size_t *per_row, const char *const *labels, size_t n,
+		const char *value)
+{
+	struct tv v;
+	size_t i, k, g, at = 0, nm = 0;
+
+	for (i = 0; i < n; i++)
+		nm += per_row ? per_row[i] : 1;
+
+	memset(t, 0, sizeof(*t));
+	if (tv_parse(value, &v))
+		return error("unknown table value '%s'", value);
+	if (v.kind == TV_LATENCY || v.kind == TV_P50) {
+		t->unit = "us";
+	} else {
+		for (i = 0; i < nm; i++) {
+			const struct profile *p = m[i]->profile;
+			const char *u;
+
+			if (!p->nevents)
+				return error("a profile of the table has no events");
+			u = p->events[pick_event(m[i])].unit;
+			if (!t->unit)
+				t->unit = u;
+			else if (strcmp(t->unit, u))
+				return error("cannot put %s and %s in one column: the profiles measured different events",
+					     u, t->unit);
+		}
+	}
+	if (asprintf(&t->title, "%s%s%s",
+		     v.kind == TV_LATENCY ? "latency mean" :
+		     v.kind == TV_P50 ? "latency p50" :
+		     v.kind == TV_TOTAL ? "kernel total" :
+		     v.kind == TV_BUSY ? "kernel busy" :
+		     v.kind == TV_BUCKET ? "bucket" : "function",
+		     v.name ? " " : "", v.name ? v.name : "") < 0) {
+		t->title = NULL;
+		return error("out of memory");
+	}
+	t->rows = calloc(n ? n : 1, sizeof(*t->rows));
+	if (!t->rows)
+		return error("out of memory");
+	for (i = 0; i < n; i++) {
+		struct table_row *r = &t->rows[i];
+		size_t ng = per_row ? per_row[i] : 1;
+
+		t->n++;
+		r->label = strdup(labels[i]);
+		for (g = 0; g < ng; g++)
+			r->nvals += m[at + g]->nrepeats;
+		r->vals = calloc(r->nvals ? r->nvals : 1, sizeof(*r->vals));
+		if (!r->label || !r->vals)
+			return error("out of memory");
+		r->nvals = 0;
+		for (g = 0; g < ng; g++) {
+			const struct model *mi = m[at + g];
+
+			for (k = 0; k < (size_t)mi->nrepeats; k++) {
+				double *x = &r->vals[r->nvals++];
+
+				if (mi->nrepeats > 1 &&
+				    !mi->profile->repeats[k].round_trips)
+					*x = NAN;
+				else if (v.kind == TV_LATENCY || v.kind == TV_P50)
+					*x = latency_us(mi, k, v.kind == TV_P50);
+				else
+					*x = row_value(mi, &v, pick_event(mi), k);
+			}
+		}
+		at += ng;
+		row_stats(r);
+		if (r->nvals > t->ncols)
+			t->ncols = r->nvals;
+	}
+	return 0;
+}
+
+void table_free(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		free(t->rows[i].label);
+		free(t->rows[i].vals);
+	}
+	free(t->rows);
+	free(t->title);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Latency in us with the threads' precision; per-RT values in tenths. */
+static void fmt(char *buf, size_t len, const struct table *t, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, !strcmp(t->unit, "us") ? "%.3f" : "%.1f", v);
+}
+
+static int finish(FILE *f)
+{
+	if (fflush(f) || ferror(f))
+		return error("cannot write table: %s", strerror(errno));
+	return 0;
+}
+
+int table_text(FILE *f, const struct table *t)
+{
+	int wl = 6, wv = 7;
+	char b[64];
+	size_t i, k;
+
+	for (i = 0; i < t->n; i++) {
+		if ((int)strlen(t->rows[i].label) > wl)
+			wl = strlen(t->rows[i].label);
+		for (k = 0; k < t->rows[i].nvals; k++) {
+			fmt(b, sizeof(b), t, t->rows[i].vals[k]);
+			if ((int)strlen(b) > wv)
+				wv = strlen(b);
+		}
+	}
+	/* keep the repeat columns inside 72 when labels are long */
+	if (wl > 24)
+		wl = 24;
+	fprintf(f, "%s (%s%s), per repeat\n", t->title, t->unit,
+		strcmp(t->unit, "us") ? " per round trip" : "");
+	fprintf(f, "%-*s", wl, "Profile");
+	for (k = 0; k < t->ncols; k++) {
+		snprintf(b, sizeof(b), "Test %zu", k + 1);
+		fprintf(f, " %*s", wv, b);
+	}
+	fprintf(f, " %*s %*s\n", wv, "Average", wv, "sd");
+	for (i = 0; i < t->n; i++) {
+		const struct table_row *r = &t->rows[i];
+
+		fprintf(f, "%-*.*s", wl, wl, r->label);
+		for (k = 0; k < t->ncols; k++) {
+			fmt(b, sizeof(b), t, k < r->nvals ? r->vals[k] : NAN);
+			fprintf(f, " %*s", wv, b);
+		}
+		fmt(b, sizeof(b), t, r->mean);
+		fprintf(f, " %*s", wv, b);
+		fmt(b, sizeof(b), t, r->sd < 0 ? NAN : r->sd);
+		fprintf(f, " %*s\n", wv, b);
+	}
+	return finish(f);
+}
+
+int table_markdown(FILE *f, const struct table *t)
+{
+	char b[64];
+	size_t i, k;
+
+	fprintf(f, "**%s** (%s)\n\n| Profile |", t->title, t->unit);
+	for (k = 0; k < t->ncols; k++)
+		fprintf(f, " Test %zu |", k + 1);
+	fprintf(f, " Average | sd |\n|---|");
+	for (k = 0; k < t->ncols + 2; k++)
+		fprintf(f, "--:|");
+	fprintf(f, "\n");
+	for (i = 0; i < t->n; i++) {
+		const struct table_row *r = &t->rows[i];
+
+		fprintf(f, "| %s |", r->label);
+		for (k = 0; k < t->ncols; k++) {
+			fmt(b, sizeof(b), t, k < r->nvals ? r->vals[k] : NAN);
+			fprintf(f, " %s |", b);
+		}
+		fmt(b, sizeof(b), t, r->mean);
+		fprintf(f, " %s |", b);
+		fmt(b, sizeof(b), t, r->sd < 0 ? NAN : r->sd);
+		fprintf(f, " %s |\n", b);
+	}
+	return finish(f);
+}
+
+int table_csv(FILE *f, const struct table *t)
+{
+	size_t i, k;
+
+	fprintf(f, "profile");
+	for (k = 0; k < t->ncols; k++)
+		fprintf(f, ",test_%zu", k + 1);
+	fprintf(f, ",mean,sd\n");
+	for (i = 0; i < t->n; i++) {
+		const struct table_row *r = &t->rows[i];
+
+		if (strpbrk(r->label, ",\""))
+			fprintf(f, "\"%s\"", r->label);
+		else
+			fputs(r->label, f);
+		for (k = 0; k < t->ncols; k++) {
+			if (k < r->nvals && !isnan(r->vals[k]))
+				fprintf(f, ",%.6g", r->vals[k]);
+			else
+				fputc(',', f);
+		}
+		if (!isnan(r->mean))
+			fprintf(f, ",%.6g", r->mean);
+		else
+			fputc(',', f);
+		if (r->sd >= 0)
+			fprintf(f, ",%.6g", r->sd);
+		else
+			fputc(',', f);
+		fputc('\n', f);
+	}
+	return finish(f);
+}
+
+static json_t *num(double v)
+{
+	return isnan(v) || v < -1e300 ? json_null() : json_real(v);
+}
+
+int table_json(FILE *f, const struct table *t)
+{
+	json_t *root = json_pack("{s:s, s:i, s:s, s:s}", "format",
+				 "perpkt-table", "version", 1, "value",
+				 t->title, "unit", t->unit);
+	json_t *rows = json_array();
+	int bad = !root || !rows, ret;
+	size_t i, k;
+
+	for (i = 0; !bad && i < t->n; i++) {
+		const struct table_row *r = &t->rows[i];
+		json_t *vals = json_array();
+		json_t *o = json_pack("{s:s, s:o, s:o}", "label", r->label,
+				      "mean", num(r->mean), "sd",
+				      r->sd < 0 ? json_null() : json_real(r->sd));
+
+		for (k = 0; vals && k < r->nvals; k++)
+			if (json_array_append_new(vals, num(r->vals[k])))
+				bad = 1;
+		if (!o || !vals || json_object_set_new(o, "repeats", vals) ||
+		    json_array_append_new(rows, o))
+			bad = 1;
+	}
+	if (bad || json_object_set_new(root, "rows", rows)) {
+		json_decref(root);
+		return error("cannot build the JSON table: out of memory");
+	}
+	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(root);
+	if (ret || fputc('\n', f) == EOF)
+		return error("cannot write JSON table: %s", strerror(errno));
+	return finish(f);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_TABLE_H
+#define PERPKT_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model.h"
+
+/*
+ * perpkt table: one row per profile, one column per repeat, then the
+ * mean and the spread, like the kernel-by-test-run tables of the netdev
+ * threads ("Kernel / Test 1..4 / Average").
+ */
+
+struct table_row {
+	char *label;
+	double *vals;        /* one per repeat; NAN where the window had no data */
+	size_t nvals;
+	double mean, sd;     /* over the windows with data; sd < 0 with one */
+};
+
+struct table {
+	char *title;         /* "latency mean", "bucket udp", ... */
+	const char *unit;    /* "us", "ns", "cycles" */
+	struct table_row *rows;
+	size_t n;
+	size_t ncols;        /* the most repeats of any row */
+};
+
+/* "latency", "latency-p50", "total", "busy", "bucket:NAME",
+ * "function:NAME"; 0, or -1 (nothing printed) when unknown. */
+int table_value_check(const char *value);
+
+/*
+ * One row per group of models, labelled by labels[i]: row i takes the
+ * next per_row[i] models of m (per_row NULL: one each), their windows
+ * side by side (sweep without record --repeat: one record per window).
+ * -1 after printing why (units that differ, out of memory).
+ */
+int table_build(struct table *t, const struct model *const *m,
+		const size_t *per_row, const char *const *labels, size_t n,
+		const char *value);
+void table_free(struct table *t);
+
+int table_text(FILE *f, const struct table *t);
+int table_markdown(FILE *f, const struct table *t);
+int table_csv(FILE *f, const struct table *t);
+int table_json(FILE *f, const struct table *t);
+
+#endif

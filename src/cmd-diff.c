@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perpkt diff: where did the time per round trip go between profiles. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "diff.h"
+#include "error.h"
+#include "exitcode.h"
+#include "failif.h"
+#include "model.h"
+#include "options.h"
+#include "profile.h"
+#include "symbolize.h"
+#include "symsource.h"
+
+#define MAX_FAILIF 16
+
+static const char diff_usage[] =
+"usage: perpkt diff [options] A B [C...]\n"
+"\n"
+"Value per round trip of every function and bucket in each profile,\n"
+"its change against the first (A, the baseline), and whether that\n"
+"change is larger than the noise; set beside the change in latency.\n"
+"\n"
+"      --format FMT       text (default), markdown, json, csv, html or\n"
+"                         folded (two profiles: \"stack countA countB\")\n"
+"      --by KEY           function (default) or bucket\n"
+"      --limit N          rows shown (default 30, 0 = all); the rest is\n"
+"                         one [other] row, so the deltas still add up\n"
+"      --threshold V      hide rows whose |delta| is below V per round\n"
+"                         trip (in the diff's unit)\n"
+"      --alias FILE       lines \"old new\": functions renamed between\n"
+"                         the kernels, matched as one\n"
+"      --convert-cycles-ghz F  compare hardware cycles with\n"
+"                         software-clock ns (or latency) at F GHz\n"
+"      --fail-if EXPR     exit 1 when EXPR holds for any profile against\n"
+"                         A, e.g. 'bucket:udp > +5%', 'total > +200',\n"
+"                         'function:udp_sendmsg > +200', 'latency > +1us'\n"
+"                         (repeatable; errors then exit 130 or 192 so that\n"
+"                         'git bisect run' stops instead of marking bad)\n"
+"      --buckets FILE     bucket rules replacing the built-in ones\n"
+"      --width N          text width (default 72)\n"
+"  -h, --help             show this help\n";
+
+static const char *const formats[] = {
+	"text", "markdown", "json", "csv", "html", "folded",
+};
+
+struct diff_args {
+	const char *format;
+	const char *buckets;
+	int width;
+	struct diff_options o;
+	struct failif fail[MAX_FAILIF];
+	size_t nfail;
+	int bisect;   /* --fail-if on the command line, even a bad one */
+	int help;
+};
+
+static int parse_args(int argc, char **argv, struct diff_args *a)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 1 },
+		{ "by", required_argument, NULL, 2 },
+		{ "limit", required_argument, NULL, 3 },
+		{ "threshold", required_argument, NULL, 4 },
+		{ "alias", required_argument, NULL, 5 },
+		{ "convert-cycles-ghz", required_argument, NULL, 6 },
+		{ "fail-if", required_argument, NULL, 7 },
+		{ "buckets", required_argument, NULL, 8 },
+		{ "width", required_argument, NULL, 9 },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	uint64_t v;
+	char *end;
+	size_t i;
+	int c, by;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+				if (!strcmp(optarg, formats[i]))
+					break;
+			if (i == sizeof(formats) / sizeof(formats[0]))
+				return error("unknown format '%s' (use text, markdown, json, csv, html or folded)",
+					     optarg);
+			a->format = optarg;
+			break;
+		case 2:
+			by = model_by_parse(optarg);
+			if (by != MODEL_BY_FUNCTION && by != MODEL_BY_BUCKET)
+				return error("unknown --by '%s' (use function or bucket)",
+					     optarg);
+			a->o.by = by;
+			break;
+		case 3:
+			if (parse_u64(optarg, "--limit", 0, 1000000, &v))
+				return -1;
+			a->o.limit = (int)v;
+			break;
+		case 4:
+			a->o.threshold = strtod(optarg, &end);
+			if (end == optarg || *end || a->o.threshold < 0 ||
+			    !isfinite(a->o.threshold))
+				return error("invalid --threshold '%s': expected a value per round trip, 0 or more",
+					     optarg);
+			break;
+		case 5:
+			a->o.alias_file = optarg;
+			break;
+		case 6:
+			a->o.ghz = strtod(optarg, &end);
+			if (end == optarg || *end || !(a->o.ghz > 0.01) ||
+			    a->o.ghz > 100)
+				return error("invalid --convert-cycles-ghz '%s': expected a clock in GHz, e.g. 2.9",
+					     optarg);
+			break;
+		case 7:
+			if (a->nfail == MAX_FAILIF)
+				return error("too many --fail-if: at most %d",
+					     MAX_FAILIF);
+			if (failif_parse(optarg, &a->fail[a->nfail]))
+				return error("for example %s", FAILIF_EXAMPLE);
+			a->nfail++;
+			break;
+		case 8:
+			a->buckets = optarg;
+			break;
+		case 9:
+			if (parse_u64(optarg, "--width", 60, 1000, &v))
+				return -1;
+			a->width = (int)v;
+			break;
+		case 'h':
+			fputs(diff_usage, stdout);
+			a->help = 1;
+			return 0;
+		default:
+			return -1;
+		}
+	}
+	if (argc - optind < 2)
+		return error("diff needs at least two profiles, the baseline first");
+	if (argc - optind > DIFF_MAX_PROFILES)
+		return error("diff compares at most %d profiles", DIFF_MAX_PROFILES);
+	if (!strcmp(a->format, "folded") && argc - optind != 2)
+		return error("folded output compares exactly two profiles");
+	return 0;
+}
+
+struct loaded {
+	struct profile p;
+	struct symbolizer *sym;
+	struct model m;
+	int have_p, have_m;
+};
+
+static int load(struct loaded *l, const char *path, const char *buckets)
+{
+	struct symsource src = { .buckets = buckets };
+
+	if (profile_read(&l->p, path))
+		return -1;
+	l->have_p = 1;
+	if (symsource_open(&l->sym, &src, &l->p, NULL))
+		return -1;
+	if (model_build(&l->m, &l->p, l->sym))
+		return -1;
+	l->have_m = 1;
+	return 0;
+}
+
+static void unload(struct loaded *l)
+{
+	if (l->have_m)
+		model_free(&l->m);
+	symbolizer_close(l->sym);
+	if (l->have_p)
+		profile_free(&l->p);
+}
+
+static int render(const struct diff_args *a, const struct diff *d)
+{
+	double scale;
+	int ret;
+
+	if (!strcmp(a->format, "markdown"))
+		return diff_markdown(stdout, d);
+	if (!strcmp(a->format, "json"))
+		return diff_json(stdout, d);
+	if (!strcmp(a->format, "csv"))
+		return diff_csv(stdout, d);
+	if (!strcmp(a->format, "html"))
+		return diff_html(stdout, d);
+	if (!strcmp(a->format, "folded")) {
+		ret = diff_folded(stdout, d, &scale);
+		if (!ret)
+			info("folded counts are %s per round trip x %g", d->unit,
+			     scale);
+		return ret;
+	}
+	return diff_text(stdout, d, a->width);
+}
+
+/* 1 when any condition holds for any profile against A, 0 when none,
+ * -1 when one cannot be evaluated. */
+static int check_failif(const struct diff_args *a, const struct diff *d)
+{
+	int any = 0, r;
+	size_t i, k;
+	double delta;
+
+	for (k = 0; k < a->nfail; k++) {
+		for (i = 1; i < d->n; i++) {
+			r = failif_eval(&a->fail[k], d, i, &delta);
+			if (r < 0)
+				return -1;
+			if (!r)
+				continue;
+			any = 1;
+			if (a->fail[k].relative)
+				info("fail-if '%s' holds for '%s': %+.1f%%",
+				     a->fail[k].expr, d->prof[i].path,
+				     delta * 100);
+			else
+				info("fail-if '%s' holds for '%s': %+.1f %s",
+				     a->fail[k].expr, d->prof[i].path, delta,
+				     a->fail[k].target == FAILIF_LATENCY ||
+				     a->fail[k].time ? "ns" : d->unit);
+		}
+	}
+	return any;
+}
+
+static int exit_code(const struct diff_args *a, int code)
+{
+	/* under --fail-if, errors must stop a bisect, not mark it bad */
+	if (a->bisect && code != PERPKT_EXIT_OK && code != FAILIF_EXIT_MET)
+		return FAILIF_EXIT_ERROR_BASE + code;
+	return code;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_args a = { .format = "text",
+			       .o = { .by = MODEL_BY_FUNCTION, .limit = 30 } };
+	struct loaded *l = NULL;
+	const struct model *models[DIFF_MAX_PROFILES];
+	const char *paths[DIFF_MAX_PROFILES];
+	struct diff d;
+	int ret = PERPKT_EXIT_FAILURE, built = 0, r;
+	size_t i, n;
+
+	memset(&d, 0, sizeof(d));
+	for (i = 1; i < (size_t)argc; i++)
+		if (!strncmp(argv[i], "--fail-if", 9))
+			a.bisect = 1;
+	if (parse_args(argc, argv, &a)) {
+		fputs(diff_usage, stderr);
+		ret = PERPKT_EXIT_USAGE;
+		goto out;
+	}
+	if (a.help) {
+		ret = PERPKT_EXIT_OK;
+		goto out;
+	}
+	n = argc - optind;
+	l = calloc(n, sizeof(*l));
+	if (!l) {
+		error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		paths[i] = argv[optind + i];
+		if (load(&l[i], paths[i], a.buckets))
+			goto out;
+		models[i] = &l[i].m;
+	}
+	built = 1;
+	if (diff_build(&d, models, paths, n, &a.o))
+		goto out;
+	if (render(&a, &d))
+		goto out;
+	r = check_failif(&a, &d);
+	if (r < 0)
+		goto out;
+	ret = r ? FAILIF_EXIT_MET : PERPKT_EXIT_OK;
+out:
+	if (built || l)
+		diff_free(&d);
+	for (i = 0; l && i < (size_t)(argc - optind); i++)
+		unload(&l[i]);
+	free(l);
+	for (i = 0; i < a.nfail; i++)
+		failif_free(&a.fail[i]);
+	return exit_code(&a, ret);
+}

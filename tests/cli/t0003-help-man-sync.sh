@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# --help is the one source of option text: the man page's COMMANDS and
+# "<COMMAND> OPTIONS" sections must say the same (regenerate them with
+# docs/man-options.py), and the bash completion offers what --help lists.
+. "$(dirname "$0")/lib.sh"
+MAN="$SRCDIR/docs/perpkt.1"
+
+cmds=$("$PERPKT" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
+[ -n "$cmds" ] || fail "perpkt --help lists no commands"
+opts() { grep -oE -- '--[a-z][a-z0-9-]*' | sort -u; }
+for c in $cmds; do
+	grep -q "^\.B $c\$" "$MAN" || fail "man page COMMANDS lacks '$c'"
+	up=$(echo "$c" | tr a-z A-Z)
+	grep -q "^\.SH $up OPTIONS\$" "$MAN" || fail "man page has no '$up OPTIONS' section"
+	"$PERPKT" "$c" --help | grep -E '^ {2,6}(-[[:alnum:]], )?--' | opts >"$TMP/help"
+	awk -v s=".SH $up OPTIONS" '$0 == s { on = 1; next } on && /^\.SH / { exit } on' "$MAN" |
+		sed 's/\\f[BIRP]//g; s/\\//g' | opts >"$TMP/man"
+	[ -s "$TMP/help" ] || fail "'perpkt $c --help' lists no options"
+	diff -u "$TMP/help" "$TMP/man" >"$TMP/d" ||
+		{ cat "$TMP/d" >&2; fail "'$c': man page and --help differ: python3 docs/man-options.py $PERPKT docs/perpkt.1"; }
+done
+
+# completion: commands and options come from --help at completion time
+mkdir "$TMP/bin" && ln -s "$PERPKT" "$TMP/bin/perpkt"
+PATH="$TMP/bin:$PATH" bash -c '
+	. "$1/docs/perpkt-completion.bash"
+	COMP_WORDS=(perpkt re); COMP_CWORD=1; _perpkt
+	printf "%s\n" "${COMPREPLY[@]}" | grep -qx record || exit 1
+	printf "%s\n" "${COMPREPLY[@]}" | grep -qx report || exit 2
+	COMP_WORDS=(perpkt record --rep); COMP_CWORD=2; _perpkt
+	[ "${COMPREPLY[*]}" = "--repeat" ] || exit 3
+	COMP_WORDS=(perpkt report --form); COMP_CWORD=2; _perpkt
+	[ "${COMPREPLY[*]}" = "--format" ] || exit 4
+' _ "$SRCDIR" || fail "bash completion (case $?)"
+echo "ok: $(echo $cmds | wc -w) commands"

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# perpkt diff on the committed fixtures (make-diff-fixtures.py): exact
+# deltas from JSON, deltas adding up, suffix folding and --alias, the
+# text golden, and the other formats.
+#   UPDATE_GOLDEN=1 PERPKT=build/perpkt SRCDIR=. bash tests/cli/t0701-diff-fixtures.sh
+. "$(dirname "$0")/lib.sh"
+P=$SRCDIR/tests/fixtures/profiles
+G=$SRCDIR/tests/golden
+command -v jq >/dev/null || skip "needs jq"
+
+golden() {
+	local g=$1
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		cp "$TMP/out" "$G/$g"
+		return
+	fi
+	diff -u "$G/$g" "$TMP/out" || fail "output differs from $g"
+}
+
+cd "$P"   # paths in the output stay the same wherever the tree is
+expect_exit 0 "$PERPKT" diff diff-a.json diff-b.json
+golden diff-ab.txt
+awk 'length > 72 { exit 1 }' "$TMP/out" || fail "text wider than 72 columns"
+
+expect_exit 0 "$PERPKT" diff --format json --limit 0 diff-a.json diff-b.json
+J=$TMP/out
+v() { jq -r "$1" "$J"; }
+[ "$(v '.functions[] | select(.name=="udp_sendmsg") | [.values[0], .values[1], .vs_baseline[1].delta, .vs_baseline[1].rel, .vs_baseline[1].mark] | @csv')" = '12000,15000,3000,0.25,"**"' ] ||
+	fail "udp_sendmsg delta: $(v '.functions[] | select(.name=="udp_sendmsg")')"
+# .isra.0 and .constprop.0 fold into one row on both sides
+[ "$(v '.functions[] | select(.name=="udp_recvmsg") | .present | @csv')" = 'true,true' ] ||
+	fail "udp_recvmsg not matched across suffixes"
+[ "$(v '.functions[] | select(.name=="nf_hook_slow") | .present | @csv')" = 'true,false' ] ||
+	fail "only-in-A row missing"
+[ "$(v '.total.vs_baseline[1].delta')" = 500 ] || fail "total delta $(v .total.vs_baseline[1].delta)"
+[ "$(v '[.functions[].vs_baseline[1].delta] | add')" = 500 ] || fail "function deltas do not add up"
+[ "$(v '[.buckets[].vs_baseline[1].delta] | add')" = 500 ] || fail "bucket deltas do not add up"
+[ "$(v '.busy.vs_baseline[1].delta')" = 5500 ] || fail "busy delta"
+[ "$(v '.latency[1].delta')" = 6000 ] || fail "latency delta"
+[ "$(v '.functions[] | select(.name=="ip_local_out") | .vs_baseline[1].mark')" = '**' ] ||
+	fail "new function without alias"
+
+printf '# kernel 6.18 renamed it\nip_local_out_sk ip_local_out\n' >"$TMP/alias"
+expect_exit 0 "$PERPKT" diff --format json --alias "$TMP/alias" diff-a.json diff-b.json
+[ "$(v '.functions[] | select(.name=="ip_local_out") | [.values[0], .values[1], .vs_baseline[1].mark] | @csv')" = '3000,3500,""' ] ||
+	fail "alias not applied: $(v '.functions[] | select(.name=="ip_local_out")')"
+[ -z "$(v '.functions[] | select(.name=="ip_local_out_sk") | .name')" ] || fail "old name still a row"
+
+# --limit: the rest is one [other] row, and it still adds up
+expect_exit 0 "$PERPKT" diff --format json --limit 2 diff-a.json diff-b.json
+[ "$(v '.functions | length')" = 3 ] || fail "limit 2 + [other]"
+[ "$(v '.functions[-1].name')" = "[other]" ] || fail "no [other] row"
+[ "$(v '[.functions[].vs_baseline[1].delta] | add')" = 500 ] || fail "[other] does not add up"
+
+expect_exit 0 "$PERPKT" diff --format csv diff-a.json diff-b.json
+grep -q '^total,total,,48000,48500,500,' "$TMP/out" || fail "csv total: $(cat "$TMP/out")"
+expect_exit 0 "$PERPKT" diff --format markdown --by bucket diff-a.json diff-b.json
+grep -q '^| scheduler | 6000.0 | 9000.0 | +3000.0 | +50.0% | \*\* |$' "$TMP/out" || fail "markdown row"
+expect_exit 0 "$PERPKT" diff --format folded diff-a.json diff-b.json
+grep -qx 'udp;udp_sendmsg 12000000 15000000' "$TMP/out" || fail "folded: $(cat "$TMP/out")"
+grep -qx 'netfilter;nf_hook_slow 2000000 0' "$TMP/out" || fail "folded one-side line"
+expect_exit 0 "$PERPKT" diff --format html diff-a.json diff-b.json
+grep -q '<svg id="delta-1"' "$TMP/out" || fail "html without the delta chart"
+grep -qi '<script' "$TMP/out" && fail "html has a script"
+grep -q 'http' "$TMP/out" && fail "html fetches something"
+tail -1 "$TMP/out" | grep -q '</html>' || fail "html incomplete"
+echo ok

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# --fail-if exit codes, for git bisect run: 0 good, 1 bad, and 128 + the
+# usual code on errors so that a bisect stops instead of marking bad.
+. "$(dirname "$0")/lib.sh"
+P=$SRCDIR/tests/fixtures/profiles
+A=$P/diff-a.json B=$P/diff-b.json
+
+expect_exit 1 "$PERPKT" diff "$A" "$B" --fail-if 'total > +200'
+grep -q "fail-if 'total > +200' holds for '.*diff-b.json': +500.0 ns" "$TMP/err" ||
+	fail "no message: $(cat "$TMP/err")"
+[ -s "$TMP/out" ] || fail "no diff printed with --fail-if"
+expect_exit 0 "$PERPKT" diff "$A" "$B" --fail-if 'total > +600'
+expect_exit 1 "$PERPKT" diff "$A" "$B" --fail-if 'bucket:udp > +5%'
+expect_exit 0 "$PERPKT" diff "$A" "$B" --fail-if 'bucket:udp > +20%'
+expect_exit 1 "$PERPKT" diff "$A" "$B" --fail-if 'function:udp_sendmsg > +200'
+expect_exit 1 "$PERPKT" diff "$A" "$B" --fail-if 'latency > +1us'
+expect_exit 0 "$PERPKT" diff "$A" "$B" --fail-if 'latency > +10us' --fail-if 'busy < 0'
+expect_exit 1 "$PERPKT" diff "$A" "$B" --fail-if 'latency > +10us' --fail-if 'busy > 0'
+# the repeats: a shift inside the noise still passes a loose bound
+expect_exit 0 "$PERPKT" diff "$P/rep-a.json" "$P/rep-noise.json" --fail-if 'function:udp_sendmsg > +1500'
+expect_exit 1 "$PERPKT" diff "$P/rep-a.json" "$P/rep-shift.json" --fail-if 'function:udp_sendmsg > +1500'
+
+# unknown expression: usage with an example; 192 = 128 + 64 aborts a bisect
+expect_exit 192 "$PERPKT" diff "$A" "$B" --fail-if 'udp is slower'
+grep -q "unknown --fail-if expression 'udp is slower'" "$TMP/err" || fail "no reason"
+grep -q "for example --fail-if 'bucket:udp > +5%'" "$TMP/err" || fail "no example"
+grep -q "^usage: perpkt diff" "$TMP/err" || fail "no usage"
+# failures: 130 = 128 + 2
+expect_exit 130 "$PERPKT" diff "$A" "$P/zero-rt.json" --fail-if 'total > 0'
+grep -q "profile '.*zero-rt.json' has no round trips" "$TMP/err" || fail "zero-rt not named"
+expect_exit 130 "$PERPKT" diff "$A" "$TMP/missing.json" --fail-if 'total > 0'
+# without --fail-if the usual codes
+expect_exit 2 "$PERPKT" diff "$A" "$P/zero-rt.json"
+expect_exit 64 "$PERPKT" diff "$A"
+expect_exit 0 "$PERPKT" diff "$A" "$B"
+echo ok
