@@ -117,7 +117,7 @@ static void decomp_chart(FILE *f, const struct model *m)
 }
 
 /*
- * The profile keeps a latency summary, not a histogram: a box plot of
+ * Older profiles keep a latency summary, not a histogram: a box plot of
  * min, p50, p90, p99, p99.9 and max on a log axis, mean marked.
  */
 static void latency_chart(FILE *f, const struct latency_summary *l)
@@ -153,6 +153,52 @@ static void latency_chart(FILE *f, const struct latency_summary *l)
 			names[i], pts[i] / 1e3);
 	fputs("</svg>\n<p>Box from p50 to p99, whiskers to min and max, black line at the mean "
 	      "(log scale, us). The profile has a summary, not a histogram.</p>\n", f);
+}
+
+/*
+ * The round trips' latency histogram from the profile: log-linear
+ * buckets drawn on a log time axis (each bucket then has about the same
+ * width) with log counts, so one slow round trip in a million still
+ * shows; p50 and p99 marked.
+ */
+static void histogram_chart(FILE *f, const struct profile *p)
+{
+	const struct profile_hist_bucket *h = p->histogram;
+	double lo, hi, span, top = 0;
+	size_t i;
+
+	for (i = 0; i < p->nhistogram; i++)
+		if (h[i].count > top)
+			top = (double)h[i].count;
+	lo = log10(h[0].lo > 0 ? (double)h[0].lo : 1);
+	hi = log10((double)h[p->nhistogram - 1].hi);
+	span = hi - lo > 0 ? hi - lo : 1;
+	fprintf(f, "<svg id=\"latency\" width=\"%d\" height=\"150\" role=\"img\">\n",
+		CHART_W);
+	/* bars between y 25 and 125; marker labels above, axis below */
+	for (i = 0; i < p->nhistogram; i++) {
+		double x0 = 40 + (CHART_W - 80) * (log10(h[i].lo > 0 ? (double)h[i].lo : 1) - lo) / span;
+		double x1 = 40 + (CHART_W - 80) * (log10((double)h[i].hi) - lo) / span;
+		double y = 100 * log10(1 + (double)h[i].count) / log10(1 + top);
+
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			"fill=\"%s\"><title>%.2f-%.2f us: %llu</title></rect>\n",
+			x0, 125 - y, x1 - x0 > 1 ? x1 - x0 : 1, y, COLOR_LATENCY,
+			h[i].lo / 1e3, h[i].hi / 1e3, (unsigned long long)h[i].count);
+	}
+	for (i = 0; i < 2; i++) {
+		double v = i ? (double)p->latency.p99 : (double)p->latency.p50;
+		double x = 40 + (CHART_W - 80) * (log10(v > 1 ? v : 1) - lo) / span;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"127\" stroke=\"#000\"/>"
+			"<text x=\"%.1f\" y=\"%d\">%s %.1f</text>\n",
+			x, i ? 18 : 4, x, x + 3, i ? 26 : 12, i ? "p99" : "p50", v / 1e3);
+	}
+	fprintf(f, "<text x=\"40\" y=\"142\">%.1f</text><text x=\"%d\" y=\"142\" "
+		"text-anchor=\"end\">%.1f us</text>\n", h[0].lo / 1e3, CHART_W - 40,
+		h[p->nhistogram - 1].hi / 1e3);
+	fputs("</svg>\n<p>Round trips per latency bucket (log time axis, log "
+	      "counts), with p50 and p99 marked.</p>\n", f);
 }
 
 static void table(FILE *f, const struct model *m, const struct model_view *v,
@@ -253,7 +299,10 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n<h2>Latency</h2>\n", f);
-	latency_chart(f, &p->latency);
+	if (p->nhistogram)
+		histogram_chart(f, p);
+	else
+		latency_chart(f, &p->latency);
 	if (s->empty) {
 		fputs("<p><strong>", f);
 		esc(f, s->empty);

@@ -212,6 +212,15 @@ static int resolve_addr(struct symbolizer *s, uint64_t ip, struct addr_info *a)
 	int ret;
 
 	memset(&res, 0, sizeof(res));
+	a->ip = ip;
+	/* record --user sums user-space samples at one pseudo address */
+	if (ip == PROFILE_USER_IP) {
+		if (dup_opt(&a->function, MODEL_USER_NAME) ||
+		    dup_opt(&a->bucket, MODEL_USER_BUCKET) ||
+		    dup_opt(&a->rule, "(user space, record --user)"))
+			goto oom;
+		return 0;
+	}
 	ret = symbolizer_resolve(s, ip, &res);
 	if (ret < 0)
 		return error("cannot resolve address 0x%llx",

@@ -20,6 +20,9 @@
 /* Bucket left out of the busy total: the idle loop. */
 #define MODEL_IDLE_BUCKET "idle"
 /* Row for addresses in no known symbol. */
+/* Samples taken in user space, with record --user: bucket "user". */
+#define MODEL_USER_NAME "[user]"
+#define MODEL_USER_BUCKET "user"
 #define MODEL_UNKNOWN_NAME "[unknown]"
 #define MODEL_UNKNOWN_BUCKET "unknown"
 /* File row for functions the symbolizer knows no source file of. */

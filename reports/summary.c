@@ -8,6 +8,28 @@
 
 #include "error.h"
 
+/* Throttling on a CPU that idles without a tick pauses sampling until the
+ * tick returns: only idle time goes unsampled. True when every throttle
+ * was on a CPU idle for more than half the window. */
+static int idle_throttles(const struct profile *p)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < p->ncpu_times; i++) {
+		const struct profile_cpu *c = &p->cpu_times[i];
+		uint64_t all = c->user_ns + c->system_ns + c->irq_ns +
+			       c->softirq_ns + c->idle_ns + c->other_ns;
+
+		if (!c->throttled)
+			continue;
+		if (!all || c->idle_ns * 2 < all)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
 static char *fmt(struct summary *s, const char *f, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -152,7 +174,10 @@ static void put_facts(struct summary *s, const struct model *m)
 	}
 	FACT(s, "samples lost", "%llu lost, %llu throttled%s",
 	     (unsigned long long)lost, (unsigned long long)thr,
-	     lost || thr ? ": values per round trip are underestimated" : "");
+	     lost || (thr && !idle_throttles(p)) ?
+	     ": values per round trip are underestimated" :
+	     thr ? ": only on mostly idle CPUs, where sampling pauses until "
+		   "the next tick (NO_HZ); busy values are not affected" : "");
 	FACT(s, "duration", "%.3f s window, %.1f s warm-up",
 	     p->window_ns / 1e9, p->warmup_s);
 	if (p->created || p->command)
@@ -289,7 +314,7 @@ static void put_recon(struct summary *s, const struct model *m)
 		if (er->ratio < 0)
 			RECON(s, 0, "%s: sampled %s, no counted total", name, a);
 		else if (model_software_clock(m) && !strcmp(u, "ns"))
-			RECON(s, 0, "%s: sampled %s of %s counted (%.1f%%); the count is the wall time of every sampled CPU, user and idle included, samples are kernel only",
+			RECON(s, 0, "%s: sampled %s of %s counted (%.1f%%); the count is the time the sampled CPUs ran, user and idle included but not idle stretches where sampling was throttled; samples are kernel only",
 			      name, a, b, 100 * er->ratio);
 		else
 			RECON(s, gap(er->sampled, er->counted), "%s: sampled %s of %s counted (%.1f%%)",

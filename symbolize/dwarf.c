@@ -131,7 +131,7 @@ struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
 	size_t hsize, capcus = 0, i;
 	uint8_t asize, osize;
 	Dwarf_Half version;
-	const char *why;
+	const char *why = "unknown reason";
 
 	if (!x || !(x->paths = srcpath_new()))
 		goto oom;
@@ -229,7 +229,7 @@ static int cu_scan(struct dwarf_index *x, struct dw_cu *cu, const char **why)
 static int cu_index(struct dwarf_index *x, struct dw_cu *cu)
 {
 	Dwarf_Die cudie, child;
-	const char *why;
+	const char *why = "unknown reason";
 
 	cu->indexed = 1;
 	if (x->raw) {
@@ -257,7 +257,7 @@ static struct line_table *cu_lines(struct dwarf_index *x, struct dw_cu *cu)
 {
 	size_t k = cu - x->cus, i, victim = 0;
 	struct line_slot *sl;
-	const char *why;
+	const char *why = "unknown reason";
 
 	if (!x->raw || cu->lines_libdw || cu->stmt_list == UINT64_MAX)
 		return NULL;
