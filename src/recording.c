@@ -642,6 +642,15 @@ static int finish(const struct record_options *o, struct profile *p,
 	int code = PERPKT_EXIT_OK;
 	size_t e;
 
+	/* a group the PMU could never schedule counted nothing: no result */
+	for (e = 0; e < p->nevents; e++) {
+		if (p->events[e].running_ns == 0 && p->events[e].enabled_ns) {
+			error("'%s' never ran: too many events for the PMU to "
+			      "count together; ask for fewer with -e",
+			      p->events[e].name);
+			return PERPKT_EXIT_FAILURE;
+		}
+	}
 	if (o->counting_only) {
 		if (report_stat(stdout, p, o->format))
 			return PERPKT_EXIT_FAILURE;
@@ -655,10 +664,7 @@ static int finish(const struct record_options *o, struct profile *p,
 	}
 	for (e = 0; e < p->nevents; e++) {
 		samples += p->events[e].samples;
-		if (p->events[e].running_ns == 0 && p->events[e].enabled_ns)
-			warning("'%s' never ran: too many events for the PMU; "
-				"ask for fewer with -e", p->events[e].name);
-		else if (p->events[e].running_ns < p->events[e].enabled_ns)
+		if (p->events[e].running_ns < p->events[e].enabled_ns)
 			warning("'%s' was multiplexed (ran %.0f%% of the window): "
 				"counts are scaled estimates", p->events[e].name,
 				100.0 * (double)p->events[e].running_ns /

@@ -172,6 +172,19 @@ static int open_group(struct sampler *s, struct group *g,
 			  (uint32_t)(s->data_size / 4));
 		fd = (int)perf_event_open(&attr, -1, g->cpu, e ? g->fds[0] : -1,
 					  PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && e && (errno == EINVAL || errno == ENOSPC) &&
+		    !ev->companion) {
+			/* each event opened alone (probed); together they do not
+			 * fit: the PMU validates the group as a whole */
+			why->err = errno;
+			why->cpu = g->cpu;
+			why->event = e;
+			snprintf(why->msg, sizeof(why->msg),
+				 "too many events for the PMU to count together on "
+				 "CPU %d ('%s' is number %d): ask for fewer with -e",
+				 g->cpu, ev->name, e + 1);
+			return -1;
+		}
 		if (fd < 0) {
 			explain(why, errno, ev, g->cpu);
 			why->event = e;
