@@ -6,10 +6,11 @@
  * libdw's dwarf_getsrclines keeps ~60 bytes per row, allocates each row
  * beyond the first 2,048 and sorts an array of pointers: ~1.6M
  * instructions per kernel CU, most of perpkt resolve's time. Here a row
- * is 16 bytes, the rows of a sequence come out already sorted, and a
- * natural merge joins the sequences. Answers are libdw's exactly: the
- * same row order (end of a sequence before a row at the same address,
- * otherwise program order), the same search, the same file names.
+ * is 16 bytes, each sequence comes out as one ascending run, and sorting
+ * is ordering the runs (merging only those that interleave). Answers
+ * are libdw's exactly: the same row order (end of a sequence before a
+ * row at the same address, otherwise program order), the same search,
+ * the same file names.
  */
 #include "symbolize.h"
 
@@ -29,29 +30,6 @@ struct decoder {
 	const char **dirs;
 	size_t ndirs;
 };
-
-static inline int add_row(struct decoder *d, uint64_t addr, uint64_t file,
-		   int64_t line, int end)
-{
-	struct line_table *t = d->t;
-
-	if (__builtin_expect(file >= LINE_END_SEQ || line < 0 ||
-			     line > INT32_MAX, 0))
-		return -1;
-	if (__builtin_expect(t->nrows == d->caprows, 0)) {
-		size_t cap = d->caprows ? d->caprows * 2 : 1024;
-		struct line_row *r = realloc(t->rows, cap * sizeof(*r));
-
-		if (!r)
-			return -1;
-		t->rows = r;
-		d->caprows = cap;
-	}
-	t->rows[t->nrows++] = (struct line_row){
-		addr, (uint32_t)file | (end ? LINE_END_SEQ : 0), (int32_t)line
-	};
-	return 0;
-}
 
 static int add_file(struct decoder *d, const char *name, uint64_t dir)
 {
@@ -254,16 +232,49 @@ static void merge_runs(struct line_row **pa, struct line_row **pb,
 }
 
 /*
- * Stable sort by row_lt, as libdw orders its rows. The runs are the
- * sequences, mostly disjoint: ordering the runs is then enough, and
- * only runs that interleave (sequences the linker put at 0) are merged.
+ * Rows of overlapping runs (in program order in runs[]) merged into out:
+ * sequences the linker put at 0, rarely anything else.
+ */
+static int merge_cluster(const struct line_row *a, struct run *runs,
+			 size_t nruns, struct line_row *out)
+{
+	size_t total = 0, i, o = 0;
+	struct line_row *x, *y;
+
+	qsort(runs, nruns, sizeof(*runs), run_lo_cmp);
+	for (i = 0; i < nruns; i++)
+		total += runs[i].hi - runs[i].lo;
+	x = malloc(total * sizeof(*x));
+	y = malloc(total * sizeof(*y));
+	if (!x || !y) {
+		free(x);
+		free(y);
+		return -1;
+	}
+	for (i = 0; i < nruns; i++) {
+		size_t len = runs[i].hi - runs[i].lo;
+
+		memcpy(&x[o], &a[runs[i].lo], len * sizeof(*x));
+		runs[i].lo = o;
+		runs[i].hi = o += len;
+	}
+	merge_runs(&x, &y, runs, nruns);
+	memcpy(out, x, total * sizeof(*out));
+	free(x);
+	free(y);
+	return 0;
+}
+
+/*
+ * Stable sort by row_lt, as libdw orders its rows. The ascending runs
+ * are the sequences, mostly disjoint: ordering the runs is then enough,
+ * and only clusters of runs that interleave are merged.
  */
 static int sort_rows(struct line_table *t)
 {
 	struct line_row *a = t->rows, *b;
-	size_t n = t->nrows, nruns = 1, i, o;
+	size_t n = t->nrows, nruns = 1, i, j, o;
 	struct run *runs;
-	int disjoint = 1;
 
 	for (i = 1; i < n; i++)
 		nruns += row_lt(&a[i], &a[i - 1]);
@@ -271,11 +282,8 @@ static int sort_rows(struct line_table *t)
 		return 0;
 	runs = malloc(nruns * sizeof(*runs));
 	b = malloc(n * sizeof(*b));
-	if (!runs || !b) {
-		free(runs);
-		free(b);
-		return -1;
-	}
+	if (!runs || !b)
+		goto oom;
 	for (i = 0, nruns = 0; i < n; i++) {
 		if (i && !row_lt(&a[i], &a[i - 1]))
 			continue;
@@ -285,129 +293,232 @@ static int sort_rows(struct line_table *t)
 			!!(a[i].file & LINE_END_SEQ), i, n };
 	}
 	qsort(runs, nruns, sizeof(*runs), run_cmp);
-	for (i = 1; disjoint && i < nruns; i++) {
-		const struct line_row *last = &a[runs[i - 1].hi - 1];
-		const struct line_row *first = &a[runs[i].lo];
+	for (i = 0, o = 0; i < nruns; i = j) {
+		/* The greatest row of the cluster so far (program index). */
+		size_t last = runs[i].hi - 1, len = runs[i].hi - runs[i].lo;
 
-		if (row_lt(first, last) ||
-		    (!row_lt(last, first) && runs[i].lo < runs[i - 1].lo))
-			disjoint = 0;
-	}
-	if (disjoint) {
-		for (i = 0, o = 0; i < nruns; i++) {
-			size_t len = runs[i].hi - runs[i].lo;
+		for (j = i + 1; j < nruns; j++) {
+			const struct line_row *first = &a[runs[j].lo];
+			size_t l = runs[j].hi - 1;
 
-			memcpy(&b[o], &a[runs[i].lo], len * sizeof(*b));
-			o += len;
+			if (!row_lt(first, &a[last]) &&
+			    (row_lt(&a[last], first) || last < runs[j].lo))
+				break;
+			if (row_lt(&a[last], &a[l]) ||
+			    (!row_lt(&a[l], &a[last]) && l > last))
+				last = l;
+			len += runs[j].hi - runs[j].lo;
 		}
-		t->rows = b;
-		free(a);
-	} else {
-		/* Back in program order: merging keeps equal rows stable. */
-		qsort(runs, nruns, sizeof(*runs), run_lo_cmp);
-		merge_runs(&a, &b, runs, nruns);
-		t->rows = a;
-		free(b);
+		if (j == i + 1)
+			memcpy(&b[o], &a[runs[i].lo], len * sizeof(*b));
+		else if (merge_cluster(a, &runs[i], j - i, &b[o]))
+			goto oom;
+		o += len;
 	}
+	t->rows = b;
+	free(a);
 	free(runs);
+	return 0;
+oom:
+	free(runs);
+	free(b);
+	return -1;
+}
+
+static inline uint64_t uleb(const uint8_t **pp, const uint8_t *end, int *bad)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (p < end) {
+		uint8_t b = *p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			*pp = p;
+			return v;
+		}
+	}
+	*pp = p;
+	*bad = 1;
 	return 0;
 }
 
-/* The line-number program proper: the state machine of DWARF 6.2.2. */
-static int run_program(struct decoder *d, struct dw_cursor *c,
-		       const uint8_t *lengths, unsigned opcode_base,
-		       unsigned min_len, unsigned max_ops, int line_base,
-		       unsigned line_range, unsigned addr_size,
-		       const char **why)
+static inline int64_t sleb(const uint8_t **pp, const uint8_t *end, int *bad)
 {
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (p < end) {
+		uint8_t b = *p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << shift;
+			*pp = p;
+			return (int64_t)v;
+		}
+	}
+	*pp = p;
+	*bad = 1;
+	return 0;
+}
+
+struct program {
+	const uint8_t *lengths;
+	unsigned opcode_base, min_len, max_ops, line_range, addr_size;
+	int line_base;
+};
+
+/*
+ * The line-number program proper: the state machine of DWARF 6.2.2.
+ * The hot loop of perpkt resolve: registers and the row array live in
+ * locals (stores to rows[] could otherwise alias the counters).
+ */
+static int run_program(struct decoder *d, struct dw_cursor *c,
+		       const struct program *g, const char **why)
+{
+	const uint8_t *p = c->p, *end = c->end;
+	struct line_table *t = d->t;
+	struct line_row *rows = t->rows;
+	size_t n = t->nrows, cap = d->caprows;
 	uint64_t addr = 0, file = 1, op_index = 0;
+	const unsigned base = g->opcode_base, range = g->line_range;
 	int64_t line = 1;
+	int bad = 0;
 
 	/* is_stmt, columns, discriminators: libdw answers with any row. */
 #define ADVANCE(adv) do {						\
-	if (max_ops == 1) {						\
-		addr += (uint64_t)min_len * (adv);			\
+	if (g->max_ops == 1) {						\
+		addr += (uint64_t)g->min_len * (adv);			\
 	} else {							\
-		addr += min_len * ((op_index + (adv)) / max_ops);	\
-		op_index = (op_index + (adv)) % max_ops;		\
+		addr += g->min_len * ((op_index + (adv)) / g->max_ops);	\
+		op_index = (op_index + (adv)) % g->max_ops;		\
 	}								\
 } while (0)
-	while (c->p < c->end) {
-		unsigned op = *c->p++;
+#define ROW(is_end) do {						\
+	if (__builtin_expect(file >= LINE_END_SEQ || line < 0 ||	\
+			     line > INT32_MAX, 0))			\
+		goto bad_row;						\
+	if (__builtin_expect(n == cap, 0)) {				\
+		struct line_row *r_ = realloc(rows, 2 * cap * sizeof(*r_)); \
+		if (!r_)						\
+			goto bad_row;					\
+		rows = r_;						\
+		cap *= 2;						\
+	}								\
+	rows[n++] = (struct line_row){ addr,				\
+		(uint32_t)file | ((is_end) ? LINE_END_SEQ : 0),		\
+		(int32_t)line };					\
+} while (0)
+	while (p < end) {
+		unsigned op = *p++;
 
-		if (op >= opcode_base) {
-			op -= opcode_base;
-			line += line_base + (int)(op % line_range);
-			ADVANCE(op / line_range);
-			if (add_row(d, addr, file, line, 0))
-				goto bad_row;
+		if (op >= base) {
+			op -= base;
+			line += g->line_base + (int)(op % range);
+			ADVANCE(op / range);
+			ROW(0);
 			continue;
 		}
 		if (op == 0) {
-			uint64_t len = dw_uleb(c);
+			uint64_t len = uleb(&p, end, &bad);
 			const uint8_t *next;
 			unsigned sub;
 
-			if (c->bad || len == 0 || len >= 128 ||
-			    len > (size_t)(c->end - c->p)) {
+			if (bad || len == 0 || len >= 128 ||
+			    len > (size_t)(end - p)) {
 				*why = "bad extended opcode length";
-				return -1;
+				goto fail;
 			}
-			next = c->p + len;
-			sub = *c->p++;
+			next = p + len;
+			sub = *p++;
 			switch (sub) {
-			case DW_LNE_end_sequence:
-				if (add_row(d, addr, file, line, 1))
-					goto bad_row;
+			case DW_LNE_end_sequence: {
+				size_t k;
+
+				ROW(1);
+				/* An end sorts before rows at its address:
+				 * move it there now, so that each sequence
+				 * stays one ascending run for sort_rows. */
+				for (k = n - 1; k && rows[k - 1].addr == addr &&
+				     !(rows[k - 1].file & LINE_END_SEQ); k--) {
+					struct line_row r = rows[k];
+
+					rows[k] = rows[k - 1];
+					rows[k - 1] = r;
+				}
 				addr = op_index = 0;
 				file = line = 1;
 				break;
-			case DW_LNE_set_address:
-				addr = dw_fixed(c, addr_size);
+			}
+			case DW_LNE_set_address: {
+				struct dw_cursor a = { p, end, 0 };
+
+				addr = dw_fixed(&a, g->addr_size);
+				bad |= a.bad;
+				p = a.p;
 				op_index = 0;
 				break;
+			}
 			case DW_LNE_define_file: {
-				const char *name = dw_cstr(c);
-				uint64_t dir = dw_uleb(c);
+				struct dw_cursor f = { p, end, 0 };
+				const char *name = dw_cstr(&f);
+				uint64_t dir = dw_uleb(&f);
 
-				if (add_file(d, name, dir)) {
+				dw_uleb(&f);
+				dw_uleb(&f);
+				t->rows = rows;
+				t->nrows = n;
+				if (f.bad || add_file(d, name, dir)) {
 					*why = "bad DW_LNE_define_file";
-					return -1;
+					goto fail;
 				}
-				dw_uleb(c);
-				dw_uleb(c);
+				p = f.p;
 				break;
 			}
 			default:  /* discriminator, vendor: no row data */
-				c->p = next;
+				p = next;
 				break;
 			}
 			continue;
 		}
 		switch (op) {
 		case DW_LNS_copy:
-			if (add_row(d, addr, file, line, 0))
-				goto bad_row;
+			ROW(0);
 			break;
 		case DW_LNS_advance_pc:
-			ADVANCE(dw_uleb(c));
+			ADVANCE(uleb(&p, end, &bad));
 			break;
 		case DW_LNS_advance_line:
-			line += dw_sleb(c);
+			line += sleb(&p, end, &bad);
 			break;
 		case DW_LNS_set_file:
-			file = dw_uleb(c);
+			file = uleb(&p, end, &bad);
 			break;
 		case DW_LNS_const_add_pc:
-			ADVANCE((255 - opcode_base) / line_range);
+			ADVANCE((255 - base) / range);
 			break;
 		case DW_LNS_fixed_advance_pc:
-			addr += dw_fixed(c, 2);
+			if (end - p < 2) {
+				bad = 1;
+				p = end;
+				break;
+			}
+			addr += p[0] | p[1] << 8;
+			p += 2;
 			op_index = 0;
 			break;
 		case DW_LNS_set_column:
 		case DW_LNS_set_isa:
-			dw_uleb(c);
+			uleb(&p, end, &bad);
 			break;
 		case DW_LNS_negate_stmt:
 		case DW_LNS_set_basic_block:
@@ -417,19 +528,27 @@ static int run_program(struct decoder *d, struct dw_cursor *c,
 		default: {  /* a standard opcode of a later version */
 			unsigned k;
 
-			for (k = 0; k < lengths[op]; k++)
-				dw_uleb(c);
+			for (k = 0; k < g->lengths[op]; k++)
+				uleb(&p, end, &bad);
 		}
 		}
 	}
+#undef ROW
 #undef ADVANCE
-	if (c->bad) {
+	t->rows = rows;
+	t->nrows = n;
+	d->caprows = cap;
+	if (bad) {
 		*why = "truncated line-number program";
 		return -1;
 	}
 	return 0;
 bad_row:
 	*why = "line-table row out of range (or out of memory)";
+fail:
+	t->rows = rows;
+	t->nrows = n;
+	d->caprows = cap;
 	return -1;
 }
 
@@ -443,6 +562,7 @@ int line_table_decode(struct line_table *t, const struct dw_sections *s,
 	const uint8_t *lengths, *hdr_end;
 	unsigned min_len, max_ops = 1, line_range, opcode_base, k;
 	uint64_t len, hlen;
+	struct program prog;
 	int line_base;
 
 	memset(t, 0, sizeof(*t));
@@ -518,8 +638,9 @@ int line_table_decode(struct line_table *t, const struct dw_sections *s,
 		*why = "out of memory";
 		goto fail;
 	}
-	if (run_program(&d, &c, lengths, opcode_base, min_len, max_ops,
-			line_base, line_range, addr_size, why))
+	prog = (struct program){ lengths, opcode_base, min_len, max_ops,
+				 line_range, addr_size, line_base };
+	if (run_program(&d, &c, &prog, why))
 		goto fail;
 	if (sort_rows(t)) {
 		*why = "out of memory";
