@@ -126,6 +126,7 @@ static json_t *events_json(const struct profile *p, int *bad)
 
 		set(o, "name", str_or_null(ev->name), bad);
 		set(o, "period", u64(ev->period), bad);
+		set(o, "freq", u64(ev->freq), bad);
 		set(o, "unit", str_or_null(ev->unit), bad);
 		set(o, "samples", u64(ev->samples), bad);
 		set(o, "lost", u64(ev->lost), bad);

@@ -54,6 +54,25 @@ static char *fmt(struct summary *s, const char *f, ...)
 	}								\
 } while (0)
 
+/*
+ * The observer's own cost: the same round trips timed in the warm-up,
+ * with the counters off, against the window. Sampling interrupts that
+ * land inside a round trip lengthen it; the mean shows it, the median
+ * mostly does not.
+ */
+static void observer_fact(struct summary *s, const struct profile *p)
+{
+	const struct latency_summary *u = &p->latency_unsampled, *l = &p->latency;
+	double d;
+
+	if (!u->count || !l->count || u->mean <= 0)
+		return;
+	d = l->mean - u->mean;
+	FACT(s, "observer", "mean round trip %.2f us measured vs %.2f us in the unmeasured warm-up (%+.2f us, %+.1f%%); p50 %.1f vs %.1f us (%llu warm-up round trips)",
+	     l->mean / 1e3, u->mean / 1e3, d / 1e3, 100 * d / u->mean,
+	     l->p50 / 1e3, u->p50 / 1e3, (unsigned long long)u->count);
+}
+
 #define NOTE(s, ...) do {						\
 	if ((s)->nnotes < sizeof((s)->notes) / sizeof((s)->notes[0]))	\
 		(s)->notes[(s)->nnotes++] = fmt((s), __VA_ARGS__);	\
@@ -144,6 +163,7 @@ static void put_facts(struct summary *s, const struct model *m)
 		     l->stddev / 1e3, (unsigned long long)l->count);
 	else
 		FACT(s, "latency", "not measured");
+	observer_fact(s, p);
 	if (model_software_clock(m))
 		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per round trip, from cpu-clock sampling. Blind spot: code that runs with interrupts off is charged to where interrupts come back on (e.g. _raw_spin_unlock_irqrestore)",
 		     or_unknown(p->fallback_reason));
@@ -154,11 +174,18 @@ static void put_facts(struct summary *s, const struct model *m)
 		int asked = ev->requested && ev->name &&
 			    strcmp(ev->requested, ev->name);
 
-		FACT(s, "event", "%s%s%s%s on PMU %s, period %llu %s, %llu samples",
-		     or_unknown(ev->name), asked ? " (asked for " : "",
-		     asked ? ev->requested : "", asked ? ")" : "",
-		     or_unknown(ev->pmu), (unsigned long long)ev->period,
-		     ev->unit ? ev->unit : "", (unsigned long long)ev->samples);
+		if (ev->freq)
+			FACT(s, "event", "%s%s%s%s on PMU %s, at %llu samples/s (-F), %llu samples",
+			     or_unknown(ev->name), asked ? " (asked for " : "",
+			     asked ? ev->requested : "", asked ? ")" : "",
+			     or_unknown(ev->pmu), (unsigned long long)ev->freq,
+			     (unsigned long long)ev->samples);
+		else
+			FACT(s, "event", "%s%s%s%s on PMU %s, period %llu %s, %llu samples",
+			     or_unknown(ev->name), asked ? " (asked for " : "",
+			     asked ? ev->requested : "", asked ? ")" : "",
+			     or_unknown(ev->pmu), (unsigned long long)ev->period,
+			     ev->unit ? ev->unit : "", (unsigned long long)ev->samples);
 		lost += ev->lost;
 		thr += ev->throttled;
 		if (!ev->enabled_ns)

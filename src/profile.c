@@ -70,7 +70,7 @@ static json_t *events_to_json(const struct profile *p)
 		const struct profile_event *e = &p->events[i];
 
 		json_array_append_new(a, json_pack(
-			"{s:s, s:s, s:s, s:o, s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			"{s:s, s:s, s:s, s:o, s:s, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 			"name", e->name, "requested", e->requested,
 			"pmu", e->pmu, "encoding", str_or_null(e->encoding),
 			"unit", e->unit,
@@ -80,6 +80,7 @@ static json_t *events_to_json(const struct profile *p)
 			"lost", (json_int_t)e->lost,
 			"throttled", (json_int_t)e->throttled,
 			"count", (json_int_t)e->count,
+			"freq", (json_int_t)e->freq,
 			"enabled_ns", (json_int_t)e->enabled_ns,
 			"running_ns", (json_int_t)e->running_ns));
 	}
@@ -295,7 +296,7 @@ static json_t *profile_to_json(const struct profile *p)
 	return json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
-		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o, s:o, s:o},"
+		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o, s:o, s:o, s:o},"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 		" s:o, s:o, s:o, s:o}",
 		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
@@ -319,6 +320,7 @@ static json_t *profile_to_json(const struct profile *p)
 		"round_trips", (json_int_t)p->round_trips,
 		"window_ns", (json_int_t)p->window_ns,
 		"latency_ns", latency_to_json(&p->latency),
+		"latency_unsampled_ns", latency_to_json(&p->latency_unsampled),
 		"latency_histogram", histogram_to_json(p),
 		"tasks", tasks_to_json(p),
 		"repeats", repeats_to_json(p),
@@ -549,6 +551,9 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 	p->round_trips = get_u64(r, o, "round_trips");
 	p->window_ns = get_u64(r, o, "window_ns");
 	read_latency(r, get_obj(r, o, "latency_ns"), &p->latency);
+	if (json_object_get(o, "latency_unsampled_ns"))
+		read_latency(r, get_obj(r, o, "latency_unsampled_ns"),
+			     &p->latency_unsampled);
 	read_tasks(r, json_object_get(o, "tasks"), p);
 	read_repeats(r, json_object_get(o, "repeats"), p);
 	read_histogram(r, json_object_get(o, "latency_histogram"), p);
@@ -586,6 +591,7 @@ static void read_events(struct reader *r, json_t *a, struct profile *p)
 		e->lost = get_u64(r, o, "lost");
 		e->throttled = get_u64(r, o, "throttled");
 		e->count = get_u64(r, o, "count");
+		e->freq = get_u64_opt(r, o, "freq");
 		e->enabled_ns = get_u64_opt(r, o, "enabled_ns");
 		e->running_ns = get_u64_opt(r, o, "running_ns");
 	}

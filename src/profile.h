@@ -36,7 +36,8 @@ struct profile_event {
 	char *unit;        /* "cycles", "instructions", "ns", "events" */
 	uint32_t type;     /* perf_event_attr.type */
 	uint64_t config;   /* perf_event_attr.config */
-	uint64_t period;   /* sample period in `unit` */
+	uint64_t period;   /* sample period in `unit`; 0 with freq */
+	uint64_t freq;     /* samples per second asked for (-F), else 0 */
 	uint64_t samples;  /* samples received */
 	uint64_t lost;     /* records reported lost by PERF_RECORD_LOST */
 	uint64_t throttled;/* PERF_RECORD_THROTTLE seen */
@@ -177,6 +178,9 @@ struct profile {
 	uint64_t round_trips; /* inside the window the counters were enabled */
 	uint64_t window_ns;   /* length of that window */
 	struct latency_summary latency;
+	/* round trips of the warm-up, counters off, timed the same way: what
+	 * the round trip is without the observer (count 0: unknown) */
+	struct latency_summary latency_unsampled;
 	struct profile_hist_bucket *histogram;  /* non-empty buckets, by lo */
 	size_t nhistogram;
 

@@ -124,6 +124,8 @@ int dw_sections_get(struct dw_sections *s, void *dwarf, const char **why)
 		{ ".debug_line", offsetof(struct dw_sections, line) },
 		{ ".debug_str", offsetof(struct dw_sections, str) },
 		{ ".debug_line_str", offsetof(struct dw_sections, line_str) },
+		{ ".debug_ranges", offsetof(struct dw_sections, ranges) },
+		{ ".debug_rnglists", offsetof(struct dw_sections, rnglists) },
 	};
 	Elf *elf = dwarf_getelf(dwarf);
 	Elf_Scn *scn = NULL;

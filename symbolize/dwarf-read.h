@@ -27,6 +27,7 @@ struct dw_sect {
 
 struct dw_sections {
 	struct dw_sect info, abbrev, line, str, line_str;
+	struct dw_sect ranges, rnglists;   /* may be absent (NULL) */
 };
 
 /* How the unit the bytes belong to encodes sizes. */

@@ -19,38 +19,14 @@
 /* Abbreviation codes above this are not indexed directly. */
 #define MAX_CODE 65536
 
-struct abbrev_attr {
-	uint16_t name, form;
-	int16_t size;           /* fixed size of the form, or -1 */
-	int64_t implicit;
-};
-
-struct abbrev {
-	uint32_t tag;
-	uint32_t first, nattr;  /* in attrs[] */
-	int32_t fixed;          /* size of all attributes, -1 if variable */
-	int32_t sib_at;         /* offset of a fixed-size DW_AT_sibling
-				 * after fixed-size attributes, or -1 */
-	uint8_t sib_size;
-	uint8_t children;
-	uint8_t defined;
-};
-
-struct abbrevs {
-	struct abbrev *v;        /* indexed by code */
-	size_t ncodes;
-	struct abbrev_attr *attrs;
-	size_t nattrs, capattrs;
-};
-
-static void abbrevs_free(struct abbrevs *a)
+void dw_abbrevs_free(struct dw_abbrevs *a)
 {
 	free(a->v);
 	free(a->attrs);
 }
 
-static int abbrevs_read(struct abbrevs *a, const struct dw_sections *s,
-			const struct dw_unit *u, const char **why)
+int dw_abbrevs_read(struct dw_abbrevs *a, const struct dw_sections *s,
+		    const struct dw_unit *u, const char **why)
 {
 	struct dw_cursor c = { s->abbrev.p, s->abbrev.p + s->abbrev.n, 0 };
 	size_t capcodes = 0;
@@ -62,7 +38,7 @@ static int abbrevs_read(struct abbrevs *a, const struct dw_sections *s,
 	c.p += u->abbrev_off;
 	for (;;) {
 		uint64_t code = dw_uleb(&c), name, form;
-		struct abbrev *ab;
+		struct dw_abbrev *ab;
 
 		if (c.bad)
 			return -1;
@@ -74,7 +50,7 @@ static int abbrevs_read(struct abbrevs *a, const struct dw_sections *s,
 		}
 		if (code >= capcodes) {
 			size_t cap = capcodes ? capcodes : 256;
-			struct abbrev *v;
+			struct dw_abbrev *v;
 
 			while (cap <= code)
 				cap *= 2;
@@ -95,7 +71,7 @@ static int abbrevs_read(struct abbrevs *a, const struct dw_sections *s,
 		ab->sib_at = -1;
 		ab->defined = 1;
 		while ((name = dw_uleb(&c)) | (form = dw_uleb(&c))) {
-			struct abbrev_attr *at;
+			struct dw_abbrev_attr *at;
 			int size;
 
 			if (c.bad || name > UINT16_MAX || form > UINT16_MAX)
@@ -139,11 +115,6 @@ struct die {
 	int has_low, has_high, has_ranges, has_sibling;
 };
 
-static const struct abbrev *abbrev_of(const struct abbrevs *a, uint64_t code)
-{
-	return code < a->ncodes && a->v[code].defined ? &a->v[code] : NULL;
-}
-
 static uint64_t le_read(const uint8_t *p, unsigned n)
 {
 	uint64_t v = 0;
@@ -158,9 +129,9 @@ static uint64_t le_read(const uint8_t *p, unsigned n)
  * DW_AT_sibling (absolute, 0 if none). The hot loop of the scan: fixed
  * sizes are added, variable ones read without building values.
  */
-static int die_skip(struct dw_cursor *c, const struct abbrevs *a,
-		    const struct abbrev *ab, const struct dw_unit *u,
-		    uint64_t *sib, const char **why)
+int dw_die_skip(struct dw_cursor *c, const struct dw_abbrevs *a,
+		const struct dw_abbrev *ab, const struct dw_unit *u,
+		uint64_t *sib, const char **why)
 {
 	const uint8_t *p = c->p, *end = c->end;
 	uint32_t i;
@@ -175,7 +146,7 @@ static int die_skip(struct dw_cursor *c, const struct abbrevs *a,
 		return 0;
 	}
 	for (i = 0; i < ab->nattr; i++) {
-		const struct abbrev_attr *at = &a->attrs[ab->first + i];
+		const struct dw_abbrev_attr *at = &a->attrs[ab->first + i];
 		const uint8_t *z;
 		struct dw_value v;
 
@@ -223,15 +194,15 @@ bad:
 }
 
 /* Read the attributes of a function's DIE, keeping those that place it. */
-static int die_read(struct dw_cursor *c, const struct abbrevs *a,
-		    const struct abbrev *ab, const struct dw_unit *u,
+static int die_read(struct dw_cursor *c, const struct dw_abbrevs *a,
+		    const struct dw_abbrev *ab, const struct dw_unit *u,
 		    struct die *d, const char **why)
 {
 	uint32_t i;
 
 	memset(d, 0, sizeof(*d));
 	for (i = 0; i < ab->nattr; i++) {
-		const struct abbrev_attr *at = &a->attrs[ab->first + i];
+		const struct dw_abbrev_attr *at = &a->attrs[ab->first + i];
 		struct dw_value v;
 
 		switch (at->name) {
@@ -279,21 +250,21 @@ static int die_read(struct dw_cursor *c, const struct abbrevs *a,
 }
 
 /* Where the children of a DIE end: its sibling when that is sane. */
-static int sibling_ok(const struct dw_cursor *c, const uint8_t *info,
+int dw_sibling_ok(const struct dw_cursor *c, const uint8_t *info,
 		      const struct dw_unit *u, uint64_t sib)
 {
 	return sib > (uint64_t)(c->p - info) && sib < u->end;
 }
 
 /* Past the children of a DIE: sibling jumps where given, else a walk. */
-static int skip_children(struct dw_cursor *c, const struct abbrevs *a,
+int dw_skip_children(struct dw_cursor *c, const struct dw_abbrevs *a,
 			 const struct dw_unit *u, const uint8_t *info,
 			 const char **why)
 {
 	size_t depth = 1;
 
 	while (depth) {
-		const struct abbrev *ab;
+		const struct dw_abbrev *ab;
 		uint64_t code = dw_uleb(c), sib;
 
 		if (c->bad)
@@ -302,15 +273,15 @@ static int skip_children(struct dw_cursor *c, const struct abbrevs *a,
 			depth--;
 			continue;
 		}
-		if (!(ab = abbrev_of(a, code))) {
+		if (!(ab = dw_abbrev_of(a, code))) {
 			*why = "undefined abbreviation code";
 			return -1;
 		}
-		if (die_skip(c, a, ab, u, &sib, why))
+		if (dw_die_skip(c, a, ab, u, &sib, why))
 			return -1;
 		if (!ab->children)
 			continue;
-		if (sibling_ok(c, info, u, sib))
+		if (dw_sibling_ok(c, info, u, sib))
 			c->p = info + sib;
 		else
 			depth++;
@@ -333,47 +304,43 @@ int dw_range_push(struct dw_ranges *r, uint64_t lo, uint64_t hi, uint64_t idx)
 	return 0;
 }
 
-int dw_scan_functions(const struct dw_sections *s, const struct dw_unit *u,
-		      struct dw_ranges *funcs, struct dw_ranges *todo,
-		      const char **why)
+int dw_scan_functions_abbrevs(const struct dw_sections *s,
+			      const struct dw_unit *u,
+			      const struct dw_abbrevs *a,
+			      struct dw_ranges *funcs, struct dw_ranges *todo,
+			      const char **why)
 {
 	const uint8_t *info = s->info.p;
 	struct dw_cursor c = { info, info, 0 };
-	const struct abbrev *ab;
-	struct abbrevs a;
+	const struct dw_abbrev *ab;
 	struct die d;
-	int ret = -1;
 
 	if (u->end > s->info.n || u->die_off >= u->end) {
 		*why = "unit outside .debug_info";
 		return -1;
 	}
-	if (abbrevs_read(&a, s, u, why))
-		goto out;
 	c.p = info + u->die_off;
 	c.end = info + u->end;
 	/* The CU DIE itself, then its children one by one. */
-	if (!(ab = abbrev_of(&a, dw_uleb(&c))))
+	if (!(ab = dw_abbrev_of(a, dw_uleb(&c))))
 		goto bad;
-	if (die_read(&c, &a, ab, u, &d, why))
-		goto out;
-	if (!ab->children) {
-		ret = 0;
-		goto out;
-	}
+	if (die_read(&c, a, ab, u, &d, why))
+		return -1;
+	if (!ab->children)
+		return 0;
 	for (;;) {
 		uint64_t off = c.p - info, code = dw_uleb(&c), sib;
 
 		if (c.bad || !code)
 			break;
-		if (!(ab = abbrev_of(&a, code)))
+		if (!(ab = dw_abbrev_of(a, code)))
 			goto bad;
 		if (ab->tag != DW_TAG_subprogram) {
-			if (die_skip(&c, &a, ab, u, &sib, why))
-				goto out;
+			if (dw_die_skip(&c, a, ab, u, &sib, why))
+				return -1;
 		} else {
-			if (die_read(&c, &a, ab, u, &d, why))
-				goto out;
+			if (die_read(&c, a, ab, u, &d, why))
+				return -1;
 			sib = d.has_sibling ? d.sibling : 0;
 			/* As dwarf_ranges: low/high first, else DW_AT_ranges. */
 			if (d.has_low && d.has_high) {
@@ -390,23 +357,36 @@ int dw_scan_functions(const struct dw_sections *s, const struct dw_unit *u,
 		}
 		if (!ab->children)
 			continue;
-		if (sibling_ok(&c, info, u, sib))
+		if (dw_sibling_ok(&c, info, u, sib))
 			c.p = info + sib;
-		else if (skip_children(&c, &a, u, info, why))
-			goto out;
+		else if (dw_skip_children(&c, a, u, info, why))
+			return -1;
 	}
 	if (c.bad) {
 		*why = "truncated DIE tree";
-		goto out;
+		return -1;
 	}
-	ret = 0;
-	goto out;
+	return 0;
 bad:
 	*why = "undefined abbreviation code";
-	goto out;
+	return -1;
 oom:
 	*why = "out of memory";
-out:
-	abbrevs_free(&a);
+	return -1;
+}
+
+int dw_scan_functions(const struct dw_sections *s, const struct dw_unit *u,
+		      struct dw_ranges *funcs, struct dw_ranges *todo,
+		      const char **why)
+{
+	struct dw_abbrevs a;
+	int ret;
+
+	if (dw_abbrevs_read(&a, s, u, why)) {
+		dw_abbrevs_free(&a);
+		return -1;
+	}
+	ret = dw_scan_functions_abbrevs(s, u, &a, funcs, todo, why);
+	dw_abbrevs_free(&a);
 	return ret;
 }

@@ -30,6 +30,8 @@
 /* Decoded line tables kept: callers that resolve in address order
  * (perpkt resolve does) need one; a few more serve random order. */
 #define LINE_SLOTS 8
+/* Parsed abbreviation tables kept, for the same reason. */
+#define ABBREV_SLOTS 4
 
 struct dw_cu {
 	Dwarf_Off off;         /* of the CU DIE */
@@ -40,12 +42,19 @@ struct dw_cu {
 	struct dw_ranges funcs;
 	int indexed;
 	int lines_libdw;       /* our decoder gave up on this CU's table */
+	int dies_libdw;        /* our DIE readers gave up on this CU */
 };
 
 struct line_slot {
 	struct line_table t;
 	size_t cu;             /* index, or SIZE_MAX when empty */
 	uint64_t used;         /* clock of the last use, for LRU */
+};
+
+struct abbrev_slot {
+	struct dw_abbrevs a;
+	size_t cu;             /* index, or SIZE_MAX when empty */
+	uint64_t used;
 };
 
 struct dw_cache_entry {
@@ -66,6 +75,7 @@ struct dwarf_index {
 	int raw;
 	int warned;              /* about falling back to libdw, once */
 	struct line_slot slots[LINE_SLOTS];
+	struct abbrev_slot aslots[ABBREV_SLOTS];
 	uint64_t clock;
 };
 
@@ -138,6 +148,8 @@ struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
 	x->dw = dwarf;
 	for (i = 0; i < LINE_SLOTS; i++)
 		x->slots[i].cu = SIZE_MAX;
+	for (i = 0; i < ABBREV_SLOTS; i++)
+		x->aslots[i].cu = SIZE_MAX;
 	x->raw = !dw_sections_get(&x->sec, dwarf, &why);
 	if (!x->raw)
 		warning("cannot read the DWARF sections of '%s' directly (%s): using libdw, which is slower",
@@ -202,12 +214,41 @@ oom:
 	return NULL;
 }
 
+/* The CU's abbreviations parsed here (LRU), or NULL with *why. */
+static const struct dw_abbrevs *cu_abbrevs(struct dwarf_index *x,
+					   struct dw_cu *cu, const char **why)
+{
+	size_t k = cu - x->cus, i, victim = 0;
+	struct abbrev_slot *sl;
+
+	for (i = 0; i < ABBREV_SLOTS; i++) {
+		if (x->aslots[i].cu == k) {
+			x->aslots[i].used = ++x->clock;
+			return &x->aslots[i].a;
+		}
+		if (x->aslots[i].used < x->aslots[victim].used)
+			victim = i;
+	}
+	sl = &x->aslots[victim];
+	if (sl->cu != SIZE_MAX)
+		dw_abbrevs_free(&sl->a);
+	sl->cu = SIZE_MAX;
+	if (dw_abbrevs_read(&sl->a, &x->sec, &cu->where, why)) {
+		dw_abbrevs_free(&sl->a);
+		return NULL;
+	}
+	sl->cu = k;
+	sl->used = ++x->clock;
+	return &sl->a;
+}
+
 /* The functions read directly; those with DW_AT_ranges via libdw. */
 static int cu_scan(struct dwarf_index *x, struct dw_cu *cu, const char **why)
 {
 	struct dw_ranges todo = { NULL, 0, 0 };
-	int ret = dw_scan_functions(&x->sec, &cu->where, &cu->funcs, &todo,
-				    why);
+	const struct dw_abbrevs *a = cu_abbrevs(x, cu, why);
+	int ret = a ? dw_scan_functions_abbrevs(&x->sec, &cu->where, a,
+						&cu->funcs, &todo, why) : -1;
 	size_t i;
 
 	for (i = 0; !ret && i < todo.n; i++) {
@@ -237,6 +278,7 @@ static int cu_index(struct dwarf_index *x, struct dw_cu *cu)
 			goto sort;
 		fallback(x, cu, "functions", why);
 		cu->funcs.n = 0;
+		cu->dies_libdw = 1;
 	}
 	if (!dwarf_offdie(x->dw, cu->off, &cudie) ||
 	    dwarf_child(&cudie, &child))
@@ -335,43 +377,75 @@ static int descend(Dwarf_Die *die, uint64_t addr, Dwarf_Die *chain, int depth)
 	return depth;
 }
 
-/* DW_AT_call_file / DW_AT_call_line of an inlined_subroutine. */
-static void call_site(struct dwarf_index *x, struct dw_cu *cu,
-		      struct line_table *lt, Dwarf_Die *cudie, Dwarf_Die *inl,
-		      const char **file, int *line)
+/* The call site of an inlined frame as a normalised path. */
+static const char *call_file(struct dwarf_index *x, struct dw_cu *cu,
+			     struct line_table *lt, Dwarf_Die *cudie,
+			     const struct dw_inline *f)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Word idx, ln;
 	Dwarf_Files *files;
 	size_t nfiles;
 
-	*file = NULL;
-	*line = 0;
-	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &ln) == 0)
-		*line = (int)ln;
-	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &idx))
-		return;
-	if (lt) {
-		*file = line_table_file(lt, idx);
-		return;
-	}
-	if (dwarf_getsrcfiles(cudie, &files, &nfiles) || idx >= nfiles)
-		return;
-	*file = srcpath_get(x->paths, dwarf_filesrc(files, idx, NULL, NULL),
-			    cu->comp_dir);
+	if (!f->has_call_file)
+		return NULL;
+	if (lt)
+		return line_table_file(lt, f->call_file);
+	if (dwarf_getsrcfiles(cudie, &files, &nfiles) || f->call_file >= nfiles)
+		return NULL;
+	return srcpath_get(x->paths, dwarf_filesrc(files, f->call_file, NULL,
+						   NULL), cu->comp_dir);
 }
 
-static const char *die_name(Dwarf_Die *d)
+/* The chain through libdw, for units the direct reader gave up on. */
+static int chain_libdw(struct dwarf_index *x, uint64_t fn_off, uint64_t addr,
+		       struct dw_inline *out)
 {
-	const char *n = dwarf_diename(d);
+	Dwarf_Die fn, chain[MAX_DEPTH];
+	Dwarf_Attribute attr;
+	Dwarf_Word v;
+	int depth = 0, i;
 
-	return n ? n : "??";
+	if (dwarf_offdie(x->dw, fn_off, &fn))
+		depth = descend(&fn, addr, chain, 0);
+	for (i = 0; i < depth; i++) {
+		struct dw_inline *f = &out[i];
+
+		f->name = dwarf_diename(&chain[i]);
+		f->call_line = 0;
+		if (dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line,
+					       &attr), &v) == 0)
+			f->call_line = (int)v;
+		f->has_call_file = dwarf_formudata(dwarf_attr(&chain[i],
+				DW_AT_call_file, &attr), &v) == 0;
+		f->call_file = f->has_call_file ? v : 0;
+	}
+	return depth;
+}
+
+/* The inline chain at addr in the function at fn_off, outermost first. */
+static int inline_chain(struct dwarf_index *x, struct dw_cu *cu,
+			uint64_t fn_off, uint64_t addr, struct dw_inline *out)
+{
+	const char *why = "unknown reason";
+	const struct dw_abbrevs *a;
+	int depth;
+
+	if (x->raw && !cu->dies_libdw) {
+		a = cu_abbrevs(x, cu, &why);
+		depth = a ? dw_inline_chain(&x->sec, &cu->where, a, fn_off,
+					    addr, out, MAX_DEPTH, &why) : -1;
+		if (depth >= 0)
+			return depth;
+		fallback(x, cu, "inline chains", why);
+		cu->dies_libdw = 1;
+	}
+	return chain_libdw(x, fn_off, addr, out);
 }
 
 static struct dw_loc *compute(struct dwarf_index *x, uint64_t addr)
 {
 	struct dw_cu *cu = cu_of(x, addr);
-	Dwarf_Die cudie, fn, chain[MAX_DEPTH];
+	struct dw_inline chain[MAX_DEPTH];
+	Dwarf_Die cudie;
 	struct sym_frame *frames = NULL;
 	const struct line_row *row;
 	struct line_table *lt;
@@ -398,8 +472,8 @@ static struct dw_loc *compute(struct dwarf_index *x, uint64_t addr)
 		dwarf_lineno(line, &lineno);
 	}
 	k = range_find(cu->funcs.v, cu->funcs.n, addr);
-	if (k >= 0 && dwarf_offdie(x->dw, cu->funcs.v[k].idx, &fn))
-		depth = descend(&fn, addr, chain, 0);
+	if (k >= 0)
+		depth = inline_chain(x, cu, cu->funcs.v[k].idx, addr, chain);
 
 	loc = calloc(1, sizeof(*loc));
 	if (depth)
@@ -415,17 +489,21 @@ static struct dw_loc *compute(struct dwarf_index *x, uint64_t addr)
 	for (i = 0; i < depth; i++) {
 		struct sym_frame *f = &frames[i];
 
-		f->function = die_name(&chain[depth - 1 - i]);
+		f->function = chain[depth - 1 - i].name ?
+			      chain[depth - 1 - i].name : "??";
 		if (i == 0) {
 			f->file = file;
 			f->line = lineno;
 		} else {
-			call_site(x, cu, lt, &cudie, &chain[depth - i],
-				  &f->file, &f->line);
+			f->file = call_file(x, cu, lt, &cudie,
+					    &chain[depth - i]);
+			f->line = chain[depth - i].call_line;
 		}
 	}
-	if (depth)
-		call_site(x, cu, lt, &cudie, &chain[0], &file, &lineno);
+	if (depth) {
+		file = call_file(x, cu, lt, &cudie, &chain[0]);
+		lineno = chain[0].call_line;
+	}
 	loc->file = file;
 	loc->line = lineno;
 	loc->inlines = frames;
@@ -498,6 +576,9 @@ void dwarf_index_free(struct dwarf_index *x)
 		free(x->cus[i].funcs.v);
 	for (i = 0; i < LINE_SLOTS; i++)
 		line_table_free(&x->slots[i].t);
+	for (i = 0; i < ABBREV_SLOTS; i++)
+		if (x->aslots[i].cu != SIZE_MAX)
+			dw_abbrevs_free(&x->aslots[i].a);
 	free(x->cache);
 	free(x->cus);
 	free(x->ranges.v);

@@ -132,6 +132,49 @@ struct dw_unit {
 	uint64_t abbrev_off;
 	struct dw_fmt fmt;
 };
+/* A unit's abbreviation table, indexed by code (dwarf-scan.c). */
+struct dw_abbrev_attr {
+	uint16_t name, form;
+	int16_t size;           /* fixed size of the form, or -1 */
+	int64_t implicit;
+};
+struct dw_abbrev {
+	uint32_t tag;
+	uint32_t first, nattr;  /* in attrs[] */
+	int32_t fixed;          /* size of all attributes, -1 if variable */
+	int32_t sib_at;         /* offset of a fixed-size DW_AT_sibling
+				 * after fixed-size attributes, or -1 */
+	uint8_t sib_size;
+	uint8_t children;
+	uint8_t defined;
+};
+struct dw_abbrevs {
+	struct dw_abbrev *v;    /* indexed by code */
+	size_t ncodes;
+	struct dw_abbrev_attr *attrs;
+	size_t nattrs, capattrs;
+};
+/* -1 with *why on failure; free it either way. */
+int dw_abbrevs_read(struct dw_abbrevs *a, const struct dw_sections *s,
+		    const struct dw_unit *u, const char **why);
+void dw_abbrevs_free(struct dw_abbrevs *a);
+static inline const struct dw_abbrev *dw_abbrev_of(const struct dw_abbrevs *a,
+						   uint64_t code)
+{
+	return code < a->ncodes && a->v[code].defined ? &a->v[code] : NULL;
+}
+/* Past a DIE's attributes, *sib set to its DW_AT_sibling (absolute, or 0). */
+int dw_die_skip(struct dw_cursor *c, const struct dw_abbrevs *a,
+		const struct dw_abbrev *ab, const struct dw_unit *u,
+		uint64_t *sib, const char **why);
+/* Whether sib can end the children of the DIE whose attributes end at c. */
+int dw_sibling_ok(const struct dw_cursor *c, const uint8_t *info,
+		  const struct dw_unit *u, uint64_t sib);
+/* Past all children of a DIE (c just after its attributes). */
+int dw_skip_children(struct dw_cursor *c, const struct dw_abbrevs *a,
+		     const struct dw_unit *u, const uint8_t *info,
+		     const char **why);
+
 /*
  * Top-level subprograms with code of one unit, read without libdw
  * (dwarf-scan.c): low/high pc ranges appended to funcs; those with
@@ -141,6 +184,30 @@ struct dw_unit {
 int dw_scan_functions(const struct dw_sections *s, const struct dw_unit *u,
 		      struct dw_ranges *funcs, struct dw_ranges *todo,
 		      const char **why);
+/* The same with the unit's abbreviations already read. */
+int dw_scan_functions_abbrevs(const struct dw_sections *s,
+			      const struct dw_unit *u,
+			      const struct dw_abbrevs *a,
+			      struct dw_ranges *funcs, struct dw_ranges *todo,
+			      const char **why);
+
+/* One inlined_subroutine holding an address (dwarf-inline.c). */
+struct dw_inline {
+	const char *name;       /* via DW_AT_abstract_origin; NULL if none */
+	uint64_t call_file;
+	int call_line;
+	int has_call_file;
+};
+/*
+ * The inlined_subroutine DIEs holding addr below the function DIE at
+ * `func_off`, outermost first, as perpkt's libdw descent finds them
+ * (lexical blocks without addresses searched too): the depth, or -1
+ * with *why for DWARF not read here (the caller then asks libdw).
+ */
+int dw_inline_chain(const struct dw_sections *s, const struct dw_unit *u,
+		    const struct dw_abbrevs *a, uint64_t func_off,
+		    uint64_t addr, struct dw_inline *chain, int max,
+		    const char **why);
 
 /*
  * A CU's line table (dwarf-lines.c): rows sorted as libdw sorts them,

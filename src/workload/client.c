@@ -240,12 +240,19 @@ static __attribute__((noreturn)) void client_main(struct workload *w)
 			answered[seq % SEQ_RING] = seq;
 			atomic_store_explicit(&sh->progress, ++total,
 					      memory_order_relaxed);
+			/* timed the same way in and out of the window, so the
+			 * two histograms differ only by the counters' cost */
+			t1 = now_ns();
 			if (cs.in_window) {
-				t1 = now_ns();
 				histogram_add(&sh->hist,
 					      t1 - (w->gap_ns ? sent : cs.prev));
 				cs.prev = t1;
 				cs.rts++;
+			} else {
+				if (cs.prev_quiet)
+					histogram_add(&sh->quiet, t1 - (w->gap_ns ?
+						      sent : cs.prev_quiet));
+				cs.prev_quiet = t1;
 			}
 		}
 
@@ -262,6 +269,7 @@ static __attribute__((noreturn)) void client_main(struct workload *w)
 			   (ph == PHASE_OPEN && w->count && cs.rts >= w->count)) {
 			set_counters(w, PERF_EVENT_IOC_DISABLE, "disable");
 			cs.in_window = 0;
+			cs.prev_quiet = 0;  /* the next one includes the disable */
 			publish(w, &cs);
 			atomic_store_explicit(&sh->phase, ph == PHASE_OPEN ?
 					      PHASE_DONE : PHASE_CLOSED,

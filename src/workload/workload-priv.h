@@ -63,6 +63,10 @@ struct shared {
 	int partial;		/* the client failed inside the window and
 				   published its counts up to then */
 	struct histogram hist;
+	/* round trips outside the window, while the counters are off: the
+	 * observer's cost is the difference. Written by the client only
+	 * outside the window, read by the parent while it is open. */
+	struct histogram quiet;
 	/* indexed by enum role: each child writes only its own, then exits */
 	char error[2][CHILD_ERROR_LEN];
 };
@@ -70,6 +74,7 @@ struct shared {
 /* The client's window counters; published on close or failure. */
 struct client_state {
 	uint64_t rts, timeouts, late, dups, start, prev;
+	uint64_t prev_quiet;	/* last reply outside the window, 0: none yet */
 	int in_window;
 };
 
@@ -86,6 +91,8 @@ struct workload {
 	uint64_t count, gap_ns;
 	int gap_spin;
 	uint64_t progress_at_open;
+	struct histogram unsampled;	/* sh->quiet when the first window opened */
+	int have_unsampled;
 	char network[16];
 	char where[64];		/* the responder's address, for conditions */
 	pid_t pid[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; 0 if not forked */

@@ -378,6 +378,11 @@ int workload_window_open(struct workload *w)
 	atomic_store_explicit(&w->sh->phase, PHASE_OPEN_REQ, memory_order_release);
 	if (wait_client(w, phase_is, PHASE_OPEN, "open the window") < 0)
 		return -1;
+	/* the client leaves sh->quiet alone while the window is open */
+	if (!w->have_unsampled) {
+		w->unsampled = w->sh->quiet;
+		w->have_unsampled = 1;
+	}
 	if (w->ctl >= 0 && peer_request(w, "start", line, sizeof(line)) < 0)
 		return -1;
 	return 0;
@@ -423,6 +428,7 @@ static void copy_result(struct workload *w, struct workload_result *res)
 	res->late_replies = sh->late_replies;
 	res->duplicates = sh->duplicates;
 	res->latency = sh->hist;
+	res->unsampled = w->unsampled;
 }
 
 int workload_window_close(struct workload *w, struct workload_result *res)

@@ -57,6 +57,9 @@ struct workload_result {
 	 * one's, so it includes the client's own loop (tens of ns) and the
 	 * samples add up to window_ns. With a gap, from send to reply. */
 	struct histogram latency;
+	/* Round trips before the first window, timed the same way with the
+	 * counters off: the baseline for the observer's own cost. */
+	struct histogram unsampled;
 	int failed;              /* the client or responder hit an error */
 	int partial;             /* failed, but the counts up to the failure
 				    are valid (a responder died mid-run) */

@@ -70,6 +70,8 @@ static void make_profile(struct profile *p)
 	p->ncpu_times = 1;
 	p->cpu_times = calloc(1, sizeof(*p->cpu_times));
 	p->cpu_times[0] = (struct profile_cpu){ 1, 10, 20, 30, 40, 50, 60, 2, 9 };
+	p->latency_unsampled.count = 777;
+	p->latency_unsampled.mean = 4321.5;
 	p->nhistogram = 2;
 	p->histogram = calloc(2, sizeof(*p->histogram));
 	p->histogram[0] = (struct profile_hist_bucket){ 5000, 5128, 100000 };
@@ -191,6 +193,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.irqs[0].count, 424242);
 	assert_int_equal(b.nmissing, 1);
 	assert_string_equal(b.missing[0].reason, "no PMU");
+	assert_int_equal(b.latency_unsampled.count, 777);
+	assert_true(b.latency_unsampled.mean == 4321.5);
 	assert_int_equal(b.nhistogram, 2);
 	assert_int_equal(b.histogram[0].hi, 5128);
 	assert_int_equal(b.histogram[1].count, 1);
