@@ -206,6 +206,12 @@ static int stat_text(FILE *f, const struct stat_model *m)
 		   "  p50 %.2f us, p99 %.2f us\n", m->rt, m->window_s,
 		m->window_s > 0 ? m->rt / m->window_s : 0, m->latency_us,
 		(double)p->latency.p50 / 1000, (double)p->latency.p99 / 1000);
+	if (p->latency_unsampled.count && p->latency_unsampled.mean > 0)
+		fprintf(f, "observer: mean %.2f us counted vs %.2f us in the\n"
+			   "  uncounted warm-up (%+.1f%%)\n", m->latency_us,
+			p->latency_unsampled.mean / 1000,
+			100 * (p->latency.mean - p->latency_unsampled.mean) /
+			p->latency_unsampled.mean);
 	if (p->mode && !strcmp(p->mode, "software-clock"))
 		fprintf(f, "mode: software-clock: no hardware PMU, so no cycles or\n"
 			   "  instructions; CPU time comes from /proc/stat and\n"
@@ -296,7 +302,7 @@ static int stat_json(FILE *f, const struct stat_model *m)
 			"softirq_pct", c->softirq_pct, "idle_pct", c->idle_pct,
 			"busy_us_per_rt", c->busy_us_per_rt, "per_rt", ev));
 	}
-	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:I, s:f, s:f, s:o, s:o, s:o,"
+	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:o, s:o, s:o,"
 			 " s:o, s:o, s:o, s:f, s:{s:f, s:f, s:f, s:f, s:b}}",
 		"format", "perpkt-stat", "version", 1,
 		"mode", p->mode ? p->mode : "unknown",
@@ -304,6 +310,8 @@ static int stat_json(FILE *f, const struct stat_model *m)
 		"network", p->network ? p->network : "",
 		"round_trips", (json_int_t)p->round_trips,
 		"window_s", m->window_s, "latency_mean_us", m->latency_us,
+		"latency_unsampled_mean_us", p->latency_unsampled.count ?
+			p->latency_unsampled.mean / 1000 : 0.0,
 		"per_rt", per_rt,
 		"ipc", m->ipc >= 0 ? json_real(m->ipc) : json_null(),
 		"missing_events", missing,
