@@ -14,33 +14,13 @@
 #include <string.h>
 
 #include "error.h"
+#include "html-common.h"
 
 #define COLOR_MORE "#d62728"
 #define COLOR_LESS "#2ca02c"
 #define CHART_W 760
 #define LABEL_W 240
 #define CHART_ROWS 20
-
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-static const char style[] =
-	"body{font-family:sans-serif;margin:1.5em;max-width:1000px;color:#222}"
-	"table{border-collapse:collapse;font-size:13px}"
-	"td,th{border:1px solid #ccc;padding:2px 6px}"
-	"td.n{text-align:right;font-family:monospace}"
-	".warn{color:#b00;font-weight:bold}"
-	"svg text{font-family:sans-serif;font-size:12px}";
 
 /* Bars of comparison `k` of the view's shown rows. */
 static void delta_chart(FILE *f, const struct diff *d,
@@ -72,7 +52,7 @@ static void delta_chart(FILE *f, const struct diff *d,
 
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
 			LABEL_W - 6, y + 13);
-		esc(f, r->name);
+		html_escape(f, r->name);
 		fprintf(f, "</text><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>%+.1f %s %s</title></rect>",
 			x, y, w, dl < 0 ? COLOR_LESS : COLOR_MORE, dl, d->unit,
 			diff_mark(r->cmp[k].mark));
@@ -90,7 +70,7 @@ static void table_row(FILE *f, const struct diff *d, const struct diff_row *r,
 	size_t i;
 
 	fprintf(f, "<tr><td>");
-	esc(f, label ? label : r->name);
+	html_escape(f, label ? label : r->name);
 	fprintf(f, "</td><td class=n>%.1f</td>", r->cell[0].value);
 	for (i = 1; i < d->n; i++) {
 		fprintf(f, "<td class=n>%.1f</td><td class=n>%+.1f</td>",
@@ -112,20 +92,20 @@ static void write_doc(FILE *f, const struct diff *d)
 
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		   "<title>perpkt diff</title><style>%s</style></head><body>\n",
-		style);
+		html_style);
 	fprintf(f, "<h1>perpkt diff: %s per round trip</h1>\n<ul>\n", d->unit);
 	for (i = 0; i < d->n; i++) {
 		fprintf(f, "<li><b>%c</b>: ", (char)('A' + i));
-		esc(f, d->prof[i].path);
+		html_escape(f, d->prof[i].path);
 		fprintf(f, " (");
-		esc(f, d->prof[i].label);
+		html_escape(f, d->prof[i].label);
 		fprintf(f, ", %d run%s)</li>\n", d->prof[i].m->nrepeats,
 			d->prof[i].m->nrepeats > 1 ? "s" : "");
 	}
 	fprintf(f, "</ul>\n");
 	for (i = 0; i < d->nwarnings; i++) {
 		fprintf(f, "<p class=warn>warning: ");
-		esc(f, d->warnings[i]);
+		html_escape(f, d->warnings[i]);
 		fprintf(f, "</p>\n");
 	}
 	for (i = 1; i < d->n; i++) {

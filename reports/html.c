@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "html-common.h"
 #include "summary.h"
 
 /*
@@ -25,28 +26,6 @@
 #define TOP_FUNCTIONS 15
 #define CHART_W 720
 #define LABEL_W 260
-
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-static const char style[] =
-	"body{font-family:sans-serif;margin:1.5em;max-width:1000px;color:#222}"
-	"table{border-collapse:collapse;font-size:13px}"
-	"td,th{border:1px solid #ccc;padding:2px 6px}"
-	"td.n{text-align:right;font-family:monospace}"
-	".flag{color:#b00;font-weight:bold}"
-	"svg text{font-family:sans-serif;font-size:12px}"
-	"h2{font-size:1.1em;margin-top:1.5em}";
 
 /* Horizontal bars of per_rt[0], one per row, scaled to the largest. */
 static void bar_chart(FILE *f, const struct model *m,
@@ -73,7 +52,7 @@ static void bar_chart(FILE *f, const struct model *m,
 
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
 			LABEL_W - 6, y + 13);
-		esc(f, r->name);
+		html_escape(f, r->name);
 		fprintf(f, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"/>",
 			LABEL_W, y, w, color);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%.1f &#177; %.1f</text>\n",
@@ -207,11 +186,11 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 	size_t i, e;
 
 	fprintf(f, "<table><tr><th>");
-	esc(f, title);
+	html_escape(f, title);
 	fputs("</th><th>samples</th><th>%</th><th>cum %</th>", f);
 	for (e = 0; e < m->nevents; e++) {
 		fputs("<th>", f);
-		esc(f, m->profile->events[e].name);
+		html_escape(f, m->profile->events[e].name);
 		fputs("/RT</th>", f);
 		if (!e)
 			fputs("<th>&#177;</th>", f);
@@ -225,7 +204,7 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 		if (o->threshold > 0 && r->share < o->threshold)
 			break;
 		fputs("<tr><td>", f);
-		esc(f, r->name);
+		html_escape(f, r->name);
 		fprintf(f, "</td><td class=n>%llu</td><td class=n>%.2f</td><td class=n>%.2f</td>",
 			(unsigned long long)r->samples[0], 100 * r->share,
 			100 * r->cum);
@@ -251,23 +230,23 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 	size_t i;
 
 	fputs("<h1>perpkt report: ", f);
-	esc(f, p->transport);
+	html_escape(f, p->transport);
 	fputs(" over ", f);
-	esc(f, p->network);
+	html_escape(f, p->network);
 	fprintf(f, ", %u-byte messages</h1>\n<table>\n", p->message_size);
 	for (i = 0; i < s->nfacts; i++) {
 		fputs("<tr><th>", f);
-		esc(f, s->facts[i].key);
+		html_escape(f, s->facts[i].key);
 		fputs("</th><td>", f);
-		esc(f, s->facts[i].value);
+		html_escape(f, s->facts[i].value);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n<details><summary>test conditions</summary><ul>\n", f);
 	for (i = 0; i < s->nconds; i++) {
 		fputs("<li><code>", f);
-		esc(f, s->conds[i].key);
+		html_escape(f, s->conds[i].key);
 		fputs("</code> = ", f);
-		esc(f, s->conds[i].value);
+		html_escape(f, s->conds[i].value);
 		fputs("</li>\n", f);
 	}
 	if (s->nconds_hidden)
@@ -276,7 +255,7 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 	if (!s->nconds)
 		fputs("<li>none recorded</li>\n", f);
 	fputs("</ul></details>\n<h2>Latency decomposition</h2>\n<p>", f);
-	esc(f, s->decomp_title);
+	html_escape(f, s->decomp_title);
 	fputs("</p>\n", f);
 	decomp_chart(f, m);
 	fputs("<table>\n", f);
@@ -284,18 +263,18 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 		fprintf(f, "<tr%s><td>%s", s->decomp[i].flag ?
 			" class=flag" : "",
 			s->decomp[i].indent ? "&nbsp;&nbsp;&nbsp;" : "");
-		esc(f, s->decomp[i].label);
+		html_escape(f, s->decomp[i].label);
 		fputs("</td><td class=n>", f);
-		esc(f, s->decomp[i].value);
+		html_escape(f, s->decomp[i].value);
 		fputs("</td><td class=n>", f);
-		esc(f, s->decomp[i].share);
+		html_escape(f, s->decomp[i].share);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n<h2>Reconciliation</h2>\n<ul>\n", f);
 	for (i = 0; i < s->nrecon; i++) {
 		fprintf(f, "<li%s>%s", s->recon[i].flag ? " class=flag" : "",
 			s->recon[i].flag ? "! " : "");
-		esc(f, s->recon[i].label);
+		html_escape(f, s->recon[i].label);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n<h2>Latency</h2>\n", f);
@@ -305,7 +284,7 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 		latency_chart(f, &p->latency);
 	if (s->empty) {
 		fputs("<p><strong>", f);
-		esc(f, s->empty);
+		html_escape(f, s->empty);
 		fputs("</strong></p>\n", f);
 	} else {
 		fputs("<h2>Buckets per round trip</h2>\n", f);
@@ -321,7 +300,7 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 		table(f, m, &m->views[o->by], model_by_name(o->by), o);
 		if (m->callers_of) {
 			fputs("<h2>Callers of ", f);
-			esc(f, m->callers_of);
+			html_escape(f, m->callers_of);
 			fputs("</h2>\n", f);
 			table(f, m, &m->callers, "caller", o);
 		}
@@ -329,7 +308,7 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 	fputs("<h2>Notes</h2>\n<ul>\n", f);
 	for (i = 0; i < s->nnotes; i++) {
 		fputs("<li>", f);
-		esc(f, s->notes[i]);
+		html_escape(f, s->notes[i]);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
@@ -357,7 +336,7 @@ int report_html(FILE *f, const struct model *m, const struct report_options *o)
 	}
 	fprintf(mem, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<title>perpkt report</title><style>%s</style></head><body>\n",
-		style);
+		html_style);
 	body(mem, m, &s, o);
 	fputs("</body></html>\n", mem);
 	summary_free(&s);

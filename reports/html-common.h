@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_HTML_COMMON_H
+#define PERPKT_HTML_COMMON_H
+
+#include <stdio.h>
+
+/* What the HTML report and the HTML diff share: one look, one escaper. */
+
+/* The page's whole stylesheet: the pages fetch nothing. */
+extern const char html_style[];
+/* Text into HTML: & < > " escaped; NULL writes nothing. */
+void html_escape(FILE *f, const char *s);
+
+#endif
