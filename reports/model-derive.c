@@ -175,6 +175,15 @@ static int gap(double a, double b)
 	return b > 0 && fabs(a / b - 1) > MODEL_GAP_FLAG;
 }
 
+static double resolution_ns(const struct model *m)
+{
+	const struct profile_event *ev = &m->profile->events[0];
+	double period = ev->freq ? 1e9 / (double)ev->freq : (double)ev->period;
+	double floor_ns = 5 * 1e7;  /* five ticks of /proc/stat */
+
+	return 5 * period > floor_ns ? 5 * period : floor_ns;
+}
+
 static int cmp_cpu_recon(const void *a, const void *b)
 {
 	const struct model_cpu_recon *x = a, *y = b;
@@ -223,7 +232,11 @@ static void derive_recon(struct model *m)
 		if (m->time_event != 0 || c->kernel <= 0)
 			continue;
 		c->ratio = c->sampled_busy / c->kernel;
-		c->flagged = gap(c->sampled_busy, c->kernel);
+		/* /proc/stat moves in ticks of 10 ms (USER_HZ 100) and the
+		 * samples in periods: a gap within five of either is their
+		 * resolution, not a finding */
+		c->flagged = gap(c->sampled_busy, c->kernel) &&
+			     fabs(c->sampled_busy - c->kernel) > resolution_ns(m);
 		r->flagged |= c->flagged;
 	}
 }

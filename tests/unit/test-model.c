@@ -478,8 +478,16 @@ static void test_decomposition(void **state)
 	assert_int_equal(fx->m.recon.cpus[0].cpu, 0);
 	assert_near(fx->m.recon.cpus[0].sampled_busy, 45000);
 	assert_near(fx->m.recon.cpus[0].kernel, 450000);
-	assert_int_equal(fx->m.recon.cpus[0].flagged, 1);
+	/* a 10x gap, but of 0.4 ms: below /proc/stat's 10 ms ticks */
+	assert_int_equal(fx->m.recon.cpus[0].flagged, 0);
 	assert_int_equal(fx->m.recon.cpus[1].lost, 2);
+	model_free(&fx->m);
+	/* the same gap at 1000 times the scale is a finding */
+	cpus[0].system_ns *= 1000;
+	cpus[0].softirq_ns *= 1000;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_near(fx->m.recon.cpus[0].kernel, 450000000);
+	assert_int_equal(fx->m.recon.cpus[0].flagged, 1);
 	assert_int_equal(fx->m.recon.flagged, 1);
 	fx->p.tasks = NULL;
 	fx->p.ntasks = 0;
