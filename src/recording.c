@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "recording.h"
+#include "record-internal.h"
 
-#include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +15,8 @@
 #include "profile.h"
 #include "sampler.h"
 #include "stat.h"
-#include "symbolize.h"
 #include "sysinfo.h"
 #include "workload.h"
-#include "procfile.h"
 
 static double now_s(void)
 {
@@ -113,195 +110,6 @@ static int place(const struct record_options *o, struct placement *pl)
 	return 0;
 }
 
-static int is_missing_pmu(int err)
-{
-	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV;
-}
-
-/* Nominal MHz of the first CPU, to turn a sample rate into a cycle period. */
-static double cpu_mhz(void)
-{
-	char line[256];
-	double mhz = 0;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	while (f && !mhz && fgets(line, sizeof(line), f))
-		if (sscanf(line, "cpu MHz : %lf", &mhz) != 1)
-			mhz = 0;
-	if (f)
-		fclose(f);
-	return mhz > 0 ? mhz : 3000;
-}
-
-static long max_sample_rate(void)
-{
-	long max = 100000;
-
-	procfile_long("/proc/sys/kernel/perf_event_max_sample_rate", &max);
-	return max;
-}
-
-/*
- * Default sample rate per event and CPU: 4 kHz as perf uses, but 1 kHz
- * for cpu-clock, whose every sample is a timer interrupt (on a VM here
- * 15-20 us each: 10 kHz lengthened the mean round trip by a quarter;
- * every report shows this observer cost). At most a quarter of
- * kernel.perf_event_max_sample_rate, which the kernel lowers when perf
- * interrupts take too long; the kernel throttles each event on its own,
- * so the limit applies per event.
- */
-static double default_rate(const struct event_spec *ev)
-{
-	long max = max_sample_rate();
-	double rate = ev->software_clock ? 1000 : 4000;
-
-	if (rate > (double)max / 4)
-		rate = (double)max / 4;
-	return rate < 100 ? 100 : rate;
-}
-
-static int add_missing(struct profile *p, const char *name, const char *reason)
-{
-	struct profile_missing *m = realloc(p->missing, sizeof(*m) * (p->nmissing + 1));
-
-	if (!m)
-		return error("out of memory");
-	p->missing = m;
-	m[p->nmissing].name = strdup(name);
-	m[p->nmissing].reason = strdup(reason);
-	p->nmissing++;
-	return 0;
-}
-
-static int asked_for(const struct event_spec *evs, int n, uint64_t sw_config)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (evs[i].attr.type == PERF_TYPE_SOFTWARE &&
-		    evs[i].attr.config == sw_config)
-			return 1;
-	return 0;
-}
-
-/*
- * Encode the -e list and find out what this machine can run. Without a
- * PMU, the first cycle-like event falls back to cpu-clock; the others are
- * recorded as not available, never as zero.
- */
-static int choose_events(const struct record_options *o, const struct placement *pl,
-			 struct event_spec *evs, int *nev, struct profile *p)
-{
-	char *list = strdup(o->events), *name, *save = NULL;
-	int n = 0, have_clock = 0, i;
-	struct sampler_failure why;
-	char reason[128];
-	double rate;
-
-	if (!list)
-		return error("out of memory");
-	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		struct event_spec *ev = &evs[n];
-
-		if (n >= MAX_EVENTS - 2) {
-			free(list);
-			return error("too many events: at most %d", MAX_EVENTS - 2);
-		}
-		if (event_encode(name, o->include_user, 0, ev)) {
-			free(list);
-			return -1;
-		}
-		ev->count_only = o->counting_only;
-		if (!sampler_probe(ev, pl->sample[0], &why)) {
-			have_clock |= ev->software_clock;
-			n++;
-			continue;
-		}
-		if (!is_missing_pmu(why.err) || o->no_fallback) {
-			free(list);
-			if (is_missing_pmu(why.err))
-				return error("%s; --no-fallback was given", why.msg);
-			return error("%s", why.msg);
-		}
-		if (!have_clock && (!n || !strcmp(ev->unit, "cycles"))) {
-			warning("no hardware PMU ('%s': %s): using cpu-clock, so "
-				"values are ns of CPU time, not cycles", name,
-				strerror(why.err));
-			if (!p->fallback_reason)
-				p->fallback_reason = strdup(why.msg);
-			event_cpu_clock(ev, name, o->include_user, 0);
-			ev->count_only = o->counting_only;
-			have_clock = 1;
-			n++;
-			continue;
-		}
-		snprintf(reason, sizeof(reason), "no hardware PMU: %s",
-			 strerror(why.err));
-		warning("'%s' is not available here (%s): reported as not "
-			"available, not as zero", name, reason);
-		if (add_missing(p, name, reason)) {
-			free(list);
-			return -1;
-		}
-	}
-	free(list);
-	if (!n)
-		return error("no event in '%s' can be measured here", o->events);
-
-	/* periods: -c or -F for every sampled event, else the default rate */
-	for (i = 0; i < n; i++) {
-		struct event_spec *ev = &evs[i];
-
-		if (ev->count_only)
-			continue;
-		rate = default_rate(ev);
-		if (o->freq) {
-			ev->freq = 1;
-			ev->period = o->freq;
-		} else if (o->period) {
-			ev->period = o->period;
-		} else if (!strcmp(ev->unit, "ns")) {
-			ev->period = (uint64_t)(1e9 / rate + 0.5);
-		} else if (!strcmp(ev->unit, "cycles") ||
-			   !strcmp(ev->unit, "instructions")) {
-			/* odd, so the period does not beat with loop lengths */
-			ev->period = (uint64_t)(cpu_mhz() * 1e6 / rate) | 1;
-		} else if (ev->attr.type == PERF_TYPE_SOFTWARE) {
-			/* the kernel samples software events on every
-			 * occurrence anyway when the period is recorded */
-			ev->period = 1;
-		} else {
-			ev->period = 10007;
-		}
-		if (ev->software_clock && !ev->freq && ev->period < MIN_CLOCK_PERIOD_NS)
-			return error("period %llu ns is below the kernel's minimum for "
-				     "cpu-clock (%llu ns): use -c %llu or more",
-				     (unsigned long long)ev->period,
-				     (unsigned long long)MIN_CLOCK_PERIOD_NS,
-				     (unsigned long long)MIN_CLOCK_PERIOD_NS);
-	}
-	if (o->freq && (long)o->freq > max_sample_rate())
-		return error("-F %llu is above kernel.perf_event_max_sample_rate (%ld): "
-			     "lower it or raise the sysctl", (unsigned long long)o->freq,
-			     max_sample_rate());
-	/* always counted: where the round trip switches and migrates */
-	if (!asked_for(evs, n, PERF_COUNT_SW_CONTEXT_SWITCHES))
-		event_software_counter(&evs[n++], "context-switches",
-				       PERF_COUNT_SW_CONTEXT_SWITCHES);
-	if (!asked_for(evs, n, PERF_COUNT_SW_CPU_MIGRATIONS))
-		event_software_counter(&evs[n++], "cpu-migrations",
-				       PERF_COUNT_SW_CPU_MIGRATIONS);
-	*nev = n;
-	return 0;
-}
-
-/*
- * Ring pages per CPU unless --ring-pages says: 128 (512 KiB, what
- * kernel.perf_event_mlock_kb allows an unprivileged user per CPU), and as
- * root, which that limit does not bind, up to 512 so a reader starved on
- * a busy machine has seconds, not one, before samples are lost; fewer
- * when many CPUs are sampled, to keep the pinned total near 8 MiB.
- */
 static unsigned ring_pages(const struct record_options *o, int ncpus)
 {
 	unsigned pages = 512;
@@ -327,234 +135,6 @@ static int open_counters(const struct record_options *o, const struct placement 
 
 	if (sampler_open(s, &cfg, &why))
 		return error("%s", why.msg);
-	return 0;
-}
-
-static char *join_args(int argc, char **argv)
-{
-	size_t len = strlen("perpkt") + 1;
-	char *s;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	strcpy(s, "perpkt");
-	for (i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
-static int cmp_ksym(const void *a, const void *b)
-{
-	const struct profile_ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Save the kallsyms entries the samples fall in, so the profile can be
- * symbolised anywhere later. */
-static void attach_ksyms(struct profile *p)
-{
-	struct symbolizer *sym;
-	size_t i, n = 0;
-
-	if (symbolizer_open_kallsyms(&sym, "/proc/kallsyms")) {
-		warning("profile will carry no symbols: reports show raw addresses");
-		return;
-	}
-	p->text_addr = symbolizer_text_addr(sym);
-	p->ksyms = calloc(p->nsamples ? p->nsamples : 1, sizeof(*p->ksyms));
-	for (i = 0; p->ksyms && i < p->nsamples; i++) {
-		struct sym_entry e;
-
-		if (symbolizer_symbol(sym, p->samples[i].ip, &e))
-			continue;
-		p->ksyms[n].addr = e.addr;
-		p->ksyms[n].size = e.size;
-		p->ksyms[n].type = e.type;
-		p->ksyms[n].name = (char *)e.name;    /* copied below, once unique */
-		p->ksyms[n].module = (char *)e.module;
-		n++;
-	}
-	qsort(p->ksyms, n, sizeof(*p->ksyms), cmp_ksym);
-	p->nksyms = 0;
-	for (i = 0; i < n; i++) {
-		struct profile_ksym k = p->ksyms[i];
-
-		if (p->nksyms && p->ksyms[p->nksyms - 1].addr == k.addr)
-			continue;
-		k.name = strdup(k.name);
-		k.module = k.module ? strdup(k.module) : NULL;
-		p->ksyms[p->nksyms++] = k;
-	}
-	symbolizer_close(sym);
-}
-
-static int cmp_sample(const void *a, const void *b)
-{
-	const struct profile_sample *x = a, *y = b;
-
-	if (x->event != y->event)
-		return x->event < y->event ? -1 : 1;
-	if (x->repeat != y->repeat)
-		return x->repeat < y->repeat ? -1 : 1;
-	if (x->ip != y->ip)
-		return x->ip < y->ip ? -1 : 1;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return (int)x->role - (int)y->role;
-}
-
-static int collect_samples(struct profile *p, const struct aggregate *a)
-{
-	size_t i, n = 0;
-
-	p->samples = calloc(a->used ? a->used : 1, sizeof(*p->samples));
-	if (!p->samples)
-		return error("out of memory");
-	for (i = 0; i < a->cap; i++) {
-		const struct agg_entry *e = &a->slots[i];
-
-		if (!e->used)
-			continue;
-		p->samples[n].event = e->key.event;
-		p->samples[n].cpu = e->key.cpu;
-		p->samples[n].ip = e->key.ip;
-		p->samples[n].role = (enum role)e->key.role;
-		p->samples[n].count = e->count;
-		p->samples[n].weight = e->weight;
-		p->samples[n].repeat = e->key.repeat;
-		n++;
-	}
-	p->nsamples = n;
-	/* a stable order makes profiles diffable with plain tools */
-	qsort(p->samples, n, sizeof(*p->samples), cmp_sample);
-	return 0;
-}
-
-/* Scale a count that was multiplexed: the usual perf estimate. */
-static uint64_t scaled(const struct sampler_count *c)
-{
-	if (!c->running_ns || c->running_ns >= c->enabled_ns)
-		return c->value;
-	return (uint64_t)((double)c->value * (double)c->enabled_ns /
-			  (double)c->running_ns);
-}
-
-/* Events, exact counts per CPU and ring statistics into the profile. */
-static int fill_counters(struct profile *p, const struct event_spec *evs, int nev,
-			 struct sampler *s, const struct placement *pl)
-{
-	struct sampler_count *counts;
-	int nmain = 0, e, i;
-
-	counts = calloc((size_t)(nev * pl->nsample), sizeof(*counts));
-	p->events = calloc((size_t)nev, sizeof(*p->events));
-	p->counts = calloc((size_t)(nev * pl->nsample), sizeof(*p->counts));
-	if (!counts || !p->events || !p->counts) {
-		free(counts);
-		return error("out of memory");
-	}
-	if (sampler_read(s, counts)) {
-		free(counts);
-		return -1;
-	}
-	for (e = 0; e < nev; e++) {
-		const struct event_spec *ev = &evs[e];
-		struct profile_event *pe = &p->events[nmain];
-		int main_event = !ev->companion;
-
-		for (i = 0; i < pl->nsample; i++) {
-			const struct sampler_count *c = &counts[i * nev + e];
-			struct profile_count *pc = &p->counts[p->ncounts++];
-
-			pc->name = strdup(ev->name);
-			pc->cpu = pl->sample[i];
-			pc->raw = c->value;
-			pc->value = scaled(c);
-			pc->enabled_ns = c->enabled_ns;
-			pc->running_ns = c->running_ns;
-			if (main_event) {
-				pe->count += pc->value;
-				pe->enabled_ns += c->enabled_ns;
-				pe->running_ns += c->running_ns;
-			}
-		}
-		if (!main_event)
-			continue;
-		pe->name = strdup(ev->name);
-		pe->requested = strdup(ev->requested);
-		pe->pmu = strdup(ev->pmu);
-		pe->encoding = strdup(ev->fstr);
-		pe->unit = strdup(ev->unit);
-		pe->type = ev->attr.type;
-		pe->config = ev->attr.config;
-		pe->period = ev->count_only || ev->freq ? 0 : ev->period;
-		pe->freq = ev->freq && !ev->count_only ? ev->period : 0;
-		pe->samples = sampler_samples(s, e);
-		for (i = 0; i < pl->nsample; i++) {
-			struct ring_stats st;
-
-			sampler_ring_stats(s, i, &st);
-			/* the events of a CPU share its ring, and its losses */
-			pe->lost += st.lost + st.lost_samples;
-			pe->throttled += st.throttle;
-		}
-		nmain++;
-	}
-	p->nevents = (size_t)nmain;
-	free(counts);
-	for (i = 0; i < pl->nsample; i++) {
-		struct ring_stats st;
-		size_t k;
-
-		sampler_ring_stats(s, i, &st);
-		for (k = 0; k < p->ncpu_times; k++) {
-			if (p->cpu_times[k].cpu == pl->sample[i]) {
-				p->cpu_times[k].lost = st.lost + st.lost_samples;
-				p->cpu_times[k].throttled = st.throttle;
-			}
-		}
-		if (st.bad)
-			warning("%llu malformed records in the ring of CPU %d were "
-				"skipped", (unsigned long long)st.bad, pl->sample[i]);
-	}
-	return 0;
-}
-
-static int collect_stacks(struct profile *p, const struct stack_table *t)
-{
-	size_t i, n = 0;
-
-	if (!t->used)
-		return 0;
-	p->stacks = calloc(t->used, sizeof(*p->stacks));
-	if (!p->stacks)
-		return error("out of memory");
-	for (i = 0; i < t->nbuckets; i++) {
-		const struct stack_entry *e;
-
-		for (e = t->buckets[i]; e; e = e->next) {
-			struct profile_stack *st = &p->stacks[n];
-
-			st->event = e->event;
-			st->role = (enum role)e->role;
-			st->count = e->count;
-			st->weight = e->weight;
-			st->depth = e->depth;
-			st->ips = malloc(sizeof(uint64_t) * e->depth);
-			if (!st->ips)
-				return error("out of memory");
-			memcpy(st->ips, e->ips, sizeof(uint64_t) * e->depth);
-			n++;
-			p->nstacks = n;
-		}
-	}
 	return 0;
 }
 
@@ -618,7 +198,7 @@ static void fill_workload(struct profile *p, const struct record_options *o,
 {
 	p->version = PROFILE_VERSION;
 	p->tool_version = strdup("perpkt " PERPKT_VERSION);
-	p->command = join_args(o->argc, o->argv);
+	p->command = record_command_line(o->argc, o->argv);
 	p->transport = strdup(o->transport ? o->transport : "udp");
 	p->network = strdup(o->peer ? "peer" : o->echo ? "echo" :
 			    o->network ? o->network : "loopback");
@@ -660,10 +240,10 @@ static int finish(const struct record_options *o, struct profile *p,
 		if (report_stat(stdout, p, o->format))
 			return PERPKT_EXIT_FAILURE;
 	} else {
-		if (collect_samples(p, sampler_aggregate(s)) ||
-		    collect_stacks(p, sampler_stacks(s)))
+		if (record_collect_samples(p, sampler_aggregate(s)) ||
+		    record_collect_stacks(p, sampler_stacks(s)))
 			return PERPKT_EXIT_FAILURE;
-		attach_ksyms(p);
+		record_attach_ksyms(p);
 		if (profile_write(p, o->output))
 			return PERPKT_EXIT_FAILURE;
 	}
@@ -801,8 +381,8 @@ static int run_windows(const struct record_options *o, struct workload *w,
 			if (evs[e].companion)
 				continue;
 			for (i = 0; i < pl->nsample; i++)
-				rp->counts[k] += scaled(&cur[i * nev + e]) -
-						 scaled(&prev[i * nev + e]);
+				rp->counts[k] += record_scaled(&cur[i * nev + e]) -
+						 record_scaled(&prev[i * nev + e]);
 			k++;
 		}
 		memcpy(prev, cur, ncounts * sizeof(*cur));
@@ -858,7 +438,7 @@ int record_run(const struct record_options *o)
 	memset(&after, 0, sizeof(after));
 	if (place(o, &pl))
 		return PERPKT_EXIT_FAILURE;
-	if (choose_events(o, &pl, evs, &nev, &p) || open_counters(o, &pl, evs, nev, &s))
+	if (record_choose_events(o, pl.sample[0], evs, &nev, &p) || open_counters(o, &pl, evs, nev, &s))
 		goto out;
 	nfds = sampler_fds(s, &fds);
 	if (!o->quiet)
@@ -905,7 +485,7 @@ int record_run(const struct record_options *o)
 	if (!p.mode)
 		p.mode = strdup("hardware");
 	if (procstat_delta(&before, &after, pl.sample, pl.nsample, &p) ||
-	    fill_counters(&p, evs, nev, s, &pl))
+	    record_fill_counters(&p, evs, nev, s, pl.sample, pl.nsample))
 		goto out;
 	for (e = 0; e < (int)p.ntasks; e++)
 		p.tasks[e].cpu = p.tasks[e].role == ROLE_CLIENT ? pl.client : pl.server;

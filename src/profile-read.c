@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Reading the profile file: every field checked, the first problem
+ * reported with the file's name, never a half-filled profile. */
+#include "profile.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+struct reader {
+	const char *path;
+	int failed;
+};
+
+static int bad(struct reader *r, const char *what)
+{
+	if (!r->failed)
+		error("cannot read profile '%s': %s", r->path, what);
+	r->failed = 1;
+	return -1;
+}
+
+static char *get_str(struct reader *r, json_t *obj, const char *key, int required)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_string(v))
+		return strdup(json_string_value(v));
+	if ((!v || json_is_null(v)) && !required)
+		return NULL;
+	snprintf(msg, sizeof(msg), "field '%s' must be a string", key);
+	bad(r, msg);
+	return NULL;
+}
+
+static uint64_t get_u64(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_integer(v) && json_integer_value(v) >= 0)
+		return (uint64_t)json_integer_value(v);
+	snprintf(msg, sizeof(msg), "field '%s' must be a non-negative integer", key);
+	bad(r, msg);
+	return 0;
+}
+
+static double get_num(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_number(v))
+		return json_number_value(v);
+	snprintf(msg, sizeof(msg), "field '%s' must be a number", key);
+	bad(r, msg);
+	return 0;
+}
+
+static uint64_t get_hex(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	const char *s;
+	char *end;
+	uint64_t x;
+	char msg[160];
+
+	if (v && json_is_string(v)) {
+		s = json_string_value(v);
+		errno = 0;
+		x = strtoull(s, &end, 16);
+		if (!strncmp(s, "0x", 2) && end != s + 2 && !*end && !errno)
+			return x;
+	}
+	snprintf(msg, sizeof(msg), "field '%s' must be a hex string like \"0x1f\"", key);
+	bad(r, msg);
+	return 0;
+}
+
+/* Fields added within version 1 read as 0 when absent. */
+static uint64_t get_u64_opt(struct reader *r, json_t *obj, const char *key)
+{
+	return json_object_get(obj, key) ? get_u64(r, obj, key) : 0;
+}
+
+static int get_int(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_integer(v) && json_integer_value(v) >= -1 &&
+	    json_integer_value(v) <= 1 << 30)
+		return (int)json_integer_value(v);
+	snprintf(msg, sizeof(msg), "field '%s' must be an integer", key);
+	bad(r, msg);
+	return 0;
+}
+
+static json_t *get_obj(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_object(v))
+		return v;
+	snprintf(msg, sizeof(msg), "missing object '%s'", key);
+	bad(r, msg);
+	return NULL;
+}
+
+static json_t *get_array(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (v && json_is_array(v))
+		return v;
+	snprintf(msg, sizeof(msg), "missing array '%s'", key);
+	bad(r, msg);
+	return NULL;
+}
+
+static void read_latency(struct reader *r, json_t *o, struct latency_summary *l)
+{
+	if (!o)
+		return;
+	l->count = get_u64(r, o, "count");
+	l->min = get_u64(r, o, "min");
+	l->p50 = get_u64(r, o, "p50");
+	l->p90 = get_u64(r, o, "p90");
+	l->p99 = get_u64(r, o, "p99");
+	l->p999 = get_u64(r, o, "p999");
+	l->max = get_u64(r, o, "max");
+	l->mean = get_num(r, o, "mean");
+	l->stddev = get_num(r, o, "stddev");
+}
+
+static void read_system(struct reader *r, json_t *o, struct profile *p)
+{
+	if (!o)
+		return;
+	p->kernel_release = get_str(r, o, "kernel_release", 0);
+	p->kernel_version = get_str(r, o, "kernel_version", 0);
+	p->build_id = get_str(r, o, "build_id", 0);
+	p->hostname = get_str(r, o, "hostname", 0);
+	p->cpu_model = get_str(r, o, "cpu_model", 0);
+	p->ncpus = (int)get_u64(r, o, "ncpus");
+	p->text_addr = get_hex(r, o, "text_addr");
+}
+
+static void read_tasks(struct reader *r, json_t *a, struct profile *p);
+static void read_repeats(struct reader *r, json_t *a, struct profile *p);
+static void read_histogram(struct reader *r, json_t *a, struct profile *p);
+
+static void read_workload(struct reader *r, json_t *o, struct profile *p)
+{
+	if (!o)
+		return;
+	p->transport = get_str(r, o, "transport", 1);
+	p->network = get_str(r, o, "network", 1);
+	p->message_size = (uint32_t)get_u64(r, o, "message_size");
+	p->client_cpu = (int)get_u64(r, o, "client_cpu");
+	p->server_cpu = (int)get_u64(r, o, "server_cpu");
+	p->warmup_s = get_num(r, o, "warmup_s");
+	p->round_trips = get_u64(r, o, "round_trips");
+	p->window_ns = get_u64(r, o, "window_ns");
+	read_latency(r, get_obj(r, o, "latency_ns"), &p->latency);
+	if (json_object_get(o, "latency_unsampled_ns"))
+		read_latency(r, get_obj(r, o, "latency_unsampled_ns"),
+			     &p->latency_unsampled);
+	read_tasks(r, json_object_get(o, "tasks"), p);
+	read_repeats(r, json_object_get(o, "repeats"), p);
+	read_histogram(r, json_object_get(o, "latency_histogram"), p);
+}
+
+static void read_events(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->nevents = json_array_size(a);
+	if (!p->nevents) {
+		bad(r, "no events");
+		return;
+	}
+	p->events = calloc(p->nevents, sizeof(*p->events));
+	for (i = 0; p->events && i < p->nevents && !r->failed; i++) {
+		struct profile_event *e = &p->events[i];
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "events[] entries must be objects");
+			return;
+		}
+		e->name = get_str(r, o, "name", 1);
+		e->requested = get_str(r, o, "requested", 1);
+		e->pmu = get_str(r, o, "pmu", 1);
+		e->encoding = get_str(r, o, "encoding", 0);
+		e->unit = get_str(r, o, "unit", 1);
+		e->type = (uint32_t)get_u64(r, o, "type");
+		e->config = get_hex(r, o, "config");
+		e->period = get_u64(r, o, "period");
+		e->samples = get_u64(r, o, "samples");
+		e->lost = get_u64(r, o, "lost");
+		e->throttled = get_u64(r, o, "throttled");
+		e->count = get_u64(r, o, "count");
+		e->freq = get_u64_opt(r, o, "freq");
+		e->enabled_ns = get_u64_opt(r, o, "enabled_ns");
+		e->running_ns = get_u64_opt(r, o, "running_ns");
+	}
+}
+
+static void read_samples(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->nsamples = json_array_size(a);
+	p->samples = calloc(p->nsamples ? p->nsamples : 1, sizeof(*p->samples));
+	for (i = 0; p->samples && i < p->nsamples && !r->failed; i++) {
+		struct profile_sample *s = &p->samples[i];
+		json_t *o = json_array_get(a, i);
+		json_t *role;
+
+		if (!json_is_object(o)) {
+			bad(r, "samples[] entries must be objects");
+			return;
+		}
+		s->event = (uint32_t)get_u64(r, o, "event");
+		if (s->event >= p->nevents)
+			bad(r, "a sample refers to an event that is not listed");
+		s->cpu = (uint32_t)get_u64(r, o, "cpu");
+		s->ip = get_hex(r, o, "ip");
+		role = json_object_get(o, "role");
+		if (!json_is_string(role) || role_parse(json_string_value(role), &s->role))
+			bad(r, "a sample has an unknown role");
+		s->count = get_u64(r, o, "count");
+		s->weight = get_u64(r, o, "weight");
+		s->repeat = (uint32_t)get_u64_opt(r, o, "repeat");
+		if (p->nrepeats && s->repeat >= p->nrepeats)
+			bad(r, "a sample refers to a repeat that is not listed");
+	}
+}
+
+static void read_stacks(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i, d;
+
+	if (!a)
+		return;
+	if (!json_is_array(a)) {
+		bad(r, "'stacks' must be an array");
+		return;
+	}
+	p->nstacks = json_array_size(a);
+	p->stacks = calloc(p->nstacks ? p->nstacks : 1, sizeof(*p->stacks));
+	for (i = 0; p->stacks && i < p->nstacks && !r->failed; i++) {
+		struct profile_stack *st = &p->stacks[i];
+		json_t *o = json_array_get(a, i), *role, *ips;
+
+		if (!json_is_object(o)) {
+			bad(r, "stacks[] entries must be objects");
+			return;
+		}
+		st->event = (uint32_t)get_u64(r, o, "event");
+		if (st->event >= p->nevents)
+			bad(r, "a stack refers to an event that is not listed");
+		role = json_object_get(o, "role");
+		if (!json_is_string(role) || role_parse(json_string_value(role), &st->role))
+			bad(r, "a stack has an unknown role");
+		st->count = get_u64(r, o, "count");
+		st->weight = get_u64(r, o, "weight");
+		ips = get_array(r, o, "ips");
+		if (!ips)
+			return;
+		st->depth = (uint32_t)json_array_size(ips);
+		if (!st->depth || st->depth > 512) {
+			bad(r, "a stack must have 1 to 512 addresses");
+			return;
+		}
+		st->ips = calloc(st->depth, sizeof(*st->ips));
+		if (!st->ips) {
+			bad(r, "out of memory");
+			return;
+		}
+		for (d = 0; d < st->depth && !r->failed; d++) {
+			json_t *v = json_array_get(ips, d);
+			json_t *wrap = json_pack("{s:O}", "ip", v);
+
+			st->ips[d] = get_hex(r, wrap, "ip");
+			json_decref(wrap);
+		}
+	}
+}
+
+static void read_ksyms(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->nksyms = json_array_size(a);
+	p->ksyms = calloc(p->nksyms ? p->nksyms : 1, sizeof(*p->ksyms));
+	for (i = 0; p->ksyms && i < p->nksyms && !r->failed; i++) {
+		struct profile_ksym *k = &p->ksyms[i];
+		json_t *o = json_array_get(a, i);
+		char *type;
+
+		if (!json_is_object(o)) {
+			bad(r, "kallsyms[] entries must be objects");
+			return;
+		}
+		k->addr = get_hex(r, o, "addr");
+		k->size = get_u64(r, o, "size");
+		type = get_str(r, o, "type", 1);
+		k->type = type && type[0] ? type[0] : '?';
+		free(type);
+		k->name = get_str(r, o, "name", 1);
+		k->module = get_str(r, o, "module", 0);
+	}
+}
+
+static void read_tasks(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->ntasks = json_array_size(a);
+	p->tasks = calloc(p->ntasks ? p->ntasks : 1, sizeof(*p->tasks));
+	for (i = 0; p->tasks && i < p->ntasks && !r->failed; i++) {
+		struct profile_task *t = &p->tasks[i];
+		json_t *o = json_array_get(a, i), *role;
+
+		if (!json_is_object(o)) {
+			bad(r, "tasks[] entries must be objects");
+			return;
+		}
+		role = json_object_get(o, "role");
+		if (!json_is_string(role) || role_parse(json_string_value(role), &t->role))
+			bad(r, "a task has an unknown role");
+		t->pid = get_int(r, o, "pid");
+		t->cpu = get_int(r, o, "cpu");
+		t->cpu_ns = get_u64(r, o, "cpu_ns");
+		t->wait_ns = get_u64(r, o, "wait_ns");
+		t->user_ns = get_u64(r, o, "user_ns");
+		t->system_ns = get_u64(r, o, "system_ns");
+		t->switches = get_u64(r, o, "switches");
+	}
+}
+
+static void read_histogram(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i, k;
+
+	if (!a)
+		return;
+	if (!json_is_array(a)) {
+		bad(r, "'latency_histogram' must be an array");
+		return;
+	}
+	p->nhistogram = json_array_size(a);
+	p->histogram = calloc(p->nhistogram ? p->nhistogram : 1, sizeof(*p->histogram));
+	for (i = 0; p->histogram && i < p->nhistogram && !r->failed; i++) {
+		json_t *b = json_array_get(a, i);
+		json_int_t v[3];
+
+		for (k = 0; k < 3; k++) {
+			json_t *x = json_array_get(b, k);
+
+			if (!json_is_array(b) || json_array_size(b) != 3 ||
+			    !json_is_integer(x) || json_integer_value(x) < 0) {
+				bad(r, "latency_histogram entries must be [lo, hi, count]");
+				return;
+			}
+			v[k] = json_integer_value(x);
+		}
+		if (v[1] <= v[0] || (i && (uint64_t)v[0] < p->histogram[i - 1].hi)) {
+			bad(r, "latency_histogram buckets must be ordered and not overlap");
+			return;
+		}
+		p->histogram[i].lo = (uint64_t)v[0];
+		p->histogram[i].hi = (uint64_t)v[1];
+		p->histogram[i].count = (uint64_t)v[2];
+	}
+}
+
+static void read_repeats(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	if (!json_is_array(a)) {
+		bad(r, "'repeats' must be an array");
+		return;
+	}
+	p->nrepeats = json_array_size(a);
+	p->repeats = calloc(p->nrepeats ? p->nrepeats : 1, sizeof(*p->repeats));
+	for (i = 0; p->repeats && i < p->nrepeats && !r->failed; i++) {
+		struct profile_repeat *rp = &p->repeats[i];
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "repeats[] entries must be objects");
+			return;
+		}
+		rp->round_trips = get_u64(r, o, "round_trips");
+		rp->window_ns = get_u64(r, o, "window_ns");
+		read_latency(r, get_obj(r, o, "latency_ns"), &rp->latency);
+		rp->client_cpu_ns = get_u64_opt(r, o, "client_cpu_ns");
+		rp->responder_cpu_ns = get_u64_opt(r, o, "responder_cpu_ns");
+		/* counts are per event: read once the events are known */
+	}
+}
+
+/* Second pass: per-repeat counts need the number of events. */
+static void read_repeat_counts(struct reader *r, json_t *root, struct profile *p)
+{
+	json_t *a = json_object_get(json_object_get(root, "workload"), "repeats");
+	size_t i, e;
+
+	for (i = 0; i < p->nrepeats && !r->failed; i++) {
+		json_t *c = json_object_get(json_array_get(a, i), "counts");
+
+		if (!json_is_array(c) || json_array_size(c) != p->nevents) {
+			bad(r, "repeats[].counts must have one number per event");
+			return;
+		}
+		p->repeats[i].counts = calloc(p->nevents ? p->nevents : 1, sizeof(uint64_t));
+		if (!p->repeats[i].counts) {
+			bad(r, "out of memory");
+			return;
+		}
+		for (e = 0; e < p->nevents; e++) {
+			json_t *v = json_array_get(c, e);
+
+			if (!json_is_integer(v) || json_integer_value(v) < 0) {
+				bad(r, "repeats[].counts must be non-negative integers");
+				return;
+			}
+			p->repeats[i].counts[e] = (uint64_t)json_integer_value(v);
+		}
+	}
+}
+
+static void read_cpu_times(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->ncpu_times = json_array_size(a);
+	p->cpu_times = calloc(p->ncpu_times ? p->ncpu_times : 1, sizeof(*p->cpu_times));
+	for (i = 0; p->cpu_times && i < p->ncpu_times && !r->failed; i++) {
+		struct profile_cpu *c = &p->cpu_times[i];
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "cpu_times[] entries must be objects");
+			return;
+		}
+		c->cpu = get_int(r, o, "cpu");
+		c->user_ns = get_u64(r, o, "user_ns");
+		c->system_ns = get_u64(r, o, "system_ns");
+		c->irq_ns = get_u64(r, o, "irq_ns");
+		c->softirq_ns = get_u64(r, o, "softirq_ns");
+		c->idle_ns = get_u64(r, o, "idle_ns");
+		c->other_ns = get_u64(r, o, "other_ns");
+		c->lost = get_u64(r, o, "lost");
+		c->throttled = get_u64(r, o, "throttled");
+	}
+}
+
+static void read_counts(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->ncounts = json_array_size(a);
+	p->counts = calloc(p->ncounts ? p->ncounts : 1, sizeof(*p->counts));
+	for (i = 0; p->counts && i < p->ncounts && !r->failed; i++) {
+		struct profile_count *c = &p->counts[i];
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "counts[] entries must be objects");
+			return;
+		}
+		c->name = get_str(r, o, "name", 1);
+		c->cpu = get_int(r, o, "cpu");
+		c->value = get_u64(r, o, "value");
+		c->raw = get_u64(r, o, "raw");
+		c->enabled_ns = get_u64(r, o, "enabled_ns");
+		c->running_ns = get_u64(r, o, "running_ns");
+	}
+}
+
+static void read_irqs(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->nirqs = json_array_size(a);
+	p->irqs = calloc(p->nirqs ? p->nirqs : 1, sizeof(*p->irqs));
+	for (i = 0; p->irqs && i < p->nirqs && !r->failed; i++) {
+		struct profile_irq *q = &p->irqs[i];
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "irqs[] entries must be objects");
+			return;
+		}
+		q->kind = get_str(r, o, "kind", 1);
+		q->name = get_str(r, o, "name", 1);
+		q->desc = get_str(r, o, "desc", 0);
+		q->cpu = get_int(r, o, "cpu");
+		q->count = get_u64(r, o, "count");
+	}
+}
+
+static void read_missing(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->nmissing = json_array_size(a);
+	p->missing = calloc(p->nmissing ? p->nmissing : 1, sizeof(*p->missing));
+	for (i = 0; p->missing && i < p->nmissing && !r->failed; i++) {
+		json_t *o = json_array_get(a, i);
+
+		if (!json_is_object(o)) {
+			bad(r, "missing_events[] entries must be objects");
+			return;
+		}
+		p->missing[i].name = get_str(r, o, "name", 1);
+		p->missing[i].reason = get_str(r, o, "reason", 1);
+	}
+}
+
+static void read_conditions(struct reader *r, json_t *o, struct profile *p)
+{
+	const char *key;
+	json_t *v;
+
+	if (!o)
+		return;
+	if (!json_is_object(o)) {
+		bad(r, "'conditions' must be an object of strings");
+		return;
+	}
+	json_object_foreach(o, key, v) {
+		if (!json_is_string(v)) {
+			bad(r, "'conditions' must be an object of strings");
+			return;
+		}
+		if (profile_add_condition(p, key, json_string_value(v)))
+			bad(r, "out of memory");
+	}
+}
+
+static void read_counters(struct reader *r, json_t *o, struct profile *p)
+{
+	json_t *cpus;
+	size_t i;
+
+	if (!o)
+		return;
+	p->mode = get_str(r, o, "mode", 1);
+	if (p->mode && strcmp(p->mode, "hardware") && strcmp(p->mode, "software-clock"))
+		bad(r, "mode must be \"hardware\" or \"software-clock\"");
+	p->fallback_reason = get_str(r, o, "fallback_reason", 0);
+	cpus = get_array(r, o, "cpus");
+	if (cpus) {
+		p->ncpus_sampled = json_array_size(cpus);
+		p->cpus = calloc(p->ncpus_sampled ? p->ncpus_sampled : 1, sizeof(int));
+		for (i = 0; p->cpus && i < p->ncpus_sampled; i++)
+			p->cpus[i] = (int)json_integer_value(json_array_get(cpus, i));
+	}
+	read_events(r, get_array(r, o, "events"), p);
+	read_cpu_times(r, json_object_get(o, "cpu_times"), p);
+	read_counts(r, json_object_get(o, "counts"), p);
+	read_irqs(r, json_object_get(o, "irqs"), p);
+	read_missing(r, json_object_get(o, "missing_events"), p);
+}
+
+int profile_read(struct profile *p, const char *path)
+{
+	struct reader r = { path, 0 };
+	json_error_t jerr;
+	json_t *root, *v;
+	char msg[300];
+
+	memset(p, 0, sizeof(*p));
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		if (jerr.line < 1)
+			snprintf(msg, sizeof(msg), "%s", jerr.text);
+		else
+			snprintf(msg, sizeof(msg), "line %d: %s", jerr.line, jerr.text);
+		return bad(&r, msg);
+	}
+	v = json_object_get(root, "format");
+	if (!json_is_object(root) || !json_is_string(v) ||
+	    strcmp(json_string_value(v), PROFILE_FORMAT)) {
+		json_decref(root);
+		return bad(&r, "not a perpkt profile (no \"format\": \"" PROFILE_FORMAT "\")");
+	}
+	p->version = (int)get_u64(&r, root, "version");
+	if (!r.failed && p->version > PROFILE_VERSION) {
+		snprintf(msg, sizeof(msg),
+			 "format version %d is newer than this perpkt reads (%d): "
+			 "upgrade perpkt", p->version, PROFILE_VERSION);
+		json_decref(root);
+		return bad(&r, msg);
+	}
+	p->tool_version = get_str(&r, root, "tool", 0);
+	p->created = get_str(&r, root, "created", 0);
+	p->command = get_str(&r, root, "command", 0);
+	read_system(&r, get_obj(&r, root, "system"), p);
+	read_workload(&r, get_obj(&r, root, "workload"), p);
+	read_counters(&r, get_obj(&r, root, "counters"), p);
+	read_repeat_counts(&r, root, p);
+	read_conditions(&r, json_object_get(root, "conditions"), p);
+	read_samples(&r, get_array(&r, root, "samples"), p);
+	read_stacks(&r, json_object_get(root, "stacks"), p);
+	read_ksyms(&r, get_array(&r, root, "kallsyms"), p);
+	json_decref(root);
+	if (r.failed) {
+		profile_free(p);
+		return -1;
+	}
+	return 0;
+}

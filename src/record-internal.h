@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_RECORD_INTERNAL_H
+#define PERPKT_RECORD_INTERNAL_H
+
+#include <stdint.h>
+
+#include "aggregate.h"
+#include "events.h"
+#include "profile.h"
+#include "recording.h"
+#include "sampler.h"
+#include "stacks.h"
+
+/* The parts of record_run (src/recording.c) that live on their own. */
+
+/* src/record-events.c: encode the -e list, probe each event on
+ * probe_cpu, fall back to cpu-clock without a PMU (the others go to
+ * p->missing), choose periods, add the always-counted companions. */
+int record_choose_events(const struct record_options *o, int probe_cpu,
+			 struct event_spec *evs, int *nev, struct profile *p);
+
+/* src/record-profile.c */
+char *record_command_line(int argc, char **argv);
+/* A multiplexed count scaled up by enabled/running, as perf does. */
+uint64_t record_scaled(const struct sampler_count *c);
+/* Events, exact counts per CPU and ring statistics into p. */
+int record_fill_counters(struct profile *p, const struct event_spec *evs, int nev,
+			 struct sampler *s, const int *cpus, int ncpus);
+int record_collect_samples(struct profile *p, const struct aggregate *a);
+int record_collect_stacks(struct profile *p, const struct stack_table *t);
+/* The kallsyms entries the samples fall in, so p reads anywhere. */
+void record_attach_ksyms(struct profile *p);
+
+#endif
