@@ -325,52 +325,6 @@ oom:
 	return -1;
 }
 
-static inline uint64_t uleb(const uint8_t **pp, const uint8_t *end, int *bad)
-{
-	const uint8_t *p = *pp;
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (p < end) {
-		uint8_t b = *p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			*pp = p;
-			return v;
-		}
-	}
-	*pp = p;
-	*bad = 1;
-	return 0;
-}
-
-static inline int64_t sleb(const uint8_t **pp, const uint8_t *end, int *bad)
-{
-	const uint8_t *p = *pp;
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (p < end) {
-		uint8_t b = *p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift;
-			*pp = p;
-			return (int64_t)v;
-		}
-	}
-	*pp = p;
-	*bad = 1;
-	return 0;
-}
-
 struct program {
 	const uint8_t *lengths;
 	unsigned opcode_base, min_len, max_ops, line_range, addr_size;
@@ -379,20 +333,19 @@ struct program {
 
 /*
  * The line-number program proper: the state machine of DWARF 6.2.2.
- * The hot loop of perpkt resolve: registers and the row array live in
- * locals (stores to rows[] could otherwise alias the counters).
+ * The hot loop of perpkt resolve: the cursor, registers and the row
+ * array live in locals (stores to rows[] could otherwise alias them).
  */
 static int run_program(struct decoder *d, struct dw_cursor *c,
 		       const struct program *g, const char **why)
 {
-	const uint8_t *p = c->p, *end = c->end;
+	struct dw_cursor in = *c;
 	struct line_table *t = d->t;
 	struct line_row *rows = t->rows;
 	size_t n = t->nrows, cap = d->caprows;
 	uint64_t addr = 0, file = 1, op_index = 0;
 	const unsigned base = g->opcode_base, range = g->line_range;
 	int64_t line = 1;
-	int bad = 0;
 
 	/* is_stmt, columns, discriminators: libdw answers with any row. */
 #define ADVANCE(adv) do {						\
@@ -418,8 +371,8 @@ static int run_program(struct decoder *d, struct dw_cursor *c,
 		(uint32_t)file | ((is_end) ? LINE_END_SEQ : 0),		\
 		(int32_t)line };					\
 } while (0)
-	while (p < end) {
-		unsigned op = *p++;
+	while (in.p < in.end) {
+		unsigned op = *in.p++;
 
 		if (op >= base) {
 			op -= base;
@@ -429,17 +382,17 @@ static int run_program(struct decoder *d, struct dw_cursor *c,
 			continue;
 		}
 		if (op == 0) {
-			uint64_t len = uleb(&p, end, &bad);
+			uint64_t len = dw_uleb(&in);
 			const uint8_t *next;
 			unsigned sub;
 
-			if (bad || len == 0 || len >= 128 ||
-			    len > (size_t)(end - p)) {
+			if (in.bad || len == 0 || len >= 128 ||
+			    len > (size_t)(in.end - in.p)) {
 				*why = "bad extended opcode length";
 				goto fail;
 			}
-			next = p + len;
-			sub = *p++;
+			next = in.p + len;
+			sub = *in.p++;
 			switch (sub) {
 			case DW_LNE_end_sequence: {
 				size_t k;
@@ -459,33 +412,26 @@ static int run_program(struct decoder *d, struct dw_cursor *c,
 				file = line = 1;
 				break;
 			}
-			case DW_LNE_set_address: {
-				struct dw_cursor a = { p, end, 0 };
-
-				addr = dw_fixed(&a, g->addr_size);
-				bad |= a.bad;
-				p = a.p;
+			case DW_LNE_set_address:
+				addr = dw_fixed(&in, g->addr_size);
 				op_index = 0;
 				break;
-			}
 			case DW_LNE_define_file: {
-				struct dw_cursor f = { p, end, 0 };
-				const char *name = dw_cstr(&f);
-				uint64_t dir = dw_uleb(&f);
+				const char *name = dw_cstr(&in);
+				uint64_t dir = dw_uleb(&in);
 
-				dw_uleb(&f);
-				dw_uleb(&f);
+				dw_uleb(&in);  /* mtime */
+				dw_uleb(&in);  /* length */
 				t->rows = rows;
 				t->nrows = n;
-				if (f.bad || add_file(d, name, dir)) {
+				if (in.bad || add_file(d, name, dir)) {
 					*why = "bad DW_LNE_define_file";
 					goto fail;
 				}
-				p = f.p;
 				break;
 			}
 			default:  /* discriminator, vendor: no row data */
-				p = next;
+				in.p = next;
 				break;
 			}
 			continue;
@@ -495,30 +441,24 @@ static int run_program(struct decoder *d, struct dw_cursor *c,
 			ROW(0);
 			break;
 		case DW_LNS_advance_pc:
-			ADVANCE(uleb(&p, end, &bad));
+			ADVANCE(dw_uleb(&in));
 			break;
 		case DW_LNS_advance_line:
-			line += sleb(&p, end, &bad);
+			line += dw_sleb(&in);
 			break;
 		case DW_LNS_set_file:
-			file = uleb(&p, end, &bad);
+			file = dw_uleb(&in);
 			break;
 		case DW_LNS_const_add_pc:
 			ADVANCE((255 - base) / range);
 			break;
 		case DW_LNS_fixed_advance_pc:
-			if (end - p < 2) {
-				bad = 1;
-				p = end;
-				break;
-			}
-			addr += p[0] | p[1] << 8;
-			p += 2;
+			addr += dw_fixed(&in, 2);
 			op_index = 0;
 			break;
 		case DW_LNS_set_column:
 		case DW_LNS_set_isa:
-			uleb(&p, end, &bad);
+			dw_uleb(&in);
 			break;
 		case DW_LNS_negate_stmt:
 		case DW_LNS_set_basic_block:
@@ -529,7 +469,7 @@ static int run_program(struct decoder *d, struct dw_cursor *c,
 			unsigned k;
 
 			for (k = 0; k < g->lengths[op]; k++)
-				uleb(&p, end, &bad);
+				dw_uleb(&in);
 		}
 		}
 	}
@@ -538,7 +478,7 @@ static int run_program(struct decoder *d, struct dw_cursor *c,
 	t->rows = rows;
 	t->nrows = n;
 	d->caprows = cap;
-	if (bad) {
+	if (in.bad) {
 		*why = "truncated line-number program";
 		return -1;
 	}
