@@ -53,9 +53,7 @@ int report_csv(FILE *f, const struct model *m, const struct report_options *o)
 	for (i = 0; i < v->n; i++) {
 		const struct model_row *r = &v->rows[i];
 
-		if (o && o->limit > 0 && i >= (size_t)o->limit)
-			break;
-		if (o && o->threshold > 0 && r->share < o->threshold)
+		if (!report_row_shown(o, i, r))
 			break;
 		field(f, r->name);
 		fputc(',', f);

@@ -199,9 +199,7 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 	for (i = 0; i < v->n; i++) {
 		const struct model_row *r = &v->rows[i];
 
-		if (o->limit > 0 && i >= (size_t)o->limit)
-			break;
-		if (o->threshold > 0 && r->share < o->threshold)
+		if (!report_row_shown(o, i, r))
 			break;
 		fputs("<tr><td>", f);
 		html_escape(f, r->name);

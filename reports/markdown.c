@@ -49,9 +49,7 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 	for (i = 0; i < v->n; i++) {
 		const struct model_row *r = &v->rows[i];
 
-		if (o->limit > 0 && i >= (size_t)o->limit)
-			break;
-		if (o->threshold > 0 && r->share < o->threshold)
+		if (!report_row_shown(o, i, r))
 			break;
 		cell(f, r->name);
 		fprintf(f, "| %llu | %.2f | %.2f ",

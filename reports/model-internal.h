@@ -7,6 +7,8 @@
 #include "model.h"
 
 int strcmp_null(const char *a, const char *b);
+/* The stable tie-break of rows: name, module, bucket, file. */
+int row_cmp_names(const struct model_row *a, const struct model_row *b);
 /* strdup that keeps NULL as NULL; returns -1 only when out of memory. */
 int dup_opt(char **out, const char *s);
 void row_init(struct model_row *r);

@@ -231,20 +231,12 @@ static int cmp_sorted(const void *pa, const void *pb, void *arg)
 {
 	const struct model_row *a = pa, *b = pb;
 	const struct sort_key *k = arg;
-	int c;
 
 	if (k->kind == 0 && a->samples[0] != b->samples[0])
 		return a->samples[0] > b->samples[0] ? -1 : 1;
 	if (k->kind == 1 && a->weight[k->ev] != b->weight[k->ev])
 		return a->weight[k->ev] > b->weight[k->ev] ? -1 : 1;
-	c = strcmp_null(a->name, b->name);
-	if (!c)
-		c = strcmp_null(a->module, b->module);
-	if (!c)
-		c = strcmp_null(a->bucket, b->bucket);
-	if (!c)
-		c = strcmp_null(a->file, b->file);
-	return c;
+	return row_cmp_names(a, b);
 }
 
 static void sort_view(struct model_row *rows, size_t n, struct sort_key *k)

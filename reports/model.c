@@ -64,6 +64,27 @@ const char *model_by_name(enum model_by by)
 	return by < MODEL_BY_MAX ? by_names[by] : "?";
 }
 
+int row_cmp_names(const struct model_row *a, const struct model_row *b)
+{
+	int c = strcmp_null(a->name, b->name);
+
+	if (!c)
+		c = strcmp_null(a->module, b->module);
+	if (!c)
+		c = strcmp_null(a->bucket, b->bucket);
+	if (!c)
+		c = strcmp_null(a->file, b->file);
+	return c;
+}
+
+int report_row_shown(const struct report_options *o, size_t i,
+		     const struct model_row *r)
+{
+	if (o && o->limit > 0 && i >= (size_t)o->limit)
+		return 0;
+	return !(o && o->threshold > 0 && r->share < o->threshold);
+}
+
 int strcmp_null(const char *a, const char *b)
 {
 	if (!a || !b)
@@ -191,18 +212,10 @@ static int cmp_addr_key(const void *pa, const void *pb)
 static int cmp_row(const void *pa, const void *pb)
 {
 	const struct model_row *a = pa, *b = pb;
-	int c;
 
 	if (a->weight[0] != b->weight[0])
 		return a->weight[0] > b->weight[0] ? -1 : 1;
-	c = strcmp_null(a->name, b->name);
-	if (!c)
-		c = strcmp_null(a->module, b->module);
-	if (!c)
-		c = strcmp_null(a->bucket, b->bucket);
-	if (!c)
-		c = strcmp_null(a->file, b->file);
-	return c;
+	return row_cmp_names(a, b);
 }
 
 static int resolve_addr(struct symbolizer *s, uint64_t ip, struct addr_info *a)

@@ -242,6 +242,11 @@ struct report_options {
  * NULL options are the defaults (72 columns, all rows, by function).
  * Each builds its whole output before writing where the format needs
  * it whole (json, html), so `f` never gets half a document. */
+/* Whether row i of a view (sorted heaviest first) is shown under
+ * --limit and --threshold; the first one not shown ends the table. */
+int report_row_shown(const struct report_options *o, size_t i,
+		     const struct model_row *r);
+
 int report_text(FILE *f, const struct model *m, const struct report_options *o);
 int report_markdown(FILE *f, const struct model *m,
 		    const struct report_options *o);

@@ -383,9 +383,7 @@ static size_t rows_shown(const struct model_view *v,
 	size_t i;
 
 	for (i = 0; i < v->n; i++) {
-		if (o->limit > 0 && i >= (size_t)o->limit)
-			break;
-		if (o->threshold > 0 && v->rows[i].share < o->threshold)
+		if (!report_row_shown(o, i, &v->rows[i]))
 			break;
 	}
 	return i;
