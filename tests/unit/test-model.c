@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "model.h"
+#include "report-fixture.h"
 
 #define assert_near(a, b) assert_near_((a), (b), #a, __FILE__, __LINE__)
 
@@ -27,52 +28,11 @@ static void assert_near_(double a, double b, const char *expr,
 	}
 }
 
-/* Kernel symbols of the test profile; sizes reach the next symbol. */
-static const struct sym_entry ksyms[] = {
-	{ 0x1000, 0x100, 't', "udp_sendmsg", NULL },
-	{ 0x1100, 0x100, 't', "udp_recvmsg.isra.0", NULL },
-	{ 0x1200, 0x080, 't', "udp_recvmsg.cold", NULL },
-	{ 0x2000, 0x100, 't', "default_idle", NULL },
-	{ 0x3000, 0x100, 'T', "_raw_spin_unlock_irqrestore", NULL },
-	{ 0x4000, 0x100, 't',
-	  "a_very_long_function_name_that_will_never_fit_in_a_mail_column", NULL },
-};
-
-#define IP_UNKNOWN 0x9000
-
-/*
- * cpu-clock at 1000 ns, 100 round trips. Per RT: udp_sendmsg 500 (two
- * ips, two CPUs), default_idle 500, udp_recvmsg 250 (two symbols that
- * fold into one), spin unlock 150, unknown 40, long name 10.
- */
-static const struct profile_sample samples[] = {
-	{ 0, 0, 0x1010, ROLE_CLIENT, 30, 30000, 0 },
-	{ 0, 1, 0x1010, ROLE_RESPONDER, 10, 10000, 0 },
-	{ 0, 0, 0x1020, ROLE_CLIENT, 10, 10000, 0 },
-	{ 0, 1, 0x1110, ROLE_RESPONDER, 20, 20000, 0 },
-	{ 0, 1, 0x1210, ROLE_RESPONDER, 5, 5000, 0 },
-	{ 0, 0, 0x2010, ROLE_IDLE, 50, 50000, 0 },
-	{ 0, 1, 0x3010, ROLE_RESPONDER, 15, 15000, 0 },
-	{ 0, 0, 0x4010, ROLE_CLIENT, 1, 1000, 0 },
-	{ 0, 0, IP_UNKNOWN, ROLE_OTHER, 4, 4000, 0 },
-};
-
 struct fixture {
 	struct profile p;
 	struct symbolizer *s;
 	struct model m;
 };
-
-static void add_event(struct profile *p, const char *name, const char *unit,
-		      uint64_t period)
-{
-	struct profile_event *ev = &p->events[p->nevents++];
-
-	memset(ev, 0, sizeof(*ev));
-	ev->name = strdup(name);
-	ev->unit = strdup(unit);
-	ev->period = period;
-}
 
 static int setup(void **state)
 {

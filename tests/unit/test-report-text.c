@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "model.h"
+#include "report-fixture.h"
 
 #define assert_near(a, b) assert_near_((a), (b), #a, __FILE__, __LINE__)
 
@@ -29,30 +30,6 @@ static void assert_near_(double a, double b, const char *expr,
 	}
 }
 
-#define LONG_NAME "a_very_long_function_name_that_will_never_fit_in_a_mail_column"
-
-static const struct sym_entry ksyms[] = {
-	{ 0x1000, 0x100, 't', "udp_sendmsg", NULL },
-	{ 0x1100, 0x100, 't', "udp_recvmsg.isra.0", NULL },
-	{ 0x1200, 0x080, 't', "udp_recvmsg.cold", NULL },
-	{ 0x2000, 0x100, 't', "default_idle", NULL },
-	{ 0x3000, 0x100, 'T', "_raw_spin_unlock_irqrestore", NULL },
-	{ 0x4000, 0x100, 't', LONG_NAME, NULL },
-};
-
-/* Same profile as test-model.c: per RT 500, 500, 250, 150, 40, 10. */
-static const struct profile_sample samples[] = {
-	{ 0, 0, 0x1010, ROLE_CLIENT, 30, 30000, 0 },
-	{ 0, 1, 0x1010, ROLE_RESPONDER, 10, 10000, 0 },
-	{ 0, 0, 0x1020, ROLE_CLIENT, 10, 10000, 0 },
-	{ 0, 1, 0x1110, ROLE_RESPONDER, 20, 20000, 0 },
-	{ 0, 1, 0x1210, ROLE_RESPONDER, 5, 5000, 0 },
-	{ 0, 0, 0x2010, ROLE_IDLE, 50, 50000, 0 },
-	{ 0, 1, 0x3010, ROLE_RESPONDER, 15, 15000, 0 },
-	{ 0, 0, 0x4010, ROLE_CLIENT, 1, 1000, 0 },
-	{ 0, 0, 0x9000, ROLE_OTHER, 4, 4000, 0 },
-};
-
 struct fixture {
 	struct profile p;
 	struct symbolizer *s;
@@ -60,18 +37,6 @@ struct fixture {
 	char *out;
 	size_t outlen;
 };
-
-static void add_event(struct profile *p, const char *name, const char *unit,
-		      uint64_t period)
-{
-	struct profile_event *ev = &p->events[p->nevents++];
-
-	memset(ev, 0, sizeof(*ev));
-	ev->name = strdup(name);
-	ev->unit = strdup(unit);
-	ev->period = period;
-	ev->samples = 145;
-}
 
 static int setup(void **state)
 {
@@ -97,7 +62,7 @@ static int setup(void **state)
 		.mean = 5600, .stddev = 900,
 	};
 	p->events = calloc(2, sizeof(*p->events));
-	add_event(p, "cpu-clock", "ns", 1000);
+	add_event(p, "cpu-clock", "ns", 1000)->samples = 145;
 	p->nsamples = sizeof(samples) / sizeof(samples[0]);
 	p->samples = calloc(p->nsamples + 2, sizeof(*p->samples));
 	memcpy(p->samples, samples, sizeof(samples));
@@ -200,7 +165,7 @@ static void test_two_events_width(void **state)
 	struct fixture *fx = *state;
 	struct report_options o = { .width = 100 };
 
-	add_event(&fx->p, "instructions", "instructions", 2000);
+	add_event(&fx->p, "instructions", "instructions", 2000)->samples = 145;
 	fx->p.samples[fx->p.nsamples++] = (struct profile_sample){
 		1, 0, 0x1111, ROLE_CLIENT, 3, 6000, 0 };
 	assert_int_equal(render(fx, &o), 0);
