@@ -5,7 +5,7 @@
  * against the baseline as a bar left (less time) or right (more) of a
  * zero line, with its error bar (one standard error of the delta).
  */
-#include "diff.h"
+#include "reports/diff.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "html-common.h"
+#include "reports/html-common.h"
 
 #define COLOR_MORE "#d62728"
 #define COLOR_LESS "#2ca02c"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perpkt diff as JSON (jansson, whole document or nothing), CSV and
  * folded stacks with two counts (difffolded.pl, flamegraph.pl). */
-#include "diff.h"
+#include "reports/diff.h"
 
 #include <errno.h>
 #include <jansson.h>

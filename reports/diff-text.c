@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perpkt diff as text (mail, 72 columns) and markdown (issue trackers). */
-#include "diff.h"
+#include "reports/diff.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "diff.h"
+#include "reports/diff.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 /* One model row on its way into a diff row: sorted by key to group. */
 struct entry {

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model.h"
+#include "reports/model.h"
 
 /*
  * The diff model: per function and per bucket, the value per round trip

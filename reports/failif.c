@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "failif.h"
+#include "reports/failif.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 static const char *skip_space(const char *s)
 {

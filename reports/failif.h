@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "diff.h"
+#include "reports/diff.h"
 
 /*
  * --fail-if conditions on a diff, for `git bisect run` and CI:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "html-common.h"
+#include "reports/html-common.h"
 
 const char html_style[] =
 	"body{font-family:sans-serif;margin:1.5em;max-width:1000px;color:#222}"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "model.h"
+#include "reports/model.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "error.h"
-#include "html-common.h"
-#include "summary.h"
+#include "reports/html-common.h"
+#include "reports/summary.h"
 
 /*
  * One self-contained HTML file: inline CSS and SVG, no script, no

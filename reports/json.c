@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "model.h"
+#include "reports/model.h"
 
 #include <errno.h>
 #include <string.h>

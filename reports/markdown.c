@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "model.h"
+#include "reports/model.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "error.h"
-#include "summary.h"
+#include "reports/summary.h"
 
 /*
  * GitHub/GitLab-flavoured markdown for issue trackers: the header as a

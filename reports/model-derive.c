@@ -5,13 +5,13 @@
  * reconciliation of sampled against counted totals. Both let a reader
  * tell a problem of the looked-at system from one of the observer.
  */
-#include "model.h"
+#include "reports/model.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model-internal.h"
+#include "reports/model-internal.h"
 
 static const struct model_row *role_row(const struct model *m,
 					enum model_role r)

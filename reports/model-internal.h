@@ -4,7 +4,7 @@
 
 /* Helpers shared by model*.c; not for renderers. */
 
-#include "model.h"
+#include "reports/model.h"
 
 int strcmp_null(const char *a, const char *b);
 /* The stable tie-break of rows: name, module, bucket, file. */

@@ -3,13 +3,13 @@
  * Callchains as folded strings (flame graphs, --callers) and the
  * orderings of the views (--sort).
  */
-#include "model.h"
+#include "reports/model.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
-#include "model-internal.h"
+#include "reports/model-internal.h"
 
 /* perf's context markers (PERF_CONTEXT_KERNEL etc.) are not addresses */
 #define CONTEXT_MARKER_MIN ((uint64_t)-4095)

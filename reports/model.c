@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "model.h"
+#include "reports/model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "model-internal.h"
+#include "reports/model-internal.h"
 
 /* One distinct sampled address, resolved once however many samples hit it. */
 struct addr_info {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "profile.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 /*
  * The report model: rows per function and per bucket with values per

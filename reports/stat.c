@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "stat.h"
+#include "reports/stat.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "summary.h"
+#include "reports/summary.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #ifndef PERPKT_SUMMARY_H
 #define PERPKT_SUMMARY_H
 
-#include "model.h"
+#include "reports/model.h"
 
 /*
  * The report's prose, worded once for every human format (text,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "table.h"
+#include "reports/table.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 enum tv_kind { TV_LATENCY, TV_P50, TV_TOTAL, TV_BUSY, TV_BUCKET, TV_FUNCTION };
 

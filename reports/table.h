@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model.h"
+#include "reports/model.h"
 
 /*
  * perpkt table: one row per profile, one column per repeat, then the

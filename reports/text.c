@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "model.h"
+#include "reports/model.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "summary.h"
+#include "reports/summary.h"
 
 /*
  * The mail-ready report. Every line goes through line_put() or

@@ -7,14 +7,14 @@
 #include <string.h>
 
 #include "commands.h"
-#include "diff.h"
+#include "reports/diff.h"
 #include "error.h"
 #include "exitcode.h"
-#include "failif.h"
-#include "model.h"
+#include "reports/failif.h"
+#include "reports/model.h"
 #include "options.h"
 #include "profile.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 #include "symsource.h"
 
 #define MAX_FAILIF 16

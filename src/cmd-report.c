@@ -8,10 +8,10 @@
 #include "commands.h"
 #include "error.h"
 #include "exitcode.h"
-#include "model.h"
+#include "reports/model.h"
 #include "options.h"
 #include "profile.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 #include "symsource.h"
 
 static const char report_usage[] =

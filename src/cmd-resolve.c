@@ -16,7 +16,7 @@
 #include "error.h"
 #include "exitcode.h"
 #include "profile.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 #include "symsource.h"
 
 static const char resolve_usage[] =

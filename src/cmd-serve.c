@@ -20,12 +20,12 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "control.h"
-#include "cpu.h"
+#include "workload/control.h"
+#include "workload/cpu.h"
 #include "error.h"
 #include "exitcode.h"
 #include "options.h"
-#include "transport.h"
+#include "workload/transport.h"
 
 static const char serve_usage[] =
 "usage: perpkt serve [options]\n"

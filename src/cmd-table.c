@@ -8,12 +8,12 @@
 #include "commands.h"
 #include "error.h"
 #include "exitcode.h"
-#include "model.h"
+#include "reports/model.h"
 #include "profile.h"
 #include "sweep.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 #include "symsource.h"
-#include "table.h"
+#include "reports/table.h"
 
 #define MAX_TABLE_FILES 256
 

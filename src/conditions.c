@@ -10,8 +10,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "placement.h"
-#include "workload.h"
+#include "workload/placement.h"
+#include "workload/workload.h"
 #include "procfile.h"
 
 #define VALUE_MAX 1024

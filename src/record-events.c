@@ -9,7 +9,7 @@
 
 #include "error.h"
 #include "procfile.h"
-#include "sampler.h"
+#include "counters/sampler.h"
 
 static int is_missing_pmu(int err)
 {

@@ -4,12 +4,12 @@
 
 #include <stdint.h>
 
-#include "aggregate.h"
-#include "events.h"
+#include "counters/aggregate.h"
+#include "counters/events.h"
 #include "profile.h"
 #include "recording.h"
-#include "sampler.h"
-#include "stacks.h"
+#include "counters/sampler.h"
+#include "counters/stacks.h"
 
 /* The parts of record_run (src/recording.c) that live on their own. */
 

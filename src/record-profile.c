@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 char *record_command_line(int argc, char **argv)
 {

@@ -13,10 +13,10 @@
 #include "exitcode.h"
 #include "procstat.h"
 #include "profile.h"
-#include "sampler.h"
-#include "stat.h"
+#include "counters/sampler.h"
+#include "reports/stat.h"
 #include "sysinfo.h"
-#include "workload.h"
+#include "workload/workload.h"
 
 static double now_s(void)
 {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "profile.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 /*
  * Where kernel symbols come from, as the commands' options say

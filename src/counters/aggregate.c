@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "aggregate.h"
+#include "counters/aggregate.h"
 
 #include <stdlib.h>
 #include <string.h>

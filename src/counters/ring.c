@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "ring.h"
+#include "counters/ring.h"
 
 #include <string.h>
 

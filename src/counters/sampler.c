@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "sampler.h"
+#include "counters/sampler.h"
 
 #include <errno.h>
 #include <poll.h>

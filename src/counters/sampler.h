@@ -5,10 +5,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "aggregate.h"
-#include "events.h"
-#include "ring.h"
-#include "stacks.h"
+#include "counters/aggregate.h"
+#include "counters/events.h"
+#include "counters/ring.h"
+#include "counters/stacks.h"
 
 /*
  * The events on each chosen CPU form one perf group, system-wide on that

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "stacks.h"
+#include "counters/stacks.h"
 
 #include <linux/perf_event.h>
 #include <stdlib.h>

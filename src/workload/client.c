@@ -4,7 +4,7 @@
  * client loop. Nothing here allocates or writes to stdio: these run
  * in processes forked from perpkt.
  */
-#include "workload-priv.h"
+#include "workload/workload-priv.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -17,8 +17,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "cpu.h"
-#include "netns.h"
+#include "workload/cpu.h"
+#include "workload/netns.h"
 
 /* Counted by the client's SIGALRM handler; the only mutable global. */
 static volatile sig_atomic_t client_ticks;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "control.h"
+#include "workload/control.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "transport.h"
+#include "workload/transport.h"
 
 static int64_t now_ms(void)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cpu.h"
+#include "workload/cpu.h"
 
 #include <errno.h>
 #include <fcntl.h>

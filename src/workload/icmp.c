@@ -5,7 +5,7 @@
  * ping to separate the scheduler from the UDP stack). An unprivileged
  * ping socket is tried first, then a raw socket (CAP_NET_RAW).
  */
-#include "transport.h"
+#include "workload/transport.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

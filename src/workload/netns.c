@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "netns.h"
+#include "workload/netns.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * is the scheduler's wake-up path, the baseline the network transports
  * are compared with.
  */
-#include "transport.h"
+#include "workload/transport.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "placement.h"
+#include "workload/placement.h"
 
 #include <stdio.h>
 #include <stdlib.h>

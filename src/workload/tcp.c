@@ -4,7 +4,7 @@
  * at once instead of waiting for Nagle. The listening socket is bound
  * in the parent (see udp.c for why); the responder accepts one client.
  */
-#include "transport.h"
+#include "workload/transport.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

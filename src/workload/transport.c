@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The transport registry and what the stream transports share. */
-#include "transport.h"
+#include "workload/transport.h"
 
 #include <errno.h>
 #include <string.h>

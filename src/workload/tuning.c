@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "tuning.h"
+#include "workload/tuning.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "netns.h"
+#include "workload/netns.h"
 #include "procfile.h"
 
 #define LO_RPS "/sys/class/net/lo/queues/rx-0/rps_cpus"

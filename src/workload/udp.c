@@ -6,7 +6,7 @@
  * another rendezvous. Without a local responder (--peer, --echo) the
  * client only connects to the given address.
  */
-#include "transport.h"
+#include "workload/transport.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "workload.h"
+#include "workload/workload.h"
 
 struct udp {
 	struct transport t;

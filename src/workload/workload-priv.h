@@ -13,8 +13,8 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "transport.h"
-#include "workload.h"
+#include "workload/transport.h"
+#include "workload/workload.h"
 
 struct netns;
 struct tuning;

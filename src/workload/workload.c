@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "workload.h"
+#include "workload/workload.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,13 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "control.h"
-#include "cpu.h"
+#include "workload/control.h"
+#include "workload/cpu.h"
 #include "error.h"
-#include "netns.h"
-#include "placement.h"
-#include "tuning.h"
-#include "workload-priv.h"
+#include "workload/netns.h"
+#include "workload/placement.h"
+#include "workload/tuning.h"
+#include "workload/workload-priv.h"
 
 const char *const workload_role_word[2] = {
 	[ROLE_CLIENT] = "client",

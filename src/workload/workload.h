@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "histogram.h"
+#include "workload/histogram.h"
 #include "profile.h"
 
 /*

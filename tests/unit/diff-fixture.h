@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
+#include "reports/diff.h"
 #include "profile.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 #include "symsource.h"
 
 struct fixture_diff {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "profile.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 #define LONG_NAME "a_very_long_function_name_that_will_never_fit_in_a_mail_column"
 #define IP_UNKNOWN 0x9000

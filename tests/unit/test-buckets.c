@@ -4,7 +4,7 @@
  * round trip, path rules (for the DWARF phase), custom and malformed
  * rules files.
  */
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "symbolize-internal.h"
+#include "symbolize/symbolize-internal.h"
 
 /* name, bucket, rule (NULL: do not check the rule) */
 static const char *const known[][3] = {

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "workload.h"
+#include "workload/workload.h"
 
 static void test_kconfig(void **state)
 {

@@ -7,7 +7,7 @@
  * and a sample of a real vmlinux when one is at hand (PERPKT_VMLINUX,
  * else Debian's -dbg path).
  */
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "symbolize-internal.h"
+#include "symbolize/symbolize-internal.h"
 
 /* ctest runs unit tests from <build>/tests. */
 #define KTREE "fixtures/ktree/"

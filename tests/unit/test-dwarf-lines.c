@@ -7,7 +7,7 @@
  * Debian's -dbg path); and hand-made programs for what gcc rarely
  * emits (sequences out of order or overlapping, define_file, bad data).
  */
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "symbolize-internal.h"
+#include "symbolize/symbolize-internal.h"
 
 /* ctest runs unit tests from <build>/tests. */
 #define KTREE "fixtures/ktree/"

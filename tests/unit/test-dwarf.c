@@ -5,7 +5,7 @@
  * unit, the per-address cache, KASLR, build-id, bad files; and source-path
  * normalisation.
  */
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "symbolize-internal.h"
+#include "symbolize/symbolize-internal.h"
 
 /* ctest runs unit tests from <build>/tests. */
 #define KTREE "fixtures/ktree/"

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "events.h"
+#include "counters/events.h"
 
 struct encoded {
 	int ret;

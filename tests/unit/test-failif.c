@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "diff-fixture.h"
-#include "failif.h"
+#include "reports/failif.h"
 
 static void test_parse(void **state)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "histogram.h"
+#include "workload/histogram.h"
 
 #include <math.h>
 #include <setjmp.h>

@@ -5,7 +5,7 @@
  * 6.x): padding symbols, ties at one address, a weak symbol, the _etext
  * hole, data symbols and a module.
  */
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

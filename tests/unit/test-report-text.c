@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "model.h"
+#include "reports/model.h"
 #include "report-fixture.h"
 
 #define assert_near(a, b) assert_near_((a), (b), #a, __FILE__, __LINE__)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ring.h"
+#include "counters/ring.h"
 
 #define RING_SIZE 4096
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The --peer control protocol: setup parsing and bounded line reads. */
-#include "control.h"
+#include "workload/control.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

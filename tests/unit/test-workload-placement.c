@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* --placement on a fake sysfs tree: 2 sockets x 2 cores x 2 threads,
  * L1/L2 per core, L3 per socket. */
-#include "placement.h"
+#include "workload/placement.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

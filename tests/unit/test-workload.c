@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "workload.h"
+#include "workload/workload.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
