@@ -152,6 +152,8 @@ static json_t *latency_json(const struct latency_summary *l, int *bad)
 	set(o, "p90", u64(l->p90), bad);
 	set(o, "p99", u64(l->p99), bad);
 	set(o, "p999", u64(l->p999), bad);
+	if (l->p9999)
+		set(o, "p9999", u64(l->p9999), bad);
 	set(o, "max", u64(l->max), bad);
 	set(o, "mean", json_real(l->mean), bad);
 	set(o, "stddev", json_real(l->stddev), bad);

@@ -125,6 +125,18 @@ static void cpu_text(char *buf, size_t len, int cpu)
 		snprintf(buf, len, "%d", cpu);
 }
 
+/* "buckets within 0.1%": what shift in a percentile can be seen. */
+static const char *resolution_text(const struct profile *p)
+{
+	static char buf[64];
+
+	if (!p->hist_sub_buckets)
+		return "resolution not stated";
+	snprintf(buf, sizeof(buf), "buckets within %.2g%%",
+		 100.0 / p->hist_sub_buckets);
+	return buf;
+}
+
 static void put_facts(struct summary *s, const struct model *m)
 {
 	const struct profile *p = m->profile;
@@ -156,7 +168,13 @@ static void put_facts(struct summary *s, const struct model *m)
 	else
 		FACT(s, "round trips", "%llu, window length unknown",
 		     (unsigned long long)p->round_trips);
-	if (l->count)
+	if (l->count && l->p9999)
+		FACT(s, "latency (us)", "min %.3f, p50 %.3f, p90 %.3f, p99 %.3f, p99.9 %.3f, p99.99 %.3f, max %.3f; mean %.3f, sd %.3f (%llu timed; %s)",
+		     l->min / 1e3, l->p50 / 1e3, l->p90 / 1e3, l->p99 / 1e3,
+		     l->p999 / 1e3, l->p9999 / 1e3, l->max / 1e3, l->mean / 1e3,
+		     l->stddev / 1e3, (unsigned long long)l->count,
+		     resolution_text(p));
+	else if (l->count)
 		FACT(s, "latency (us)", "min %.1f, p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f; mean %.2f, sd %.2f (%llu timed)",
 		     l->min / 1e3, l->p50 / 1e3, l->p90 / 1e3, l->p99 / 1e3,
 		     l->p999 / 1e3, l->max / 1e3, l->mean / 1e3,

@@ -135,6 +135,7 @@ static void read_latency(struct reader *r, json_t *o, struct latency_summary *l)
 	l->p90 = get_u64(r, o, "p90");
 	l->p99 = get_u64(r, o, "p99");
 	l->p999 = get_u64(r, o, "p999");
+	l->p9999 = get_u64_opt(r, o, "p9999");	/* newer than the others */
 	l->max = get_u64(r, o, "max");
 	l->mean = get_num(r, o, "mean");
 	l->stddev = get_num(r, o, "stddev");
@@ -159,6 +160,8 @@ static void read_histogram(struct reader *r, json_t *a, struct profile *p);
 
 static void read_workload(struct reader *r, json_t *o, struct profile *p)
 {
+	json_t *res;
+
 	if (!o)
 		return;
 	p->transport = get_str(r, o, "transport", 1);
@@ -176,6 +179,12 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 	read_tasks(r, json_object_get(o, "tasks"), p);
 	read_repeats(r, json_object_get(o, "repeats"), p);
 	read_histogram(r, json_object_get(o, "latency_histogram"), p);
+	res = json_object_get(o, "latency_histogram_resolution");
+	if (res)
+		p->hist_sub_buckets = (uint32_t)get_u64(r, res,
+							"sub_buckets_per_power_of_two");
+	else if (p->nhistogram)
+		p->hist_sub_buckets = 32;	/* what older profiles used */
 }
 
 static void read_events(struct reader *r, json_t *a, struct profile *p)

@@ -28,10 +28,11 @@ static json_t *str_or_null(const char *s)
 
 static json_t *latency_to_json(const struct latency_summary *l)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
 			 "count", (json_int_t)l->count, "min", (json_int_t)l->min,
 			 "p50", (json_int_t)l->p50, "p90", (json_int_t)l->p90,
 			 "p99", (json_int_t)l->p99, "p999", (json_int_t)l->p999,
+			 "p9999", (json_int_t)l->p9999,
 			 "max", (json_int_t)l->max, "mean", l->mean,
 			 "stddev", l->stddev);
 }
@@ -266,9 +267,23 @@ static json_t *cpus_to_json(const struct profile *p)
 	return a;
 }
 
+/* The histogram's resolution, so a reader knows which shift it can see. */
+static void add_histogram_resolution(json_t *root, const struct profile *p)
+{
+	json_t *w = json_object_get(root, "workload");
+
+	if (!w || !p->hist_sub_buckets)
+		return;
+	json_object_set_new(w, "latency_histogram_resolution", json_pack(
+		"{s:I, s:I, s:f}",
+		"sub_buckets_per_power_of_two", (json_int_t)p->hist_sub_buckets,
+		"exact_below_ns", (json_int_t)p->hist_sub_buckets,
+		"max_relative_bucket_width", 1.0 / p->hist_sub_buckets));
+}
+
 static json_t *profile_to_json(const struct profile *p)
 {
-	return json_pack(
+	json_t *root = json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
 		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o, s:o, s:o, s:o},"
@@ -312,6 +327,10 @@ static json_t *profile_to_json(const struct profile *p)
 		"samples", samples_to_json(p),
 		"stacks", stacks_to_json(p),
 		"kallsyms", ksyms_to_json(p));
+
+	if (root)
+		add_histogram_resolution(root, p);
+	return root;
 }
 
 int profile_write(const struct profile *p, const char *path)

@@ -133,7 +133,7 @@ struct profile_condition {
 
 struct latency_summary {
 	uint64_t count;
-	uint64_t min, p50, p90, p99, p999, max;  /* ns */
+	uint64_t min, p50, p90, p99, p999, p9999, max;  /* ns; p9999 0: unknown */
 	double mean, stddev;                     /* ns */
 };
 
@@ -183,6 +183,10 @@ struct profile {
 	struct latency_summary latency_unsampled;
 	struct profile_hist_bucket *histogram;  /* non-empty buckets, by lo */
 	size_t nhistogram;
+	/* linear buckets per power of two: no bucket is wider than
+	 * 1/hist_sub_buckets of its lower bound, and values below
+	 * hist_sub_buckets ns are exact (32 in profiles before it was stated) */
+	uint32_t hist_sub_buckets;
 
 	/* counters */
 	char *mode;           /* "hardware" or "software-clock" */

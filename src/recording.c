@@ -210,6 +210,7 @@ static void fill_workload(struct profile *p, const struct record_options *o,
 	p->window_ns = res->window_ns;
 	histogram_summary(&res->latency, &p->latency);
 	histogram_summary(&res->unsampled, &p->latency_unsampled);
+	p->hist_sub_buckets = HIST_SUB;
 	if (histogram_export(&res->latency, &p->histogram, &p->nhistogram))
 		warning("out of memory: the latency histogram is left out");
 	p->cpus = malloc(sizeof(int) * (size_t)pl->nsample);

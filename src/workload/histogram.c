@@ -106,6 +106,7 @@ void histogram_summary(const struct histogram *h, struct latency_summary *out)
 	out->p90 = histogram_quantile(h, 0.90);
 	out->p99 = histogram_quantile(h, 0.99);
 	out->p999 = histogram_quantile(h, 0.999);
+	out->p9999 = histogram_quantile(h, 0.9999);
 }
 
 void histogram_merge(struct histogram *into, const struct histogram *from)

@@ -11,9 +11,11 @@
  * allocation, so it can live in memory shared between processes and
  * long runs cost no more memory than short ones. Values in ns; each
  * power-of-two range is split into HIST_SUB linear buckets, so the
- * relative error of a percentile is below 1/HIST_SUB.
+ * relative error of a percentile is below 1/HIST_SUB. 1,024 sub-buckets
+ * (values below 1,024 ns kept exactly) resolve a 0.1% shift in p50: at
+ * 13 us a bucket is 8 ns wide. About 440 KiB per histogram.
  */
-#define HIST_SUB_BITS 5
+#define HIST_SUB_BITS 10
 #define HIST_SUB (1u << HIST_SUB_BITS)
 #define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
 

@@ -155,7 +155,7 @@ static void test_full_range(void **state)
 	int bit;
 
 	/* every power of two and its neighbours, up to the top bucket */
-	for (bit = 5; bit < 64; bit++) {
+	for (bit = HIST_SUB_BITS; bit < 64; bit++) {
 		uint64_t vals[] = { (1ull << bit) - 1, 1ull << bit,
 				    (1ull << bit) + (1ull << bit) / 3 };
 		size_t i;
@@ -172,6 +172,31 @@ static void test_full_range(void **state)
 	}
 }
 
+/* The issue's case: a 0.1% shift of a 13 us round trip must move p50
+ * (with 32 sub-buckets, 256 ns wide there, it did not). */
+static void test_resolves_a_tenth_percent(void **state)
+{
+	struct histogram *a = new_hist(), *b = new_hist();
+	struct latency_summary sa, sb;
+	uint64_t i;
+
+	assert_true(HIST_SUB >= 1024);
+	for (i = 0; i < 100000; i++) {
+		uint64_t v = 13000 + (i * 7919) % 1000;	/* 13.0-14.0 us */
+
+		histogram_add(a, v);
+		histogram_add(b, v + v / 1000);		/* +0.1% */
+	}
+	histogram_summary(a, &sa);
+	histogram_summary(b, &sb);
+	assert_true(sb.p50 > sa.p50);
+	assert_within(sb.p50, sa.p50 + sa.p50 / 1000, 0.0005);
+	assert_true(sb.p9999 > sa.p9999);
+	assert_true(sa.p9999 >= sa.p999 && sa.p9999 <= sa.max);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_two_point),
 		cmocka_unit_test(test_small_values_exact),
 		cmocka_unit_test(test_full_range),
+		cmocka_unit_test(test_resolves_a_tenth_percent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

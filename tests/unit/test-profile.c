@@ -47,8 +47,11 @@ static void make_profile(struct profile *p)
 	p->warmup_s = 0.5;
 	p->round_trips = 123456;
 	p->window_ns = 2000000000ULL;
-	p->latency = (struct latency_summary){ 123456, 4000, 5300, 6000, 9000,
-					       20000, 150000, 5400.5, 800.25 };
+	p->latency = (struct latency_summary){
+		.count = 123456, .min = 4000, .p50 = 5300, .p90 = 6000,
+		.p99 = 9000, .p999 = 20000, .p9999 = 90000, .max = 150000,
+		.mean = 5400.5, .stddev = 800.25 };
+	p->hist_sub_buckets = 1024;
 	p->mode = strdup("software-clock");
 	p->fallback_reason = strdup("event 'cycles' is not supported");
 	p->ncpus_sampled = 2;
@@ -198,6 +201,8 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.nhistogram, 2);
 	assert_int_equal(b.histogram[0].hi, 5128);
 	assert_int_equal(b.histogram[1].count, 1);
+	assert_int_equal(b.latency.p9999, 90000);
+	assert_int_equal(b.hist_sub_buckets, 1024);
 	assert_int_equal(b.nrepeats, 2);
 	assert_int_equal(b.repeats[0].round_trips, 60000);
 	assert_int_equal(b.repeats[0].latency.p50, 5100);
@@ -286,6 +291,24 @@ static int read_mutated(const char *from, const char *to)
 	return ret;
 }
 
+/* Profiles from before the resolution was stated had 32 sub-buckets:
+ * they still read, and say so. */
+static void test_older_histogram_reads(void **state)
+{
+	struct profile a, b;
+	char *path = path_of("old.json");
+
+	make_profile(&a);
+	a.hist_sub_buckets = 0;		/* the writer then leaves the key out */
+	a.latency.p9999 = 0;
+	assert_int_equal(profile_write(&a, path), 0);
+	assert_int_equal(profile_read(&b, path), 0);
+	assert_int_equal(b.hist_sub_buckets, 32);
+	assert_int_equal(b.nhistogram, 2);
+	profile_free(&a);
+	profile_free(&b);
+}
+
 static void test_malformed_refused(void **state)
 {
 	struct profile p;
@@ -320,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_write_is_atomic),
 		cmocka_unit_test(test_malformed_refused),
+		cmocka_unit_test(test_older_histogram_reads),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
