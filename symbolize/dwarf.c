@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * file:line and inline chains from a vmlinux's DWARF, fast.
+ * file:line and inline chains from a vmlinux's DWARF, through libdw
+ * alone, made fast by caching around it.
  *
  * A vmlinux has ~2,000 CUs and ~3.6M top-level DIEs. dwarf_getscopes
  * walks a whole CU per lookup and dwfl_module_addrinfo scans the symbol
  * table per call; instead: a table of CU ranges built once, then per CU
  * (on first use) a sorted table of its concrete functions, so a lookup
- * is two binary searches and a descent through one function's DIEs.
- * Results are cached per address: profiles repeat addresses.
- *
- * The two costs libdw left (the top-level walk of a CU, its whole line
- * table parsed and sorted) are read here directly (dwarf-scan.c,
- * dwarf-lines.c); a unit using something those do not read goes to
- * libdw instead, after one warning, so odd DWARF costs speed only.
+ * is two binary searches, dwarf_getsrc_die (libdw keeps each CU's line
+ * table) and a descent through one function's DIEs. Results are cached per address: profiles repeat
+ * addresses, and callers resolving in address order stay in one CU.
  */
 #include "symbolize.h"
 
@@ -27,34 +24,12 @@
 /* Deeper inline nests than this are cut (the kernel's reach ~12). */
 #define MAX_DEPTH 64
 
-/* Decoded line tables kept: callers that resolve in address order
- * (perpkt resolve does) need one; a few more serve random order. */
-#define LINE_SLOTS 8
-/* Parsed abbreviation tables kept, for the same reason. */
-#define ABBREV_SLOTS 4
-
 struct dw_cu {
 	Dwarf_Off off;         /* of the CU DIE */
 	const char *comp_dir;
 	const char *unit;      /* normalised name, interned in srcpath */
-	struct dw_unit where;  /* for dwarf-scan.c */
-	uint64_t stmt_list;    /* DW_AT_stmt_list, or UINT64_MAX */
 	struct dw_ranges funcs;
 	int indexed;
-	int lines_libdw;       /* our decoder gave up on this CU's table */
-	int dies_libdw;        /* our DIE readers gave up on this CU */
-};
-
-struct line_slot {
-	struct line_table t;
-	size_t cu;             /* index, or SIZE_MAX when empty */
-	uint64_t used;         /* clock of the last use, for LRU */
-};
-
-struct abbrev_slot {
-	struct dw_abbrevs a;
-	size_t cu;             /* index, or SIZE_MAX when empty */
-	uint64_t used;
 };
 
 struct dw_cache_entry {
@@ -63,7 +38,7 @@ struct dw_cache_entry {
 	int used;
 };
 
-struct dwarf_index {
+struct srcindex {
 	Dwarf *dw;
 	struct srcpath *paths;
 	struct dw_cu *cus;
@@ -71,13 +46,22 @@ struct dwarf_index {
 	struct dw_ranges ranges; /* CU ranges, sorted by lo */
 	struct dw_cache_entry *cache;
 	size_t ncache, capcache;
-	struct dw_sections sec;  /* raw sections, when direct reading works */
-	int raw;
-	int warned;              /* about falling back to libdw, once */
-	struct line_slot slots[LINE_SLOTS];
-	struct abbrev_slot aslots[ABBREV_SLOTS];
-	uint64_t clock;
 };
+
+int dw_range_push(struct dw_ranges *r, uint64_t lo, uint64_t hi, uint64_t idx)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		struct dw_range *v = realloc(r->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		r->v = v;
+		r->cap = cap;
+	}
+	r->v[r->n++] = (struct dw_range){ lo, hi, idx };
+	return 0;
+}
 
 static int range_cmp(const void *a, const void *b)
 {
@@ -91,6 +75,14 @@ static int range_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* qsort with no array is undefined behaviour, even for 0 elements
+ * (a CU of assembly has no functions). */
+static void ranges_sort(struct dw_ranges *r)
+{
+	if (r->n > 1)
+		qsort(r->v, r->n, sizeof(*r->v), range_cmp);
+}
+
 /* Ranges of one DIE (low/high pc or DW_AT_ranges) appended to *v;
  * empty ones and those the linker discarded (at 0) left out. */
 static int die_ranges(Dwarf_Die *die, struct dw_ranges *v, uint64_t idx)
@@ -102,16 +94,6 @@ static int die_ranges(Dwarf_Die *die, struct dw_ranges *v, uint64_t idx)
 		if (hi > lo && lo && dw_range_push(v, lo, hi, idx))
 			return -1;
 	return 0;
-}
-
-/* Once per index: the slower path is taken, and why. */
-static void fallback(struct dwarf_index *x, struct dw_cu *cu,
-		     const char *what, const char *why)
-{
-	if (x->warned++)
-		return;
-	warning("cannot read the %s of '%s' directly (%s): using libdw for it and units like it, which is slower",
-		what, cu->unit ? cu->unit : "?", why);
 }
 
 /* Index of the range holding addr in a sorted table, or -1. Nested or
@@ -134,36 +116,24 @@ static ptrdiff_t range_find(const struct dw_range *v, size_t n, uint64_t addr)
 	return -1;
 }
 
-struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
+struct srcindex *srcindex_new(void *dwarf, const char *origin)
 {
-	struct dwarf_index *x = calloc(1, sizeof(*x));
-	Dwarf_Off off = 0, next, abbrev;
+	struct srcindex *x = calloc(1, sizeof(*x));
+	Dwarf_Off off = 0, next;
 	size_t hsize, capcus = 0, i;
-	uint8_t asize, osize;
-	Dwarf_Half version;
-	const char *why = "unknown reason";
 
 	if (!x || !(x->paths = srcpath_new()))
 		goto oom;
 	x->dw = dwarf;
-	for (i = 0; i < LINE_SLOTS; i++)
-		x->slots[i].cu = SIZE_MAX;
-	for (i = 0; i < ABBREV_SLOTS; i++)
-		x->aslots[i].cu = SIZE_MAX;
-	x->raw = !dw_sections_get(&x->sec, dwarf, &why);
-	if (!x->raw)
-		warning("cannot read the DWARF sections of '%s' directly (%s): using libdw, which is slower",
-			origin, why);
-	while (dwarf_next_unit(x->dw, off, &next, &hsize, &version, &abbrev,
-			       &asize, &osize, NULL, NULL) == 0) {
+	while (dwarf_next_unit(x->dw, off, &next, &hsize, NULL, NULL, NULL,
+			       NULL, NULL, NULL) == 0) {
 		Dwarf_Die cudie, *d = dwarf_offdie(x->dw, off + hsize, &cudie);
 		Dwarf_Attribute attr;
-		Dwarf_Word stmt;
 		struct dw_cu *cu;
 
 		off = next;
 		if (!d || (dwarf_tag(d) != DW_TAG_compile_unit &&
-			   dwarf_tag(d) != DW_TAG_partial_unit))
+		     dwarf_tag(d) != DW_TAG_partial_unit))
 			continue;
 		if (x->ncus == capcus) {
 			size_t c = capcus ? capcus * 2 : 256;
@@ -177,14 +147,6 @@ struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
 		cu = &x->cus[x->ncus];
 		memset(cu, 0, sizeof(*cu));
 		cu->off = dwarf_dieoffset(d);
-		cu->where = (struct dw_unit){
-			.off = cu->off - hsize, .end = next, .die_off = cu->off,
-			.abbrev_off = abbrev,
-			.fmt = { asize, osize, version },
-		};
-		cu->stmt_list = UINT64_MAX;
-		if (!dwarf_formudata(dwarf_attr(d, DW_AT_stmt_list, &attr), &stmt))
-			cu->stmt_list = stmt;
 		cu->comp_dir = dwarf_formstring(dwarf_attr(d, DW_AT_comp_dir,
 							   &attr));
 		/* Stash the raw name in unit until every CU has voted. */
@@ -198,142 +160,53 @@ struct dwarf_index *dwarf_index_new(void *dwarf, const char *origin)
 	if (!x->ncus) {
 		warning("no readable compilation unit in the DWARF of '%s': file:line and inline chains are unavailable",
 			origin);
-		dwarf_index_free(x);
+		srcindex_free(x);
 		return NULL;
 	}
 	for (i = 0; i < x->ncus; i++)
 		if (x->cus[i].unit)
 			x->cus[i].unit = srcpath_get(x->paths, x->cus[i].unit,
 						     x->cus[i].comp_dir);
-	qsort(x->ranges.v, x->ranges.n, sizeof(*x->ranges.v), range_cmp);
+	ranges_sort(&x->ranges);
 	return x;
 oom:
 	warning("out of memory indexing the DWARF of '%s': file:line and inline chains are unavailable",
 		origin);
-	dwarf_index_free(x);
+	srcindex_free(x);
 	return NULL;
 }
 
-/* The CU's abbreviations parsed here (LRU), or NULL with *why. */
-static const struct dw_abbrevs *cu_abbrevs(struct dwarf_index *x,
-					   struct dw_cu *cu, const char **why)
+/*
+ * The concrete functions of one CU, once, sorted by address. A walk of
+ * the CU's top level (dwarf_child, dwarf_siblingof, which jumps over a
+ * function's body by DW_AT_sibling): kernel C has no nested functions,
+ * and dwarf_getfuncs, which also visits every scope inside every
+ * function to find them, took 1.5-2x as long on a real vmlinux.
+ */
+static int cu_index(struct srcindex *x, struct dw_cu *cu, Dwarf_Die *cudie)
 {
-	size_t k = cu - x->cus, i, victim = 0;
-	struct abbrev_slot *sl;
-
-	for (i = 0; i < ABBREV_SLOTS; i++) {
-		if (x->aslots[i].cu == k) {
-			x->aslots[i].used = ++x->clock;
-			return &x->aslots[i].a;
-		}
-		if (x->aslots[i].used < x->aslots[victim].used)
-			victim = i;
-	}
-	sl = &x->aslots[victim];
-	if (sl->cu != SIZE_MAX)
-		dw_abbrevs_free(&sl->a);
-	sl->cu = SIZE_MAX;
-	if (dw_abbrevs_read(&sl->a, &x->sec, &cu->where, why)) {
-		dw_abbrevs_free(&sl->a);
-		return NULL;
-	}
-	sl->cu = k;
-	sl->used = ++x->clock;
-	return &sl->a;
-}
-
-/* The functions read directly; those with DW_AT_ranges via libdw. */
-static int cu_scan(struct dwarf_index *x, struct dw_cu *cu, const char **why)
-{
-	struct dw_ranges todo = { NULL, 0, 0 };
-	const struct dw_abbrevs *a = cu_abbrevs(x, cu, why);
-	int ret = a ? dw_scan_functions_abbrevs(&x->sec, &cu->where, a,
-						&cu->funcs, &todo, why) : -1;
-	size_t i;
-
-	for (i = 0; !ret && i < todo.n; i++) {
-		Dwarf_Die fn;
-
-		if (!dwarf_offdie(x->dw, todo.v[i].idx, &fn)) {
-			*why = "no DIE where the scan found one";
-			ret = -1;
-		} else if (die_ranges(&fn, &cu->funcs, todo.v[i].idx)) {
-			*why = "out of memory";
-			ret = -1;
-		}
-	}
-	free(todo.v);
-	return ret;
-}
-
-/* The concrete functions of one CU, once: a walk of its top level. */
-static int cu_index(struct dwarf_index *x, struct dw_cu *cu)
-{
-	Dwarf_Die cudie, child;
-	const char *why = "unknown reason";
+	Dwarf_Die child;
 
 	cu->indexed = 1;
-	if (x->raw) {
-		if (!cu_scan(x, cu, &why))
-			goto sort;
-		fallback(x, cu, "functions", why);
-		cu->funcs.n = 0;
-		cu->dies_libdw = 1;
-	}
-	if (!dwarf_offdie(x->dw, cu->off, &cudie) ||
-	    dwarf_child(&cudie, &child))
+	if (dwarf_child(cudie, &child))
 		return 0;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_subprogram)
-			continue;
-		if (die_ranges(&child, &cu->funcs, dwarf_dieoffset(&child)))
+		if (dwarf_tag(&child) == DW_TAG_subprogram &&
+		    die_ranges(&child, &cu->funcs, dwarf_dieoffset(&child)))
 			return -1;
 	} while (dwarf_siblingof(&child, &child) == 0);
-sort:
-	qsort(cu->funcs.v, cu->funcs.n, sizeof(*cu->funcs.v), range_cmp);
+	ranges_sort(&cu->funcs);
 	return 0;
 }
 
-/* The CU's line table decoded here, or NULL: then libdw answers. */
-static struct line_table *cu_lines(struct dwarf_index *x, struct dw_cu *cu)
-{
-	size_t k = cu - x->cus, i, victim = 0;
-	struct line_slot *sl;
-	const char *why = "unknown reason";
-
-	if (!x->raw || cu->lines_libdw || cu->stmt_list == UINT64_MAX)
-		return NULL;
-	for (i = 0; i < LINE_SLOTS; i++) {
-		if (x->slots[i].cu == k) {
-			x->slots[i].used = ++x->clock;
-			return &x->slots[i].t;
-		}
-		if (x->slots[i].used < x->slots[victim].used)
-			victim = i;
-	}
-	sl = &x->slots[victim];
-	line_table_free(&sl->t);
-	sl->cu = SIZE_MAX;
-	if (line_table_decode(&sl->t, &x->sec, cu->stmt_list,
-			      cu->where.fmt.addr_size, cu->comp_dir, x->paths,
-			      &why)) {
-		fallback(x, cu, "line table", why);
-		cu->lines_libdw = 1;
-		return NULL;
-	}
-	sl->cu = k;
-	sl->used = ++x->clock;
-	return &sl->t;
-}
-
-static struct dw_cu *cu_of(struct dwarf_index *x, uint64_t addr)
+static struct dw_cu *cu_of(struct srcindex *x, uint64_t addr)
 {
 	ptrdiff_t k = range_find(x->ranges.v, x->ranges.n, addr);
 
 	return k < 0 ? NULL : &x->cus[x->ranges.v[k].idx];
 }
 
-const char *dwarf_index_unit(struct dwarf_index *x, uint64_t addr)
+const char *srcindex_unit(struct srcindex *x, uint64_t addr)
 {
 	struct dw_cu *cu = cu_of(x, addr);
 
@@ -347,9 +220,10 @@ static int has_pc_attrs(Dwarf_Die *d)
 
 /*
  * Append to chain[] the inlined_subroutine DIEs holding addr below
- * `die`, outermost first, as dwarf_getscopes_die would find them but
- * without walking the CU from its root. Blocks without addresses are
- * searched too (gcc emits some); returns the new depth.
+ * `die`, outermost first: the scopes dwarf_getscopes_die would give,
+ * but found from the function instead of from the root of its CU.
+ * Blocks without addresses are searched too (gcc emits some); returns
+ * the new depth.
  */
 static int descend(Dwarf_Die *die, uint64_t addr, Dwarf_Die *chain, int depth)
 {
@@ -377,78 +251,31 @@ static int descend(Dwarf_Die *die, uint64_t addr, Dwarf_Die *chain, int depth)
 	return depth;
 }
 
-/* The call site of an inlined frame as a normalised path. */
-static const char *call_file(struct dwarf_index *x, struct dw_cu *cu,
-			     struct line_table *lt, Dwarf_Die *cudie,
-			     const struct dw_inline *f)
+/* The call site of an inlined frame, as a normalised path and line. */
+static void call_site(struct srcindex *x, struct dw_cu *cu, Dwarf_Die *cudie,
+		      Dwarf_Die *inl, const char **file, int *line)
 {
+	Dwarf_Attribute attr;
 	Dwarf_Files *files;
+	Dwarf_Word v;
 	size_t nfiles;
 
-	if (!f->has_call_file)
-		return NULL;
-	if (lt)
-		return line_table_file(lt, f->call_file);
-	if (dwarf_getsrcfiles(cudie, &files, &nfiles) || f->call_file >= nfiles)
-		return NULL;
-	return srcpath_get(x->paths, dwarf_filesrc(files, f->call_file, NULL,
-						   NULL), cu->comp_dir);
+	*file = NULL;
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &v) == 0)
+		*line = (int)v;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &v) ||
+	    dwarf_getsrcfiles(cudie, &files, &nfiles) || v >= nfiles)
+		return;
+	*file = srcpath_get(x->paths, dwarf_filesrc(files, v, NULL, NULL),
+			    cu->comp_dir);
 }
 
-/* The chain through libdw, for units the direct reader gave up on. */
-static int chain_libdw(struct dwarf_index *x, uint64_t fn_off, uint64_t addr,
-		       struct dw_inline *out)
-{
-	Dwarf_Die fn, chain[MAX_DEPTH];
-	Dwarf_Attribute attr;
-	Dwarf_Word v;
-	int depth = 0, i;
-
-	if (dwarf_offdie(x->dw, fn_off, &fn))
-		depth = descend(&fn, addr, chain, 0);
-	for (i = 0; i < depth; i++) {
-		struct dw_inline *f = &out[i];
-
-		f->name = dwarf_diename(&chain[i]);
-		f->call_line = 0;
-		if (dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line,
-					       &attr), &v) == 0)
-			f->call_line = (int)v;
-		f->has_call_file = dwarf_formudata(dwarf_attr(&chain[i],
-				DW_AT_call_file, &attr), &v) == 0;
-		f->call_file = f->has_call_file ? v : 0;
-	}
-	return depth;
-}
-
-/* The inline chain at addr in the function at fn_off, outermost first. */
-static int inline_chain(struct dwarf_index *x, struct dw_cu *cu,
-			uint64_t fn_off, uint64_t addr, struct dw_inline *out)
-{
-	const char *why = "unknown reason";
-	const struct dw_abbrevs *a;
-	int depth;
-
-	if (x->raw && !cu->dies_libdw) {
-		a = cu_abbrevs(x, cu, &why);
-		depth = a ? dw_inline_chain(&x->sec, &cu->where, a, fn_off,
-					    addr, out, MAX_DEPTH, &why) : -1;
-		if (depth >= 0)
-			return depth;
-		fallback(x, cu, "inline chains", why);
-		cu->dies_libdw = 1;
-	}
-	return chain_libdw(x, fn_off, addr, out);
-}
-
-static struct dw_loc *compute(struct dwarf_index *x, uint64_t addr)
+static struct dw_loc *compute(struct srcindex *x, uint64_t addr)
 {
 	struct dw_cu *cu = cu_of(x, addr);
-	struct dw_inline chain[MAX_DEPTH];
-	Dwarf_Die cudie;
+	Dwarf_Die cudie, fn, chain[MAX_DEPTH];
 	struct sym_frame *frames = NULL;
-	const struct line_row *row;
-	struct line_table *lt;
 	struct dw_loc *loc;
 	Dwarf_Line *line;
 	ptrdiff_t k;
@@ -457,23 +284,16 @@ static struct dw_loc *compute(struct dwarf_index *x, uint64_t addr)
 
 	if (!cu || !dwarf_offdie(x->dw, cu->off, &cudie))
 		return NULL;
-	if (!cu->indexed && cu_index(x, cu))
+	if (!cu->indexed && cu_index(x, cu, &cudie))
 		return NULL;
-	lt = cu_lines(x, cu);
-	if (lt) {
-		row = line_table_find(lt, addr);
-		if (row) {
-			file = line_table_file(lt, row->file & ~LINE_END_SEQ);
-			lineno = row->line;
-		}
-	} else if ((line = dwarf_getsrc_die(&cudie, addr))) {
+	if ((line = dwarf_getsrc_die(&cudie, addr))) {
 		file = srcpath_get(x->paths, dwarf_linesrc(line, NULL, NULL),
 				   cu->comp_dir);
 		dwarf_lineno(line, &lineno);
 	}
 	k = range_find(cu->funcs.v, cu->funcs.n, addr);
-	if (k >= 0)
-		depth = inline_chain(x, cu, cu->funcs.v[k].idx, addr, chain);
+	if (k >= 0 && dwarf_offdie(x->dw, cu->funcs.v[k].idx, &fn))
+		depth = descend(&fn, addr, chain, 0);
 
 	loc = calloc(1, sizeof(*loc));
 	if (depth)
@@ -488,22 +308,19 @@ static struct dw_loc *compute(struct dwarf_index *x, uint64_t addr)
 	 * innermost, the call site of the one it calls for the others. */
 	for (i = 0; i < depth; i++) {
 		struct sym_frame *f = &frames[i];
+		const char *name = dwarf_diename(&chain[depth - 1 - i]);
 
-		f->function = chain[depth - 1 - i].name ?
-			      chain[depth - 1 - i].name : "??";
+		f->function = name ? name : "??";
 		if (i == 0) {
 			f->file = file;
 			f->line = lineno;
 		} else {
-			f->file = call_file(x, cu, lt, &cudie,
-					    &chain[depth - i]);
-			f->line = chain[depth - i].call_line;
+			call_site(x, cu, &cudie, &chain[depth - i], &f->file,
+				  &f->line);
 		}
 	}
-	if (depth) {
-		file = call_file(x, cu, lt, &cudie, &chain[0]);
-		lineno = chain[0].call_line;
-	}
+	if (depth)
+		call_site(x, cu, &cudie, &chain[0], &file, &lineno);
 	loc->file = file;
 	loc->line = lineno;
 	loc->inlines = frames;
@@ -519,7 +336,7 @@ static size_t addr_hash(uint64_t a, size_t mask)
 	return a & mask;
 }
 
-static int cache_grow(struct dwarf_index *x)
+static int cache_grow(struct srcindex *x)
 {
 	size_t cap = x->capcache ? x->capcache * 2 : 1024, i;
 	struct dw_cache_entry *t = calloc(cap, sizeof(*t));
@@ -542,7 +359,7 @@ static int cache_grow(struct dwarf_index *x)
 	return 0;
 }
 
-const struct dw_loc *dwarf_index_lookup(struct dwarf_index *x, uint64_t addr)
+const struct dw_loc *srcindex_lookup(struct srcindex *x, uint64_t addr)
 {
 	size_t h;
 
@@ -560,7 +377,7 @@ const struct dw_loc *dwarf_index_lookup(struct dwarf_index *x, uint64_t addr)
 	return x->cache[h].loc;
 }
 
-void dwarf_index_free(struct dwarf_index *x)
+void srcindex_free(struct srcindex *x)
 {
 	size_t i;
 
@@ -574,11 +391,6 @@ void dwarf_index_free(struct dwarf_index *x)
 	}
 	for (i = 0; i < x->ncus; i++)
 		free(x->cus[i].funcs.v);
-	for (i = 0; i < LINE_SLOTS; i++)
-		line_table_free(&x->slots[i].t);
-	for (i = 0; i < ABBREV_SLOTS; i++)
-		if (x->aslots[i].cu != SIZE_MAX)
-			dw_abbrevs_free(&x->aslots[i].a);
 	free(x->cache);
 	free(x->cus);
 	free(x->ranges.v);

@@ -36,21 +36,11 @@ struct interned {
 	char *norm;
 };
 
-/* Line-table names are built per CU (dir + name): keyed by content. */
-struct joined {
-	char *raw;
-	const char *comp_dir;   /* part of the key: stripping depends on it */
-	uint64_t hash;
-	char *norm;
-};
-
 struct srcpath {
 	struct root *roots;
 	size_t nroots, caproots;
 	struct interned *tab;   /* open addressing on the raw pointer */
 	size_t ntab, captab;
-	struct joined *jtab;    /* open addressing on the content */
-	size_t njtab, capjtab;
 };
 
 struct srcpath *srcpath_new(void)
@@ -272,95 +262,12 @@ const char *srcpath_get(struct srcpath *sp, const char *raw,
 	return sp->tab[h].norm;
 }
 
-static uint64_t str_hash(const char *s, const char *comp_dir)
-{
-	uint64_t h = 0xcbf29ce484222325ULL ^ (uintptr_t)comp_dir;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
-}
-
-static int jgrow(struct srcpath *sp)
-{
-	size_t cap = sp->capjtab ? sp->capjtab * 2 : 1024, i;
-	struct joined *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -1;
-	for (i = 0; i < sp->capjtab; i++) {
-		size_t h;
-
-		if (!sp->jtab[i].raw)
-			continue;
-		for (h = sp->jtab[i].hash & (cap - 1); t[h].raw;
-		     h = (h + 1) & (cap - 1))
-			;
-		t[h] = sp->jtab[i];
-	}
-	free(sp->jtab);
-	sp->jtab = t;
-	sp->capjtab = cap;
-	return 0;
-}
-
-const char *srcpath_join(struct srcpath *sp, const char *dir,
-			 const char *name, const char *comp_dir)
-{
-	char stack[512], *raw = stack;
-	size_t dl = dir && *name != '/' ? strlen(dir) : 0, nl = strlen(name);
-	uint64_t hash;
-	size_t h;
-
-	if (dl + nl + 2 > sizeof(stack) && !(raw = malloc(dl + nl + 2)))
-		return NULL;
-	if (dl) {
-		memcpy(raw, dir, dl);
-		raw[dl++] = '/';
-	}
-	memcpy(raw + dl, name, nl + 1);
-	hash = str_hash(raw, comp_dir);
-	if (2 * (sp->njtab + 1) > sp->capjtab && jgrow(sp))
-		goto fail;
-	for (h = hash & (sp->capjtab - 1); sp->jtab[h].raw;
-	     h = (h + 1) & (sp->capjtab - 1))
-		if (sp->jtab[h].hash == hash &&
-		    sp->jtab[h].comp_dir == comp_dir &&
-		    !strcmp(sp->jtab[h].raw, raw)) {
-			if (raw != stack)
-				free(raw);
-			return sp->jtab[h].norm;
-		}
-	sp->jtab[h].norm = srcpath_normalise(sp, raw, comp_dir);
-	if (!sp->jtab[h].norm)
-		goto fail;
-	sp->jtab[h].raw = raw == stack ? strdup(raw) : raw;
-	if (!sp->jtab[h].raw) {
-		free(sp->jtab[h].norm);
-		sp->jtab[h].norm = NULL;
-		return NULL;
-	}
-	sp->jtab[h].comp_dir = comp_dir;
-	sp->jtab[h].hash = hash;
-	sp->njtab++;
-	return sp->jtab[h].norm;
-fail:
-	if (raw != stack)
-		free(raw);
-	return NULL;
-}
-
 void srcpath_free(struct srcpath *sp)
 {
 	size_t i;
 
 	if (!sp)
 		return;
-	for (i = 0; i < sp->capjtab; i++) {
-		free(sp->jtab[i].raw);
-		free(sp->jtab[i].norm);
-	}
-	free(sp->jtab);
 	for (i = 0; i < sp->nroots; i++)
 		free(sp->roots[i].prefix);
 	for (i = 0; i < sp->captab; i++)

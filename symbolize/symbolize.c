@@ -266,7 +266,7 @@ int symbolizer_load_buckets(struct symbolizer *s, const char *path)
 static void classify(struct symbolizer *s, struct sym *y)
 {
 	if (s->dw && !y->module)
-		y->unit = dwarf_index_unit(s->dw, y->addr - s->bias);
+		y->unit = srcindex_unit(s->dw, y->addr - s->bias);
 	y->rule = buckets_match(&s->rules, y->unit, y->folded);
 }
 
@@ -292,7 +292,7 @@ int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
 	res->module = y->module;
 	res->unit = y->unit;
 	if (s->dw && !y->module) {
-		const struct dw_loc *loc = dwarf_index_lookup(s->dw,
+		const struct dw_loc *loc = srcindex_lookup(s->dw,
 							      addr - s->bias);
 
 		if (loc) {
@@ -348,7 +348,7 @@ void symbolizer_close(struct symbolizer *s)
 	if (!s)
 		return;
 	buckets_free(&s->rules);
-	dwarf_index_free(s->dw);
+	srcindex_free(s->dw);
 	/* After the index and the symbols: both point into its file. */
 	vmlinux_file_close(s->vm);
 	free(s->syms);

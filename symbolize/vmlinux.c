@@ -416,7 +416,7 @@ int symbolizer_open_vmlinux(struct symbolizer **out, const char *path,
 	(*out)->bias = o->text_addr && ltext ? o->text_addr - ltext : 0;
 	/* Unreadable DWARF (warned about) still leaves the symbols. */
 	if (dw)
-		(*out)->dw = dwarf_index_new(dw, path);
+		(*out)->dw = srcindex_new(dw, path);
 	return 0;
 fail:
 	vmlinux_file_close(vm);
