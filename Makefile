@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Build and test dependencies, all Debian 12 packages.
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        libjansson-dev libcmocka-dev iproute2 jq elfutils binutils procps \
-       chromium python3 socat
+       chromium python3 socat qemu-system-x86 busybox-static
 
 .PHONY: all deps build demo check clean
 

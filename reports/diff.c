@@ -465,6 +465,12 @@ static void check_conditions(struct diff *d)
 	const struct profile *a = d->prof[0].m->profile;
 	size_t i;
 
+	for (i = 0; i < d->n; i++)
+		if (profile_emulated(d->prof[i].m->profile)) {
+			warn_add(d, "'%s' was %s", d->prof[i].path,
+				 PROFILE_EMULATED_NOTE);
+			break;
+		}
 	for (i = 1; i < d->n; i++) {
 		const struct profile *b = d->prof[i].m->profile;
 

@@ -404,6 +404,8 @@ static void put_notes(struct summary *s, const struct model *m)
 		if (!strcmp(m->views[MODEL_BY_ROLE].rows[i].name,
 			    model_role_name(MODEL_ROLE_IDLE_CTX)))
 			ic = &m->views[MODEL_BY_ROLE].rows[i];
+	if (profile_emulated(m->profile))
+		NOTE(s, "%s.", PROFILE_EMULATED_NOTE);
 	if (m->nrepeats > 1)
 		NOTE(s, "sd is the sample standard deviation of the value per round trip across the %d repeats (measurement windows); the value itself is all windows' weight over all round trips. A row of omitted rows shows its sampling error instead.",
 		     m->nrepeats);

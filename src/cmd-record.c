@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "error.h"
 #include "exitcode.h"
+#include "lab/lab.h"
 #include "options.h"
 #include "profile.h"
 #include "recording.h"
@@ -53,6 +54,15 @@ WORKLOAD_OPTIONS_HELP
 "      --ring-pages N     ring buffer data pages per CPU, a power of two\n"
 "                         (default 128; as root up to 512, by CPU count)\n"
 "      --no-fallback      fail instead of using cpu-clock without a PMU\n"
+"      --kernel IMAGE     boot IMAGE under QEMU (KVM, else TCG emulation)\n"
+"                         and record the same run inside it\n"
+"      --vmlinux FILE     with --kernel: that kernel's vmlinux; its\n"
+"                         build-id is checked, reports use its DWARF\n"
+"      --qemu-arg ARG     with --kernel: one more QEMU argument\n"
+"                         (repeatable, e.g. --qemu-arg=-accel=tcg)\n"
+"      --qemu-timeout SECS  with --kernel: stop the guest after SECS\n"
+"      --guest-perpkt FILE  with --kernel: perpkt binary for the guest\n"
+"                         (another architecture's picks its QEMU)\n"
 "  -q, --quiet            no progress or summary on stderr\n"
 "  -h, --help             show this help\n";
 
@@ -93,6 +103,11 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 		{ "irq-cpu", required_argument, NULL, 28 },
 		{ "ring-pages", required_argument, NULL, 3 },
 		{ "no-fallback", no_argument, NULL, 4 },
+		{ "kernel", required_argument, NULL, 40 },
+		{ "vmlinux", required_argument, NULL, 41 },
+		{ "qemu-arg", required_argument, NULL, 42 },
+		{ "qemu-timeout", required_argument, NULL, 43 },
+		{ "guest-perpkt", required_argument, NULL, 44 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -104,7 +119,8 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 	while ((c = getopt_long(argc, argv, "o:d:w:r:e:c:F:gaC:s:n:qh", longopts, NULL)) != -1) {
 		/* stat counts only: sampling options make no sense there */
 		if (o->counting_only && (c == 'o' || c == 'c' || c == 'F' ||
-					 c == 'g' || c == 'r' || c == 3))
+					 c == 'g' || c == 'r' || c == 3 ||
+					 (c >= 40 && c <= 44)))
 			return error("'%s' is for perpkt record: stat only counts",
 				     argv[optind - 1]);
 		if (!o->counting_only && c == 6)
@@ -232,6 +248,26 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 		case 4:
 			o->no_fallback = 1;
 			break;
+		case 40:
+			o->kernel = optarg;
+			break;
+		case 41:
+			o->vmlinux = optarg;
+			break;
+		case 42:
+			if (o->nqemu_args == sizeof(o->qemu_args) / sizeof(o->qemu_args[0]))
+				return error("too many --qemu-arg: at most %zu",
+					     o->nqemu_args);
+			o->qemu_args[o->nqemu_args++] = optarg;
+			break;
+		case 43:
+			if (parse_seconds(optarg, "--qemu-timeout", 1, 86400,
+					  &o->qemu_timeout))
+				return -1;
+			break;
+		case 44:
+			o->guest_perpkt = optarg;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -248,6 +284,11 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 		return error("-c and -F both given: choose a period or a frequency");
 	if (o->all_cpus && o->ncpus)
 		return error("-a and -C both given: choose one");
+	if (!o->kernel && (o->vmlinux || o->nqemu_args || o->qemu_timeout ||
+			   o->guest_perpkt))
+		return error("--vmlinux, --qemu-arg, --qemu-timeout and --guest-perpkt go with --kernel (perpkt report takes --vmlinux)");
+	if (o->kernel && o->peer)
+		return error("--peer and --kernel both given: the guest has no network device");
 	return 0;
 }
 
@@ -289,7 +330,7 @@ int record_main(struct record_options *o, int argc, char **argv,
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	ret = record_run(o);
+	ret = o->kernel ? lab_record(o) : record_run(o);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);

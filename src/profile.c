@@ -122,3 +122,10 @@ void profile_free(struct profile *p)
 	free(p->missing);
 	memset(p, 0, sizeof(*p));
 }
+
+int profile_emulated(const struct profile *p)
+{
+	const char *accel = profile_condition(p, PROFILE_COND_ACCEL);
+
+	return accel && !strncmp(accel, "tcg", 3);
+}

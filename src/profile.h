@@ -225,6 +225,17 @@ int profile_add_condition(struct profile *p, const char *key, const char *value)
 /* The value of a condition, NULL if absent. */
 const char *profile_condition(const struct profile *p, const char *key);
 
+/* How record --kernel ran the guest: "kvm", or "tcg (why)". */
+#define PROFILE_COND_ACCEL "lab.accel"
+/* The vmlinux record --kernel --vmlinux checked: report and diff use
+ * its DWARF when no other symbols are given and the file is there. */
+#define PROFILE_COND_VMLINUX "lab.vmlinux"
+/* 1 when recorded in a guest under QEMU's TCG: its clock runs at the
+ * emulator's pace, so only samples per round trip compare. */
+int profile_emulated(const struct profile *p);
+#define PROFILE_EMULATED_NOTE \
+	"recorded under QEMU TCG emulation: its times are emulated, not the hardware's; compare samples per round trip (proportional to the instructions emulated) between kernels, not times"
+
 /* Atomic: written to a temporary file beside `path`, then renamed. */
 int profile_write(const struct profile *p, const char *path);
 /* On failure prints "cannot read profile '<path>': ..." and returns -1. */

@@ -37,6 +37,13 @@ struct record_options {
 	int no_fallback;
 	int counting_only;         /* perpkt stat: count, never sample */
 	const char *format;        /* perpkt stat: "text" or "json" */
+	/* --kernel: record inside this kernel under QEMU (src/lab/) */
+	const char *kernel;
+	const char *vmlinux;       /* --vmlinux: its DWARF, build-id checked */
+	const char *guest_perpkt;  /* --guest-perpkt: binary for the guest */
+	const char *qemu_args[32]; /* --qemu-arg, in order */
+	size_t nqemu_args;
+	double qemu_timeout;       /* --qemu-timeout; 0: from the run length */
 	int quiet;
 	int help;
 	int argc;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "sysinfo.h"
@@ -141,6 +142,13 @@ static int open_source(struct symbolizer **out, const struct symsource *src,
 		if (symbolizer_open_kallsyms(out, src->kallsyms))
 			return -1;
 		return check_kallsyms(*out, src, p);
+	}
+	/* record --kernel --vmlinux named it, build-id checked: its DWARF,
+	 * while the file is still there (checked again on opening) */
+	if (p && (found = (char *)profile_condition(p, PROFILE_COND_VMLINUX)) &&
+	    !access(found, R_OK)) {
+		*origin = found;
+		return open_vmlinux_profile(out, found, src, p);
 	}
 	if (p) {
 		*origin = "profile";

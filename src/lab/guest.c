@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "lab/guest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <glob.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "lab/initramfs.h"
+
+/*
+ * /init, run by busybox sh. iproute2's ip sits in /usr/sbin ahead of
+ * busybox's in PATH: perpkt's veth setup needs `ip netns`. Busybox
+ * insmod cannot read a compressed module, so unxz comes first (6.12
+ * ships veth.ko.xz). The files go out in the order the host needs them
+ * to explain a failure; the data port is raw so no byte is translated.
+ */
+static const char init_script[] =
+"#!/bin/busybox sh\n"
+"/bin/busybox --install -s /bin\n"
+"export PATH=/usr/sbin:/bin\n"
+"mkdir -p /proc /sys /dev /tmp /run /var\n"
+"mount -t proc proc /proc\n"
+"mount -t sysfs sysfs /sys\n"
+"mount -t devtmpfs devtmpfs /dev\n"
+"mount -t tmpfs tmpfs /tmp\n"
+"mount -t tmpfs tmpfs /run\n"
+"ln -s /run /var/run\n"
+"mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null\n"
+". /perpkt/env\n"
+"cut -d' ' -f1 /proc/uptime > /tmp/uptime\n"
+"echo \"" LAB_GUEST_UP_MARK " $(cat /tmp/uptime) s, $(uname -r)\"\n"
+"ip link set lo up\n"
+"for m in /perpkt/modules/*.ko.xz; do [ -e \"$m\" ] && unxz \"$m\"; done\n"
+"for m in /perpkt/modules/*.ko; do [ -e \"$m\" ] && insmod \"$m\"; done\n"
+"if [ ! -e /proc/sys/kernel/perf_event_paranoid ]; then\n"
+"  echo \"kernel $(uname -r) has no perf_event support (no /proc/sys/kernel/perf_event_paranoid): build it with CONFIG_PERF_EVENTS=y\" > /tmp/guest-error\n"
+"else\n"
+"  set --\n"
+"  while IFS= read -r a; do set -- \"$@\" \"$a\"; done < /perpkt/args\n"
+"  /usr/bin/perpkt record \"$@\" -o /tmp/profile.json > /tmp/stdout 2> /tmp/stderr\n"
+"  echo $? > /tmp/rc\n"
+"fi\n"
+"cut -d' ' -f1 /proc/uptime >> /tmp/uptime\n"
+"cat /sys/kernel/notes > /tmp/notes 2>/dev/null\n"
+"stty -F /dev/$PORT raw -echo\n"
+"{\n"
+"  for f in guest-error rc stderr uptime notes profile.json; do\n"
+"    [ -e /tmp/$f ] || continue\n"
+"    echo \"perpkt-file $f\"; base64 /tmp/$f; echo perpkt-end\n"
+"  done\n"
+"  echo perpkt-done\n"
+"} > /dev/$PORT\n"
+"sync\n"
+"poweroff -f\n";
+
+/* A library named by DT_NEEDED, in the arch's folders. */
+static int find_lib(const struct lab_arch *a, const char *name, char *out,
+		    size_t len)
+{
+	size_t i;
+
+	for (i = 0; a->libdirs[i]; i++) {
+		snprintf(out, len, "%s/%.255s", a->libdirs[i], name);
+		if (!access(out, R_OK))
+			return 0;
+	}
+	return error("cannot find library '%s' for the %s guest under %s and the other library folders: install its %s package",
+		     name, a->name, a->libdirs[0], a->name);
+}
+
+/* `host` at the same path in the guest, with its interpreter and the
+ * libraries it needs, recursively (what ldd shows, for any arch). */
+static int add_elf(struct initramfs *ir, const struct lab_arch *a,
+		   const char *host, const char *guest)
+{
+	char names[64][256], lib[4096];
+	size_t nnames = 0, i, k, n;
+	Elf *e = NULL;
+	int fd, ret = -1;
+	Elf_Scn *scn = NULL;
+
+	if (initramfs_has(ir, guest))
+		return 0;
+	if (initramfs_add_file(ir, guest, host, 0755))
+		return -1;
+	fd = open(host, O_RDONLY);
+	if (fd < 0)
+		return error("cannot open '%s': %s", host, strerror(errno));
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_getphdrnum(e, &n)) {
+		error("'%s' is not an ELF file: %s", host, elf_errmsg(-1));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		char *interp;
+		size_t sz;
+
+		if (!gelf_getphdr(e, i, &ph) || ph.p_type != PT_INTERP)
+			continue;
+		interp = elf_rawfile(e, &sz);
+		if (!interp || ph.p_offset + ph.p_filesz > sz)
+			break;
+		snprintf(names[nnames++], sizeof(names[0]), "@%.*s",
+			 (int)ph.p_filesz, interp + ph.p_offset);
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		GElf_Dyn dyn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
+			const char *s;
+
+			if (!gelf_getdyn(d, k, &dyn) || dyn.d_tag != DT_NEEDED)
+				continue;
+			s = elf_strptr(e, sh.sh_link, dyn.d_un.d_val);
+			if (s && nnames < sizeof(names) / sizeof(names[0]))
+				snprintf(names[nnames++], sizeof(names[0]), "%s", s);
+		}
+	}
+	elf_end(e);
+	e = NULL;
+	for (i = 0; i < nnames; i++) {
+		/* the interpreter is an absolute path, at the same place */
+		if (names[i][0] == '@')
+			snprintf(lib, sizeof(lib), "%s", names[i] + 1);
+		else if (find_lib(a, names[i], lib, sizeof(lib)))
+			goto out;
+		if (add_elf(ir, a, lib, lib + 1))
+			goto out;
+	}
+	ret = 0;
+out:
+	elf_end(e);
+	close(fd);
+	return ret;
+}
+
+/* veth from the module tree a .deb unpacks beside boot/vmlinuz-R:
+ * ../lib/modules/R/kernel/drivers/net/veth.ko[.xz]. */
+static int add_veth(struct initramfs *ir, const char *kernel,
+		    const char **module)
+{
+	char *copy = strdup(kernel), pattern[4096], *base, *dir;
+	const char *rel = "*";
+	glob_t gl;
+	int ret = 0;
+
+	*module = NULL;
+	if (!copy)
+		return error("out of memory");
+	base = basename(copy);
+	if (!strncmp(base, "vmlinuz-", 8))
+		rel = base + 8;
+	/* basename may point into copy: build the pattern before dirname */
+	snprintf(pattern, sizeof(pattern), "%s", rel);
+	rel = strdup(pattern);
+	dir = dirname(copy);
+	snprintf(pattern, sizeof(pattern),
+		 "%s/../lib/modules/%s/kernel/drivers/net/veth.ko*", dir, rel);
+	if (!glob(pattern, 0, NULL, &gl) && gl.gl_pathc) {
+		const char *p = gl.gl_pathv[0];
+		int xz = strlen(p) > 3 && !strcmp(p + strlen(p) - 3, ".xz");
+
+		ret = initramfs_add_file(ir, xz ? "perpkt/modules/veth.ko.xz" :
+					 "perpkt/modules/veth.ko", p, 0644);
+		*module = xz ? "veth.ko.xz" : "veth.ko";
+	}
+	globfree(&gl);
+	free((void *)rel);
+	free(copy);
+	return ret;
+}
+
+int lab_guest_initramfs(const struct lab_guest *g, const char *path,
+			const char **module)
+{
+	const struct lab_arch *a = g->arch;
+	struct initramfs *ir;
+	char env[256];
+	char *args = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	elf_version(EV_CURRENT);
+	if (initramfs_create(&ir, path))
+		return -1;
+	f = open_memstream(&args, &len);
+	if (!f)
+		goto fail;
+	for (i = 0; i < g->nargs; i++) {
+		if (strchr(g->args[i], '\n')) {
+			fclose(f);
+			error("argument '%s' has a newline: the guest cannot take it",
+			      g->args[i]);
+			goto fail;
+		}
+		fprintf(f, "%s\n", g->args[i]);
+	}
+	fclose(f);
+	snprintf(env, sizeof(env), "PORT=%s\n", a->data_port);
+	if (initramfs_add_file(ir, "bin/busybox", a->busybox, 0755) ||
+	    initramfs_add_data(ir, "init", init_script, strlen(init_script), 0755) ||
+	    initramfs_add_data(ir, "perpkt/env", env, strlen(env), 0644) ||
+	    initramfs_add_data(ir, "perpkt/args", args, len, 0644) ||
+	    add_elf(ir, a, g->perpkt, "usr/bin/perpkt") ||
+	    add_elf(ir, a, a->ip, "usr/sbin/ip") ||
+	    add_veth(ir, g->kernel, module))
+		goto fail;
+	free(args);
+	return initramfs_finish(ir);
+fail:
+	free(args);
+	initramfs_abort(ir);
+	return -1;
+}

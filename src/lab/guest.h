@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_LAB_GUEST_H
+#define PERPKT_LAB_GUEST_H
+
+#include <stddef.h>
+
+#include "lab/arch.h"
+
+/*
+ * What runs inside the guest: busybox, a perpkt binary with its
+ * dynamic loader and the libraries its DT_NEEDED chain names, iproute2's
+ * ip (for --net veth), the veth module when the kernel tree has one, and
+ * a small /init that runs `perpkt record ARGS` and sends its files out
+ * on the arch's data port, framed as base64 between marker lines.
+ */
+struct lab_guest {
+	const struct lab_arch *arch;
+	const char *perpkt;        /* host path of the guest's perpkt binary */
+	const char *kernel;        /* the kernel image: its modules are found
+				    * beside it, as a .deb unpacks them */
+	char **args;               /* `perpkt record` arguments in the guest */
+	size_t nargs;
+};
+
+/* Write the initramfs to `path`; *module names the veth module put in
+ * (a static string, or NULL when none was found). */
+int lab_guest_initramfs(const struct lab_guest *g, const char *path,
+			const char **module);
+
+/* The guest's files as the data port brought them out. */
+#define LAB_GUEST_PROFILE "profile.json"
+#define LAB_GUEST_STDERR "stderr"
+#define LAB_GUEST_RC "rc"
+#define LAB_GUEST_ERROR "guest-error"   /* why perpkt did not run */
+#define LAB_GUEST_NOTES "notes"         /* /sys/kernel/notes */
+#define LAB_GUEST_UPTIME "uptime"       /* /proc/uptime at /init, at the end */
+/* Printed on the console once /init runs. */
+#define LAB_GUEST_UP_MARK "perpkt-guest: up"
+
+#endif

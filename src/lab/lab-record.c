@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "lab/lab.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "exitcode.h"
+#include "lab/channel.h"
+#include "lab/guest.h"
+#include "lab/qemu.h"
+#include "procfile.h"
+#include "profile.h"
+#include "symbolize.h"
+
+char *record_command_line(int argc, char **argv);
+
+/* Host-only options and whether each takes a value. */
+static int host_option(const char *a, int *takes_value)
+{
+	static const char *const with_value[] = {
+		"--kernel", "--vmlinux", "--qemu-arg", "--guest-perpkt",
+		"--qemu-timeout", "--output", "-o",
+	};
+	size_t i, n;
+
+	for (i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++) {
+		n = strlen(with_value[i]);
+		if (strncmp(a, with_value[i], n))
+			continue;
+		if (!a[n]) {
+			*takes_value = 1;
+			return 1;
+		}
+		/* --kernel=IMAGE, -oFILE */
+		if (a[n] == '=' || (n == 2 && a[1] == 'o')) {
+			*takes_value = 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+char **lab_guest_args(int argc, char **argv, size_t *n)
+{
+	char **out = calloc(argc + 1, sizeof(*out));
+	int i, value, rest = 0;
+
+	*n = 0;
+	if (!out)
+		return NULL;
+	for (i = 1; i < argc; i++) {
+		if (!rest && !strcmp(argv[i], "--")) {
+			rest = 1;
+		} else if (!rest && host_option(argv[i], &value)) {
+			i += value;
+			continue;
+		}
+		out[(*n)++] = argv[i];
+	}
+	return out;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	return remove(path);
+}
+
+struct lab_run {
+	char dir[4096];
+	char initrd[4200], console[4200], data[4200], log[4200], out[4200];
+	const struct lab_arch *arch;
+	const char *module;
+	int kvm;
+	char accel[512];
+	char qemu_version[256];
+	char *qemu_command;
+	double wall_s;
+	double boot_s, end_s;   /* guest uptime at /init and at the end */
+};
+
+static void path_in(char *out, size_t len, const struct lab_run *r,
+		    const char *name)
+{
+	snprintf(out, len, "%s/%s", r->dir, name);
+}
+
+static int console_has(const char *path, const char *mark)
+{
+	char *text = procfile_read(path);
+	int found;
+
+	if (!text)
+		return 0;
+	found = strstr(text, mark) != NULL;
+	free(text);
+	return found;
+}
+
+/* Why the boot ended before the profile came out, with the console's
+ * tail (or QEMU's own messages when the kernel never started). */
+static int boot_failed(const struct lab_run *r, const struct record_options *o,
+		       enum lab_qemu_end end, int status, double timeout)
+{
+	int up = console_has(r->console, LAB_GUEST_UP_MARK);
+	char how[64];
+
+	if (end == LAB_QEMU_INTERRUPTED)
+		return error("interrupted: guest stopped");
+	if (WIFSIGNALED(status))
+		snprintf(how, sizeof(how), "was killed by signal %d",
+			 WTERMSIG(status));
+	else
+		snprintf(how, sizeof(how), "exited with status %d",
+			 WEXITSTATUS(status));
+	if (r->kvm && end == LAB_QEMU_EXITED) {
+		/* the caller retries under TCG: one line is enough */
+		warning("%s %s under KVM before the guest ran (see it with --qemu-arg=-accel --qemu-arg=kvm)",
+			r->arch->qemu, how);
+		return -1;
+	}
+	fprintf(stderr, "perpkt: %s said:\n", r->arch->qemu);
+	lab_print_tail(r->log, 8);
+	fprintf(stderr, "perpkt: guest console (%s), last lines:\n",
+		r->arch->console);
+	lab_print_tail(r->console, 20);
+	if (end == LAB_QEMU_TIMEOUT)
+		return error("kernel '%s' %s within %.0f s: stopped (give more with --qemu-timeout)",
+			     o->kernel, up ? "booted but the guest did not finish"
+			     : "did not boot to /init", timeout);
+	if (!up)
+		return error("kernel '%s' did not boot to /init (%s %s): see its messages above",
+			     o->kernel, r->arch->qemu, how);
+	return error("the guest stopped before sending its files out on %s",
+		     r->arch->data_port);
+}
+
+/* Boot once; 0 when the guest's files came out. */
+static int boot(struct lab_run *r, const struct record_options *o)
+{
+	struct lab_qemu q = {
+		.arch = r->arch, .kernel = o->kernel, .initrd = r->initrd,
+		.console = r->console, .data = r->data, .log = r->log,
+		.extra = (char **)o->qemu_args, .nextra = o->nqemu_args,
+		.kvm = r->kvm, .cpus = 2, .mem_mb = 1024,
+		.interrupted = o->interrupted,
+	};
+	enum lab_qemu_end end;
+	char **argv;
+	int status = 0, n;
+	size_t i, len = 0;
+
+	/* boot in seconds, the windows at TCG's pace, and the reply */
+	q.timeout_s = o->qemu_timeout > 0 ? o->qemu_timeout :
+		90 + 2 * (o->warmup + o->duration) * o->repeat +
+		(o->count ? 120 : 0);
+	argv = lab_qemu_argv(&q);
+	for (i = 0; argv && argv[i]; i++)
+		len += strlen(argv[i]) + 1;
+	free(r->qemu_command);
+	r->qemu_command = calloc(1, len + 1);
+	for (i = 0; r->qemu_command && argv && argv[i]; i++)
+		strcat(strcat(r->qemu_command, i ? " " : ""), argv[i]);
+	lab_qemu_argv_free(argv);
+	if (!o->quiet)
+		info("booting '%s' under %s (%s)", o->kernel, r->arch->qemu,
+		     r->accel);
+	if (lab_qemu_run(&q, &end, &status, &r->wall_s))
+		return -1;
+	n = end == LAB_QEMU_EXITED ? lab_channel_unpack(r->data, r->out) : 0;
+	if (n < 0)
+		return -1;
+	if (!n)
+		return boot_failed(r, o, end, status, q.timeout_s);
+	return 0;
+}
+
+static void choose_accel(struct lab_run *r, const struct record_options *o)
+{
+	struct lab_qemu q = { .extra = (char **)o->qemu_args,
+			      .nextra = o->nqemu_args };
+	char why[256];
+
+	if (lab_qemu_extra_accel(&q)) {
+		snprintf(r->accel, sizeof(r->accel), "as --qemu-arg chose");
+		return;
+	}
+	r->kvm = lab_kvm_usable(why, sizeof(why));
+	snprintf(r->accel, sizeof(r->accel), "%s", r->kvm ? "kvm" : "tcg");
+	if (!r->kvm)
+		snprintf(r->accel, sizeof(r->accel), "tcg (%s)", why);
+}
+
+static char *read_text(const struct lab_run *r, const char *name)
+{
+	char path[4300];
+
+	snprintf(path, sizeof(path), "%s/%s", r->out, name);
+	return procfile_read(path);
+}
+
+/* The guest perpkt's messages, as if it had run here. */
+static void relay_stderr(const struct lab_run *r, const struct record_options *o)
+{
+	char *text = read_text(r, LAB_GUEST_STDERR), *p, *at;
+	static const char guest_path[] = "/tmp/" LAB_GUEST_PROFILE;
+
+	/* "wrote '/tmp/profile.json'" is about the guest's copy */
+	for (p = text; p && (at = strstr(p, guest_path)); p = at + strlen(guest_path))
+		fprintf(stderr, "%.*s%s", (int)(at - p), p, o->output);
+	if (p)
+		fputs(p, stderr);
+	free(text);
+}
+
+static void add_conditions(struct profile *p, const struct lab_run *r,
+			   const struct record_options *o)
+{
+	char buf[64];
+
+	profile_add_condition(p, LAB_COND_ACCEL, r->accel);
+	profile_add_condition(p, LAB_COND_QEMU, r->qemu_version);
+	profile_add_condition(p, LAB_COND_COMMAND,
+			      r->qemu_command ? r->qemu_command : "unknown");
+	profile_add_condition(p, LAB_COND_KERNEL, o->kernel);
+	if (o->vmlinux) {
+		char *abs = realpath(o->vmlinux, NULL);
+
+		profile_add_condition(p, LAB_COND_VMLINUX, abs ? abs : o->vmlinux);
+		free(abs);
+	}
+	snprintf(buf, sizeof(buf), "%.2f", r->boot_s);
+	profile_add_condition(p, LAB_COND_BOOT, buf);
+	snprintf(buf, sizeof(buf), "%.1f", r->wall_s);
+	profile_add_condition(p, LAB_COND_WALL, buf);
+}
+
+/* The guest's build-id (its /sys/kernel/notes, also in the profile)
+ * must be the vmlinux's, or its DWARF describes another kernel. */
+static int check_vmlinux(const struct profile *p, const char *vmlinux)
+{
+	char *id = symbolizer_file_build_id(vmlinux);
+	int ret = 0;
+
+	if (!id)
+		return error("'%s' has no build-id: is it a vmlinux?", vmlinux);
+	if (!p->build_id)
+		ret = error("the guest kernel gave no build-id (/sys/kernel/notes): '%s' cannot be checked against it",
+			    vmlinux);
+	else if (strcasecmp(id, p->build_id))
+		ret = error("build-id mismatch: the guest kernel is %s but '%s' is %s: give the vmlinux of '%s' (its -dbg package)",
+			    p->build_id, vmlinux, id, p->kernel_release);
+	free(id);
+	return ret;
+}
+
+static int finish(struct lab_run *r, const struct record_options *o)
+{
+	char *text, path[4300];
+	struct profile p;
+	int rc = PERPKT_EXIT_FAILURE, guest_rc;
+
+	text = read_text(r, LAB_GUEST_ERROR);
+	if (text) {
+		text[strcspn(text, "\n")] = '\0';
+		error("%s", text);
+		free(text);
+		return PERPKT_EXIT_FAILURE;
+	}
+	text = read_text(r, LAB_GUEST_UPTIME);
+	if (text)
+		sscanf(text, "%lf %lf", &r->boot_s, &r->end_s);
+	free(text);
+	text = read_text(r, LAB_GUEST_RC);
+	guest_rc = text ? atoi(text) : PERPKT_EXIT_FAILURE;
+	free(text);
+	if (!o->quiet || guest_rc)
+		relay_stderr(r, o);
+	snprintf(path, sizeof(path), "%s/%s", r->out, LAB_GUEST_PROFILE);
+	if (access(path, R_OK)) {
+		error("perpkt in the guest wrote no profile (exit %d): its messages are above",
+		      guest_rc);
+		return guest_rc ? guest_rc : PERPKT_EXIT_FAILURE;
+	}
+	if (profile_read(&p, path))
+		return PERPKT_EXIT_FAILURE;
+	if (o->vmlinux && check_vmlinux(&p, o->vmlinux))
+		goto out;
+	add_conditions(&p, r, o);
+	/* what reproduces it is the host's command */
+	free(p.command);
+	p.command = record_command_line(o->argc - 1, o->argv + 1);
+	if (profile_write(&p, o->output))
+		goto out;
+	if (!o->quiet)
+		info("guest booted to /init in %.2f s, QEMU ran %.1f s (%s); profile written to '%s'",
+		     r->boot_s, r->wall_s, r->accel, o->output);
+	rc = guest_rc;
+out:
+	profile_free(&p);
+	return rc;
+}
+
+static int prepare(struct lab_run *r, const struct record_options *o)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct lab_guest g = { .kernel = o->kernel };
+	char *self = NULL;
+	int ret;
+
+	if (access(o->kernel, R_OK))
+		return error("cannot read kernel image '%s': %s", o->kernel,
+			     strerror(errno));
+	if (o->vmlinux && access(o->vmlinux, R_OK))
+		return error("cannot read vmlinux '%s': %s", o->vmlinux,
+			     strerror(errno));
+	g.perpkt = o->guest_perpkt;
+	if (!g.perpkt) {
+		self = realpath("/proc/self/exe", NULL);
+		g.perpkt = self;
+		if (!self)
+			return error("cannot find perpkt's own binary: %s",
+				     strerror(errno));
+	}
+	if (lab_arch_of_file(g.perpkt, &r->arch)) {
+		free(self);
+		return -1;
+	}
+	g.arch = r->arch;
+	snprintf(r->dir, sizeof(r->dir), "%s/perpkt-lab.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(r->dir)) {
+		free(self);
+		r->dir[0] = '\0';
+		return error("cannot create a folder in '%s': %s",
+			     tmp && *tmp ? tmp : "/tmp", strerror(errno));
+	}
+	path_in(r->initrd, sizeof(r->initrd), r, "initrd.cpio");
+	path_in(r->console, sizeof(r->console), r, "console.log");
+	path_in(r->data, sizeof(r->data), r, "data.txt");
+	path_in(r->log, sizeof(r->log), r, "qemu.log");
+	path_in(r->out, sizeof(r->out), r, "out");
+	if (mkdir(r->out, 0755)) {
+		free(self);
+		return error("cannot create '%s': %s", r->out, strerror(errno));
+	}
+	g.args = lab_guest_args(o->argc, o->argv, &g.nargs);
+	if (!g.args) {
+		free(self);
+		return error("out of memory");
+	}
+	ret = lab_guest_initramfs(&g, r->initrd, &r->module);
+	free(g.args);
+	free(self);
+	if (!ret && !r->module && o->network && !strcmp(o->network, "veth"))
+		warning("no veth module beside '%s' (../lib/modules/*/kernel/drivers/net/veth.ko*): --net veth works only if it is built in",
+			o->kernel);
+	return ret;
+}
+
+int lab_record(const struct record_options *o)
+{
+	struct lab_run r;
+	int rc = PERPKT_EXIT_FAILURE, ret;
+
+	memset(&r, 0, sizeof(r));
+	if (prepare(&r, o))
+		goto out;
+	lab_qemu_version(r.arch, r.qemu_version, sizeof(r.qemu_version));
+	choose_accel(&r, o);
+	ret = boot(&r, o);
+	if (ret && r.kvm && !(o->interrupted && *o->interrupted)) {
+		/* /dev/kvm opens on hosts whose nested KVM cannot run a
+		 * guest: say so and emulate instead */
+		info("trying TCG (emulation) instead");
+		r.kvm = 0;
+		snprintf(r.accel, sizeof(r.accel), "tcg (KVM failed to run the guest)");
+		ret = boot(&r, o);
+	}
+	if (!ret)
+		rc = finish(&r, o);
+out:
+	free(r.qemu_command);
+	if (r.dir[0] && !getenv("PERPKT_LAB_KEEP"))
+		nftw(r.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	else if (r.dir[0])
+		info("guest files kept in '%s' (PERPKT_LAB_KEEP)", r.dir);
+	return rc;
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "lab/qemu.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <linux/kvm.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+
+static void push(struct strv *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void push(struct strv *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *str = NULL;
+
+	if (s->n + 2 > s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		char **p = realloc(s->v, cap * sizeof(*p));
+
+		if (!p)
+			return;
+		s->v = p;
+		s->cap = cap;
+	}
+	va_start(ap, fmt);
+	if (vasprintf(&str, fmt, ap) < 0)
+		str = NULL;
+	va_end(ap);
+	if (str)
+		s->v[s->n++] = str;
+	s->v[s->n] = NULL;
+}
+
+int lab_qemu_extra_accel(const struct lab_qemu *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->nextra; i++)
+		if (!strcmp(q->extra[i], "-accel") || !strcmp(q->extra[i], "--accel") ||
+		    !strcmp(q->extra[i], "-enable-kvm") ||
+		    !strncmp(q->extra[i], "accel=", 6))
+			return 1;
+	return 0;
+}
+
+char **lab_qemu_argv(const struct lab_qemu *q)
+{
+	struct strv s = { 0 };
+	size_t i;
+
+	push(&s, "%s", q->arch->qemu);
+	if (!lab_qemu_extra_accel(q))
+		push(&s, "-accel"), push(&s, "%s", q->kvm ? "kvm" : "tcg");
+	for (i = 0; q->arch->machine[i]; i++)
+		push(&s, "%s", q->arch->machine[i]);
+	push(&s, "-smp"), push(&s, "%d", q->cpus);
+	push(&s, "-m"), push(&s, "%d", q->mem_mb);
+	push(&s, "-nodefaults"), push(&s, "-nic"), push(&s, "none");
+	push(&s, "-display"), push(&s, "none");
+	push(&s, "-monitor"), push(&s, "none");
+	push(&s, "-no-reboot");
+	/* first port: the console; second: the data port */
+	push(&s, "-serial"), push(&s, "file:%s", q->console);
+	push(&s, "-serial"), push(&s, "file:%s", q->data);
+	push(&s, "-kernel"), push(&s, "%s", q->kernel);
+	push(&s, "-initrd"), push(&s, "%s", q->initrd);
+	push(&s, "-append");
+	push(&s, "console=%s panic=-1 rdinit=/init", q->arch->console);
+	for (i = 0; i < q->nextra; i++)
+		push(&s, "%s", q->extra[i]);
+	return s.v;
+}
+
+void lab_qemu_argv_free(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* The binary on PATH, so a missing one is named before fork. */
+static int on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(name, '/'))
+		return !access(name, X_OK);
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, name);
+		if (!access(buf, X_OK))
+			return 1;
+		path += n + (path[n] == ':');
+	}
+	return 0;
+}
+
+int lab_qemu_run(const struct lab_qemu *q, enum lab_qemu_end *end,
+		 int *status, double *wall_s)
+{
+	char **argv;
+	double t0;
+	pid_t pid;
+	int fd;
+
+	if (!on_path(q->arch->qemu))
+		return error("cannot find '%s' on PATH: apt-get install %s",
+			     q->arch->qemu, q->arch->qemu_deb);
+	argv = lab_qemu_argv(q);
+	if (!argv)
+		return error("out of memory");
+	t0 = now();
+	pid = fork();
+	if (pid < 0) {
+		lab_qemu_argv_free(argv);
+		return error("cannot fork: %s", strerror(errno));
+	}
+	if (!pid) {
+		fd = open(q->log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0)
+			dup2(fd, 0);
+		/* its own group: a ^C on the terminal reaches perpkt only */
+		setpgid(0, 0);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	lab_qemu_argv_free(argv);
+	*end = LAB_QEMU_EXITED;
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			*wall_s = now() - t0;
+			return error("cannot wait for %s: %s", q->arch->qemu,
+				     strerror(errno));
+		}
+		if (*end == LAB_QEMU_EXITED) {
+			if (q->interrupted && *q->interrupted)
+				*end = LAB_QEMU_INTERRUPTED;
+			else if (now() - t0 > q->timeout_s)
+				*end = LAB_QEMU_TIMEOUT;
+			if (*end != LAB_QEMU_EXITED)
+				kill(pid, SIGKILL);
+		}
+		usleep(50 * 1000);
+	}
+	*wall_s = now() - t0;
+	return 0;
+}
+
+void lab_qemu_version(const struct lab_arch *a, char *out, size_t len)
+{
+	char cmd[512];
+	FILE *p;
+
+	snprintf(out, len, "unknown (%s --version failed)", a->qemu);
+	snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", a->qemu);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	if (fgets(cmd, sizeof(cmd), p)) {
+		cmd[strcspn(cmd, "\n")] = '\0';
+		snprintf(out, len, "%s", cmd);
+	}
+	pclose(p);
+}
+
+int lab_kvm_usable(char *why, size_t len)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC), vm;
+
+	if (fd < 0) {
+		snprintf(why, len, "/dev/kvm: %s", strerror(errno));
+		return 0;
+	}
+	if (ioctl(fd, KVM_GET_API_VERSION, 0) != KVM_API_VERSION) {
+		snprintf(why, len, "/dev/kvm: unexpected API version");
+		close(fd);
+		return 0;
+	}
+	vm = ioctl(fd, KVM_CREATE_VM, 0);
+	if (vm < 0) {
+		snprintf(why, len, "/dev/kvm cannot create a VM: %s",
+			 strerror(errno));
+		close(fd);
+		return 0;
+	}
+	close(vm);
+	close(fd);
+	why[0] = '\0';
+	return 1;
+}
+
+void lab_print_tail(const char *path, int lines)
+{
+	FILE *f = fopen(path, "r");
+	char **ring, *line = NULL;
+	size_t cap = 0;
+	long n = 0, i;
+
+	if (!f)
+		return;
+	ring = calloc(lines, sizeof(*ring));
+	while (ring && getline(&line, &cap, f) >= 0) {
+		free(ring[n % lines]);
+		ring[n % lines] = strdup(line);
+		n++;
+	}
+	for (i = n > lines ? n - lines : 0; ring && i < n; i++) {
+		const char *l = ring[i % lines];
+
+		fprintf(stderr, "  | %s%s", l ? l : "",
+			l && l[strlen(l) - 1] == '\n' ? "" : "\n");
+	}
+	for (i = 0; ring && i < lines; i++)
+		free(ring[i]);
+	free(ring);
+	free(line);
+	fclose(f);
+}

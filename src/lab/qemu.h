@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_LAB_QEMU_H
+#define PERPKT_LAB_QEMU_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "lab/arch.h"
+
+/*
+ * One guest boot: `qemu-system-ARCH -kernel IMAGE -initrd INITRD` with
+ * the console and the data port written to files, no network device
+ * (-nodefaults -nic none: nothing leaves the guest) and no display.
+ */
+struct lab_qemu {
+	const struct lab_arch *arch;
+	const char *kernel, *initrd;
+	const char *console;        /* file the console is written to */
+	const char *data;           /* file the data port is written to */
+	const char *log;            /* QEMU's own stdout and stderr */
+	char **extra;               /* --qemu-arg, in order */
+	size_t nextra;
+	int kvm;                    /* -accel kvm, else tcg (unless extra
+				     * chooses: then neither is added) */
+	int cpus, mem_mb;
+	double timeout_s;
+	volatile sig_atomic_t *interrupted;
+};
+
+/* The full command line; free with lab_qemu_argv_free. */
+char **lab_qemu_argv(const struct lab_qemu *q);
+void lab_qemu_argv_free(char **argv);
+/* 1 when extra arguments choose the accelerator themselves. */
+int lab_qemu_extra_accel(const struct lab_qemu *q);
+
+enum lab_qemu_end {
+	LAB_QEMU_EXITED,     /* status in *status */
+	LAB_QEMU_TIMEOUT,    /* killed after timeout_s */
+	LAB_QEMU_INTERRUPTED,
+};
+/* Run it to the end; *wall_s is how long it ran. -1 if it cannot start
+ * (after printing why, naming the package for a missing binary). */
+int lab_qemu_run(const struct lab_qemu *q, enum lab_qemu_end *end,
+		 int *status, double *wall_s);
+
+/* "QEMU emulator version 7.2.22 (...)", or "unknown (why)". */
+void lab_qemu_version(const struct lab_arch *a, char *out, size_t len);
+/* 1 when /dev/kvm opens and creates a VM; else 0 with the reason. */
+int lab_kvm_usable(char *why, size_t len);
+/* Print the last `lines` lines of a file to stderr, indented. */
+void lab_print_tail(const char *path, int lines);
+
+#endif
