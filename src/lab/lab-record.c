@@ -17,7 +17,7 @@
 #include "lab/qemu.h"
 #include "procfile.h"
 #include "profile.h"
-#include "symbolize.h"
+#include "symbolize/symbolize.h"
 
 char *record_command_line(int argc, char **argv);
 
