@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "error.h"
+#include "profile-output.h"
 
 /* Kernel addresses exceed 2^53, so they travel as hex strings. */
 static json_t *hex(uint64_t v)
@@ -333,55 +333,23 @@ static json_t *profile_to_json(const struct profile *p)
 	return root;
 }
 
-int profile_write(const struct profile *p, const char *path)
+char *profile_to_text(const struct profile *p)
 {
 	json_t *root = profile_to_json(p);
-	char *tmp = NULL;
-	FILE *f = NULL;
-	int fd, ret = -1;
+	char *text;
 
 	if (!root)
-		return error("cannot encode profile (internal error)");
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
-		tmp = NULL;
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		error("cannot create '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		error("cannot write '%s': %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
-	    fputc('\n', f) == EOF || fflush(f) || ferror(f) || fsync(fileno(f))) {
-		error("cannot write '%s': %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (fclose(f)) {
-		f = NULL;
-		error("cannot write '%s': %s", tmp, strerror(errno));
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp, path)) {
-		error("cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	if (f)
-		fclose(f);
-	if (ret && tmp)
-		unlink(tmp);
-	free(tmp);
+		return NULL;
+	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(root);
-	return ret;
+	return text;
 }
 
+int profile_write(const struct profile *p, const char *path)
+{
+	struct profile_output out;
+
+	if (profile_output_open(&out, path))
+		return -1;
+	return profile_output_commit(&out, p);
+}

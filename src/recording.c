@@ -13,6 +13,7 @@
 #include "exitcode.h"
 #include "procstat.h"
 #include "profile.h"
+#include "profile-output.h"
 #include "counters/sampler.h"
 #include "reports/stat.h"
 #include "sysinfo.h"
@@ -222,7 +223,7 @@ static void fill_workload(struct profile *p, const struct record_options *o,
 
 /* Write the profile (record) or print the counts (stat). */
 static int finish(const struct record_options *o, struct profile *p,
-		  struct sampler *s)
+		  struct sampler *s, struct profile_output *out)
 {
 	uint64_t lost = 0, samples = 0;
 	int code = PERPKT_EXIT_OK;
@@ -245,7 +246,7 @@ static int finish(const struct record_options *o, struct profile *p,
 		    record_collect_stacks(p, sampler_stacks(s)))
 			return PERPKT_EXIT_FAILURE;
 		record_attach_ksyms(p);
-		if (profile_write(p, o->output))
+		if (profile_output_commit(out, p))
 			return PERPKT_EXIT_FAILURE;
 	}
 	for (e = 0; e < p->nevents; e++) {
@@ -429,6 +430,7 @@ int record_run(const struct record_options *o)
 	struct workload *w = NULL;
 	struct workload_result res;
 	struct profile p;
+	struct profile_output out = { .fd = -1 };
 	const int *fds;
 	int nfds, nev = 0, code = PERPKT_EXIT_FAILURE, snapped = 0, e;
 	double t0;
@@ -438,6 +440,9 @@ int record_run(const struct record_options *o)
 	memset(&before, 0, sizeof(before));
 	memset(&after, 0, sizeof(after));
 	if (place(o, &pl))
+		return PERPKT_EXIT_FAILURE;
+	/* a bad -o must fail now, not after the measurement */
+	if (!o->counting_only && profile_output_open(&out, o->output))
 		return PERPKT_EXIT_FAILURE;
 	if (record_choose_events(o, pl.sample[0], evs, &nev, &p) || open_counters(o, &pl, evs, nev, &s))
 		goto out;
@@ -490,7 +495,7 @@ int record_run(const struct record_options *o)
 		goto out;
 	for (e = 0; e < (int)p.ntasks; e++)
 		p.tasks[e].cpu = p.tasks[e].role == ROLE_CLIENT ? pl.client : pl.server;
-	code = finish(o, &p, s);
+	code = finish(o, &p, s, &out);
 	if (res.partial && code == PERPKT_EXIT_OK) {
 		warning("%s: kept the %llu round trips before it", res.error,
 			(unsigned long long)res.round_trips);
@@ -499,6 +504,7 @@ int record_run(const struct record_options *o)
 out:
 	if (!snapped && *o->interrupted)
 		code = PERPKT_EXIT_FAILURE;
+	profile_output_abort(&out);
 	procstat_free(&before);
 	procstat_free(&after);
 	workload_stop(w);

@@ -101,6 +101,13 @@ static int phase_closed(struct workload *w, int unused)
 	return phase_is(w, PHASE_CLOSED) || phase_is(w, PHASE_DONE);
 }
 
+/* With -n N the client may finish its N round trips and mark the window
+ * done before this process polls again: DONE follows OPEN, so it counts. */
+static int phase_opened(struct workload *w, int unused)
+{
+	return phase_is(w, PHASE_OPEN) || phase_is(w, PHASE_DONE);
+}
+
 static int first_round_trip(struct workload *w, int unused)
 {
 	return atomic_load_explicit(&w->sh->progress, memory_order_relaxed) > 0;
@@ -376,7 +383,7 @@ int workload_window_open(struct workload *w)
 	w->progress_at_open = atomic_load_explicit(&w->sh->progress,
 						   memory_order_relaxed);
 	atomic_store_explicit(&w->sh->phase, PHASE_OPEN_REQ, memory_order_release);
-	if (wait_client(w, phase_is, PHASE_OPEN, "open the window") < 0)
+	if (wait_client(w, phase_opened, 0, "open the window") < 0)
 		return -1;
 	/* the client leaves sh->quiet alone while the window is open */
 	if (!w->have_unsampled) {

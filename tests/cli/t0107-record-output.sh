@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# record -o: a device node, FIFO or symlink is written through (never
+# replaced by a regular file), the umask is honoured, a bad path fails
+# before the measurement, and a write that fails at the end keeps the data.
+. "$(dirname "$0")/lib.sh"
+need_perf
+[ "$(id -u)" = 0 ] || skip "needs root (mknod, mount)"
+
+rec() { "$PERPKT" record -q -d 0.2 -w 0.1 "$@"; }
+
+# a character device stays one (c 1 3 is /dev/null)
+mknod "$TMP/null" c 1 3
+expect_exit 0 rec -o "$TMP/null"
+[ -c "$TMP/null" ] || fail "-o onto a character device replaced it: $(ls -l "$TMP/null")"
+ls "$TMP" | grep -q tmp && fail "temporary file left beside a device: $(ls "$TMP")"
+
+# a FIFO is written through: the reader gets the whole profile
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >"$TMP/from-fifo.json" &
+reader=$!
+expect_exit 0 rec -o "$TMP/fifo"
+wait $reader
+[ -p "$TMP/fifo" ] || fail "-o onto a FIFO replaced it"
+jq -e '.format == "perpkt-profile"' "$TMP/from-fifo.json" >/dev/null ||
+	fail "the FIFO's reader did not get a profile"
+
+# a symlink is followed: the link stays, its target gets the profile,
+# also when the target does not exist yet
+mkdir "$TMP/real"
+ln -s real/target.json "$TMP/link.json"
+expect_exit 0 rec -o "$TMP/link.json"
+[ -L "$TMP/link.json" ] || fail "-o onto a symlink replaced the link"
+jq -e '.format == "perpkt-profile"' "$TMP/real/target.json" >/dev/null ||
+	fail "the symlink's target has no profile"
+
+# the umask decides the mode of a new file; a replaced file keeps its own
+(umask 022 && rec -o "$TMP/mode.json") || fail "record with umask 022 failed"
+[ "$(stat -c %a "$TMP/mode.json")" = 644 ] ||
+	fail "umask 022 gave mode $(stat -c %a "$TMP/mode.json"), expected 644"
+chmod 640 "$TMP/mode.json"
+(umask 077 && rec -o "$TMP/mode.json") || fail "second record failed"
+[ "$(stat -c %a "$TMP/mode.json")" = 640 ] ||
+	fail "a replaced file lost its mode: $(stat -c %a "$TMP/mode.json")"
+
+# a bad path fails before the run: -d 30 would take 30 s otherwise
+ro=$TMP/ro full=$TMP/full
+mkdir "$ro" "$full"
+mount -t tmpfs -o size=1m tmpfs "$ro"
+echo keep >"$ro/old.json"
+mount -o remount,ro "$ro"
+mount -t tmpfs -o size=256k tmpfs "$full"
+trap 'umount "$ro" "$full" 2>/dev/null; rm -rf "$TMP"' EXIT
+echo keep >"$full/old.json"
+dd if=/dev/zero of="$full/fill" bs=4k 2>/dev/null || true
+for bad in "/nonexistent-dir/x.json" "" "$TMP" "$ro/old.json" "$full/old.json"; do
+	start=$(date +%s)
+	expect_exit 2 "$PERPKT" record -q -d 30 -w 0 -o "$bad"
+	[ $(( $(date +%s) - start )) -le 3 ] || fail "-o '$bad' was refused only after the run"
+	[ -s "$TMP/err" ] || fail "-o '$bad': no error message"
+	grep -q "round trips" "$TMP/err" && fail "-o '$bad': the workload ran"
+done
+[ "$(cat "$ro/old.json")" = keep ] && [ "$(cat "$full/old.json")" = keep ] ||
+	fail "a refused -o changed the existing file"
+ls "$full" | grep -q tmp && fail "temporary file left on the full filesystem"
+
+# a write that fails at the end keeps the data and names where
+mkfifo "$TMP/short"
+# a 4 KiB pipe, read 10 bytes and left: the writer gets EPIPE mid-profile
+# (opened before the writer, so the size is set while the pipe is empty)
+python3 -c 'import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 4096)
+data = b""
+while not data:
+    time.sleep(0.01)
+    try: data = os.read(fd, 10)
+    except BlockingIOError: pass' "$TMP/short" &
+reader=$!
+TMPDIR=$TMP expect_exit 2 rec -o "$TMP/short"
+wait $reader
+kept=$(sed -n "s/.* is kept in '\([^']*\)'.*/\1/p" "$TMP/err")
+[ -n "$kept" ] || fail "a failed write did not say where the data went: $(cat "$TMP/err")"
+jq -e '.format == "perpkt-profile" and .workload.round_trips > 0' "$kept" >/dev/null ||
+	fail "the kept file '$kept' is not the profile"
+
+# a temporary file a killed run left beside the output is removed
+echo stale >"$TMP/k.json.tmp.AbC123"
+expect_exit 0 rec -o "$TMP/k.json"
+[ -e "$TMP/k.json.tmp.AbC123" ] && fail "stale temporary file was not removed"
+echo "ok: devices, FIFOs, symlinks, umask, early and late failures"
