@@ -170,10 +170,16 @@ int failif_eval(const struct failif *f, const struct diff *d, size_t i,
 				     f->expr, d->unit);
 		r = target_row(f, d);
 		if (!r) {
+			const char *what = f->target == FAILIF_BUCKET ?
+					   "bucket" : "function";
+
+			if (!f->allow_missing)
+				return error("--fail-if '%s': no %s '%s' in any profile; "
+					     "check the name, or give --allow-missing",
+					     f->expr, what, f->name);
 			/* in neither profile: nothing moved there */
 			warning("--fail-if '%s': no %s '%s' in any profile",
-				f->expr, f->target == FAILIF_BUCKET ?
-				"bucket" : "function", f->name);
+				f->expr, what, f->name);
 			*delta = 0;
 			return holds(f->op, 0, f->value);
 		}

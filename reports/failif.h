@@ -35,6 +35,9 @@ struct failif {
 	double value;        /* in ns when `time`, a fraction when relative */
 	int relative;        /* "%" */
 	int time;            /* had a time unit */
+	/* --allow-missing: a name in no profile moved by nothing, instead
+	 * of an error (a typo must not make every bisect step good) */
+	int allow_missing;
 };
 
 /*

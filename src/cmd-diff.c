@@ -42,6 +42,8 @@ static const char diff_usage[] =
 "                         'function:udp_sendmsg > +200', 'latency > +1us'\n"
 "                         (repeatable; errors then exit 130 or 192 so that\n"
 "                         'git bisect run' stops instead of marking bad)\n"
+"      --allow-missing    a --fail-if bucket or function in no profile\n"
+"                         moved by nothing (default: an error, exit 130)\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "      --width N          text width (default 72)\n"
 "  -h, --help             show this help\n";
@@ -58,6 +60,7 @@ struct diff_args {
 	struct failif fail[MAX_FAILIF];
 	size_t nfail;
 	int bisect;   /* --fail-if on the command line, even a bad one */
+	int allow_missing;
 	int help;
 };
 
@@ -73,6 +76,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "fail-if", required_argument, NULL, 7 },
 		{ "buckets", required_argument, NULL, 8 },
 		{ "width", required_argument, NULL, 9 },
+		{ "allow-missing", no_argument, NULL, 10 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -137,6 +141,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			if (parse_u64(optarg, "--width", 60, 1000, &v))
 				return -1;
 			a->width = (int)v;
+			break;
+		case 10:
+			a->allow_missing = 1;
 			break;
 		case 'h':
 			fputs(diff_usage, stdout);
@@ -271,6 +278,8 @@ int cmd_diff(int argc, char **argv)
 		ret = PERPKT_EXIT_OK;
 		goto out;
 	}
+	for (i = 0; i < a.nfail; i++)
+		a.fail[i].allow_missing = a.allow_missing;
 	n = argc - optind;
 	l = calloc(n, sizeof(*l));
 	if (!l) {

@@ -29,6 +29,11 @@ grep -q "^usage: perpkt diff" "$TMP/err" || fail "no usage"
 expect_exit 130 "$PERPKT" diff "$A" "$P/zero-rt.json" --fail-if 'total > 0'
 grep -q "profile '.*zero-rt.json' has no round trips" "$TMP/err" || fail "zero-rt not named"
 expect_exit 130 "$PERPKT" diff "$A" "$TMP/missing.json" --fail-if 'total > 0'
+# a name in no profile (a typo) stops the bisect: 130, unless --allow-missing
+expect_exit 130 "$PERPKT" diff "$A" "$B" --fail-if 'function:udp_sendmesg > +200'
+grep -q "no function 'udp_sendmesg' in any profile" "$TMP/err" || fail "typo not named: $(cat "$TMP/err")"
+expect_exit 130 "$PERPKT" diff "$A" "$B" --fail-if 'bucket:nosuch < 0'
+expect_exit 0 "$PERPKT" diff "$A" "$B" --fail-if 'function:udp_sendmesg > +200' --allow-missing
 # without --fail-if the usual codes
 expect_exit 2 "$PERPKT" diff "$A" "$P/zero-rt.json"
 expect_exit 64 "$PERPKT" diff "$A"

@@ -45,15 +45,22 @@ static void test_parse(void **state)
 	assert_int_equal(failif_parse("", &f), -1);
 }
 
-static int eval(struct diff *d, const char *expr, double *delta)
+static int eval_missing(struct diff *d, const char *expr, double *delta,
+			int allow_missing)
 {
 	struct failif f;
 	int r;
 
 	assert_int_equal(failif_parse(expr, &f), 0);
+	f.allow_missing = allow_missing;
 	r = failif_eval(&f, d, 1, delta);
 	failif_free(&f);
 	return r;
+}
+
+static int eval(struct diff *d, const char *expr, double *delta)
+{
+	return eval_missing(d, expr, delta, 0);
 }
 
 static void test_eval(void **state)
@@ -78,8 +85,12 @@ static void test_eval(void **state)
 	assert_int_equal(eval(&f.d, "function:udp_sendmsg.isra.0 > +2999", &dl), 1);
 	/* from nothing to something is an infinite rise */
 	assert_int_equal(eval(&f.d, "function:bpf_prog_run > +1000%", &dl), 1);
-	/* a function in no profile moved by nothing */
-	assert_int_equal(eval(&f.d, "function:no_such_fn > 0", &dl), 0);
+	/* a name in no profile is an error, unless --allow-missing: then
+	 * it moved by nothing */
+	assert_int_equal(eval(&f.d, "function:no_such_fn > 0", &dl), -1);
+	assert_int_equal(eval(&f.d, "bucket:no_such_bucket < 0", &dl), -1);
+	assert_int_equal(eval_missing(&f.d, "function:no_such_fn > 0", &dl, 1), 0);
+	assert_int_equal(eval_missing(&f.d, "function:no_such_fn >= 0", &dl, 1), 1);
 	assert_int_equal(eval(&f.d, "latency > +1us", &dl), 1);
 	assert_true(dl == 6000);
 	assert_int_equal(eval(&f.d, "latency > +6.5us", &dl), 0);
