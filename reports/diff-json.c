@@ -304,7 +304,8 @@ int diff_folded(FILE *f, const struct diff *d, double *scale)
 				goto out;
 		}
 	}
-	qsort(l, n, sizeof(*l), cmp_fline);
+	if (n > 1)
+		qsort(l, n, sizeof(*l), cmp_fline);
 	for (i = 0; i < n; i = j) {
 		double v[2] = { 0, 0 };
 

@@ -310,7 +310,8 @@ static int build_view(struct diff *d, struct diff_view *v, enum model_by by)
 			ne++;
 		}
 	}
-	qsort(e, ne, sizeof(*e), cmp_entry);
+	if (ne > 1)
+		qsort(e, ne, sizeof(*e), cmp_entry);
 	for (i = 0; i < ne; i++) {
 		struct diff_row *r;
 
@@ -327,7 +328,8 @@ static int build_view(struct diff *d, struct diff_view *v, enum model_by by)
 	}
 	for (i = 0; i < v->n; i++)
 		drow_finish(&v->rows[i], d);
-	qsort(v->rows, v->n, sizeof(*v->rows), cmp_drow);
+	if (v->n > 1)
+		qsort(v->rows, v->n, sizeof(*v->rows), cmp_drow);
 	ret = 0;
 	goto out;
 oom:

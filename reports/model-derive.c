@@ -223,7 +223,7 @@ static void derive_recon(struct model *m)
 		r->throttled += ev->throttled;
 	}
 	derive_cpus(m);
-	if (r->cpus)
+	if (r->cpus && r->ncpus > 1)
 		qsort(r->cpus, r->ncpus, sizeof(*r->cpus), cmp_cpu_recon);
 	for (i = 0; i < r->ncpus; i++) {
 		struct model_cpu_recon *c = &r->cpus[i];

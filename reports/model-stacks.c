@@ -90,7 +90,8 @@ int model_build_stacks(struct model *m, struct symbolizer *s)
 		n++;
 	}
 	/* stacks that differ only in raw addresses fold to one line */
-	qsort(m->stacks, n, sizeof(*m->stacks), cmp_stack);
+	if (n > 1)
+		qsort(m->stacks, n, sizeof(*m->stacks), cmp_stack);
 	m->nstacks = 0;
 	for (i = 0; i < n; i++) {
 		struct model_stack *last = m->nstacks ?
@@ -244,7 +245,8 @@ static void sort_view(struct model_row *rows, size_t n, struct sort_key *k)
 	double cum = 0;
 	size_t i;
 
-	qsort_r(rows, n, sizeof(*rows), cmp_sorted, k);
+	if (n > 1)
+		qsort_r(rows, n, sizeof(*rows), cmp_sorted, k);
 	for (i = 0; i < n; i++) {
 		cum += rows[i].share;
 		rows[i].cum = cum;

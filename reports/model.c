@@ -293,7 +293,8 @@ static int collect_addrs(const struct profile *p, struct symbolizer *s,
 		refs[i].ip = p->samples[i].ip;
 		refs[i].idx = i;
 	}
-	qsort(refs, p->nsamples, sizeof(*refs), cmp_ip_ref);
+	if (p->nsamples > 1)
+		qsort(refs, p->nsamples, sizeof(*refs), cmp_ip_ref);
 
 	for (i = 0; i < p->nsamples; i++) {
 		const struct profile_sample *sm = &p->samples[refs[i].idx];
@@ -421,7 +422,8 @@ static int group_functions(struct model *m, struct addr_info *addrs, size_t n)
 {
 	size_t i;
 
-	qsort(addrs, n, sizeof(*addrs), cmp_addr_key);
+	if (n > 1)
+		qsort(addrs, n, sizeof(*addrs), cmp_addr_key);
 	m->functions = calloc(n ? n : 1, sizeof(*m->functions));
 	if (!m->functions)
 		return error("out of memory for %zu functions", n);
@@ -567,7 +569,8 @@ void finish_rows(struct model_row *rows, size_t n, const struct model *m)
 	double cum = 0;
 	size_t i;
 
-	qsort(rows, n, sizeof(*rows), cmp_row);
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), cmp_row);
 	for (i = 0; i < n; i++) {
 		finish_row(&rows[i], m);
 		cum += rows[i].share;

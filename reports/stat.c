@@ -159,8 +159,10 @@ int stat_build(struct stat_model *m, const struct profile *p)
 		m->irqs[i].per_rt = per(m->irqs[i].total, m->rt);
 	for (i = 0; i < (size_t)m->nsoftirqs; i++)
 		m->softirqs[i].per_rt = per(m->softirqs[i].total, m->rt);
-	qsort(m->irqs, (size_t)m->nirqs, sizeof(m->irqs[0]), by_per_rt);
-	qsort(m->softirqs, (size_t)m->nsoftirqs, sizeof(m->softirqs[0]), by_per_rt);
+	if ((size_t)m->nirqs > 1)
+		qsort(m->irqs, (size_t)m->nirqs, sizeof(m->irqs[0]), by_per_rt);
+	if ((size_t)m->nsoftirqs > 1)
+		qsort(m->softirqs, (size_t)m->nsoftirqs, sizeof(m->softirqs[0]), by_per_rt);
 	for (i = 0; i < p->ntasks; i++) {
 		double us = per((double)p->tasks[i].cpu_ns, m->rt) / 1000;
 

@@ -295,7 +295,8 @@ static int resolve_all(struct symbolizer *s, const struct addr_list *l,
 		return error("out of memory for %zu addresses", l->n);
 	for (i = 0; i < l->n; i++)
 		order[i] = (struct addr_pos){ l->v[i], i };
-	qsort(order, l->n, sizeof(*order), addr_pos_cmp);
+	if (l->n > 1)
+		qsort(order, l->n, sizeof(*order), addr_pos_cmp);
 	for (i = 0; i < l->n; i++) {
 		ret = symbolizer_resolve(s, order[i].addr, &out[order[i].pos]);
 		if (ret < 0) {

@@ -60,7 +60,8 @@ void record_attach_ksyms(struct profile *p)
 		p->ksyms[n].module = (char *)e.module;
 		n++;
 	}
-	qsort(p->ksyms, n, sizeof(*p->ksyms), cmp_ksym);
+	if (n > 1)
+		qsort(p->ksyms, n, sizeof(*p->ksyms), cmp_ksym);
 	p->nksyms = 0;
 	for (i = 0; i < n; i++) {
 		struct profile_ksym k = p->ksyms[i];
@@ -112,7 +113,8 @@ int record_collect_samples(struct profile *p, const struct aggregate *a)
 	}
 	p->nsamples = n;
 	/* a stable order makes profiles diffable with plain tools */
-	qsort(p->samples, n, sizeof(*p->samples), cmp_sample);
+	if (n > 1)
+		qsort(p->samples, n, sizeof(*p->samples), cmp_sample);
 	return 0;
 }
 
