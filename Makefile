@@ -3,6 +3,8 @@
 # builds, and runs the demo or the tests.
 
 BUILD ?= build
+# The same tests again on an ASan+UBSan build: any report fails them.
+ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Build and test dependencies, all Debian 12 packages.
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
@@ -40,6 +42,9 @@ demo: build
 
 check: build
 	cd $(BUILD) && ctest --output-on-failure -j 1
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPERPKT_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j 1 -R '^(unit|cli)/'
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -74,6 +74,11 @@ static void warn_add(struct diff *d, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* An alias file is short and hand-written: bound it, so a device or a
+ * huge file is an error rather than a hang. */
+#define DIFF_MAX_ALIASES 100000
+#define DIFF_MAX_ALIASES_S "100000"
+
 int diff_load_aliases(struct diff *d, const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -89,6 +94,16 @@ int diff_load_aliases(struct diff *d, const char *path)
 		int n;
 
 		lineno++;
+		/* /dev/zero or a binary file: NULs looked like blank lines */
+		if (!*line || (!strchr(line, '\n') && !feof(f)) ||
+		    lineno > DIFF_MAX_ALIASES) {
+			fclose(f);
+			return error("bad line %d in alias file '%s': %s", lineno, path,
+				     !*line ? "a NUL byte; is it a text file?" :
+				     lineno > DIFF_MAX_ALIASES ?
+				     "more than " DIFF_MAX_ALIASES_S " lines" :
+				     "longer than 1022 bytes");
+		}
 		if (hash)
 			*hash = '\0';
 		n = sscanf(line, "%511s %511s %1s", from, to, extra);

@@ -101,14 +101,15 @@ static void put_wrapped(struct text_ctx *c, const char *text, int first,
 			int indent)
 {
 	const char *p = text;
+	/* measured once: strlen per line made a long string quadratic */
+	size_t len = strlen(text);
 	int ind = first;
 
 	while (*p) {
 		int avail = c->width - ind;
-		int len = strlen(p);
 		int cut;
 
-		if (len <= avail) {
+		if (len <= (size_t)avail) {
 			fprintf(c->f, "%*s%s\n", ind, "", p);
 			return;
 		}
@@ -118,8 +119,11 @@ static void put_wrapped(struct text_ctx *c, const char *text, int first,
 			cut = avail;  /* one word longer than a line */
 		fprintf(c->f, "%*s%.*s\n", ind, "", cut, p);
 		p += cut;
-		while (*p == ' ')
+		len -= (size_t)cut;
+		while (*p == ' ') {
 			p++;
+			len--;
+		}
 		ind = indent;
 	}
 }
