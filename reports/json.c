@@ -136,6 +136,8 @@ static json_t *events_json(const struct profile *p, int *bad)
 		set(o, "pmu", str_or_null(ev->pmu), bad);
 		set(o, "enabled_ns", u64(ev->enabled_ns), bad);
 		set(o, "running_ns", u64(ev->running_ns), bad);
+		set(o, "not_counting",
+		    str_or_null(profile_event_not_counting(p, e)), bad);
 		if (!o || json_array_append_new(a, o))
 			*bad = 1;
 	}

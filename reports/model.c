@@ -578,12 +578,15 @@ void finish_rows(struct model_row *rows, size_t n, const struct model *m)
 	}
 }
 
+/* The first event in `unit` that counts: a zero from one that does
+ * not would make an IPC of 0 or infinity. */
 static int find_unit(const struct profile *p, const char *unit)
 {
 	size_t e;
 
 	for (e = 0; e < p->nevents; e++)
-		if (p->events[e].unit && !strcmp(p->events[e].unit, unit))
+		if (p->events[e].unit && !strcmp(p->events[e].unit, unit) &&
+		    !profile_event_not_counting(p, e))
 			return (int)e;
 	return -1;
 }
@@ -668,6 +671,8 @@ int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
 			     p->nevents, MODEL_MAX_EVENTS);
 	m->nevents = p->nevents;
 	m->no_round_trips = p->round_trips == 0;
+	for (e = 0; e < m->nevents; e++)
+		m->not_counting[e] = profile_event_not_counting(p, e);
 	m->time_event = find_unit(p, "ns");
 	m->cycles_event = find_unit(p, "cycles");
 	m->insns_event = find_unit(p, "instructions");

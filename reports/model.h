@@ -168,7 +168,11 @@ struct model {
 	size_t naddrs;       /* distinct addresses resolved */
 	size_t nunknown;     /* of those, how many are in no known symbol */
 	int time_event;      /* index of an event in ns, -1 if none */
-	int cycles_event, insns_event;  /* for IPC, -1 if absent */
+	int cycles_event, insns_event;  /* for IPC, -1 if absent or not
+					 * counting */
+	/* Why an event measured nothing although it ran, NULL when it
+	 * counts (profile_event_not_counting): shown as not counting */
+	const char *not_counting[MODEL_MAX_EVENTS];
 	int nrepeats;        /* measurement windows (record --repeat), >= 1 */
 	/* Mean latency across windows and its sample standard deviation,
 	 * ns; < 0 when unknown or with one window. */

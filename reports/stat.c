@@ -71,14 +71,15 @@ static struct stat_cpu *cpu_row(struct stat_model *m, int cpu)
 	return &m->cpus[m->ncpus++];
 }
 
-static double event_total(const struct stat_model *m, const char *unit_name)
+/* Why the event called `name` measured nothing, NULL when it counts. */
+static const char *stat_not_counting(const struct profile *p, const char *name)
 {
-	int i;
+	size_t i;
 
-	for (i = 0; i < m->nevents; i++)
-		if (!strcmp(m->events[i].name, unit_name))
-			return m->events[i].total;
-	return -1;
+	for (i = 0; i < p->nevents; i++)
+		if (p->events[i].name && !strcmp(p->events[i].name, name))
+			return profile_event_not_counting(p, i);
+	return NULL;
 }
 
 int stat_build(struct stat_model *m, const struct profile *p)
@@ -110,16 +111,20 @@ int stat_build(struct stat_model *m, const struct profile *p)
 	}
 	for (i = 0; i < (size_t)m->nevents; i++)
 		m->events[i].per_rt = per(m->events[i].total, m->rt);
-	cyc = event_total(m, "cycles");
-	ins = event_total(m, "instructions");
-	for (i = 0; i < p->nevents && (cyc < 0 || ins < 0); i++) {
-		/* model-specific names carry their unit in the event list */
-		if (!strcmp(p->events[i].unit, "cycles") && cyc < 0)
+	cyc = ins = -1;
+	for (i = 0; i < p->nevents; i++) {
+		/* by unit: model-specific names (arm_ac57::INST_RETIRED)
+		 * carry it; an event that does not count gives no IPC */
+		const char *u = p->events[i].unit ? p->events[i].unit : "";
+
+		if (profile_event_not_counting(p, i))
+			continue;
+		if (!strcmp(u, "cycles") && cyc < 0)
 			cyc = (double)p->events[i].count;
-		if (!strcmp(p->events[i].unit, "instructions") && ins < 0)
+		if (!strcmp(u, "instructions") && ins < 0)
 			ins = (double)p->events[i].count;
 	}
-	if (cyc > 0 && ins >= 0)
+	if (cyc > 0 && ins > 0)
 		m->ipc = ins / cyc;
 	for (i = 0; i < p->ncpu_times; i++) {
 		const struct profile_cpu *c = &p->cpu_times[i];
@@ -221,6 +226,10 @@ static int stat_text(FILE *f, const struct stat_model *m)
 	for (i = 0; i < (int)p->nmissing; i++)
 		fprintf(f, "%s: not available (%.48s)\n",
 			p->missing[i].name, p->missing[i].reason);
+	for (i = 0; i < (int)p->nevents; i++)
+		if (profile_event_not_counting(p, i))
+			fprintf(f, "! %s: not counting (%s)\n", p->events[i].name,
+				profile_event_not_counting(p, i));
 	if (!m->rt) {
 		fprintf(f, "\nno round trips were completed in the window: nothing "
 			   "to divide by\n");
@@ -229,7 +238,11 @@ static int stat_text(FILE *f, const struct stat_model *m)
 
 	fprintf(f, "\nper round trip, all counted CPUs:\n");
 	for (e = 0; e < m->nevents; e++)
-		fprintf(f, "  %-28.28s %14.2f\n", m->events[e].name, m->events[e].per_rt);
+		if (stat_not_counting(p, m->events[e].name))
+			fprintf(f, "  %-28.28s %14s\n", m->events[e].name, "n/a");
+		else
+			fprintf(f, "  %-28.28s %14.2f\n", m->events[e].name,
+				m->events[e].per_rt);
 	if (m->ipc >= 0)
 		fprintf(f, "  %-28s %14.2f\n", "IPC", m->ipc);
 
@@ -286,7 +299,8 @@ static int stat_json(FILE *f, const struct stat_model *m)
 
 	for (e = 0; e < m->nevents; e++)
 		json_object_set_new(per_rt, m->events[e].name,
-				    json_real(m->events[e].per_rt));
+				    stat_not_counting(m->p, m->events[e].name) ?
+				    json_null() : json_real(m->events[e].per_rt));
 	for (i = 0; i < (int)p->nmissing; i++)
 		json_array_append_new(missing, json_pack("{s:s, s:s}",
 			"name", p->missing[i].name, "reason", p->missing[i].reason));

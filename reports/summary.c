@@ -137,11 +137,26 @@ static const char *resolution_text(const struct profile *p)
 	return buf;
 }
 
+/* " (250 us at 1000 MHz, calibrated)": a cycle period in time, at the
+ * clock it was derived from; "" when that clock is unknown. */
+static const char *period_time(char *buf, size_t len, const struct profile *p,
+			       const struct profile_event *ev)
+{
+	buf[0] = 0;
+	if (p->clock_mhz > 0 && ev->period && ev->unit &&
+	    !strcmp(ev->unit, "cycles"))
+		snprintf(buf, len, " (%.0f us at %.0f MHz%s%s)",
+			 ev->period / p->clock_mhz, p->clock_mhz,
+			 p->clock_source ? ", " : "",
+			 p->clock_source ? p->clock_source : "");
+	return buf;
+}
+
 static void put_facts(struct summary *s, const struct model *m)
 {
 	const struct profile *p = m->profile;
 	const struct latency_summary *l = &p->latency;
-	char cc[16], sc[16], list[256] = "";
+	char cc[16], sc[16], list[256] = "", when[96];
 	const char *rel = cache_relation(p);
 	uint64_t lost = 0, thr = 0;
 	size_t i, len = 0;
@@ -199,11 +214,15 @@ static void put_facts(struct summary *s, const struct model *m)
 			     or_unknown(ev->pmu), (unsigned long long)ev->freq,
 			     (unsigned long long)ev->samples);
 		else
-			FACT(s, "event", "%s%s%s%s on PMU %s, period %llu %s, %llu samples",
+			FACT(s, "event", "%s%s%s%s on PMU %s, period %llu %s%s, %llu samples",
 			     or_unknown(ev->name), asked ? " (asked for " : "",
 			     asked ? ev->requested : "", asked ? ")" : "",
 			     or_unknown(ev->pmu), (unsigned long long)ev->period,
-			     ev->unit ? ev->unit : "", (unsigned long long)ev->samples);
+			     ev->unit ? ev->unit : "", period_time(when, sizeof(when), p, ev),
+			     (unsigned long long)ev->samples);
+		if (m->not_counting[i])
+			FACT(s, "not counting", "%s: %s; its values are not available (not zero) and no IPC is derived from it",
+			     or_unknown(ev->name), m->not_counting[i]);
 		lost += ev->lost;
 		thr += ev->throttled;
 		if (!ev->enabled_ns)
@@ -356,7 +375,10 @@ static void put_recon(struct summary *s, const struct model *m)
 
 		amount(a, sizeof(a), er->sampled, u);
 		amount(b, sizeof(b), er->counted, u);
-		if (er->ratio < 0)
+		if (m->not_counting[e])
+			RECON(s, 1, "%s: not counting (%s)", name,
+			      m->not_counting[e]);
+		else if (er->ratio < 0)
 			RECON(s, 0, "%s: sampled %s, no counted total", name, a);
 		else if (model_software_clock(m) && !strcmp(u, "ns"))
 			RECON(s, 0, "%s: sampled %s of %s counted (%.1f%%); the count is the time the sampled CPUs ran, user and idle included but not idle stretches where sampling was throttled; samples are kernel only",
@@ -390,6 +412,11 @@ static void put_recon(struct summary *s, const struct model *m)
 		      m->decomp.service_demand / 1e3, r->rt_per_s, r->busy_cpus,
 		      r->capacity, r->capacity > 0 ?
 		      100 * r->busy_cpus / r->capacity : 0);
+	for (e = 0; e < m->nevents; e++)
+		if (m->not_counting[e]) {
+			NOTE(s, "! marks an event that measured nothing although it was enabled and ran: check that the PMU counts it (under QEMU, instructions count only with -icount).");
+			break;
+		}
 	if (r->flagged)
 		NOTE(s, "! marks a gap of more than %.0f%% between sampled and counted: suspect the observer (lost samples, unsampled CPUs, accounting) before the system.",
 		     MODEL_GAP_FLAG * 100);

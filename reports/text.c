@@ -351,7 +351,10 @@ static void put_row(struct text_ctx *c, const struct layout *L,
 	if (L->show_cum)
 		line_add(&l, "%*s ", PCT_W, cum);
 	for (e = 0; e < L->nval; e++) {
-		fmt_val(v, sizeof(v), r->per_rt[e]);
+		if (L->m->not_counting[e])
+			snprintf(v, sizeof(v), "n/a");
+		else
+			fmt_val(v, sizeof(v), r->per_rt[e]);
 		line_add(&l, "%*s ", L->wval[e], v);
 		if (!e && L->show_err) {
 			fmt_val(v, sizeof(v), L->rest_row == r ?

@@ -580,7 +580,7 @@ static void read_conditions(struct reader *r, json_t *o, struct profile *p)
 
 static void read_counters(struct reader *r, json_t *o, struct profile *p)
 {
-	json_t *cpus;
+	json_t *cpus, *clock;
 	size_t i;
 
 	if (!o)
@@ -589,6 +589,11 @@ static void read_counters(struct reader *r, json_t *o, struct profile *p)
 	if (p->mode && strcmp(p->mode, "hardware") && strcmp(p->mode, "software-clock"))
 		bad(r, "mode must be \"hardware\" or \"software-clock\"");
 	p->fallback_reason = get_str(r, o, "fallback_reason", 0);
+	clock = json_object_get(o, "clock");
+	if (json_is_object(clock)) {  /* optional: older profiles lack it */
+		p->clock_mhz = get_num(r, clock, "mhz");
+		p->clock_source = get_str(r, clock, "source", 0);
+	}
 	cpus = get_array(r, o, "cpus");
 	if (cpus) {
 		p->ncpus_sampled = json_array_size(cpus);

@@ -281,13 +281,22 @@ static void add_histogram_resolution(json_t *root, const struct profile *p)
 		"max_relative_bucket_width", 1.0 / p->hist_sub_buckets));
 }
 
+/* The clock a cycle period was derived from; null when none was. */
+static json_t *clock_to_json(const struct profile *p)
+{
+	if (p->clock_mhz <= 0)
+		return json_null();
+	return json_pack("{s:f, s:o}", "mhz", p->clock_mhz,
+			 "source", str_or_null(p->clock_source));
+}
+
 static json_t *profile_to_json(const struct profile *p)
 {
 	json_t *root = json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
 		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o, s:o, s:o, s:o},"
-		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
+		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 		" s:o, s:o, s:o, s:o}",
 		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
 		"tool", str_or_null(p->tool_version),
@@ -317,6 +326,7 @@ static json_t *profile_to_json(const struct profile *p)
 		"counters",
 		"mode", str_or_null(p->mode),
 		"fallback_reason", str_or_null(p->fallback_reason),
+		"clock", clock_to_json(p),
 		"cpus", cpus_to_json(p),
 		"events", events_to_json(p),
 		"cpu_times", cpu_times_to_json(p),

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 
 static const char *const role_names[ROLE_MAX] = {
 	[ROLE_CLIENT] = "client",
@@ -61,6 +62,54 @@ const char *profile_condition(const struct profile *p, const char *key)
 	return NULL;
 }
 
+/* Counted by a PMU: cpu-clock, software counters and tracepoints are
+ * not (breakpoints neither); dynamic PMU types (armv8_pmuv3) are. */
+static int hardware_event(const struct profile_event *ev)
+{
+	if (ev->unit && !strcmp(ev->unit, "ns"))
+		return 0;
+	return ev->type == PERF_TYPE_HARDWARE || ev->type == PERF_TYPE_HW_CACHE ||
+	       ev->type == PERF_TYPE_RAW || ev->type >= PERF_TYPE_MAX;
+}
+
+/* A sampled event that counted this many periods without one sample is
+ * not sampling: Poisson would give none with probability e^-10. */
+#define DEAD_SAMPLING_PERIODS 10
+
+/* Any sample row of event e: hand-made profiles may not fill the
+ * event's own samples field. */
+static int has_samples(const struct profile *p, size_t e)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsamples; i++)
+		if (p->samples[i].event == e && p->samples[i].count)
+			return 1;
+	return 0;
+}
+
+const char *profile_event_not_counting(const struct profile *p, size_t e)
+{
+	const struct profile_event *ev;
+	int ran;
+
+	if (e >= p->nevents)
+		return NULL;
+	ev = &p->events[e];
+	/* times not recorded: it ran if the window did */
+	ran = ev->enabled_ns ? ev->running_ns > 0 : p->window_ns > 0;
+	if (!hardware_event(ev) || !ran || ev->samples || has_samples(p, e))
+		return NULL;
+	if (!ev->count)
+		return "counted 0 while its group ran: the kernel accepts "
+		       "it, but the PMU does not count it";
+	if ((ev->freq && ev->count) ||
+	    (ev->period && ev->count >= DEAD_SAMPLING_PERIODS * ev->period))
+		return "no sample although it counted many periods: its "
+		       "overflow interrupt does not come";
+	return NULL;
+}
+
 void profile_free(struct profile *p)
 {
 	size_t i;
@@ -77,6 +126,7 @@ void profile_free(struct profile *p)
 	free(p->network);
 	free(p->mode);
 	free(p->fallback_reason);
+	free(p->clock_source);
 	free(p->cpus);
 	for (i = 0; p->events && i < p->nevents; i++) {
 		free(p->events[i].name);

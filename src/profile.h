@@ -191,6 +191,10 @@ struct profile {
 	/* counters */
 	char *mode;           /* "hardware" or "software-clock" */
 	char *fallback_reason;/* why software-clock was used, else NULL */
+	/* The CPU clock that turned the sample rate into a cycle period,
+	 * and where its value came from; 0 and NULL when none was used */
+	double clock_mhz;
+	char *clock_source;   /* "cpufreq cpuinfo_max_freq", "calibrated", ... */
 	int *cpus;            /* CPUs sampled */
 	size_t ncpus_sampled;
 	struct profile_event *events;
@@ -235,6 +239,15 @@ const char *profile_condition(const struct profile *p, const char *key);
 int profile_emulated(const struct profile *p);
 #define PROFILE_EMULATED_NOTE \
 	"recorded under QEMU TCG emulation: its times are emulated, not the hardware's; compare samples per round trip (proportional to the instructions emulated) between kernels, not times"
+
+/*
+ * Why hardware event e measured nothing although its group ran (the
+ * kernel accepted it, but the PMU does not count it: QEMU's
+ * INST_RETIRED without -icount), or counted plenty but delivered no
+ * sample; NULL when it counts or is not a hardware event. Reports show
+ * it as not counting, never as a zero, and derive no IPC from it.
+ */
+const char *profile_event_not_counting(const struct profile *p, size_t e);
 
 /* Atomic: written to a temporary file beside `path`, then renamed. */
 int profile_write(const struct profile *p, const char *path);

@@ -256,6 +256,10 @@ static int finish(const struct record_options *o, struct profile *p,
 				"counts are scaled estimates", p->events[e].name,
 				100.0 * (double)p->events[e].running_ns /
 				(double)p->events[e].enabled_ns);
+		if (profile_event_not_counting(p, e))
+			warning("'%s' %s: reported as not counting, not as "
+				"zero", p->events[e].name,
+				profile_event_not_counting(p, e));
 	}
 	if (p->nevents)
 		lost = p->events[0].lost;

@@ -337,6 +337,44 @@ static void test_malformed_refused(void **state)
 	assert_int_equal(read_mutated("\"version\": 1", "\"version\": 1"), 0);
 }
 
+/* Which hardware events measured nothing although their group ran. */
+static void test_not_counting(void **state)
+{
+	struct profile_event ev[4] = {
+		/* cycles, counted and sampled */
+		{ .unit = "cycles", .type = 0, .period = 250001, .samples = 400,
+		  .count = 100000000, .enabled_ns = 10, .running_ns = 10 },
+		/* INST_RETIRED on a dynamic PMU type: accepted, counts 0 */
+		{ .unit = "instructions", .type = 8, .period = 250001,
+		  .enabled_ns = 10, .running_ns = 10 },
+		/* context switches: zero is a value for software events */
+		{ .unit = "events", .type = 1, .enabled_ns = 10, .running_ns = 10 },
+		/* counted 40 periods, not one sample: no overflow interrupt */
+		{ .unit = "instructions", .type = 0, .config = 1, .period = 1000,
+		  .count = 40000, .enabled_ns = 10, .running_ns = 10 },
+	};
+	struct profile p = { .events = ev, .nevents = 4, .window_ns = 10 };
+
+	(void)state;
+	assert_null(profile_event_not_counting(&p, 0));
+	assert_non_null(strstr(profile_event_not_counting(&p, 1), "counted 0"));
+	assert_null(profile_event_not_counting(&p, 2));
+	assert_non_null(strstr(profile_event_not_counting(&p, 3), "no sample"));
+	assert_null(profile_event_not_counting(&p, 4));
+	/* a few periods without a sample is chance, not a dead counter */
+	ev[3].count = 5000;
+	assert_null(profile_event_not_counting(&p, 3));
+	/* a group that never ran says nothing about the event */
+	ev[1].running_ns = 0;
+	assert_null(profile_event_not_counting(&p, 1));
+	/* times not recorded: it ran if the window did */
+	ev[1].enabled_ns = 0;
+	assert_non_null(profile_event_not_counting(&p, 1));
+	/* cpu-clock is no PMU event, whatever its type says */
+	ev[1].unit = "ns";
+	assert_null(profile_event_not_counting(&p, 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_write_is_atomic),
 		cmocka_unit_test(test_malformed_refused),
 		cmocka_unit_test(test_older_histogram_reads),
+		cmocka_unit_test(test_not_counting),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
