@@ -91,8 +91,12 @@ void conditions_cpuinfo_topology(const char *cpuinfo, char *out, size_t len)
 		n = end ? 0 : strcspn(line, "\n");
 		/* a blank line (or the end) closes one processor's block */
 		if ((end || n == 0) && cpu >= 0) {
-			cat(body, sizeof(body), "%scpu%d pkg %d core %d",
-			    ncpus ? ", " : "", cpu, pkg, core);
+			/* arm64 has neither field: say only what is known */
+			cat(body, sizeof(body), "%scpu%d", ncpus ? ", " : "", cpu);
+			if (pkg >= 0)
+				cat(body, sizeof(body), " pkg %d", pkg);
+			if (core >= 0)
+				cat(body, sizeof(body), " core %d", core);
 			ncpus++;
 			cpu = pkg = core = -1;
 		}

@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include "counters/cpuclock.h"
 #include "error.h"
 #include "procfile.h"
 #include "counters/sampler.h"
@@ -14,21 +17,6 @@
 static int is_missing_pmu(int err)
 {
 	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV;
-}
-
-/* Nominal MHz of the first CPU, to turn a sample rate into a cycle period. */
-static double cpu_mhz(void)
-{
-	char line[256];
-	double mhz = 0;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	while (f && !mhz && fgets(line, sizeof(line), f))
-		if (sscanf(line, "cpu MHz : %lf", &mhz) != 1)
-			mhz = 0;
-	if (f)
-		fclose(f);
-	return mhz > 0 ? mhz : 3000;
 }
 
 static long max_sample_rate(void)
@@ -56,6 +44,64 @@ static double default_rate(const struct event_spec *ev)
 	if (rate > (double)max / 4)
 		rate = (double)max / 4;
 	return rate < 100 ? 100 : rate;
+}
+
+/* A hardware PMU exists when generic cycles can be counted on the CPU:
+ * then a missing event is missing from that PMU, not for want of one. */
+static int have_hardware_pmu(int cpu)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.exclude_user = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
+			  PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/* Why an event is missing, in words that fit the machine. */
+static void missing_reason(char *buf, size_t len, int cpu, int err)
+{
+	if (have_hardware_pmu(cpu))
+		snprintf(buf, len, "the hardware PMU has no such event: %s",
+			 strerror(err));
+	else
+		snprintf(buf, len, "no hardware PMU: %s", strerror(err));
+}
+
+/*
+ * The clock that turns a sample rate into a cycle period: cpufreq, then
+ * /proc/cpuinfo, then a short counted calibration with the first cycles
+ * event. Recorded in the profile so the report can tell the period in
+ * time; -1 (with a warning) when none gives it.
+ */
+static int find_clock(const struct event_spec *evs, int n, int cpu,
+		      struct profile *p)
+{
+	const struct event_spec *cycles = NULL;
+	struct cpu_clock c;
+	int i;
+
+	for (i = 0; i < n && !cycles; i++)
+		if (!evs[i].software_clock && !strcmp(evs[i].unit, "cycles"))
+			cycles = &evs[i];
+	if (cpu_clock_find(cpu, cycles, &c)) {
+		warning("the CPU clock rate is unknown (no cpufreq, no 'cpu MHz' "
+			"in /proc/cpuinfo, no cycles to calibrate with): sampling "
+			"at a frequency instead of a fixed period; give -c to fix it");
+		return -1;
+	}
+	p->clock_mhz = c.mhz;
+	free(p->clock_source);
+	p->clock_source = strdup(c.source);
+	return 0;
 }
 
 static int add_missing(struct profile *p, const char *name, const char *reason)
@@ -91,7 +137,7 @@ int record_choose_events(const struct record_options *o, int probe_cpu,
 			 struct event_spec *evs, int *nev, struct profile *p)
 {
 	char *list = strdup(o->events), *name, *save = NULL;
-	int n = 0, have_clock = 0, i;
+	int n = 0, have_clock = 0, clock_known = 0, i;
 	struct sampler_failure why;
 	char reason[128];
 	double rate;
@@ -115,16 +161,23 @@ int record_choose_events(const struct record_options *o, int probe_cpu,
 			n++;
 			continue;
 		}
-		if (!is_missing_pmu(why.err) || o->no_fallback) {
+		if (!is_missing_pmu(why.err)) {
 			free(list);
-			if (is_missing_pmu(why.err))
-				return error("%s; --no-fallback was given", why.msg);
 			return error("%s", why.msg);
 		}
+		missing_reason(reason, sizeof(reason), probe_cpu, why.err);
 		if (!have_clock && (!n || !strcmp(ev->unit, "cycles"))) {
-			warning("no hardware PMU ('%s': %s): using cpu-clock, so "
-				"values are ns of CPU time, not cycles", name,
-				strerror(why.err));
+			/* --no-fallback refuses this and only this */
+			if (o->no_fallback) {
+				error("'%s' cannot be measured here (%s), and "
+				      "--no-fallback refuses the cpu-clock "
+				      "fallback", name, reason);
+				free(list);  /* name points into it */
+				return -1;
+			}
+			warning("'%s' cannot be measured here (%s): using "
+				"cpu-clock, so values are ns of CPU time, not "
+				"cycles", name, reason);
 			if (!p->fallback_reason)
 				p->fallback_reason = strdup(why.msg);
 			event_cpu_clock(ev, name, o->include_user, 0);
@@ -133,8 +186,6 @@ int record_choose_events(const struct record_options *o, int probe_cpu,
 			n++;
 			continue;
 		}
-		snprintf(reason, sizeof(reason), "no hardware PMU: %s",
-			 strerror(why.err));
 		warning("'%s' is not available here (%s): reported as not "
 			"available, not as zero", name, reason);
 		if (add_missing(p, name, reason)) {
@@ -162,8 +213,18 @@ int record_choose_events(const struct record_options *o, int probe_cpu,
 			ev->period = (uint64_t)(1e9 / rate + 0.5);
 		} else if (!strcmp(ev->unit, "cycles") ||
 			   !strcmp(ev->unit, "instructions")) {
-			/* odd, so the period does not beat with loop lengths */
-			ev->period = (uint64_t)(cpu_mhz() * 1e6 / rate) | 1;
+			if (!clock_known)
+				clock_known = find_clock(evs, n, probe_cpu, p) ? -1 : 1;
+			if (clock_known < 0) {
+				/* no rate to divide by: let the kernel find
+				 * the period for this many samples a second */
+				ev->freq = 1;
+				ev->period = (uint64_t)rate;
+			} else {
+				/* odd, so the period does not beat with loop
+				 * lengths */
+				ev->period = (uint64_t)(p->clock_mhz * 1e6 / rate) | 1;
+			}
 		} else if (ev->attr.type == PERF_TYPE_SOFTWARE) {
 			/* the kernel samples software events on every
 			 * occurrence anyway when the period is recorded */

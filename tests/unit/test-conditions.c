@@ -39,7 +39,13 @@ static void test_cpuinfo(void **state)
 	assert_string_equal(out, "2 CPUs; cpu0 pkg 0 core 0, cpu1 pkg 1 core 0");
 	/* no blank line at the end, no ids (some VMs) */
 	conditions_cpuinfo_topology("processor : 3\nmodel name : x", out, sizeof(out));
-	assert_string_equal(out, "1 CPU; cpu3 pkg -1 core -1");
+	assert_string_equal(out, "1 CPU; cpu3");
+	/* arm64 (QEMU virt, -cpu max): no package or core id at all */
+	conditions_cpuinfo_topology("processor\t: 0\nBogoMIPS\t: 2000.00\n"
+				    "CPU implementer\t: 0x00\nCPU part\t: 0x051\n\n"
+				    "processor\t: 1\nBogoMIPS\t: 2000.00\n\n",
+				    out, sizeof(out));
+	assert_string_equal(out, "2 CPUs; cpu0, cpu1");
 }
 
 static void test_text_size(void **state)
