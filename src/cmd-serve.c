@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/tcp.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -36,11 +37,20 @@ static const char serve_usage[] =
 "                         give the address a peer reaches this host by)\n"
 "  -p, --port N           control port (default 12865)\n"
 "  -1, --once             exit after one client\n"
+"\n"
+"One client at a time: others are told 'busy'. The data port answers\n"
+"only the address that set the run up.\n"
 "  -q, --quiet            no log lines on stderr\n"
 "  -h, --help             show this help\n";
 
-/* An idle control connection is dropped after this long. */
+/* A client is silent for its whole warm-up and window, so the wait for
+ * its next request is long; a dead or half-open connection is found in
+ * seconds by TCP keepalive instead (KEEPIDLE + KEEPCNT * KEEPINTVL). */
 #define IDLE_MS (10 * 60 * 1000)
+#define KEEPIDLE_S 2
+#define KEEPINTVL_S 1
+#define KEEPCNT 3
+#define BUSY_REPLY "error busy: perpkt serve is measuring for another client; try again when it is done"
 
 static volatile sig_atomic_t stop_serving;
 
@@ -106,6 +116,28 @@ static pid_t fork_responder(struct transport *t, int cpu)
 	_exit(1);
 }
 
+/* Until the new responder sleeps in its first receive, so that its
+ * context switches from then on count answered messages only. */
+static void wait_responder_blocked(pid_t pid)
+{
+	char path[64], buf[256], *paren;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 200; i++) {
+		FILE *f = fopen(path, "r");
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		buf[n] = 0;
+		paren = strrchr(buf, ')');
+		if (!paren || (paren[1] == ' ' && paren[2] == 'S'))
+			return;
+		usleep(5000);
+	}
+}
+
 static void stop_responder(pid_t pid)
 {
 	if (pid <= 0)
@@ -115,9 +147,60 @@ static void stop_responder(pid_t pid)
 		;
 }
 
+static void keepalive(int fd)
+{
+	int on = 1, idle = KEEPIDLE_S, intvl = KEEPINTVL_S, cnt = KEEPCNT;
+	unsigned timeout_ms = (KEEPIDLE_S + KEEPINTVL_S * KEEPCNT) * 1000;
+
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	/* unacknowledged answers to a vanished peer also give up */
+	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &timeout_ms,
+		   sizeof(timeout_ms));
+}
+
+/* Anyone connecting while a client is served hears "busy" at once. */
+static void refuse_busy(int lfd)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	control_write_line(fd, BUSY_REPLY);
+	close(fd);
+}
+
+/* Wait for the client's next request: 1 when it is there, 0 after
+ * limit_ms or when the connection failed, -1 on SIGINT/SIGTERM. */
+static int wait_request(int fd, int lfd, int limit_ms)
+{
+	struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+			       { .fd = lfd, .events = POLLIN } };
+	int waited = 0;
+
+	while (!stop_serving && waited < limit_ms) {
+		int r = poll(p, 2, 200);
+
+		if (r < 0 && errno != EINTR)
+			return 0;
+		if (r <= 0) {
+			waited += r == 0 ? 200 : 0;
+			continue;
+		}
+		if (p[1].revents & POLLIN)
+			refuse_busy(lfd);
+		if (p[0].revents)
+			return 1;  /* data, EOF or an error: the read says */
+	}
+	return stop_serving ? -1 : 0;
+}
+
 /* One client, from setup to close. */
-static void serve_client(int fd, const struct serve_options *o,
-			 const struct sockaddr_in *bind_addr)
+static void serve_client(int fd, int lfd, const struct serve_options *o,
+			 const struct sockaddr_in *bind_addr,
+			 const struct sockaddr_in *peer)
 {
 	char line[CONTROL_LINE_MAX + 1], err[160], out[CONTROL_LINE_MAX];
 	struct transport_config tc;
@@ -125,7 +208,15 @@ static void serve_client(int fd, const struct serve_options *o,
 	struct transport *t = NULL;
 	struct schedstat s0 = { 0 }, s1;
 	pid_t pid = -1;
+	int started = 0;
 
+	keepalive(fd);
+	if (wait_request(fd, lfd, CONTROL_TIMEOUT_MS) <= 0) {
+		if (!stop_serving && !o->quiet)
+			warning("serve: dropped a client that sent nothing for %d ms",
+				CONTROL_TIMEOUT_MS);
+		return;
+	}
 	if (control_read_line(fd, line, sizeof(line), CONTROL_TIMEOUT_MS, err,
 			      sizeof(err)) < 0 ||
 	    control_parse_setup(line, &setup, err, sizeof(err)) < 0) {
@@ -144,6 +235,7 @@ static void serve_client(int fd, const struct serve_options *o,
 	tc.addr = *bind_addr;
 	tc.addr.sin_port = 0;
 	tc.local_responder = 1;
+	tc.only_from = peer->sin_addr;
 	if (transport_find(setup.transport)->create(&t, &tc) < 0) {
 		reply_error(fd, "cannot create the responder's socket");
 		return;
@@ -154,6 +246,7 @@ static void serve_client(int fd, const struct serve_options *o,
 		goto out;
 	}
 	t->ops->release_responder(t);
+	wait_responder_blocked(pid);
 	snprintf(out, sizeof(out), "ok port=%u", t->ops->responder_port(t));
 	if (control_write_line(fd, out) < 0)
 		goto out;
@@ -161,16 +254,26 @@ static void serve_client(int fd, const struct serve_options *o,
 		info("serve: %s responder, %u-byte messages, cpu %d, port %u",
 		     setup.transport, setup.size, setup.cpu,
 		     t->ops->responder_port(t));
-	while (!stop_serving) {
-		if (control_read_line(fd, line, sizeof(line), IDLE_MS, err,
-				      sizeof(err)) < 0)
+	while (wait_request(fd, lfd, IDLE_MS) > 0) {
+		if (control_read_line(fd, line, sizeof(line), CONTROL_TIMEOUT_MS,
+				      err, sizeof(err)) < 0)
 			break;
 		if (!strcmp(line, "start")) {
-			read_schedstat(pid, &s0);
+			started = read_schedstat(pid, &s0) == 0;
 			control_write_line(fd, "ok");
 		} else if (!strcmp(line, "stop")) {
+			if (!started) {
+				reply_error(fd, "stop without start");
+				break;
+			}
 			if (read_schedstat(pid, &s1) < 0) {
 				reply_error(fd, "the responder is gone");
+				break;
+			}
+			/* a responder that answered anything woke up for it */
+			if (s1.switches == s0.switches) {
+				reply_error(fd, "no traffic reached the responder "
+					    "between start and stop");
 				break;
 			}
 			snprintf(out, sizeof(out), "ok cpu=%d cpu_ns=%llu wait_ns=%llu "
@@ -237,6 +340,8 @@ int cmd_serve(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	int lfd, fd, one = 1, code = PERPKT_EXIT_OK;
+	struct sockaddr_in peer;
+	socklen_t plen;
 	struct pollfd p;
 
 	if (parse_args(argc, argv, &o)) {
@@ -276,10 +381,11 @@ int cmd_serve(int argc, char **argv)
 		p.events = POLLIN;
 		if (poll(&p, 1, 200) <= 0)
 			continue;
-		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		plen = sizeof(peer);
+		fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
-		serve_client(fd, &o, &addr);
+		serve_client(fd, lfd, &o, &addr, &peer);
 		close(fd);
 		if (o.once)
 			break;

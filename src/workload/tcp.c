@@ -24,6 +24,7 @@ struct tcp {
 	int client_fd;
 	uint32_t size;
 	struct sockaddr_in addr;
+	struct in_addr only_from;	/* transport_config.only_from */
 	char where[32];
 };
 
@@ -52,6 +53,7 @@ static int tcp_create(struct transport **out, const struct transport_config *c)
 	p->listen_fd = p->client_fd = -1;
 	p->size = c->size;
 	p->addr = c->addr;
+	p->only_from = c->only_from;
 	inet_ntop(AF_INET, &p->addr.sin_addr, p->where, sizeof(p->where));
 	if (!c->local_responder) {
 		*out = &p->t;
@@ -86,11 +88,25 @@ static void tcp_respond(struct transport *t, char *err, size_t errlen)
 {
 	struct tcp *p = to_tcp(t);
 	char buf[TRANSPORT_MAX_MESSAGE];
+	struct sockaddr_in from;
+	socklen_t flen;
 	int fd;
 
-	do
-		fd = accept4(p->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-	while (fd < 0 && errno == EINTR);
+	for (;;) {
+		flen = sizeof(from);
+		fd = accept4(p->listen_fd, (struct sockaddr *)&from, &flen,
+			     SOCK_CLOEXEC);
+		if (fd < 0 && errno == EINTR)
+			continue;
+		/* serve: whoever connects first must be the client that set
+		 * the run up, not anyone who found the port */
+		if (fd >= 0 && p->only_from.s_addr &&
+		    from.sin_addr.s_addr != p->only_from.s_addr) {
+			close(fd);
+			continue;
+		}
+		break;
+	}
 	if (fd < 0) {
 		snprintf(err, errlen, "tcp responder cannot accept: %s",
 			 strerror(errno));

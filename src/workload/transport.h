@@ -23,6 +23,8 @@ struct transport_config {
 				      responder address, or a peer */
 	int local_responder;       /* 1: create() binds a responder at addr
 				      (port 0: any), 0: addr is remote */
+	struct in_addr only_from;  /* perpkt serve: the responder answers
+				      this address alone (0: any) */
 };
 
 struct transport_ops {

@@ -25,6 +25,7 @@ struct udp {
 	int responder_fd;
 	int client_fd;
 	struct sockaddr_in addr;	/* the responder's */
+	struct in_addr only_from;	/* transport_config.only_from */
 	char where[32];			/* addr as text, for messages */
 };
 
@@ -45,6 +46,7 @@ static int udp_create(struct transport **out, const struct transport_config *c)
 	u->client_fd = -1;
 	u->responder_fd = -1;
 	u->addr = c->addr;
+	u->only_from = c->only_from;
 	inet_ntop(AF_INET, &u->addr.sin_addr, u->where, sizeof(u->where));
 	if (!c->local_responder) {
 		*out = &u->t;
@@ -93,6 +95,11 @@ static void udp_respond(struct transport *t, char *err, size_t errlen)
 				 strerror(errno));
 			return;
 		}
+		/* serve: a stranger's datagrams get no echo (no amplifier) */
+		if (u->only_from.s_addr && (peer.ss_family != AF_INET ||
+		    ((struct sockaddr_in *)&peer)->sin_addr.s_addr !=
+		    u->only_from.s_addr))
+			continue;
 		while (sendto(u->responder_fd, buf, n, 0,
 			      (struct sockaddr *)&peer, plen) < 0) {
 			if (errno == EINTR)

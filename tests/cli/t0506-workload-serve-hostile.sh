@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# perpkt serve cannot be held hostage: a silent client is dropped, a
+# second client hears "busy" at once, SIGINT/SIGTERM end serve promptly
+# with a client connected, "stop" after no traffic fails, the data port
+# answers only the address that set the run up, and answers are never
+# longer than requests.
+. "$(dirname "$0")/lib.sh"
+need_perf
+[ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
+command -v ip >/dev/null || skip "needs ip (iproute2)"
+
+A=perpkt-test-$$-a B=perpkt-test-$$-b
+cleanup() {
+	[ -n "${SERVE:-}" ] && kill "$SERVE" 2>/dev/null
+	[ -n "${HOLD:-}" ] && kill "$HOLD" 2>/dev/null
+	ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+# 10.248.1.3 is a second address of B: a stranger on the same link
+ip netns add $A && ip netns add $B &&
+ip link add veth0 netns $A type veth peer name veth0 netns $B &&
+ip -n $A addr add 10.248.1.1/29 dev veth0 && ip -n $B addr add 10.248.1.2/29 dev veth0 &&
+ip -n $B addr add 10.248.1.3/29 dev veth0 &&
+ip -n $A link set veth0 up && ip -n $B link set veth0 up &&
+ip -n $A link set lo up && ip -n $B link set lo up || fail "cannot make test namespaces"
+
+serve() {
+	ip netns exec $A "$PERPKT" serve -b 10.248.1.1 -p 12998 2>>"$TMP/serve.err" &
+	SERVE=$!
+	for _ in $(seq 50); do
+		ip netns exec $B bash -c 'exec 3<>/dev/tcp/10.248.1.1/12998' 2>/dev/null && break
+		sleep 0.1
+	done
+}
+# py NAME: a control-protocol client in B, scripted below
+py() { ip netns exec $B python3 - "$@" <<'PY'
+import socket, sys, time
+what = sys.argv[1]
+def control():
+    c = socket.create_connection(("10.248.1.1", 12998), timeout=5)
+    f = c.makefile("rw")
+    return c, f
+def ask(f, line):
+    f.write(line + "\n"); f.flush()
+    return f.readline().strip()
+if what == "hold":           # set a run up, then stay silent
+    c, f = control()
+    print(ask(f, "perpkt-serve 1 transport=udp size=40 cpu=-1"), flush=True)
+    time.sleep(4)
+elif what == "busy":         # a second client, while one holds serve
+    c, f = control()
+    t = time.time()
+    print(f.readline().strip(), "%.1f" % (time.time() - t))
+elif what == "notraffic":    # start and stop with nothing in between
+    c, f = control()
+    ask(f, "perpkt-serve 1 transport=udp size=40 cpu=-1")
+    ask(f, "start")
+    time.sleep(0.3)
+    print(ask(f, "stop"))
+elif what == "stranger":     # the data port: only the client's address
+    c, f = control()
+    req = "perpkt-serve 1 transport=udp size=40 cpu=-1"
+    ans = ask(f, req)
+    port = int(ans.split("port=")[1])
+    assert len(ans) <= len(req), "answer longer than request"
+    for src, name in (("10.248.1.3", "stranger"), ("10.248.1.2", "client")):
+        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        u.bind((src, 0)); u.settimeout(0.5)
+        u.sendto(b"x" * 40, ("10.248.1.1", port))
+        try:
+            u.recvfrom(100); print(name, "answered")
+        except socket.timeout:
+            print(name, "ignored")
+PY
+}
+
+serve
+# a client that set a run up and went silent: others hear "busy" at once
+py hold >"$TMP/hold" &
+HOLD=$!
+sleep 0.5
+py busy >"$TMP/busy" || fail "second client: $(cat "$TMP/busy")"
+grep -q "^error busy" "$TMP/busy" || fail "second client was not told busy: $(cat "$TMP/busy")"
+awk '$NF > 1 { exit 1 }' "$TMP/busy" || fail "busy took more than 1 s: $(cat "$TMP/busy")"
+expect_exit 2 ip netns exec $B "$PERPKT" record -q -n 10 -w 0 --peer 10.248.1.1:12998 -o "$TMP/x.json"
+grep -q "busy" "$TMP/err" || fail "record --peer did not say busy: $(cat "$TMP/err")"
+# SIGTERM with that client connected: serve ends in well under a second
+start=$(date +%s%N)
+kill -TERM $SERVE
+wait $SERVE 2>/dev/null
+SERVE=
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ $ms -le 1500 ] || fail "serve took $ms ms to stop on SIGTERM with a client connected"
+wait $HOLD; HOLD=
+
+# the same for SIGINT
+serve
+py hold >"$TMP/hold" &
+HOLD=$!
+sleep 0.5
+start=$(date +%s%N)
+kill -INT $SERVE
+wait $SERVE 2>/dev/null
+SERVE=
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ $ms -le 1500 ] || fail "serve took $ms ms to stop on SIGINT with a client connected"
+wait $HOLD; HOLD=
+
+serve
+# a client that connects and says nothing is dropped in seconds
+start=$(date +%s)
+ip netns exec $B timeout 20 bash -c 'exec 3<>/dev/tcp/10.248.1.1/12998; cat <&3 >/dev/null' ||
+	fail "a silent client was not dropped within 20 s"
+[ $(( $(date +%s) - start )) -le 7 ] || fail "a silent client held serve for $(( $(date +%s) - start )) s"
+# stop after no traffic is a failure, not ok with zero counters
+py notraffic >"$TMP/nt"
+grep -q "^error no traffic" "$TMP/nt" || fail "stop with no traffic answered: $(cat "$TMP/nt")"
+# the data port answers the client's address, not another one
+py stranger >"$TMP/str" || fail "stranger check: $(cat "$TMP/str")"
+grep -qx "stranger ignored" "$TMP/str" || fail "a stranger got an echo: $(cat "$TMP/str")"
+grep -qx "client answered" "$TMP/str" || fail "the client got no echo: $(cat "$TMP/str")"
+# and a real run still works after all that
+expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 --peer 10.248.1.1:12998 -o "$TMP/ok.json"
+kill -0 $SERVE || fail "serve died"
+echo "ok: busy, signals, silent client, no traffic, stranger"
