@@ -25,6 +25,8 @@
 #include "exitcode.h"
 #include "options.h"
 #include "profile.h"
+#include "recording.h"
+#include "reports/table.h"
 #include "sweep.h"
 
 #define MAX_VALUES 32
@@ -214,13 +216,27 @@ static int readable(const char *path)
 	return 1;
 }
 
-static int run_record(const struct sweep *s, const size_t *idx,
-		      const char *out)
+static int next_index(const struct sweep *s, size_t *idx)
 {
-	char *argv[MAX_ARGS], exe[64], rep[16];
+	int i;
+
+	for (i = D_MAX - 1; i >= 0; i--) {
+		if (!s->dims[i].n)
+			continue;
+		if (++idx[i] < s->dims[i].n)
+			return 1;
+		idx[i] = 0;
+	}
+	return 0;
+}
+
+/* record's arguments for one cell, from argv[1] = "record"; the count.
+ * Uses static buffers: one cell at a time. */
+static size_t record_argv(const struct sweep *s, const size_t *idx,
+			  const char *out, char **argv)
+{
+	static char exe[64], rep[16];
 	size_t n = 0, i;
-	int status;
-	pid_t pid;
 
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)getpid());
 	argv[n++] = exe;
@@ -259,12 +275,46 @@ static int run_record(const struct sweep *s, const size_t *idx,
 		}
 	}
 	argv[n] = NULL;
+	return n;
+}
+
+/* Every cell through record's own option parser before any runs, so a
+ * bad value in any list fails at once (exit 64), not after hours. */
+static int check_cells(const struct sweep *s)
+{
+	size_t idx[D_MAX] = { 0 };
+	char *argv[MAX_ARGS], name[256];
+
+	if (table_value_check(s->value))
+		return error("unknown --value '%s': see perpkt table --help", s->value);
+	do {
+		struct record_options o;
+		size_t n = record_argv(s, idx, "/dev/null", argv);
+
+		record_defaults(&o);
+		if (record_parse_args((int)n - 1, argv + 1, &o)) {
+			cell_name(name, sizeof(name), s, idx);
+			return error("cell %s: record refuses these settings; nothing "
+				     "was recorded", name);
+		}
+	} while (next_index(s, idx));
+	return 0;
+}
+
+static int run_record(const struct sweep *s, const size_t *idx,
+		      const char *out)
+{
+	char *argv[MAX_ARGS];
+	int status;
+	pid_t pid;
+
+	record_argv(s, idx, out, argv);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return error("cannot start record: %s", strerror(errno));
 	if (!pid) {
-		execv(exe, argv);
+		execv(argv[0], argv);
 		_exit(127);
 	}
 	child = pid;
@@ -301,20 +351,6 @@ static int record_file(const struct sweep *s, const size_t *idx,
 	if (rename(part, final))
 		return error("cannot rename '%s' to '%s': %s", part, final,
 			     strerror(errno));
-	return 0;
-}
-
-static int next_index(const struct sweep *s, size_t *idx)
-{
-	int i;
-
-	for (i = D_MAX - 1; i >= 0; i--) {
-		if (!s->dims[i].n)
-			continue;
-		if (++idx[i] < s->dims[i].n)
-			return 1;
-		idx[i] = 0;
-	}
 	return 0;
 }
 
@@ -485,6 +521,10 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (check_record(&s))
 		goto out;
+	if (check_cells(&s)) {
+		ret = PERPKT_EXIT_USAGE;
+		goto out;
+	}
 	if (mkdir(s.dir, 0777) && errno != EEXIST) {
 		error("cannot make directory '%s': %s", s.dir, strerror(errno));
 		goto out;

@@ -8,7 +8,9 @@ D=$TMP/sweep
 
 expect_exit 64 "$PERPKT" sweep --size 40
 expect_exit 64 "$PERPKT" sweep -o "$D" --cpu-pairs 1
-expect_exit 2 "$PERPKT" sweep -o "$D" --placements nowhere -d 0.1
+# a bad value is found before anything runs: usage, not a failed cell
+expect_exit 64 "$PERPKT" sweep -o "$D" --placements nowhere -d 0.1
+[ ! -e "$D" ] || fail "a refused sweep made its directory"
 
 "$PERPKT" sweep -o "$D" -d 0.3 --size 40,200,300 --repeat 2 >"$TMP/out1" 2>"$TMP/err1" &
 pid=$!

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# sweep checks the whole matrix before it records anything: a bad value
+# in any list, or a bad --value, is a usage error (64) with nothing run.
+. "$(dirname "$0")/lib.sh"
+
+for args in "--size 40,a" "--size 40 --transport udp,carrier-pigeon" \
+	    "--gap 0,soon" "--size 40 --value bogus"; do
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	expect_exit 64 "$PERPKT" sweep -o "$TMP/sw" -d 5 $args
+	[ $(( $(date +%s) - start )) -le 2 ] || fail "'$args': refused only after recording"
+	[ ! -e "$TMP/sw" ] || fail "'$args': made $TMP/sw: $(ls "$TMP/sw")"
+	grep -q "^usage:" "$TMP/err" && fail "'$args': printed record's usage: $(head -3 "$TMP/err")"
+	[ -s "$TMP/err" ] || fail "'$args': no message"
+done
+grep -q "unknown --value 'bogus'" "$TMP/err" || fail "no reason for --value: $(cat "$TMP/err")"
+echo ok
