@@ -106,7 +106,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 4:
 			pct = strtod(optarg, &end);
-			if (end == optarg || *end || pct < 0 || pct > 100)
+			/* written so that nan fails too */
+			if (end == optarg || *end || !(pct >= 0 && pct <= 100))
 				return error("invalid --threshold '%s': expected a percentage "
 					     "between 0 and 100", optarg);
 			a->ro.threshold = pct / 100;

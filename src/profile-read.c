@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "error.h"
 
@@ -80,6 +81,34 @@ static uint64_t get_hex(struct reader *r, json_t *obj, const char *key)
 	snprintf(msg, sizeof(msg), "field '%s' must be a hex string like \"0x1f\"", key);
 	bad(r, msg);
 	return 0;
+}
+
+/* Counts and indexes stored in 32 bits: 2^32 must not wrap to 0. */
+static uint32_t get_u32(struct reader *r, json_t *obj, const char *key)
+{
+	uint64_t v = get_u64(r, obj, key);
+	char msg[160];
+
+	if (v <= UINT32_MAX)
+		return (uint32_t)v;
+	snprintf(msg, sizeof(msg), "field '%s' is %llu, above 4294967295", key,
+		 (unsigned long long)v);
+	bad(r, msg);
+	return 0;
+}
+
+/* Arrays that older profiles may lack: absent is empty, anything but an
+ * array is an error (json_array_size of a string is 0: silent). */
+static json_t *get_array_opt(struct reader *r, json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char msg[160];
+
+	if (!v || json_is_array(v))
+		return v;
+	snprintf(msg, sizeof(msg), "field '%s' must be an array", key);
+	bad(r, msg);
+	return NULL;
 }
 
 /* Fields added within version 1 read as 0 when absent. */
@@ -166,9 +195,9 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 		return;
 	p->transport = get_str(r, o, "transport", 1);
 	p->network = get_str(r, o, "network", 1);
-	p->message_size = (uint32_t)get_u64(r, o, "message_size");
-	p->client_cpu = (int)get_u64(r, o, "client_cpu");
-	p->server_cpu = (int)get_u64(r, o, "server_cpu");
+	p->message_size = get_u32(r, o, "message_size");
+	p->client_cpu = get_int(r, o, "client_cpu");
+	p->server_cpu = get_int(r, o, "server_cpu");
 	p->warmup_s = get_num(r, o, "warmup_s");
 	p->round_trips = get_u64(r, o, "round_trips");
 	p->window_ns = get_u64(r, o, "window_ns");
@@ -176,9 +205,9 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 	if (json_object_get(o, "latency_unsampled_ns"))
 		read_latency(r, get_obj(r, o, "latency_unsampled_ns"),
 			     &p->latency_unsampled);
-	read_tasks(r, json_object_get(o, "tasks"), p);
-	read_repeats(r, json_object_get(o, "repeats"), p);
-	read_histogram(r, json_object_get(o, "latency_histogram"), p);
+	read_tasks(r, get_array_opt(r, o, "tasks"), p);
+	read_repeats(r, get_array_opt(r, o, "repeats"), p);
+	read_histogram(r, get_array_opt(r, o, "latency_histogram"), p);
 	res = json_object_get(o, "latency_histogram_resolution");
 	if (res)
 		p->hist_sub_buckets = (uint32_t)get_u64(r, res,
@@ -242,17 +271,17 @@ static void read_samples(struct reader *r, json_t *a, struct profile *p)
 			bad(r, "samples[] entries must be objects");
 			return;
 		}
-		s->event = (uint32_t)get_u64(r, o, "event");
+		s->event = get_u32(r, o, "event");
 		if (s->event >= p->nevents)
 			bad(r, "a sample refers to an event that is not listed");
-		s->cpu = (uint32_t)get_u64(r, o, "cpu");
+		s->cpu = get_u32(r, o, "cpu");
 		s->ip = get_hex(r, o, "ip");
 		role = json_object_get(o, "role");
 		if (!json_is_string(role) || role_parse(json_string_value(role), &s->role))
 			bad(r, "a sample has an unknown role");
 		s->count = get_u64(r, o, "count");
 		s->weight = get_u64(r, o, "weight");
-		s->repeat = (uint32_t)get_u64_opt(r, o, "repeat");
+		s->repeat = json_object_get(o, "repeat") ? get_u32(r, o, "repeat") : 0;
 		if (p->nrepeats && s->repeat >= p->nrepeats)
 			bad(r, "a sample refers to a repeat that is not listed");
 	}
@@ -278,7 +307,7 @@ static void read_stacks(struct reader *r, json_t *a, struct profile *p)
 			bad(r, "stacks[] entries must be objects");
 			return;
 		}
-		st->event = (uint32_t)get_u64(r, o, "event");
+		st->event = get_u32(r, o, "event");
 		if (st->event >= p->nevents)
 			bad(r, "a stack refers to an event that is not listed");
 		role = json_object_get(o, "role");
@@ -598,14 +627,22 @@ static void read_counters(struct reader *r, json_t *o, struct profile *p)
 	if (cpus) {
 		p->ncpus_sampled = json_array_size(cpus);
 		p->cpus = calloc(p->ncpus_sampled ? p->ncpus_sampled : 1, sizeof(int));
-		for (i = 0; p->cpus && i < p->ncpus_sampled; i++)
-			p->cpus[i] = (int)json_integer_value(json_array_get(cpus, i));
+		for (i = 0; p->cpus && i < p->ncpus_sampled; i++) {
+			json_t *c = json_array_get(cpus, i);
+
+			if (!json_is_integer(c) || json_integer_value(c) < 0 ||
+			    json_integer_value(c) > 1 << 30) {
+				bad(r, "counters.cpus[] must be CPU numbers");
+				break;
+			}
+			p->cpus[i] = (int)json_integer_value(c);
+		}
 	}
 	read_events(r, get_array(r, o, "events"), p);
-	read_cpu_times(r, json_object_get(o, "cpu_times"), p);
-	read_counts(r, json_object_get(o, "counts"), p);
-	read_irqs(r, json_object_get(o, "irqs"), p);
-	read_missing(r, json_object_get(o, "missing_events"), p);
+	read_cpu_times(r, get_array_opt(r, o, "cpu_times"), p);
+	read_counts(r, get_array_opt(r, o, "counts"), p);
+	read_irqs(r, get_array_opt(r, o, "irqs"), p);
+	read_missing(r, get_array_opt(r, o, "missing_events"), p);
 }
 
 int profile_read(struct profile *p, const char *path)
@@ -613,9 +650,13 @@ int profile_read(struct profile *p, const char *path)
 	struct reader r = { path, 0 };
 	json_error_t jerr;
 	json_t *root, *v;
+	struct stat st;
+	uint64_t version;
 	char msg[300];
 
 	memset(p, 0, sizeof(*p));
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return bad(&r, "it is a directory; give a profile file");
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (jerr.line < 1)
@@ -630,14 +671,18 @@ int profile_read(struct profile *p, const char *path)
 		json_decref(root);
 		return bad(&r, "not a perpkt profile (no \"format\": \"" PROFILE_FORMAT "\")");
 	}
-	p->version = (int)get_u64(&r, root, "version");
-	if (!r.failed && p->version > PROFILE_VERSION) {
-		snprintf(msg, sizeof(msg),
-			 "format version %d is newer than this perpkt reads (%d): "
-			 "upgrade perpkt", p->version, PROFILE_VERSION);
+	version = get_u64(&r, root, "version");
+	if (!r.failed && (version > PROFILE_VERSION || version < 1)) {
+		/* compared before any cast: 2^32 + 1 must not read as 1 */
+		snprintf(msg, sizeof(msg), version ?
+			 "format version %llu is newer than this perpkt reads (%d): "
+			 "upgrade perpkt" : "format version %llu is not one (%d) "
+			 "this perpkt reads", (unsigned long long)version,
+			 PROFILE_VERSION);
 		json_decref(root);
 		return bad(&r, msg);
 	}
+	p->version = (int)version;
 	p->tool_version = get_str(&r, root, "tool", 0);
 	p->created = get_str(&r, root, "created", 0);
 	p->command = get_str(&r, root, "command", 0);
@@ -647,7 +692,7 @@ int profile_read(struct profile *p, const char *path)
 	read_repeat_counts(&r, root, p);
 	read_conditions(&r, json_object_get(root, "conditions"), p);
 	read_samples(&r, get_array(&r, root, "samples"), p);
-	read_stacks(&r, json_object_get(root, "stacks"), p);
+	read_stacks(&r, get_array_opt(&r, root, "stacks"), p);
 	read_ksyms(&r, get_array(&r, root, "kallsyms"), p);
 	json_decref(root);
 	if (r.failed) {

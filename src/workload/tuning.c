@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "workload/netns.h"
@@ -23,6 +24,29 @@ struct tuning {
 	char now[MASK_MAX];      /* the mask in effect */
 };
 
+/* The kernel refuses a mask naming CPUs it cannot have with EOVERFLOW
+ * ("Value too large for defined data type"): say which CPU instead. */
+static int check_mask_cpus(const char *s)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	int bit = 0, top = -1, v;
+	const char *p;
+
+	for (p = s + strlen(s); p-- > s;) {
+		if (*p == ',')
+			continue;
+		v = *p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10;
+		for (int b = 0; b < 4; b++, bit++)
+			if (v & (1 << b))
+				top = bit;
+	}
+	/* 0 is valid: it turns RPS off */
+	if (ncpus > 0 && top >= ncpus)
+		return error("invalid RPS mask '%s': it names CPU %d, but this "
+			     "machine has CPUs 0-%ld", s, top, ncpus - 1);
+	return 0;
+}
+
 int tuning_check_mask(const char *s)
 {
 	size_t n = strlen(s);
@@ -30,7 +54,7 @@ int tuning_check_mask(const char *s)
 	if (n == 0 || n >= MASK_MAX || strspn(s, "0123456789abcdefABCDEF,") != n)
 		return error("invalid RPS mask '%s': use a hex CPU mask such as 2 "
 			     "or 0003", s);
-	return 0;
+	return check_mask_cpus(s);
 }
 
 static int write_mask(const char *path, const char *mask)
