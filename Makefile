@@ -11,7 +11,7 @@ DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        libjansson-dev libcmocka-dev iproute2 jq elfutils binutils procps \
        chromium python3 socat qemu-system-x86 busybox-static
 
-.PHONY: all deps build demo check clean
+.PHONY: all deps build demo check lab clean
 
 all: build
 
@@ -45,6 +45,10 @@ check: build
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPERPKT_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j 1 -R '^(unit|cli)/'
+
+# Two kernels under QEMU (6.1 and 6.12), one diff: tests/lab/lab.sh.
+lab: build
+	PERPKT=$(BUILD)/perpkt tests/lab/lab.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -147,29 +147,27 @@ out:
 	return ret;
 }
 
-/* veth from the module tree a .deb unpacks beside boot/vmlinuz-R:
- * ../lib/modules/R/kernel/drivers/net/veth.ko[.xz]. */
-static int add_veth(struct initramfs *ir, const char *kernel,
-		    const char **module)
+/* From the tree a .deb unpacks beside boot/vmlinuz-R: the veth module,
+ * ../lib/modules/R/kernel/drivers/net/veth.ko[.xz], and boot/config-R
+ * (the profile's kernel.config condition reads it in the guest). */
+static int add_kernel_files(struct initramfs *ir, const char *kernel,
+			    const char **module)
 {
-	char *copy = strdup(kernel), pattern[4096], *base, *dir;
-	const char *rel = "*";
+	char *copy = strdup(kernel), *dir, rel[256] = "*", path[4400];
+	const char *base;
 	glob_t gl;
 	int ret = 0;
 
 	*module = NULL;
 	if (!copy)
 		return error("out of memory");
-	base = basename(copy);
+	base = strrchr(kernel, '/') ? strrchr(kernel, '/') + 1 : kernel;
 	if (!strncmp(base, "vmlinuz-", 8))
-		rel = base + 8;
-	/* basename may point into copy: build the pattern before dirname */
-	snprintf(pattern, sizeof(pattern), "%s", rel);
-	rel = strdup(pattern);
+		snprintf(rel, sizeof(rel), "%s", base + 8);
 	dir = dirname(copy);
-	snprintf(pattern, sizeof(pattern),
+	snprintf(path, sizeof(path),
 		 "%s/../lib/modules/%s/kernel/drivers/net/veth.ko*", dir, rel);
-	if (!glob(pattern, 0, NULL, &gl) && gl.gl_pathc) {
+	if (!glob(path, 0, NULL, &gl) && gl.gl_pathc) {
 		const char *p = gl.gl_pathv[0];
 		int xz = strlen(p) > 3 && !strcmp(p + strlen(p) - 3, ".xz");
 
@@ -178,7 +176,13 @@ static int add_veth(struct initramfs *ir, const char *kernel,
 		*module = xz ? "veth.ko.xz" : "veth.ko";
 	}
 	globfree(&gl);
-	free((void *)rel);
+	snprintf(path, sizeof(path), "%s/config-%s", dir, rel);
+	if (!ret && strcmp(rel, "*") && !access(path, R_OK)) {
+		char guest[300];
+
+		snprintf(guest, sizeof(guest), "boot/config-%s", rel);
+		ret = initramfs_add_file(ir, guest, path, 0644);
+	}
 	free(copy);
 	return ret;
 }
@@ -216,7 +220,7 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 	    initramfs_add_data(ir, "perpkt/args", args, len, 0644) ||
 	    add_elf(ir, a, g->perpkt, "usr/bin/perpkt") ||
 	    add_elf(ir, a, a->ip, "usr/sbin/ip") ||
-	    add_veth(ir, g->kernel, module))
+	    add_kernel_files(ir, g->kernel, module))
 		goto fail;
 	free(args);
 	return initramfs_finish(ir);

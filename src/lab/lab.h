@@ -26,7 +26,8 @@ char **lab_guest_args(int argc, char **argv, size_t *n);
 #define LAB_COND_COMMAND "lab.qemu_command"
 #define LAB_COND_KERNEL "lab.kernel"      /* the image booted */
 #define LAB_COND_VMLINUX PROFILE_COND_VMLINUX
-#define LAB_COND_BOOT "lab.boot_s"        /* guest uptime when /init ran */
+#define LAB_COND_BOOT "lab.boot_s"        /* host seconds to /init */
+#define LAB_COND_GUEST_BOOT "lab.guest_boot_s"  /* guest uptime then */
 #define LAB_COND_WALL "lab.wall_s"        /* QEMU's run, host seconds */
 
 #endif

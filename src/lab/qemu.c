@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "procfile.h"
 
 struct strv {
 	char **v;
@@ -121,7 +122,21 @@ static int on_path(const char *name)
 	return 0;
 }
 
-int lab_qemu_run(const struct lab_qemu *q, enum lab_qemu_end *end,
+/* The guest's boot time as the host sees it: the guest's own clock
+ * under TCG can run fast or slow. */
+static void watch_console(struct lab_qemu *q, double t)
+{
+	char *text;
+
+	if (!q->up_mark || q->up_s >= 0)
+		return;
+	text = procfile_read(q->console);
+	if (text && strstr(text, q->up_mark))
+		q->up_s = t;
+	free(text);
+}
+
+int lab_qemu_run(struct lab_qemu *q, enum lab_qemu_end *end,
 		 int *status, double *wall_s)
 {
 	char **argv;
@@ -157,6 +172,7 @@ int lab_qemu_run(const struct lab_qemu *q, enum lab_qemu_end *end,
 	}
 	lab_qemu_argv_free(argv);
 	*end = LAB_QEMU_EXITED;
+	q->up_s = -1;
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
 
@@ -175,6 +191,7 @@ int lab_qemu_run(const struct lab_qemu *q, enum lab_qemu_end *end,
 			if (*end != LAB_QEMU_EXITED)
 				kill(pid, SIGKILL);
 		}
+		watch_console(q, now() - t0);
 		usleep(50 * 1000);
 	}
 	*wall_s = now() - t0;

@@ -25,6 +25,9 @@ struct lab_qemu {
 	int cpus, mem_mb;
 	double timeout_s;
 	volatile sig_atomic_t *interrupted;
+	const char *up_mark;        /* console text that says the guest is up */
+	double up_s;                /* set by lab_qemu_run: when it appeared,
+				     * host seconds after the start; < 0 never */
 };
 
 /* The full command line; free with lab_qemu_argv_free. */
@@ -40,7 +43,7 @@ enum lab_qemu_end {
 };
 /* Run it to the end; *wall_s is how long it ran. -1 if it cannot start
  * (after printing why, naming the package for a missing binary). */
-int lab_qemu_run(const struct lab_qemu *q, enum lab_qemu_end *end,
+int lab_qemu_run(struct lab_qemu *q, enum lab_qemu_end *end,
 		 int *status, double *wall_s);
 
 /* "QEMU emulator version 7.2.22 (...)", or "unknown (why)". */

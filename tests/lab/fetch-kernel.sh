@@ -37,11 +37,11 @@ find_deb() {
 }
 
 # Extract only what the guest needs; a marker says it is complete.
-if [ ! -e "$root/.unsigned" ]; then
+if [ ! -e "$root/.unsigned" ] || [ ! -e "$root/boot/config-$rel" ]; then
 	deb=$(find_deb "linux-image-$rel-unsigned")
 	echo "fetch-kernel: $(basename "$deb"): $(du -m "$deb" | cut -f1) MB" >&2
 	dpkg-deb --fsys-tarfile "$deb" |
-		tar -x -C "$root" --wildcards "./boot/vmlinuz-$rel" \
+		tar -x -C "$root" --wildcards "./boot/vmlinuz-$rel" "./boot/config-$rel" \
 			"./lib/modules/$rel/kernel/drivers/net/veth.ko*"
 	touch "$root/.unsigned"
 fi

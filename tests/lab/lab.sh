@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make lab: the same ping-pong recorded inside two Debian kernels under
+# QEMU (6.1 and 6.12 by default), then `perpkt diff` by bucket and by
+# function, each function's file:line from its own kernel's DWARF, the
+# guests' build-ids checked against their vmlinux files, and what did
+# not match between the kernels listed.
+#   LAB_KERNELS="A B"  Debian kernel releases (linux-image-R-unsigned, -dbg)
+#   LAB_ARGS           record options for both (default below)
+#   LAB_OUT            folder for the profiles (default build/lab)
+# Downloads, once, into ${PERPKT_CACHE:-~/.cache/perpkt}: about 27 + 34 MB
+# of vmlinuz/modules and 283 + 318 MB of -dbg packages (1.2 GB unpacked).
+set -eu
+src=$(cd "$(dirname "$0")/../.." && pwd)
+PERPKT=${PERPKT:-$src/build/perpkt}
+read -ra kernels <<<"${LAB_KERNELS:-6.1.0-57-cloud-amd64 6.12.117+deb12-cloud-amd64}"
+read -ra args <<<"${LAB_ARGS:---placement same -d 2 -r 3 -w 0.5}"
+out=${LAB_OUT:-$src/build/lab}
+alias=$src/docs/aliases-6.1-6.12.txt
+[ ${#kernels[@]} = 2 ] || { echo "lab: LAB_KERNELS names two kernels" >&2; exit 2; }
+command -v qemu-system-x86_64 >/dev/null ||
+	{ echo "lab: qemu-system-x86_64 missing: apt-get install qemu-system-x86 (make deps)" >&2; exit 77; }
+mkdir -p "$out"
+t0=$(date +%s)
+
+profiles=()
+for rel in "${kernels[@]}"; do
+	root=$("$src/tests/lab/fetch-kernel.sh" "$rel" --dbg)
+	vml=$root/usr/lib/debug/boot/vmlinux-$rel
+	p=$out/$rel.json
+	echo "== record inside $rel"
+	"$PERPKT" record --kernel "$root/boot/vmlinuz-$rel" --vmlinux "$vml" \
+		"${args[@]}" -o "$p" 2> >(grep -v '^perpkt: warning: \(no hardware PMU\|.instructions. is not\)' >&2)
+	profiles+=("$p")
+done
+t1=$(date +%s)
+
+echo
+echo "== guests (build-id from each guest's /sys/kernel/notes, vs its vmlinux)"
+for p in "${profiles[@]}"; do
+	vml=$(jq -r '.conditions["lab.vmlinux"]' "$p")
+	gid=$(jq -r .system.build_id "$p")
+	vid=$(readelf -n "$vml" | awk '/Build ID/ { print $3; exit }')
+	[ "$gid" = "$vid" ] && m=matched || m="MISMATCH ($vid)"
+	printf '%s: build-id %s %s\n' "$(jq -r .system.kernel_release "$p")" "$gid" "$m"
+	jq -r '"  \(.conditions["lab.accel"]); \(.conditions["lab.qemu"])
+  boot to /init \(.conditions["lab.boot_s"]) s, QEMU ran \(.conditions["lab.wall_s"]) s; \(.workload.round_trips) round trips, \([.samples[].count] | add) samples, \(.conditions["kernel.config"])"' "$p"
+	[ "$gid" = "$vid" ] || exit 1
+done
+
+echo
+echo "== perpkt diff: by bucket, then by function (renames matched by $(basename "$alias"))"
+"$PERPKT" diff --by function --alias "$alias" --limit 25 "${profiles[@]}"
+
+# file:line of each function shown, from each kernel's own DWARF: the
+# address of the function's symbol in that guest, resolved by perpkt
+# resolve against the profile (KASLR offset and vmlinux from it)
+"$PERPKT" diff --format json --alias "$alias" --limit 0 "${profiles[@]}" >"$out/diff.json"
+where() { # where PROFILE NAME: file:line of NAME's entry, or "-"
+	local a
+	a=$(jq -r --arg n "$2" '[.kallsyms[] | select(.name == $n or (.name | startswith($n + ".")))][0].addr // empty' "$1")
+	[ -n "$a" ] || { echo "-"; return; }
+	"$PERPKT" resolve -i "$1" --format json "$a" 2>/dev/null |
+		jq -r '.results[0] | if .file then "\(.file):\(.line)" else "-" end'
+}
+echo
+echo "== where the top functions are, from each kernel's DWARF"
+printf '%-34s %-26s %s\n' function "${kernels[0]%%-*}" "${kernels[1]%%-*}"
+jq -r '.functions[:20][] | .name' "$out/diff.json" | while read -r f; do
+	a=$(where "${profiles[0]}" "$f")
+	# a renamed function: look up its old name in the first kernel
+	[ "$a" != - ] || { o=$(awk -v n="$f" '!/^#/ && $2 == n { print $1; exit }' "$alias"); [ -z "$o" ] || a=$(where "${profiles[0]}" "$o"); }
+	printf '%-34s %-26s %s\n' "$f" "$a" "$(where "${profiles[1]}" "$f")"
+done
+
+echo
+echo "== functions in one kernel only (no rename rule matched them)"
+jq -r '.functions[] | select(.present == [true, false]) | "  only in A: \(.name) \(.values[0] | . * 10 | round / 10) \(.bucket)"' "$out/diff.json" | head -40
+jq -r '.functions[] | select(.present == [false, true]) | "  only in B: \(.name) \(.values[1] | . * 10 | round / 10) \(.bucket)"' "$out/diff.json" | head -40
+jq -r '"  \([.functions[] | select(.present == [true, false])] | length) only in A, \([.functions[] | select(.present == [false, true])] | length) only in B, \([.functions[] | select(.present == [true, true])] | length) in both (all listed in \(input_filename))"' "$out/diff.json"
+t2=$(date +%s)
+echo
+echo "lab: recorded both kernels in $((t1 - t0)) s, compared in $((t2 - t1)) s; profiles in $out"
