@@ -34,6 +34,7 @@ static const char *const role_names[MODEL_ROLE_MAX] = {
 	[MODEL_ROLE_IDLE] = "idle",
 	[MODEL_ROLE_SELF] = "perpkt",
 	[MODEL_ROLE_OTHER] = "other",
+	[MODEL_ROLE_WORKLOAD] = "workload",
 };
 
 static const char *const by_names[MODEL_BY_MAX] = {
@@ -346,6 +347,8 @@ static enum model_role sample_role(const struct profile_sample *sm,
 		return MODEL_ROLE_RESPONDER;
 	case ROLE_SELF:
 		return MODEL_ROLE_SELF;
+	case ROLE_WORKLOAD:
+		return MODEL_ROLE_WORKLOAD;
 	case ROLE_IDLE:
 		return strcmp(bucket, MODEL_IDLE_BUCKET) ?
 			MODEL_ROLE_IDLE_CTX : MODEL_ROLE_IDLE;
@@ -373,7 +376,14 @@ static int group_samples(struct model *m, const struct addr_info *addrs,
 		if (dup_opt(&roles->rows[i].name, role_names[i]))
 			return error("out of memory");
 	}
-	roles->n = MODEL_ROLE_MAX;
+	/* the built-in workload's profiles have no workload row */
+	roles->n = MODEL_ROLE_WORKLOAD;
+	for (i = 0; i < p->ntasks; i++)
+		if (p->tasks[i].role == ROLE_WORKLOAD)
+			roles->n = MODEL_ROLE_MAX;
+	for (i = 0; i < p->nsamples; i++)
+		if (p->samples[i].role == ROLE_WORKLOAD)
+			roles->n = MODEL_ROLE_MAX;
 	/* Every sampled CPU gets a row, even one without samples. */
 	for (i = 0; i < p->ncpus_sampled; i++) {
 		struct model_row *r = &cpus->rows[cpus->n++];

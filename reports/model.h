@@ -51,6 +51,8 @@ enum model_role {
 	MODEL_ROLE_IDLE,       /* the idle loop itself */
 	MODEL_ROLE_SELF,       /* perpkt */
 	MODEL_ROLE_OTHER,
+	MODEL_ROLE_WORKLOAD,   /* record -- CMD / -p: only such profiles
+				* have this row */
 	MODEL_ROLE_MAX,
 };
 

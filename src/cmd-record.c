@@ -27,11 +27,11 @@
 #include "workload/workload.h"
 
 static const char record_usage[] =
-"usage: perpkt record [options]\n"
+"usage: perpkt record [options] [-- CMD [ARGS...]]\n"
 "\n"
-"Run a ping-pong workload (UDP on loopback by default), sample kernel\n"
-"instruction pointers on the CPUs it runs on, and save a self-contained\n"
-"profile.\n"
+"Run a ping-pong workload (UDP on loopback by default) or CMD, sample\n"
+"kernel instruction pointers on the CPUs it runs on, and save a\n"
+"self-contained profile.\n"
 "\n"
 "  -o, --output FILE      profile to write (default perpkt.json)\n"
 "  -r, --repeat N         N measurement windows of -d each, one after the\n"
@@ -73,6 +73,72 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
+static const char *option_name(const struct option *opts, int val)
+{
+	for (; opts->name; opts++)
+		if (opts->val == val)
+			return opts->name;
+	return "?";
+}
+
+static int parse_pids(const char *s, struct record_options *o)
+{
+	const char *p = s;
+
+	while (*p) {
+		uint64_t v;
+		char num[24];
+		size_t len = strcspn(p, ",");
+
+		if (len == 0 || len >= sizeof(num))
+			return error("invalid -p '%s': give PID or PID,PID,...", s);
+		memcpy(num, p, len);
+		num[len] = 0;
+		if (parse_u64(num, "-p", 1, 1 << 30, &v))
+			return -1;
+		if (o->nattach == (int)(sizeof(o->attach) / sizeof(o->attach[0])))
+			return error("-p: at most %d processes",
+				     (int)(sizeof(o->attach) / sizeof(o->attach[0])));
+		o->attach[o->nattach++] = (int)v;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* -- CMD and -p bring their own traffic: the built-in's options and
+ * round trips have no meaning there, and a count needs a workload. */
+static int check_own_workload(struct record_options *o)
+{
+	int own = o->command || o->nattach;
+
+	if (o->command && o->nattach)
+		return error("-p and a command both given: attach or run, not both");
+	if (own && o->kernel)
+		return error("--kernel runs the built-in workload in the guest: "
+			     "a command of your own cannot go with it");
+	if (!own && o->per.kind != UNIT_RT)
+		return error("--per %s needs a workload of your own (-- CMD or -p "
+			     "PID): the built-in one is counted in round trips",
+			     o->per.spec);
+	if (!own)
+		return 0;
+	if (o->per.kind == UNIT_RT)
+		return error("--per rt counts the built-in workload's round trips: "
+			     "for %s give a unit, e.g. --per udp-datagrams or "
+			     "--per packets:IFACE", o->command ? "a command" : "-p");
+	if (o->builtin_only)
+		return error("'--%s' is for the built-in workload: %s brings its own "
+			     "traffic", o->builtin_only, o->command ? "the command" : "-p");
+	if (o->repeat > 1)
+		return error("-r is for the built-in workload: run the command again "
+			     "for another window");
+	if (!o->warmup_set)
+		o->warmup = 0;
+	return 0;
+}
+
 int record_parse_args(int argc, char **argv, struct record_options *o)
 {
 	static const struct option longopts[] = {
@@ -108,6 +174,8 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 		{ "qemu-arg", required_argument, NULL, 42 },
 		{ "qemu-timeout", required_argument, NULL, 43 },
 		{ "guest-perpkt", required_argument, NULL, 44 },
+		{ "per", required_argument, NULL, 7 },
+		{ "pid", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -116,7 +184,9 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:d:w:r:e:c:F:gaC:s:n:qh", longopts, NULL)) != -1) {
+	/* '+': the first word that is not an option starts CMD */
+	while ((c = getopt_long(argc, argv, "+o:d:w:r:e:c:F:gaC:s:n:p:qh", longopts,
+				NULL)) != -1) {
 		/* stat counts only: sampling options make no sense there */
 		if (o->counting_only && (c == 'o' || c == 'c' || c == 'F' ||
 					 c == 'g' || c == 'r' || c == 3 ||
@@ -125,9 +195,20 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 				     argv[optind - 1]);
 		if (!o->counting_only && c == 6)
 			return error("--format is for perpkt stat; use perpkt report");
+		if (!o->builtin_only && ((c >= 20 && c <= 28) || c == 1 || c == 2 ||
+					 c == 's' || c == 'n'))
+			o->builtin_only = option_name(longopts, c);
 		switch (c) {
 		case 'o':
 			o->output = optarg;
+			break;
+		case 7:
+			if (unit_parse(optarg, &o->per))
+				return -1;
+			break;
+		case 'p':
+			if (parse_pids(optarg, o))
+				return -1;
 			break;
 		case 'F':
 			if (parse_u64(optarg, "--freq", 1, 1000000, &o->freq))
@@ -150,10 +231,12 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 		case 'd':
 			if (parse_seconds(optarg, "--duration", 0.01, 86400, &o->duration))
 				return -1;
+			o->duration_set = 1;
 			break;
 		case 'w':
 			if (parse_seconds(optarg, "--warmup", 0, 3600, &o->warmup))
 				return -1;
+			o->warmup_set = 1;
 			break;
 		case 'e':
 			o->events = optarg;
@@ -279,7 +362,9 @@ int record_parse_args(int argc, char **argv, struct record_options *o)
 		}
 	}
 	if (optind < argc)
-		return error("unexpected argument '%s'", argv[optind]);
+		o->command = argv + optind;
+	if (check_own_workload(o))
+		return -1;
 	if (o->freq && o->period)
 		return error("-c and -F both given: choose a period or a frequency");
 	if (o->all_cpus && o->ncpus)
@@ -306,6 +391,7 @@ void record_defaults(struct record_options *o)
 	o->irq_cpu = -1;
 	o->ring_pages = 0;  /* chosen by the number of CPUs sampled */
 	o->format = "text";
+	unit_parse("rt", &o->per);
 }
 
 int record_main(struct record_options *o, int argc, char **argv,
@@ -330,7 +416,8 @@ int record_main(struct record_options *o, int argc, char **argv,
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	ret = o->kernel ? lab_record(o) : record_run(o);
+	ret = o->kernel ? lab_record(o) :
+	      o->command || o->nattach ? record_run_command(o) : record_run(o);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);

@@ -187,6 +187,29 @@ static void read_tasks(struct reader *r, json_t *a, struct profile *p);
 static void read_repeats(struct reader *r, json_t *a, struct profile *p);
 static void read_histogram(struct reader *r, json_t *a, struct profile *p);
 
+/* Absent in profiles made before --per: round trips. */
+static void read_unit(struct reader *r, json_t *o, struct profile *p)
+{
+	struct profile_unit *u = &p->unit;
+	json_t *b;
+
+	if (!o)
+		return;
+	if (!json_is_object(o)) {
+		bad(r, "field 'unit' must be an object");
+		return;
+	}
+	u->spec = get_str(r, o, "spec", 1);
+	u->name = get_str(r, o, "name", 1);
+	u->source = get_str(r, o, "source", 0);
+	u->outside = get_u64_opt(r, o, "outside");
+	u->outside_ns = get_u64_opt(r, o, "outside_ns");
+	b = json_object_get(o, "outside_busy");
+	u->outside_busy = b && json_is_true(b);
+	if (!r->failed && (!u->name[0] || strlen(u->name) > 40))
+		bad(r, "field 'unit.name' must be a short noun");
+}
+
 static void read_workload(struct reader *r, json_t *o, struct profile *p)
 {
 	json_t *res;
@@ -205,6 +228,8 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 	if (json_object_get(o, "latency_unsampled_ns"))
 		read_latency(r, get_obj(r, o, "latency_unsampled_ns"),
 			     &p->latency_unsampled);
+	read_unit(r, json_object_get(o, "unit"), p);
+	p->workload_command = get_str(r, o, "workload_command", 0);
 	read_tasks(r, get_array_opt(r, o, "tasks"), p);
 	read_repeats(r, get_array_opt(r, o, "repeats"), p);
 	read_histogram(r, get_array_opt(r, o, "latency_histogram"), p);

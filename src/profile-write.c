@@ -115,6 +115,20 @@ static json_t *histogram_to_json(const struct profile *p)
 	return a;
 }
 
+/* Stated in every profile, so a reader never guesses what values are per. */
+static json_t *unit_to_json(const struct profile *p)
+{
+	const struct profile_unit *u = &p->unit;
+
+	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:b}",
+			 "spec", u->spec ? u->spec : "rt",
+			 "name", profile_unit_name(p),
+			 "source", str_or_null(u->source),
+			 "outside", (json_int_t)u->outside,
+			 "outside_ns", (json_int_t)u->outside_ns,
+			 "outside_busy", u->outside_busy);
+}
+
 static json_t *repeats_to_json(const struct profile *p)
 {
 	json_t *a = json_array();
@@ -295,7 +309,7 @@ static json_t *profile_to_json(const struct profile *p)
 	json_t *root = json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
-		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o, s:o, s:o, s:o},"
+		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 		" s:o, s:o, s:o, s:o}",
 		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
@@ -321,6 +335,8 @@ static json_t *profile_to_json(const struct profile *p)
 		"latency_ns", latency_to_json(&p->latency),
 		"latency_unsampled_ns", latency_to_json(&p->latency_unsampled),
 		"latency_histogram", histogram_to_json(p),
+		"unit", unit_to_json(p),
+		"workload_command", str_or_null(p->workload_command),
 		"tasks", tasks_to_json(p),
 		"repeats", repeats_to_json(p),
 		"counters",

@@ -13,6 +13,7 @@ static const char *const role_names[ROLE_MAX] = {
 	[ROLE_SELF] = "perpkt",
 	[ROLE_IDLE] = "idle",
 	[ROLE_OTHER] = "other",
+	[ROLE_WORKLOAD] = "workload",
 };
 
 const char *role_name(enum role r)
@@ -110,10 +111,24 @@ const char *profile_event_not_counting(const struct profile *p, size_t e)
 	return NULL;
 }
 
+const char *profile_unit_name(const struct profile *p)
+{
+	return p->unit.name ? p->unit.name : "round trip";
+}
+
+const char *profile_unit_spec(const struct profile *p)
+{
+	return p->unit.spec ? p->unit.spec : "rt";
+}
+
 void profile_free(struct profile *p)
 {
 	size_t i;
 
+	free(p->unit.spec);
+	free(p->unit.name);
+	free(p->unit.source);
+	free(p->workload_command);
 	free(p->tool_version);
 	free(p->created);
 	free(p->command);

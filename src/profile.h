@@ -22,6 +22,7 @@ enum role {
 	ROLE_SELF,     /* perpkt's own process (ring reading, control) */
 	ROLE_IDLE,     /* pid 0: idle task, and softirqs run in its context */
 	ROLE_OTHER,
+	ROLE_WORKLOAD, /* the process tree of record -- CMD or -p PID */
 	ROLE_MAX,
 };
 const char *role_name(enum role r);
@@ -154,6 +155,23 @@ struct profile_repeat {
 	uint64_t responder_cpu_ns;
 };
 
+/*
+ * What the values are per (--per): round trips of the built-in
+ * workload, or a count the kernel keeps, read at the window's edges.
+ * profile.round_trips holds the number of units in the window.
+ */
+struct profile_unit {
+	char *spec;          /* "rt", "udp-datagrams:in", "packets:veth0" */
+	char *name;          /* singular noun: "round trip", "udp-datagram" */
+	char *source;        /* where it was counted, for the reader */
+	/* Counter units: the same counter outside the window, to tell the
+	 * workload's traffic from the rest (outside_ns 0: not measured) */
+	uint64_t outside;
+	uint64_t outside_ns;
+	int outside_busy;    /* 1: the workload ran outside the window too
+			      * (-p, -d), so "outside" includes it */
+};
+
 struct profile {
 	int version;
 	char *tool_version;
@@ -170,7 +188,10 @@ struct profile {
 	uint64_t text_addr;   /* runtime address of _text (KASLR) */
 
 	/* workload */
-	char *transport;      /* "udp" */
+	struct profile_unit unit;  /* spec NULL: read as "rt" */
+	char *workload_command;    /* -- CMD ARGS, or "-p PID,..."; NULL for
+				    * the built-in workload */
+	char *transport;      /* "udp"; "command" for a workload of one's own */
 	char *network;        /* "loopback" */
 	uint32_t message_size;
 	int client_cpu, server_cpu;
@@ -239,6 +260,10 @@ const char *profile_condition(const struct profile *p, const char *key);
 int profile_emulated(const struct profile *p);
 #define PROFILE_EMULATED_NOTE \
 	"recorded under QEMU TCG emulation: its times are emulated, not the hardware's; compare samples per round trip (proportional to the instructions emulated) between kernels, not times"
+/* What the profile's values are per: "round trip" (also for profiles
+ * from before --per), "udp-datagram", ...; and the --per spec, "rt". */
+const char *profile_unit_name(const struct profile *p);
+const char *profile_unit_spec(const struct profile *p);
 
 /*
  * Why hardware event e measured nothing although its group ran (the

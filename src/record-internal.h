@@ -19,8 +19,20 @@
 int record_choose_events(const struct record_options *o, int probe_cpu,
 			 struct event_spec *evs, int *nev, struct profile *p);
 
+/* src/recording.c: the sampler on cpus[], ring size by their number */
+int record_open_counters(const struct record_options *o, const int *cpus,
+			 int ncpus, const struct event_spec *evs, int nev,
+			 struct sampler **s);
+/* Write the profile (record) or print the counts (stat); warnings for
+ * multiplexing, losses and interruption. A PERPKT_EXIT_* code. */
+struct profile_output;
+int record_finish(const struct record_options *o, struct profile *p,
+		  struct sampler *s, struct profile_output *out);
+
 /* src/record-profile.c */
 char *record_command_line(int argc, char **argv);
+/* The --per unit into p->unit (copies). */
+int record_fill_unit(struct profile *p, const struct unit *u);
 /* A multiplexed count scaled up by enabled/running, as perf does. */
 uint64_t record_scaled(const struct sampler_count *c);
 /* Events, exact counts per CPU and ring statistics into p. */

@@ -28,6 +28,16 @@ char *record_command_line(int argc, char **argv)
 	return s;
 }
 
+int record_fill_unit(struct profile *p, const struct unit *u)
+{
+	p->unit.spec = strdup(u->spec);
+	p->unit.name = strdup(u->name);
+	p->unit.source = strdup(u->source);
+	if (!p->unit.spec || !p->unit.name || !p->unit.source)
+		return error("out of memory");
+	return 0;
+}
+
 static int cmp_ksym(const void *a, const void *b)
 {
 	const struct profile_ksym *x = a, *y = b;

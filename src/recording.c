@@ -124,13 +124,14 @@ static unsigned ring_pages(const struct record_options *o, int ncpus)
 	return pages;
 }
 
-static int open_counters(const struct record_options *o, const struct placement *pl,
-			 const struct event_spec *evs, int nev, struct sampler **s)
+int record_open_counters(const struct record_options *o, const int *cpus,
+			 int ncpus, const struct event_spec *evs, int nev,
+			 struct sampler **s)
 {
 	struct sampler_config cfg = {
 		.events = evs, .nevents = nev,
-		.cpus = pl->sample, .ncpus = pl->nsample,
-		.ring_pages = ring_pages(o, pl->nsample), .callchain = o->callchain,
+		.cpus = cpus, .ncpus = ncpus,
+		.ring_pages = ring_pages(o, ncpus), .callchain = o->callchain,
 	};
 	struct sampler_failure why;
 
@@ -200,6 +201,7 @@ static void fill_workload(struct profile *p, const struct record_options *o,
 	p->version = PROFILE_VERSION;
 	p->tool_version = strdup("perpkt " PERPKT_VERSION);
 	p->command = record_command_line(o->argc, o->argv);
+	record_fill_unit(p, &o->per);
 	p->transport = strdup(o->transport ? o->transport : "udp");
 	p->network = strdup(o->peer ? "peer" : o->echo ? "echo" :
 			    o->network ? o->network : "loopback");
@@ -221,8 +223,7 @@ static void fill_workload(struct profile *p, const struct record_options *o,
 	}
 }
 
-/* Write the profile (record) or print the counts (stat). */
-static int finish(const struct record_options *o, struct profile *p,
+int record_finish(const struct record_options *o, struct profile *p,
 		  struct sampler *s, struct profile_output *out)
 {
 	uint64_t lost = 0, samples = 0;
@@ -278,10 +279,16 @@ static int finish(const struct record_options *o, struct profile *p,
 		if (!o->counting_only)
 			snprintf(done, sizeof(done), "; %llu samples; wrote '%s'",
 				 (unsigned long long)samples, o->output);
-		info("%llu round trips in %.3f s (%.0f/s, p50 %.1f us)%s",
-		     (unsigned long long)p->round_trips, (double)p->window_ns * 1e-9,
+		char p50[32] = "";
+
+		if (p->latency.count)
+			snprintf(p50, sizeof(p50), ", p50 %.1f us",
+				 (double)p->latency.p50 / 1000);
+		info("%llu %ss in %.3f s (%.0f/s%s)%s",
+		     (unsigned long long)p->round_trips, profile_unit_name(p),
+		     (double)p->window_ns * 1e-9,
 		     p->window_ns ? (double)p->round_trips * 1e9 / (double)p->window_ns : 0,
-		     (double)p->latency.p50 / 1000, done);
+		     p50, done);
 	}
 	return code;
 }
@@ -448,7 +455,7 @@ int record_run(const struct record_options *o)
 	/* a bad -o must fail now, not after the measurement */
 	if (!o->counting_only && profile_output_open(&out, o->output))
 		return PERPKT_EXIT_FAILURE;
-	if (record_choose_events(o, pl.sample[0], evs, &nev, &p) || open_counters(o, &pl, evs, nev, &s))
+	if (record_choose_events(o, pl.sample[0], evs, &nev, &p) || record_open_counters(o, pl.sample, pl.nsample, evs, nev, &s))
 		goto out;
 	nfds = sampler_fds(s, &fds);
 	if (!o->quiet)
@@ -499,7 +506,7 @@ int record_run(const struct record_options *o)
 		goto out;
 	for (e = 0; e < (int)p.ntasks; e++)
 		p.tasks[e].cpu = p.tasks[e].role == ROLE_CLIENT ? pl.client : pl.server;
-	code = finish(o, &p, s, &out);
+	code = record_finish(o, &p, s, &out);
 	if (res.partial && code == PERPKT_EXIT_OK) {
 		warning("%s: kept the %llu round trips before it", res.error,
 			(unsigned long long)res.round_trips);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "unit.h"
 
 /* What `perpkt record` was asked to do, after option parsing. */
 struct record_options {
@@ -44,6 +45,13 @@ struct record_options {
 	const char *qemu_args[32]; /* --qemu-arg, in order */
 	size_t nqemu_args;
 	double qemu_timeout;       /* --qemu-timeout; 0: from the run length */
+	/* a workload of one's own (src/record-command.c) */
+	struct unit per;           /* --per; rt by default */
+	char **command;            /* -- CMD ARGS, NULL-terminated, or NULL */
+	int attach[64];            /* -p PID,... */
+	int nattach;
+	int duration_set, warmup_set;  /* -d / -w given */
+	const char *builtin_only;  /* a built-in workload option given, or NULL */
 	int quiet;
 	int help;
 	int argc;
@@ -70,11 +78,24 @@ struct record_options {
 "      --placement REL    same, smt, shared-cache, cross-cache or\n" \
 "                         cross-socket: CPUs chosen from the topology\n" \
 "      --rps-cpus MASK    RPS mask of the receive queue for the run\n" \
-"      --irq-cpu N        move the interface's IRQs to CPU N for the run\n"
+"      --irq-cpu N        move the interface's IRQs to CPU N for the run\n" \
+"\n" \
+"Or a workload of your own, normalised by a count the kernel keeps:\n" \
+"  -- CMD [ARGS...]       run CMD (its process tree has the role\n" \
+"                         'workload'); the window is its lifetime, or -d\n" \
+"  -p, --pid PID,...      attach to running processes for -d seconds\n" \
+"      --per UNIT         what values are per: rt (round trips of the\n" \
+"                         built-in workload, the default), packets:IFACE,\n" \
+"                         rx-packets:IFACE, tx-packets:IFACE,\n" \
+"                         udp-datagrams[:in|out|both] (in by default),\n" \
+"                         tcp-segments[:in|out|both], irqs:NAME (lines of\n" \
+"                         /proc/interrupts) or count:N (your own count)\n"
 
 /* Run the workload under the counters and write the profile (or, for
  * stat, print the counts). Returns a PERPKT_EXIT_* code. */
 int record_run(const struct record_options *o);
+/* The same for -- CMD or -p PID (src/record-command.c). */
+int record_run_command(const struct record_options *o);
 
 /* Shared by record and stat (src/cmd-record.c): defaults, the option
  * table, and the run with signals turned into a clean stop. */

@@ -37,6 +37,8 @@ struct sampler {
 	struct stack_table stacks;
 	int callchain;
 	pid_t client, responder, self;
+	int (*owns)(void *ctx, pid_t pid);
+	void *owns_ctx;
 	int repeat;
 	struct pollfd *pfds;
 	int npfds;
@@ -300,7 +302,16 @@ static enum role role_of(const struct sampler *s, uint32_t pid)
 		return ROLE_RESPONDER;
 	if ((pid_t)pid == s->self)
 		return ROLE_SELF;
+	if (s->owns && s->owns(s->owns_ctx, (pid_t)pid))
+		return ROLE_WORKLOAD;
 	return ROLE_OTHER;
+}
+
+void sampler_set_owner(struct sampler *s, int (*owns)(void *ctx, pid_t pid),
+		       void *ctx)
+{
+	s->owns = owns;
+	s->owns_ctx = ctx;
 }
 
 void sampler_set_repeat(struct sampler *s, int repeat)

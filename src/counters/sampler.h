@@ -53,6 +53,11 @@ int sampler_fds(const struct sampler *s, const int **fds);
 /* pids whose samples are tagged client / responder / perpkt itself. */
 void sampler_set_roles(struct sampler *s, pid_t client, pid_t responder,
 		       pid_t self);
+/* Samples of pids for which owns(ctx, pid) is 1 get the role
+ * "workload" (a command's process tree); called once per sample of a
+ * pid that is none of the above, so it must be cheap (cache). */
+void sampler_set_owner(struct sampler *s, int (*owns)(void *ctx, pid_t pid),
+		       void *ctx);
 /* Tag samples from now on with this repeat (window) index. Drain first:
  * samples still in the rings would be counted for the new one. */
 void sampler_set_repeat(struct sampler *s, int repeat);

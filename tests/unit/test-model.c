@@ -350,7 +350,7 @@ static void test_roles_and_cpus(void **state)
 	fx->p.cpus[2] = 2;
 	fx->p.ncpus_sampled = 3;
 	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
-	assert_int_equal(m->views[MODEL_BY_ROLE].n, MODEL_ROLE_MAX);
+	assert_int_equal(m->views[MODEL_BY_ROLE].n, MODEL_ROLE_WORKLOAD);
 	assert_near(find_row(m, MODEL_BY_ROLE, "client")->per_rt[0], 410);
 	assert_near(find_row(m, MODEL_BY_ROLE, "responder")->per_rt[0], 500);
 	assert_near(find_row(m, MODEL_BY_ROLE, "idle")->per_rt[0], 500);

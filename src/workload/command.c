@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A workload of the user's own: a started command or attached processes. */
+#include "workload/command.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "procfile.h"
+
+#define MAX_ROOTS 64
+#define CACHE_SLOTS 4096   /* a power of two */
+
+struct cache_slot {
+	pid_t pid;             /* 0: empty */
+	int owned;
+};
+
+struct command {
+	pid_t roots[MAX_ROOTS];
+	int nroots;
+	int started;           /* 1: we forked it; 0: attached */
+	int gate;              /* write end: closing it lets the child exec */
+	int errpipe;           /* read end: errno of a failed exec */
+	int pidfd;
+	int reaped;
+	int status;
+	struct rusage ru;
+	char how[128];
+	struct cache_slot cache[CACHE_SLOTS];
+};
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static struct command *command_new(void)
+{
+	struct command *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		error("out of memory");
+		return NULL;
+	}
+	c->gate = c->errpipe = c->pidfd = -1;
+	return c;
+}
+
+int command_start(struct command **out, char *const argv[])
+{
+	int gate[2], errp[2];
+	struct command *c;
+	pid_t pid;
+
+	*out = NULL;
+	if (!argv || !argv[0])
+		return error("no command after '--'");
+	c = command_new();
+	if (!c)
+		return -1;
+	if (pipe2(gate, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+		free(c);
+		return error("cannot make a pipe: %s", strerror(errno));
+	}
+	pid = fork();
+	if (pid < 0) {
+		free(c);
+		return error("cannot fork '%s': %s", argv[0], strerror(errno));
+	}
+	if (pid == 0) {
+		char b;
+		int e;
+
+		setpgid(0, 0);
+		close(gate[1]);
+		close(errp[0]);
+		/* the user's own Ctrl-C reaches it through the terminal's
+		 * group no more: perpkt decides when it stops */
+		signal(SIGINT, SIG_DFL);
+		if (read(gate[0], &b, 1) != 0)
+			_exit(127);  /* perpkt gave up before the run */
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(errp[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	setpgid(pid, pid);  /* both sides: whichever runs first */
+	close(gate[0]);
+	close(errp[1]);
+	c->gate = gate[1];
+	c->errpipe = errp[0];
+	c->roots[0] = pid;
+	c->nroots = 1;
+	c->started = 1;
+	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	*out = c;
+	return 0;
+}
+
+int command_release(struct command *c)
+{
+	ssize_t n;
+	int e = 0;
+
+	close_fd(&c->gate);
+	/* EOF on the error pipe: the exec succeeded and closed it */
+	do
+		n = read(c->errpipe, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close_fd(&c->errpipe);
+	if (n == (ssize_t)sizeof(e))
+		return error("cannot run the command: %s", strerror(e));
+	return 0;
+}
+
+int command_attach(struct command **out, const pid_t *pids, int npids)
+{
+	struct command *c;
+	int i;
+
+	*out = NULL;
+	if (npids > MAX_ROOTS)
+		return error("-p: at most %d processes", MAX_ROOTS);
+	for (i = 0; i < npids; i++)
+		if (pids[i] <= 0 || (kill(pids[i], 0) && errno == ESRCH))
+			return error("no process %d to attach to", (int)pids[i]);
+	c = command_new();
+	if (!c)
+		return -1;
+	memcpy(c->roots, pids, sizeof(pid_t) * (size_t)npids);
+	c->nroots = npids;
+	*out = c;
+	return 0;
+}
+
+pid_t command_pid(const struct command *c)
+{
+	return c->roots[0];
+}
+
+static void reap(struct command *c, int options)
+{
+	pid_t r;
+
+	if (!c->started || c->reaped)
+		return;
+	r = wait4(c->roots[0], &c->status, options, &c->ru);
+	if (r != c->roots[0])
+		return;
+	c->reaped = 1;
+	if (WIFEXITED(c->status))
+		snprintf(c->how, sizeof(c->how), "exited with status %d",
+			 WEXITSTATUS(c->status));
+	else if (WIFSIGNALED(c->status))
+		snprintf(c->how, sizeof(c->how), "was killed by signal %d (%s)",
+			 WTERMSIG(c->status), strsignal(WTERMSIG(c->status)));
+}
+
+int command_running(struct command *c)
+{
+	if (!c->started)
+		return 1;
+	reap(c, WNOHANG);
+	return !c->reaped;
+}
+
+int command_exit_fd(const struct command *c)
+{
+	return c->started && !c->reaped ? c->pidfd : -1;
+}
+
+/* Parent pid and, when asked, user and system ticks of the process
+ * plus those of its reaped children (utime+cutime, stime+cstime). */
+static pid_t read_stat(pid_t pid, unsigned long long *user,
+		       unsigned long long *sys)
+{
+	char path[64], *text, *p;
+	unsigned long long ut = 0, st = 0, cut = 0, cst = 0;
+	int ppid = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	text = procfile_read(path);
+	/* the command name may hold spaces: fields resume after its ')' */
+	p = text ? strrchr(text, ')') : NULL;
+	if (!p || sscanf(p + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+			 "%llu %llu %llu %llu", &ppid, &ut, &st, &cut, &cst) < 1)
+		ppid = -1;
+	free(text);
+	if (user)
+		*user = ut + cut;
+	if (sys)
+		*sys = st + cst;
+	return ppid;
+}
+
+static int is_root(const struct command *c, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < c->nroots; i++)
+		if (c->roots[i] == pid)
+			return 1;
+	return 0;
+}
+
+static int owned_uncached(const struct command *c, pid_t pid)
+{
+	int depth;
+
+	for (depth = 0; depth < 64 && pid > 1; depth++) {
+		if (is_root(c, pid))
+			return 1;
+		pid = read_stat(pid, NULL, NULL);
+	}
+	return 0;
+}
+
+int command_owns(struct command *c, pid_t pid)
+{
+	unsigned h = ((unsigned)pid * 2654435761u) & (CACHE_SLOTS - 1);
+	unsigned i;
+
+	if (pid <= 0)
+		return 0;
+	for (i = 0; i < CACHE_SLOTS; i++) {
+		struct cache_slot *s = &c->cache[(h + i) & (CACHE_SLOTS - 1)];
+
+		if (s->pid == pid)
+			return s->owned;
+		if (!s->pid) {
+			/* a pid that is gone reads as not ours, so is not kept:
+			 * its later samples are looked up again, cheaply */
+			s->owned = owned_uncached(c, pid);
+			if (s->owned || !kill(pid, 0))
+				s->pid = pid;
+			return s->owned;
+		}
+	}
+	return owned_uncached(c, pid);
+}
+
+int command_cpus(const struct command *c, int *cpus, int max)
+{
+	cpu_set_t all, one;
+	int i, n = 0;
+
+	CPU_ZERO(&all);
+	for (i = 0; i < c->nroots; i++) {
+		if (sched_getaffinity(c->roots[i], sizeof(one), &one))
+			return error("cannot read the CPU affinity of pid %d: %s",
+				     (int)c->roots[i], strerror(errno));
+		CPU_OR(&all, &all, &one);
+	}
+	for (i = 0; i < CPU_SETSIZE && n < max; i++)
+		if (CPU_ISSET(i, &all))
+			cpus[n++] = i;
+	return n;
+}
+
+static uint64_t ticks_to_ns(unsigned long long t)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return (uint64_t)t * (1000000000ULL / (uint64_t)(hz > 0 ? hz : 100));
+}
+
+/* schedstat of every thread of pid: run, wait, timeslices. */
+static void add_schedstat(pid_t pid, struct profile_task *t)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir))) {
+		unsigned long long run, wait, slices;
+		char file[300], *text;
+
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		snprintf(file, sizeof(file), "/proc/%d/task/%s/schedstat",
+			 (int)pid, d->d_name);
+		text = procfile_read(file);
+		if (text && sscanf(text, "%llu %llu %llu", &run, &wait, &slices) == 3) {
+			t->cpu_ns += run;
+			t->wait_ns += wait;
+			t->switches += slices;
+		}
+		free(text);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+int command_times(struct command *c, struct profile_task *t)
+{
+	struct dirent *d;
+	DIR *dir;
+
+	memset(t, 0, sizeof(*t));
+	t->role = ROLE_WORKLOAD;
+	t->pid = c->roots[0];
+	t->cpu = -1;
+	if (c->reaped) {
+		/* the whole tree it waited for, at microsecond resolution */
+		t->user_ns = (uint64_t)c->ru.ru_utime.tv_sec * 1000000000ULL +
+			     (uint64_t)c->ru.ru_utime.tv_usec * 1000ULL;
+		t->system_ns = (uint64_t)c->ru.ru_stime.tv_sec * 1000000000ULL +
+			       (uint64_t)c->ru.ru_stime.tv_usec * 1000ULL;
+		t->cpu_ns = t->user_ns + t->system_ns;
+		t->switches = (uint64_t)(c->ru.ru_nvcsw + c->ru.ru_nivcsw);
+		return 0;
+	}
+	dir = opendir("/proc");
+	if (!dir)
+		return error("cannot read '/proc': %s", strerror(errno));
+	while ((d = readdir(dir))) {
+		unsigned long long user, sys;
+		struct profile_task live;
+		pid_t pid = (pid_t)atoi(d->d_name);
+
+		if (pid <= 0 || !owned_uncached(c, pid))
+			continue;
+		if (read_stat(pid, &user, &sys) < 0)
+			continue;  /* gone meanwhile */
+		t->user_ns += ticks_to_ns(user);
+		t->system_ns += ticks_to_ns(sys);
+		/* on-CPU time of the live threads, at ns resolution */
+		memset(&live, 0, sizeof(live));
+		add_schedstat(pid, &live);
+		t->cpu_ns += live.cpu_ns;
+		t->wait_ns += live.wait_ns;
+		t->switches += live.switches;
+	}
+	closedir(dir);
+	return 0;
+}
+
+const char *command_status(const struct command *c)
+{
+	return c->how;
+}
+
+int command_failed(const struct command *c)
+{
+	return c->reaped && !(WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0);
+}
+
+void command_stop(struct command *c)
+{
+	int i;
+
+	if (!c)
+		return;
+	if (c->started && !c->reaped) {
+		close_fd(&c->gate);  /* a gated child exits at once */
+		kill(-c->roots[0], SIGTERM);
+		for (i = 0; i < 200 && !c->reaped; i++) {
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+			reap(c, WNOHANG);
+			if (!c->reaped)
+				nanosleep(&ts, NULL);
+		}
+		if (!c->reaped) {
+			kill(-c->roots[0], SIGKILL);
+			reap(c, 0);
+		}
+	}
+	close_fd(&c->gate);
+	close_fd(&c->errpipe);
+	close_fd(&c->pidfd);
+	free(c);
+}
