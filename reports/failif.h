@@ -40,17 +40,7 @@ struct failif {
 	int allow_missing;
 };
 
-/*
- * Exit codes of `perpkt diff --fail-if`, chosen for `git bisect run`,
- * which takes 0 as good, 1..127 but 125 as bad, 125 as skip, and
- * aborts on 128 and above. An error (unreadable profile, bad option)
- * must not mark a commit bad, so with --fail-if perpkt's usual codes 2
- * and 64 become 128 + that code: 130 and 192, and the bisect stops.
- */
-#define FAILIF_EXIT_PASS 0
-#define FAILIF_EXIT_MET 1
-#define FAILIF_EXIT_ERROR_BASE 128
-
+/* Exit codes: RESULT_MET and RESULT_BISECT in src/exitcode.h. */
 #define FAILIF_EXAMPLE "--fail-if 'bucket:udp > +5%' or --fail-if 'latency > +1us'"
 
 /* 0, or -1 after printing what is wrong with `s`. */

@@ -246,14 +246,6 @@ static int check_failif(const struct diff_args *a, const struct diff *d)
 	return any;
 }
 
-static int exit_code(const struct diff_args *a, int code)
-{
-	/* under --fail-if, errors must stop a bisect, not mark it bad */
-	if (a->bisect && code != PERPKT_EXIT_OK && code != FAILIF_EXIT_MET)
-		return FAILIF_EXIT_ERROR_BASE + code;
-	return code;
-}
-
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_args a = { .format = "text",
@@ -262,7 +254,7 @@ int cmd_diff(int argc, char **argv)
 	const struct model *models[DIFF_MAX_PROFILES];
 	const char *paths[DIFF_MAX_PROFILES];
 	struct diff d;
-	int ret = PERPKT_EXIT_FAILURE, built = 0, r;
+	int ret = RESULT_FAILURE, built = 0, r;
 	size_t i, n;
 
 	memset(&d, 0, sizeof(d));
@@ -271,11 +263,11 @@ int cmd_diff(int argc, char **argv)
 			a.bisect = 1;
 	if (parse_args(argc, argv, &a)) {
 		fputs(diff_usage, stderr);
-		ret = PERPKT_EXIT_USAGE;
+		ret = RESULT_USAGE;
 		goto out;
 	}
 	if (a.help) {
-		ret = PERPKT_EXIT_OK;
+		ret = RESULT_OK;
 		goto out;
 	}
 	for (i = 0; i < a.nfail; i++)
@@ -300,7 +292,7 @@ int cmd_diff(int argc, char **argv)
 	r = check_failif(&a, &d);
 	if (r < 0)
 		goto out;
-	ret = r ? FAILIF_EXIT_MET : PERPKT_EXIT_OK;
+	ret = r ? RESULT_MET : RESULT_OK;
 out:
 	if (built || l)
 		diff_free(&d);
@@ -309,5 +301,6 @@ out:
 	free(l);
 	for (i = 0; i < a.nfail; i++)
 		failif_free(&a.fail[i]);
-	return exit_code(&a, ret);
+	/* under --fail-if, errors must stop a bisect, not mark it bad */
+	return a.bisect ? ret | RESULT_BISECT : ret;
 }

@@ -402,11 +402,11 @@ int record_main(struct record_options *o, int argc, char **argv,
 
 	if (record_parse_args(argc, argv, o)) {
 		fputs(usage, stderr);
-		return PERPKT_EXIT_USAGE;
+		return RESULT_USAGE;
 	}
 	if (o->help) {
 		fputs(usage, stdout);
-		return PERPKT_EXIT_OK;
+		return RESULT_OK;
 	}
 	o->argc = argc;
 	o->argv = argv;

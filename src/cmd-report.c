@@ -203,16 +203,16 @@ int cmd_report(int argc, char **argv)
 	struct symbolizer *sym = NULL;
 	struct profile p;
 	struct model m;
-	int ret = PERPKT_EXIT_FAILURE;
+	int ret = RESULT_FAILURE;
 
 	if (parse_args(argc, argv, &a)) {
 		fputs(report_usage, stderr);
-		return PERPKT_EXIT_USAGE;
+		return RESULT_USAGE;
 	}
 	if (a.help)
-		return PERPKT_EXIT_OK;
+		return RESULT_OK;
 	if (profile_read(&p, a.input))
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	if (open_symbols(&a, &p, &sym))
 		goto out_sym;
 	if (model_build(&m, &p, sym))
@@ -222,14 +222,14 @@ int cmd_report(int argc, char **argv)
 		error("unknown --sort '%s' (use samples, per-rt, name or an event of the profile)",
 		      a.sort);
 		fputs(report_usage, stderr);
-		ret = PERPKT_EXIT_USAGE;
+		ret = RESULT_USAGE;
 		goto out_model;
 	}
 	if (a.callers && (model_callers(&m, a.callers) ||
 			  model_sort(&m, a.sort)))
 		goto out_model;
 	if (!render(&a, &m))
-		ret = PERPKT_EXIT_OK;
+		ret = RESULT_OK;
 out_model:
 	model_free(&m);
 out_sym:

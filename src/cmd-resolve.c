@@ -352,13 +352,13 @@ static int run(const struct resolve_args *a, struct addr_list *l)
 	r = calloc(l->n ? l->n : 1, sizeof(*r));
 	if (!r) {
 		error("out of memory for %zu addresses", l->n);
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	}
 
 	if (a->input) {
 		if (profile_read(&p, a->input)) {
 			free(r);
-			return PERPKT_EXIT_FAILURE;
+			return RESULT_FAILURE;
 		}
 		pp = &p;
 	}
@@ -378,8 +378,8 @@ out:
 	if (pp)
 		profile_free(pp);
 	if (ret)
-		return PERPKT_EXIT_FAILURE;
-	return unknown ? PERPKT_EXIT_PARTIAL : PERPKT_EXIT_OK;
+		return RESULT_FAILURE;
+	return unknown ? RESULT_PARTIAL : RESULT_OK;
 }
 
 int cmd_resolve(int argc, char **argv)
@@ -391,26 +391,26 @@ int cmd_resolve(int argc, char **argv)
 
 	if (parse_args(argc, argv, &a)) {
 		fputs(resolve_usage, stderr);
-		return PERPKT_EXIT_USAGE;
+		return RESULT_USAGE;
 	}
 	if (a.help)
-		return PERPKT_EXIT_OK;
+		return RESULT_OK;
 	for (i = optind; i < argc; i++) {
 		if (parse_addr(argv[i], &v)) {
 			error("invalid address '%s': expected hex, e.g. 0xffffffff81000000",
 			      argv[i]);
 			fputs(resolve_usage, stderr);
 			free(l.v);
-			return PERPKT_EXIT_USAGE;
+			return RESULT_USAGE;
 		}
 		if (addr_push(&l, v)) {
 			free(l.v);
-			return PERPKT_EXIT_FAILURE;
+			return RESULT_FAILURE;
 		}
 	}
 	if (optind == argc && read_stdin(&l)) {
 		free(l.v);
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	}
 	ret = run(&a, &l);
 	free(l.v);

@@ -339,28 +339,28 @@ int cmd_serve(int argc, char **argv)
 	struct serve_options o = { .bind = "127.0.0.1", .port = CONTROL_DEFAULT_PORT };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct sockaddr_in addr = { .sin_family = AF_INET };
-	int lfd, fd, one = 1, code = PERPKT_EXIT_OK;
+	int lfd, fd, one = 1, code = RESULT_OK;
 	struct sockaddr_in peer;
 	socklen_t plen;
 	struct pollfd p;
 
 	if (parse_args(argc, argv, &o)) {
 		fputs(serve_usage, stderr);
-		return PERPKT_EXIT_USAGE;
+		return RESULT_USAGE;
 	}
 	if (o.help) {
 		fputs(serve_usage, stdout);
-		return PERPKT_EXIT_OK;
+		return RESULT_OK;
 	}
 	if (inet_pton(AF_INET, o.bind, &addr.sin_addr) != 1) {
 		error("invalid --bind address '%s': give an IPv4 address", o.bind);
-		return PERPKT_EXIT_USAGE;
+		return RESULT_USAGE;
 	}
 	addr.sin_port = htons(o.port);
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0)
 		return error("cannot create a socket: %s", strerror(errno)),
-		       PERPKT_EXIT_FAILURE;
+		       RESULT_FAILURE;
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(lfd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
 	    listen(lfd, 4) < 0) {
@@ -368,7 +368,7 @@ int cmd_serve(int argc, char **argv)
 		      strerror(errno), errno == EADDRINUSE ?
 		      ": another perpkt serve? choose another --port" : "");
 		close(lfd);
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

@@ -462,7 +462,7 @@ static int table_of(const struct sweep *s, char (*names)[256], size_t ncells)
 	char **paths = calloc(ncells * files, sizeof(*paths));
 	const char **labels = calloc(ncells, sizeof(*labels));
 	size_t *per = calloc(ncells, sizeof(*per)), i, k, n = 0;
-	int ret = PERPKT_EXIT_FAILURE;
+	int ret = RESULT_FAILURE;
 
 	if (!paths || !labels || !per) {
 		error("out of memory");
@@ -499,17 +499,17 @@ int cmd_sweep(int argc, char **argv)
 	struct sigaction sa, old_int, old_term;
 	char (*names)[256] = NULL;
 	size_t idx[D_MAX] = { 0 }, ncells = 1, cell = 0, files, k, i;
-	int help = 0, ret = PERPKT_EXIT_FAILURE, r;
+	int help = 0, ret = RESULT_FAILURE, r;
 
 	init_dims(&s);
 	if (parse_args(argc, argv, &s, &help)) {
 		fputs(sweep_usage, stderr);
 		free_dims(&s);
-		return PERPKT_EXIT_USAGE;
+		return RESULT_USAGE;
 	}
 	if (help) {
 		free_dims(&s);
-		return PERPKT_EXIT_OK;
+		return RESULT_OK;
 	}
 	for (i = 0; i < D_MAX; i++)
 		if (s.dims[i].n)
@@ -517,7 +517,7 @@ int cmd_sweep(int argc, char **argv)
 	if (ncells > MAX_CELLS) {
 		error("%zu cells are too many: at most %d", ncells, MAX_CELLS);
 		free_dims(&s);
-		return PERPKT_EXIT_USAGE;
+		return RESULT_USAGE;
 	}
 	if (check_record(&s))
 		goto out;
@@ -559,7 +559,7 @@ int cmd_sweep(int argc, char **argv)
 			if (r > 0) {
 				info("sweep interrupted: %zu of %zu cells done; run the same command again to finish",
 				     cell, ncells);
-				ret = PERPKT_EXIT_PARTIAL;
+				ret = RESULT_PARTIAL;
 				goto restore;
 			}
 			if (r < 0)

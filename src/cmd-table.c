@@ -103,7 +103,7 @@ int table_groups(const char *const *paths, const size_t *per_row,
 	size_t n = 0, i;
 	struct table_in *in;
 	const struct model **models;
-	int ret = PERPKT_EXIT_FAILURE;
+	int ret = RESULT_FAILURE;
 	struct table t;
 
 	for (i = 0; i < nrows; i++)
@@ -123,7 +123,7 @@ int table_groups(const char *const *paths, const size_t *per_row,
 	if (table_build(&t, models, per_row, labels, nrows, value))
 		goto out;
 	if (!render(stdout, &t, format))
-		ret = PERPKT_EXIT_OK;
+		ret = RESULT_OK;
 out:
 	table_free(&t);
 	for (i = 0; in && i < n; i++)
@@ -141,7 +141,7 @@ int table_files(const char *const *paths, const char *const *labels,
 	struct table_in *in = calloc(n ? n : 1, sizeof(*in));
 	char **lab = calloc(n ? n : 1, sizeof(*lab));
 	size_t *per_row = calloc(n ? n : 1, sizeof(*per_row));
-	int ret = PERPKT_EXIT_FAILURE;
+	int ret = RESULT_FAILURE;
 	size_t i;
 
 	if (!in || !lab || !per_row) {
@@ -230,7 +230,7 @@ int cmd_table(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(table_usage, stdout);
-			return PERPKT_EXIT_OK;
+			return RESULT_OK;
 		default:
 			goto usage;
 		}
@@ -252,5 +252,5 @@ int cmd_table(int argc, char **argv)
 			   argc - optind, value, format, buckets);
 usage:
 	fputs(table_usage, stderr);
-	return PERPKT_EXIT_USAGE;
+	return RESULT_USAGE;
 }

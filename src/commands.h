@@ -2,7 +2,8 @@
 #ifndef PERPKT_COMMANDS_H
 #define PERPKT_COMMANDS_H
 
-/* Each returns a PERPKT_EXIT_* code; argv[0] is the command name. */
+/* Each returns an enum result (exitcode.h), never an exit code: main()
+ * maps it. argv[0] is the command name. */
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);

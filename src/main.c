@@ -13,7 +13,7 @@
 /*
  * To add a command: write src/cmd-<name>.c with
  *   int cmd_<name>(int argc, char **argv)
- * returning a PERPKT_EXIT_* code, declare it in commands.h with its one-line
+ * returning an enum result (src/exitcode.h), declare it in commands.h with its one-line
  * summary below, and document it in docs/perpkt.1.
  */
 static const struct command commands[] = {
@@ -41,14 +41,34 @@ static void usage(FILE *f)
 		   "2 failure, 64 usage error.\n");
 }
 
+/* The one place a result becomes an exit code. */
+static int exit_code(int result)
+{
+	static const int code[] = {
+		[RESULT_OK] = PERPKT_EXIT_OK,
+		[RESULT_PARTIAL] = PERPKT_EXIT_PARTIAL,
+		[RESULT_FAILURE] = PERPKT_EXIT_FAILURE,
+		[RESULT_USAGE] = PERPKT_EXIT_USAGE,
+		[RESULT_MET] = PERPKT_EXIT_MET,
+	};
+	int r = result & ~RESULT_BISECT;
+	int c = r >= 0 && r < (int)(sizeof(code) / sizeof(code[0])) ?
+		code[r] : PERPKT_EXIT_FAILURE;
+
+	/* under diff --fail-if an error stops `git bisect run` */
+	if ((result & RESULT_BISECT) && r != RESULT_OK && r != RESULT_MET)
+		return PERPKT_EXIT_BISECT_BASE + c;
+	return c;
+}
+
 /* A full disk or closed pipe on stdout is a failure, not a success. */
-static int finish_stdout(int code)
+static int finish_stdout(int result)
 {
 	if (fflush(stdout) || ferror(stdout)) {
 		error("cannot write to standard output");
-		return PERPKT_EXIT_FAILURE;
+		result = (result & RESULT_BISECT) | RESULT_FAILURE;
 	}
-	return code;
+	return exit_code(result);
 }
 
 int main(int argc, char **argv)
@@ -57,21 +77,21 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		usage(stderr);
-		return PERPKT_EXIT_USAGE;
+		return exit_code(RESULT_USAGE);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return finish_stdout(PERPKT_EXIT_OK);
+		return finish_stdout(RESULT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("perpkt %s\n", PERPKT_VERSION);
-		return finish_stdout(PERPKT_EXIT_OK);
+		return finish_stdout(RESULT_OK);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return finish_stdout(commands[i].fn(argc - 1, argv + 1));
 	error("unknown command '%s'", argv[1]);
 	usage(stderr);
-	return PERPKT_EXIT_USAGE;
+	return exit_code(RESULT_USAGE);
 }

@@ -283,7 +283,7 @@ static void describe(const struct record_options *o, const int *cpus, int ncpus,
 int record_run_command(const struct record_options *o)
 {
 	struct event_spec evs[MAX_EVENTS];
-	int cpus[MAX_CPUS], ncpus, nev = 0, code = PERPKT_EXIT_FAILURE, hold;
+	int cpus[MAX_CPUS], ncpus, nev = 0, code = RESULT_FAILURE, hold;
 	uint64_t before = 0, after = 0, outside_ns = 0, probe, t0;
 	struct command *c = NULL;
 	struct sampler *s = NULL;
@@ -295,13 +295,13 @@ int record_run_command(const struct record_options *o)
 	memset(&w, 0, sizeof(w));
 	/* an interface or IRQ that is not there fails before anything runs */
 	if (unit_is_counter(&o->per) && unit_read(&o->per, &probe))
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	/* a bad -o must fail now, not after the measurement */
 	if (!o->counting_only && profile_output_open(&output, o->output))
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	if (o->command ? command_start(&c, o->command) :
 	    command_attach(&c, o->attach, o->nattach))
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	ncpus = choose_cpus(o, c, cpus);
 	if (ncpus <= 0 || record_choose_events(o, cpus[0], evs, &nev, &p) ||
 	    record_open_counters(o, cpus, ncpus, evs, nev, &s))
@@ -371,10 +371,10 @@ int record_run_command(const struct record_options *o)
 		     expect, (unsigned long long)p.round_trips);
 	}
 	code = record_finish(o, &p, s, &output);
-	if (!p.round_trips && code == PERPKT_EXIT_OK) {
+	if (!p.round_trips && code == RESULT_OK) {
 		warning("no %ss were counted in the window (%s): nothing to "
 			"divide by", o->per.name, o->per.source);
-		code = PERPKT_EXIT_PARTIAL;
+		code = RESULT_PARTIAL;
 	}
 out:
 	profile_output_abort(&output);

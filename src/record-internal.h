@@ -24,7 +24,7 @@ int record_open_counters(const struct record_options *o, const int *cpus,
 			 int ncpus, const struct event_spec *evs, int nev,
 			 struct sampler **s);
 /* Write the profile (record) or print the counts (stat); warnings for
- * multiplexing, losses and interruption. A PERPKT_EXIT_* code. */
+ * multiplexing, losses and interruption. An enum result. */
 struct profile_output;
 int record_finish(const struct record_options *o, struct profile *p,
 		  struct sampler *s, struct profile_output *out);

@@ -227,7 +227,7 @@ int record_finish(const struct record_options *o, struct profile *p,
 		  struct sampler *s, struct profile_output *out)
 {
 	uint64_t lost = 0, samples = 0;
-	int code = PERPKT_EXIT_OK;
+	int code = RESULT_OK;
 	size_t e;
 
 	/* a group the PMU could never schedule counted nothing: no result */
@@ -236,19 +236,19 @@ int record_finish(const struct record_options *o, struct profile *p,
 			error("'%s' never ran: too many events for the PMU to "
 			      "count together; ask for fewer with -e",
 			      p->events[e].name);
-			return PERPKT_EXIT_FAILURE;
+			return RESULT_FAILURE;
 		}
 	}
 	if (o->counting_only) {
 		if (report_stat(stdout, p, o->format))
-			return PERPKT_EXIT_FAILURE;
+			return RESULT_FAILURE;
 	} else {
 		if (record_collect_samples(p, sampler_aggregate(s)) ||
 		    record_collect_stacks(p, sampler_stacks(s)))
-			return PERPKT_EXIT_FAILURE;
+			return RESULT_FAILURE;
 		record_attach_ksyms(p);
 		if (profile_output_commit(out, p))
-			return PERPKT_EXIT_FAILURE;
+			return RESULT_FAILURE;
 	}
 	for (e = 0; e < p->nevents; e++) {
 		samples += p->events[e].samples;
@@ -266,12 +266,12 @@ int record_finish(const struct record_options *o, struct profile *p,
 		lost = p->events[0].lost;
 	if (*o->interrupted) {
 		warning("interrupted: the window was cut short; the result is partial");
-		code = PERPKT_EXIT_PARTIAL;
+		code = RESULT_PARTIAL;
 	}
 	if (lost) {
 		warning("%llu samples lost: raise --ring-pages or the period",
 			(unsigned long long)lost);
-		code = PERPKT_EXIT_PARTIAL;
+		code = RESULT_PARTIAL;
 	}
 	if (!o->quiet) {
 		char done[160] = "";
@@ -443,7 +443,7 @@ int record_run(const struct record_options *o)
 	struct profile p;
 	struct profile_output out = { .fd = -1 };
 	const int *fds;
-	int nfds, nev = 0, code = PERPKT_EXIT_FAILURE, snapped = 0, e;
+	int nfds, nev = 0, code = RESULT_FAILURE, snapped = 0, e;
 	double t0;
 
 	memset(&p, 0, sizeof(p));
@@ -451,10 +451,10 @@ int record_run(const struct record_options *o)
 	memset(&before, 0, sizeof(before));
 	memset(&after, 0, sizeof(after));
 	if (place(o, &pl))
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	/* a bad -o must fail now, not after the measurement */
 	if (!o->counting_only && profile_output_open(&out, o->output))
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	if (record_choose_events(o, pl.sample[0], evs, &nev, &p) || record_open_counters(o, pl.sample, pl.nsample, evs, nev, &s))
 		goto out;
 	nfds = sampler_fds(s, &fds);
@@ -507,14 +507,14 @@ int record_run(const struct record_options *o)
 	for (e = 0; e < (int)p.ntasks; e++)
 		p.tasks[e].cpu = p.tasks[e].role == ROLE_CLIENT ? pl.client : pl.server;
 	code = record_finish(o, &p, s, &out);
-	if (res.partial && code == PERPKT_EXIT_OK) {
+	if (res.partial && code == RESULT_OK) {
 		warning("%s: kept the %llu round trips before it", res.error,
 			(unsigned long long)res.round_trips);
-		code = PERPKT_EXIT_PARTIAL;
+		code = RESULT_PARTIAL;
 	}
 out:
 	if (!snapped && *o->interrupted)
-		code = PERPKT_EXIT_FAILURE;
+		code = RESULT_FAILURE;
 	profile_output_abort(&out);
 	procstat_free(&before);
 	procstat_free(&after);

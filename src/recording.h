@@ -92,7 +92,7 @@ struct record_options {
 "                         /proc/interrupts) or count:N (your own count)\n"
 
 /* Run the workload under the counters and write the profile (or, for
- * stat, print the counts). Returns a PERPKT_EXIT_* code. */
+ * stat, print the counts). Returns an enum result. */
 int record_run(const struct record_options *o);
 /* The same for -- CMD or -p PID (src/record-command.c). */
 int record_run_command(const struct record_options *o);

@@ -9,7 +9,7 @@
  * sweep`, which prints it over the profiles of its cells.
  * labels may be NULL or hold NULLs: then the kernel release labels a
  * row, or the file name when two profiles share a release.
- * Returns a PERPKT_EXIT_* code after printing any error.
+ * Returns an enum result after printing any error.
  */
 int table_files(const char *const *paths, const char *const *labels,
 		size_t n, const char *value, const char *format,
