@@ -10,12 +10,26 @@ _perpkt_commands()
 		awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }'
 }
 
+# The values of --format: the renderer table, as 'perpkt CMD --help' lists it.
+_perpkt_formats()
+{
+	perpkt "$1" --help 2>/dev/null | awk '
+		/^ +--format FMT/ { on = 1; sub(/^ +--format FMT +/, ""); print; next }
+		on && /^                    / { print; next }
+		{ on = 0 }' | sed 's/([^)]*)//g; s/,/ /g; s/ or / /g'
+}
+
 _perpkt()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[1]}
+	local prev=${COMP_WORDS[COMP_CWORD-1]}
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
 		COMPREPLY=($(compgen -W "$(_perpkt_commands) --help --version" -- "$cur"))
+		return
+	fi
+	if [ "$prev" = --format ]; then
+		COMPREPLY=($(compgen -W "$(_perpkt_formats "$cmd")" -- "$cur"))
 		return
 	fi
 	if [[ $cur == -* ]]; then

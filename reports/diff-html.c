@@ -5,7 +5,7 @@
  * against the baseline as a bar left (less time) or right (more) of a
  * zero line, with its error bar (one standard error of the delta).
  */
-#include "reports/diff.h"
+#include "reports/renderers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/diff.h"
 #include "reports/html-common.h"
 
 #define COLOR_MORE "#d62728"
@@ -137,8 +138,9 @@ static void write_doc(FILE *f, const struct diff *d)
 		DIFF_SIGMA_1, DIFF_SIGMA_2);
 }
 
-int diff_html(FILE *f, const struct diff *d)
+int diff_html(FILE *f, const void *model, const struct render_options *o)
 {
+	const struct diff *d = model;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);

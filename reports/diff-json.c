@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* perpkt diff as JSON (jansson, whole document or nothing), CSV and
- * folded stacks with two counts (difffolded.pl, flamegraph.pl). */
-#include "reports/diff.h"
+/* perpkt diff as JSON (jansson, whole document or nothing). */
+#include "reports/renderers.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -10,9 +9,9 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/diff.h"
 
 #define DIFF_JSON_VERSION 1
-#define FOLDED_SCALE 1000.0
 
 static void set(json_t *o, const char *k, json_t *v, int *bad)
 {
@@ -148,8 +147,9 @@ static json_t *build(const struct diff *d, int *bad)
 	return root;
 }
 
-int diff_json(FILE *f, const struct diff *d)
+int diff_json(FILE *f, const void *model, const struct render_options *o)
 {
+	const struct diff *d = model;
 	int bad = 0, ret;
 	json_t *root = build(d, &bad);
 
@@ -162,168 +162,4 @@ int diff_json(FILE *f, const struct diff *d)
 	if (ret || fputc('\n', f) == EOF || fflush(f) || ferror(f))
 		return error("cannot write JSON diff: %s", strerror(errno));
 	return 0;
-}
-
-/* RFC 4180: quote when needed, double the quotes. */
-static void csv_str(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void csv_row(FILE *f, const struct diff *d, const char *kind,
-		    const struct diff_row *r)
-{
-	size_t i;
-
-	fprintf(f, "%s,", kind);
-	csv_str(f, r->name);
-	fputc(',', f);
-	csv_str(f, r->bucket ? r->bucket : "");
-	for (i = 0; i < d->n; i++)
-		fprintf(f, ",%.6g", r->cell[i].value);
-	for (i = 1; i < d->n; i++) {
-		fprintf(f, ",%.6g,", r->cmp[i].delta);
-		if (r->cmp[i].rel != DIFF_NO_REL)
-			fprintf(f, "%.6g", r->cmp[i].rel);
-		fprintf(f, ",%.6g,%s", r->cmp[i].sigma,
-			diff_mark(r->cmp[i].mark));
-	}
-	fputc('\n', f);
-}
-
-int diff_csv(FILE *f, const struct diff *d)
-{
-	const struct diff_view *v = diff_view(d);
-	size_t i;
-
-	fprintf(f, "kind,name,bucket");
-	for (i = 0; i < d->n; i++)
-		fprintf(f, ",%c_%s_per_rt", (char)('A' + i), d->unit);
-	for (i = 1; i < d->n; i++)
-		fprintf(f, ",%c_delta,%c_rel,%c_sigma,%c_mark", (char)('A' + i),
-			(char)('A' + i), (char)('A' + i), (char)('A' + i));
-	fputc('\n', f);
-	for (i = 0; i < v->shown; i++)
-		csv_row(f, d, model_by_name(d->by), &v->rows[i]);
-	if (v->shown < v->n)
-		csv_row(f, d, "other", &v->other);
-	csv_row(f, d, "total", &d->total);
-	csv_row(f, d, "busy", &d->busy);
-	if (fflush(f) || ferror(f))
-		return error("cannot write CSV diff: %s", strerror(errno));
-	return 0;
-}
-
-/* One folded line on its way out: sorted by frames to merge sides. */
-struct fline {
-	char *frames;
-	size_t side;
-	double value;
-};
-
-static int cmp_fline(const void *pa, const void *pb)
-{
-	const struct fline *a = pa, *b = pb;
-
-	return strcmp(a->frames, b->frames);
-}
-
-/* Frames with aliases applied and spaces made underscores
- * (flamegraph.pl splits counts off at spaces). */
-static char *frames_of(const struct diff *d, const char *frames)
-{
-	char *out = NULL, *copy = strdup(frames), *tok, *save = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	if (!copy)
-		return NULL;
-	f = open_memstream(&out, &len);
-	if (!f) {
-		free(copy);
-		return NULL;
-	}
-	for (tok = strtok_r(copy, ";", &save); tok;
-	     tok = strtok_r(NULL, ";", &save)) {
-		const char *n = diff_alias(d, tok);
-
-		if (ftell(f))
-			fputc(';', f);
-		for (; *n; n++)
-			fputc(*n == ' ' ? '_' : *n, f);
-	}
-	fclose(f);
-	free(copy);
-	return out;
-}
-
-int diff_folded(FILE *f, const struct diff *d, double *scale)
-{
-	int stacks = d->prof[0].m->nstacks && d->prof[1].m->nstacks;
-	struct fline *l;
-	size_t n = 0, cap = 0, i, s, j;
-	int ret = -1;
-
-	*scale = FOLDED_SCALE;
-	for (s = 0; s < 2; s++)
-		cap += stacks ? d->prof[s].m->nstacks : d->prof[s].m->nfunctions;
-	l = calloc(cap ? cap : 1, sizeof(*l));
-	if (!l)
-		return error("out of memory");
-	for (s = 0; s < 2; s++) {
-		const struct diff_profile *dp = &d->prof[s];
-		const struct model *m = dp->m;
-
-		for (i = 0; i < (stacks ? m->nstacks : m->nfunctions); i++) {
-			char buf[1024];
-			const struct model_row *r = &m->functions[i];
-
-			if (stacks) {
-				l[n].frames = frames_of(d, m->stacks[i].frames);
-				/* stacks carry the first event only */
-				l[n].value = m->stacks[i].per_rt * dp->scale;
-			} else {
-				snprintf(buf, sizeof(buf), "%s;%s",
-					 r->bucket ? r->bucket : "other",
-					 r->name);
-				l[n].frames = frames_of(d, buf);
-				l[n].value = r->per_rt[dp->event] * dp->scale;
-			}
-			l[n].side = s;
-			if (!l[n++].frames)
-				goto out;
-		}
-	}
-	if (n > 1)
-		qsort(l, n, sizeof(*l), cmp_fline);
-	for (i = 0; i < n; i = j) {
-		double v[2] = { 0, 0 };
-
-		for (j = i; j < n && !strcmp(l[j].frames, l[i].frames); j++)
-			v[l[j].side] += l[j].value;
-		if (llround(v[0] * FOLDED_SCALE) || llround(v[1] * FOLDED_SCALE))
-			fprintf(f, "%s %lld %lld\n", l[i].frames,
-				llround(v[0] * FOLDED_SCALE),
-				llround(v[1] * FOLDED_SCALE));
-	}
-	ret = 0;
-	if (fflush(f) || ferror(f))
-		ret = error("cannot write folded diff: %s", strerror(errno));
-out:
-	if (ret && n && !l[n - 1].frames)
-		error("out of memory");
-	for (i = 0; i < n; i++)
-		free(l[i].frames);
-	free(l);
-	return ret;
 }

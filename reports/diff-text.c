@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* perpkt diff as text (mail, 72 columns) and markdown (issue trackers). */
-#include "reports/diff.h"
+/* perpkt diff as text (mail, 72 columns). */
+#include "reports/renderers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,19 +9,12 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/diff.h"
 
 #define VAL_W 10
 #define REL_W 7
 #define SIG_W 3
 #define NAME_MIN_W 16
-
-static const char letters[] = "ABCDEFGHIJKLMNOP";
-
-/* Second and later profiles: column per profile; A is the baseline. */
-static char letter(size_t i)
-{
-	return letters[i < sizeof(letters) - 1 ? i : sizeof(letters) - 2];
-}
 
 static void fmt_num(char *buf, size_t len, double v)
 {
@@ -31,38 +24,6 @@ static void fmt_num(char *buf, size_t len, double v)
 static void fmt_delta(char *buf, size_t len, double v)
 {
 	snprintf(buf, len, "%+.1f", v);
-}
-
-static void fmt_rel(char *buf, size_t len, const struct diff_cmp *c)
-{
-	if (c->rel == DIFF_NO_REL)
-		snprintf(buf, len, "new");
-	else if (fabs(c->rel) >= 99.995)
-		/* keep the column: hundredfold is what matters, not digits */
-		snprintf(buf, len, "%s", c->rel > 0 ? ">+9999%" : "<-9999%");
-	else if (fabs(c->rel) >= 9.9995)
-		snprintf(buf, len, "%+.0f%%", c->rel * 100);
-	else
-		snprintf(buf, len, "%+.1f%%", c->rel * 100);
-}
-
-/* "(only in A)", "(new)" ... for rows one side lacks, else "". */
-static void presence(char *buf, size_t len, const struct diff *d,
-		     const struct diff_row *r)
-{
-	size_t i, others = 0;
-
-	buf[0] = '\0';
-	for (i = 1; i < d->n; i++)
-		others += r->cell[i].present;
-	if (!strcmp(r->name, DIFF_OTHER_NAME))
-		return;
-	if (r->cell[0].present && !others)
-		snprintf(buf, len, " (only in A)");
-	else if (!r->cell[0].present && d->n == 2 && others)
-		snprintf(buf, len, " (new)");
-	else if (!r->cell[0].present && others)
-		snprintf(buf, len, " (not in A)");
 }
 
 /* Prose at spaces into `width` columns, continuation indented. */
@@ -104,7 +65,7 @@ static void put_head(FILE *f, const struct diff *d, const char *what,
 			REL_W, "rel", SIG_W, "sig");
 	} else {
 		for (i = 1; i < d->n; i++) {
-			snprintf(h, sizeof(h), "%c-A", letter(i));
+			snprintf(h, sizeof(h), "%c-A", diff_letter(i));
 			fprintf(f, " %*s%-2s", VAL_W, h, "");
 		}
 	}
@@ -122,7 +83,7 @@ static void put_row(FILE *f, const struct diff *d, const struct diff_row *r,
 	if (d->n == 2) {
 		fmt_num(b, sizeof(b), r->cell[1].value);
 		fmt_delta(dl, sizeof(dl), r->cmp[1].delta);
-		fmt_rel(rel, sizeof(rel), &r->cmp[1]);
+		diff_fmt_rel(rel, sizeof(rel), &r->cmp[1]);
 		fprintf(f, " %*s %*s %*s %-*s", VAL_W, b, VAL_W, dl, REL_W,
 			rel, SIG_W, diff_mark(r->cmp[1].mark));
 	} else {
@@ -132,7 +93,7 @@ static void put_row(FILE *f, const struct diff *d, const struct diff_row *r,
 				diff_mark(r->cmp[i].mark));
 		}
 	}
-	presence(pres, sizeof(pres), d, r);
+	diff_presence(pres, sizeof(pres), d, r);
 	snprintf(name, sizeof(name), "%s%s", label ? label : r->name, pres);
 	if ((int)strlen(name) > wname)
 		fprintf(f, " %.*s~\n", wname - 1, name);
@@ -183,7 +144,7 @@ static void put_profiles(FILE *f, const struct diff *d)
 		const struct diff_profile *dp = &d->prof[i];
 		const struct profile *p = dp->m->profile;
 
-		fprintf(f, "%c: %s\n", letter(i), dp->path);
+		fprintf(f, "%c: %s\n", diff_letter(i), dp->path);
 		fprintf(f, "   %s, %s over %s, %u bytes, %llu RTs, %d run%s%s\n",
 			dp->label, p->transport ? p->transport : "?",
 			p->network ? p->network : "?", p->message_size,
@@ -206,11 +167,11 @@ static void put_latency(FILE *f, const struct diff *d)
 
 		if (a->latency < 0 || b->latency < 0) {
 			fprintf(f, "latency %c-A: not measured on both sides\n",
-				letter(i));
+				diff_letter(i));
 			continue;
 		}
 		fprintf(f, "latency %c-A: %.2f -> %.2f us, %+.2f us (%+.1f%%)%s%s\n",
-			letter(i), a->latency / 1e3, b->latency / 1e3,
+			diff_letter(i), a->latency / 1e3, b->latency / 1e3,
 			lc->delta / 1e3, lc->rel * 100, lc->mark ? " " : "",
 			diff_mark(lc->mark));
 		if (strcmp(d->unit, "ns")) {
@@ -238,12 +199,12 @@ static void put_notes(FILE *f, const struct diff *d)
 		DIFF_SIGMA_1, DIFF_SIGMA_2, d->total.cmp[1].delta, d->unit);
 }
 
-int diff_text(FILE *f, const struct diff *d, int width)
+int diff_text(FILE *f, const void *model, const struct render_options *o)
 {
+	const struct diff *d = model;
+	int width = o && o->width ? o->width : 72;
 	size_t i;
 
-	if (!width)
-		width = 72;
 	fprintf(f, "perpkt diff: %s per round trip, baseline A\n", d->unit);
 	for (i = 0; i < d->nwarnings; i++) {
 		char *w;
@@ -261,64 +222,6 @@ int diff_text(FILE *f, const struct diff *d, int width)
 	put_table(f, d, diff_view(d), d->by == MODEL_BY_BUCKET ?
 		  "bucket" : "function", width, 1);
 	put_notes(f, d);
-	if (fflush(f) || ferror(f))
-		return error("cannot write diff: %s", strerror(errno));
-	return 0;
-}
-
-static void md_row(FILE *f, const struct diff *d, const struct diff_row *r,
-		   const char *label)
-{
-	char pres[32], rel[32];
-	size_t i;
-
-	presence(pres, sizeof(pres), d, r);
-	fprintf(f, "| %s%s | %.1f", label ? label : r->name, pres,
-		r->cell[0].value);
-	for (i = 1; i < d->n; i++) {
-		fmt_rel(rel, sizeof(rel), &r->cmp[i]);
-		fprintf(f, " | %.1f | %+.1f | %s | %s", r->cell[i].value,
-			r->cmp[i].delta, rel, diff_mark(r->cmp[i].mark));
-	}
-	fprintf(f, " |\n");
-}
-
-int diff_markdown(FILE *f, const struct diff *d)
-{
-	const struct diff_view *v = diff_view(d);
-	size_t i;
-
-	fprintf(f, "### perpkt diff (%s per round trip)\n\n", d->unit);
-	for (i = 0; i < d->nwarnings; i++)
-		fprintf(f, "> **warning:** %s\n\n", d->warnings[i]);
-	for (i = 0; i < d->n; i++)
-		fprintf(f, "- **%c**: `%s` (%s, %d run%s)\n", letter(i),
-			d->prof[i].path, d->prof[i].label,
-			d->prof[i].m->nrepeats,
-			d->prof[i].m->nrepeats > 1 ? "s" : "");
-	fprintf(f, "\n");
-	for (i = 1; i < d->n; i++)
-		if (d->latency[i].rel != DIFF_NO_REL)
-			fprintf(f, "Latency %c-A: %+.2f us (%+.1f%%) %s; busy kernel time %+.2f us\n\n",
-				letter(i), d->latency[i].delta / 1e3,
-				d->latency[i].rel * 100,
-				diff_mark(d->latency[i].mark),
-				d->busy.cmp[i].delta / 1e3);
-	fprintf(f, "| %s | A", d->by == MODEL_BY_BUCKET ? "bucket" : "function");
-	for (i = 1; i < d->n; i++)
-		fprintf(f, " | %c | %c-A | rel | sig", letter(i), letter(i));
-	fprintf(f, " |\n|---|--:");
-	for (i = 1; i < d->n; i++)
-		fprintf(f, "|--:|--:|--:|:-:");
-	fprintf(f, "|\n");
-	for (i = 0; i < v->shown; i++)
-		md_row(f, d, &v->rows[i], NULL);
-	if (v->shown < v->n)
-		md_row(f, d, &v->other, DIFF_OTHER_NAME);
-	md_row(f, d, &d->total, "**total**");
-	md_row(f, d, &d->busy, "busy (total minus idle)");
-	fprintf(f, "\nsig: `*` |delta| > %.0f sd, `**` > %.0f sd (Welch across repeats, else Poisson).\n",
-		DIFF_SIGMA_1, DIFF_SIGMA_2);
 	if (fflush(f) || ferror(f))
 		return error("cannot write diff: %s", strerror(errno));
 	return 0;

@@ -632,3 +632,43 @@ void diff_free(struct diff *d)
 	free(d->aliases);
 	memset(d, 0, sizeof(*d));
 }
+
+/* Second and later profiles: column per profile; A is the baseline. */
+char diff_letter(size_t i)
+{
+	static const char letters[] = "ABCDEFGHIJKLMNOP";
+
+	return letters[i < sizeof(letters) - 1 ? i : sizeof(letters) - 2];
+}
+
+void diff_fmt_rel(char *buf, size_t len, const struct diff_cmp *c)
+{
+	if (c->rel == DIFF_NO_REL)
+		snprintf(buf, len, "new");
+	else if (fabs(c->rel) >= 99.995)
+		/* keep the column: hundredfold is what matters, not digits */
+		snprintf(buf, len, "%s", c->rel > 0 ? ">+9999%" : "<-9999%");
+	else if (fabs(c->rel) >= 9.9995)
+		snprintf(buf, len, "%+.0f%%", c->rel * 100);
+	else
+		snprintf(buf, len, "%+.1f%%", c->rel * 100);
+}
+
+/* "(only in A)", "(new)" ... for rows one side lacks, else "". */
+void diff_presence(char *buf, size_t len, const struct diff *d,
+		     const struct diff_row *r)
+{
+	size_t i, others = 0;
+
+	buf[0] = '\0';
+	for (i = 1; i < d->n; i++)
+		others += r->cell[i].present;
+	if (!strcmp(r->name, DIFF_OTHER_NAME))
+		return;
+	if (r->cell[0].present && !others)
+		snprintf(buf, len, " (only in A)");
+	else if (!r->cell[0].present && d->n == 2 && others)
+		snprintf(buf, len, " (new)");
+	else if (!r->cell[0].present && others)
+		snprintf(buf, len, " (not in A)");
+}

@@ -122,15 +122,13 @@ const struct diff_row *diff_find(const struct diff_view *v, const char *name);
 /* "", "*" or "**". */
 const char *diff_mark(int mark);
 
-/* Renderers; each returns 0 or -1 after printing why. json and html
- * build the whole document before writing any of it. */
-int diff_text(FILE *f, const struct diff *d, int width);
-int diff_markdown(FILE *f, const struct diff *d);
-int diff_json(FILE *f, const struct diff *d);
-int diff_csv(FILE *f, const struct diff *d);
-int diff_html(FILE *f, const struct diff *d);
-/* "frames countA countB" (difffolded.pl); two profiles only. *scale is
- * what the per-round-trip values were multiplied by. */
-int diff_folded(FILE *f, const struct diff *d, double *scale);
+/* Wording shared by the human formats (text, markdown, html). */
+/* The letter of profile i: A is the baseline. */
+char diff_letter(size_t i);
+/* "+4.2%", "new" for a row the baseline lacks, ">+9999%" beyond. */
+void diff_fmt_rel(char *buf, size_t len, const struct diff_cmp *c);
+/* " (only in A)", " (new)", " (not in A)" or "" for row r. */
+void diff_presence(char *buf, size_t len, const struct diff *d,
+		   const struct diff_row *r);
 
 #endif

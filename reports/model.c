@@ -78,14 +78,6 @@ int row_cmp_names(const struct model_row *a, const struct model_row *b)
 	return c;
 }
 
-int report_row_shown(const struct report_options *o, size_t i,
-		     const struct model_row *r)
-{
-	if (o && o->limit > 0 && i >= (size_t)o->limit)
-		return 0;
-	return !(o && o->threshold > 0 && r->share < o->threshold);
-}
-
 int strcmp_null(const char *a, const char *b)
 {
 	if (!a || !b)

@@ -236,30 +236,4 @@ double model_repeat_latency(const struct model *m, size_t k);
 /* Derived numbers: decomposition and reconciliation (model-derive.c). */
 void model_derive(struct model *m);
 
-struct report_options {
-	int width;        /* text columns, 0 = 72; at least 60 */
-	int limit;        /* rows, 0 = all */
-	double threshold; /* hide rows below this share (0..1) */
-	enum model_by by; /* the main table; functions by default */
-	int all_conditions;  /* list every test condition */
-};
-
-/* All return 0, or -1 after printing why (bad options, write error);
- * NULL options are the defaults (72 columns, all rows, by function).
- * Each builds its whole output before writing where the format needs
- * it whole (json, html), so `f` never gets half a document. */
-/* Whether row i of a view (sorted heaviest first) is shown under
- * --limit and --threshold; the first one not shown ends the table. */
-int report_row_shown(const struct report_options *o, size_t i,
-		     const struct model_row *r);
-
-int report_text(FILE *f, const struct model *m, const struct report_options *o);
-int report_markdown(FILE *f, const struct model *m,
-		    const struct report_options *o);
-int report_json(FILE *f, const struct model *m);
-int report_csv(FILE *f, const struct model *m, const struct report_options *o);
-/* Integer weights: first event per round trip times *scale (returned). */
-int report_folded(FILE *f, const struct model *m, double *scale);
-int report_html(FILE *f, const struct model *m, const struct report_options *o);
-
 #endif

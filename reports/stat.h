@@ -45,8 +45,9 @@ struct stat_model {
 	int have_tasks;
 };
 
+/* Renders through stat_renderers (reports/render.h). */
 int stat_build(struct stat_model *m, const struct profile *p);
-/* format: "text" or "json". */
-int report_stat(FILE *f, const struct profile *p, const char *format);
+/* Why the event called `name` measured nothing, NULL when it counts. */
+const char *stat_not_counting(const struct profile *p, const char *name);
 
 #endif

@@ -2,7 +2,6 @@
 #include "reports/table.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,7 +124,7 @@ int table_build(struct table *t, const struct model *const *m,
 	if (tv_parse(value, &v))
 		return error("unknown table value '%s'", value);
 	if (v.kind == TV_LATENCY || v.kind == TV_P50) {
-		t->unit = "us";
+		snprintf(t->unit, sizeof(t->unit), "us");
 	} else {
 		for (i = 0; i < nm; i++) {
 			const struct profile *p = m[i]->profile;
@@ -134,8 +133,8 @@ int table_build(struct table *t, const struct model *const *m,
 			if (!p->nevents)
 				return error("a profile of the table has no events");
 			u = p->events[pick_event(m[i])].unit;
-			if (!t->unit)
-				t->unit = u;
+			if (!t->unit[0])
+				snprintf(t->unit, sizeof(t->unit), "%s", u);
 			else if (strcmp(t->unit, u))
 				return error("cannot put %s and %s in one column: the profiles measured different events",
 					     u, t->unit);
@@ -203,160 +202,10 @@ void table_free(struct table *t)
 }
 
 /* Latency in us with the threads' precision; per-RT values in tenths. */
-static void fmt(char *buf, size_t len, const struct table *t, double v)
+void table_fmt(char *buf, size_t len, const struct table *t, double v)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, !strcmp(t->unit, "us") ? "%.3f" : "%.1f", v);
-}
-
-static int finish(FILE *f)
-{
-	if (fflush(f) || ferror(f))
-		return error("cannot write table: %s", strerror(errno));
-	return 0;
-}
-
-int table_text(FILE *f, const struct table *t)
-{
-	int wl = 6, wv = 7;
-	char b[64];
-	size_t i, k;
-
-	for (i = 0; i < t->n; i++) {
-		if ((int)strlen(t->rows[i].label) > wl)
-			wl = strlen(t->rows[i].label);
-		for (k = 0; k < t->rows[i].nvals; k++) {
-			fmt(b, sizeof(b), t, t->rows[i].vals[k]);
-			if ((int)strlen(b) > wv)
-				wv = strlen(b);
-		}
-	}
-	/* keep the repeat columns inside 72 when labels are long */
-	if (wl > 24)
-		wl = 24;
-	fprintf(f, "%s (%s%s), per repeat\n", t->title, t->unit,
-		strcmp(t->unit, "us") ? " per round trip" : "");
-	fprintf(f, "%-*s", wl, "Profile");
-	for (k = 0; k < t->ncols; k++) {
-		snprintf(b, sizeof(b), "Test %zu", k + 1);
-		fprintf(f, " %*s", wv, b);
-	}
-	fprintf(f, " %*s %*s\n", wv, "Average", wv, "sd");
-	for (i = 0; i < t->n; i++) {
-		const struct table_row *r = &t->rows[i];
-
-		fprintf(f, "%-*.*s", wl, wl, r->label);
-		for (k = 0; k < t->ncols; k++) {
-			fmt(b, sizeof(b), t, k < r->nvals ? r->vals[k] : NAN);
-			fprintf(f, " %*s", wv, b);
-		}
-		fmt(b, sizeof(b), t, r->mean);
-		fprintf(f, " %*s", wv, b);
-		fmt(b, sizeof(b), t, r->sd < 0 ? NAN : r->sd);
-		fprintf(f, " %*s\n", wv, b);
-	}
-	return finish(f);
-}
-
-int table_markdown(FILE *f, const struct table *t)
-{
-	char b[64];
-	size_t i, k;
-
-	fprintf(f, "**%s** (%s)\n\n| Profile |", t->title, t->unit);
-	for (k = 0; k < t->ncols; k++)
-		fprintf(f, " Test %zu |", k + 1);
-	fprintf(f, " Average | sd |\n|---|");
-	for (k = 0; k < t->ncols + 2; k++)
-		fprintf(f, "--:|");
-	fprintf(f, "\n");
-	for (i = 0; i < t->n; i++) {
-		const struct table_row *r = &t->rows[i];
-
-		fprintf(f, "| %s |", r->label);
-		for (k = 0; k < t->ncols; k++) {
-			fmt(b, sizeof(b), t, k < r->nvals ? r->vals[k] : NAN);
-			fprintf(f, " %s |", b);
-		}
-		fmt(b, sizeof(b), t, r->mean);
-		fprintf(f, " %s |", b);
-		fmt(b, sizeof(b), t, r->sd < 0 ? NAN : r->sd);
-		fprintf(f, " %s |\n", b);
-	}
-	return finish(f);
-}
-
-int table_csv(FILE *f, const struct table *t)
-{
-	size_t i, k;
-
-	fprintf(f, "profile");
-	for (k = 0; k < t->ncols; k++)
-		fprintf(f, ",test_%zu", k + 1);
-	fprintf(f, ",mean,sd\n");
-	for (i = 0; i < t->n; i++) {
-		const struct table_row *r = &t->rows[i];
-
-		if (strpbrk(r->label, ",\""))
-			fprintf(f, "\"%s\"", r->label);
-		else
-			fputs(r->label, f);
-		for (k = 0; k < t->ncols; k++) {
-			if (k < r->nvals && !isnan(r->vals[k]))
-				fprintf(f, ",%.6g", r->vals[k]);
-			else
-				fputc(',', f);
-		}
-		if (!isnan(r->mean))
-			fprintf(f, ",%.6g", r->mean);
-		else
-			fputc(',', f);
-		if (r->sd >= 0)
-			fprintf(f, ",%.6g", r->sd);
-		else
-			fputc(',', f);
-		fputc('\n', f);
-	}
-	return finish(f);
-}
-
-static json_t *num(double v)
-{
-	return isnan(v) || v < -1e300 ? json_null() : json_real(v);
-}
-
-int table_json(FILE *f, const struct table *t)
-{
-	json_t *root = json_pack("{s:s, s:i, s:s, s:s}", "format",
-				 "perpkt-table", "version", 1, "value",
-				 t->title, "unit", t->unit);
-	json_t *rows = json_array();
-	int bad = !root || !rows, ret;
-	size_t i, k;
-
-	for (i = 0; !bad && i < t->n; i++) {
-		const struct table_row *r = &t->rows[i];
-		json_t *vals = json_array();
-		json_t *o = json_pack("{s:s, s:o, s:o}", "label", r->label,
-				      "mean", num(r->mean), "sd",
-				      r->sd < 0 ? json_null() : json_real(r->sd));
-
-		for (k = 0; vals && k < r->nvals; k++)
-			if (json_array_append_new(vals, num(r->vals[k])))
-				bad = 1;
-		if (!o || !vals || json_object_set_new(o, "repeats", vals) ||
-		    json_array_append_new(rows, o))
-			bad = 1;
-	}
-	if (bad || json_object_set_new(root, "rows", rows)) {
-		json_decref(root);
-		return error("cannot build the JSON table: out of memory");
-	}
-	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
-	json_decref(root);
-	if (ret || fputc('\n', f) == EOF)
-		return error("cannot write JSON table: %s", strerror(errno));
-	return finish(f);
 }

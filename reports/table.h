@@ -22,7 +22,7 @@ struct table_row {
 
 struct table {
 	char *title;         /* "latency mean", "bucket udp", ... */
-	const char *unit;    /* "us", "ns", "cycles" */
+	char unit[32];       /* "us", "ns", "cycles" */
 	struct table_row *rows;
 	size_t n;
 	size_t ncols;        /* the most repeats of any row */
@@ -31,6 +31,18 @@ struct table {
 /* "latency", "latency-p50", "total", "busy", "bucket:NAME",
  * "function:NAME"; 0, or -1 (nothing printed) when unknown. */
 int table_value_check(const char *value);
+
+/*
+ * Read, symbolize and model each profile and build the table: row i
+ * takes the next per_row[i] paths (per_row NULL: one each), their
+ * windows side by side. labels may be NULL or hold NULLs: then the
+ * kernel release labels a row, or the file name when two profiles
+ * share a release. `perpkt table` and `perpkt sweep` both build theirs
+ * here. -1 after printing why.
+ */
+int table_load(struct table *t, const char *const *paths,
+	       const size_t *per_row, const char *const *labels,
+	       size_t nrows, const char *value, const char *buckets);
 
 /*
  * One row per group of models, labelled by labels[i]: row i takes the
@@ -43,9 +55,8 @@ int table_build(struct table *t, const struct model *const *m,
 		const char *value);
 void table_free(struct table *t);
 
-int table_text(FILE *f, const struct table *t);
-int table_markdown(FILE *f, const struct table *t);
-int table_csv(FILE *f, const struct table *t);
-int table_json(FILE *f, const struct table *t);
+/* A value as the human formats show it: "-" for none, latency in us
+ * to the ns, per-round-trip values in tenths. */
+void table_fmt(char *buf, size_t len, const struct table *t, double v);
 
 #endif

@@ -12,6 +12,7 @@
 #include "exitcode.h"
 #include "reports/failif.h"
 #include "reports/model.h"
+#include "reports/render.h"
 #include "options.h"
 #include "profile.h"
 #include "symbolize/symbolize.h"
@@ -26,8 +27,7 @@ static const char diff_usage[] =
 "its change against the first (A, the baseline), and whether that\n"
 "change is larger than the noise; set beside the change in latency.\n"
 "\n"
-"      --format FMT       text (default), markdown, json, csv, html or\n"
-"                         folded (two profiles: \"stack countA countB\")\n"
+"      --format FMT\n"
 "      --by KEY           function (default) or bucket\n"
 "      --limit N          rows shown (default 30, 0 = all); the rest is\n"
 "                         one [other] row, so the deltas still add up\n"
@@ -48,14 +48,10 @@ static const char diff_usage[] =
 "      --width N          text width (default 72)\n"
 "  -h, --help             show this help\n";
 
-static const char *const formats[] = {
-	"text", "markdown", "json", "csv", "html", "folded",
-};
-
 struct diff_args {
 	const char *format;
 	const char *buckets;
-	int width;
+	struct render_options ro;  /* --width */
 	struct diff_options o;
 	struct failif fail[MAX_FAILIF];
 	size_t nfail;
@@ -82,19 +78,14 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 	};
 	uint64_t v;
 	char *end;
-	size_t i;
 	int c, by;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 1:
-			for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-				if (!strcmp(optarg, formats[i]))
-					break;
-			if (i == sizeof(formats) / sizeof(formats[0]))
-				return error("unknown format '%s' (use text, markdown, json, csv, html or folded)",
-					     optarg);
+			if (!renderer_find(&diff_renderers, optarg))
+				return -1;
 			a->format = optarg;
 			break;
 		case 2:
@@ -140,13 +131,13 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		case 9:
 			if (parse_u64(optarg, "--width", 60, 1000, &v))
 				return -1;
-			a->width = (int)v;
+			a->ro.width = (int)v;
 			break;
 		case 10:
 			a->allow_missing = 1;
 			break;
 		case 'h':
-			fputs(diff_usage, stdout);
+			help_show(diff_usage, &diff_renderers);
 			a->help = 1;
 			return 0;
 		default:
@@ -157,6 +148,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		return error("diff needs at least two profiles, the baseline first");
 	if (argc - optind > DIFF_MAX_PROFILES)
 		return error("diff compares at most %d profiles", DIFF_MAX_PROFILES);
+	/* diff_folded says so too, but only after loading the profiles */
 	if (!strcmp(a->format, "folded") && argc - optind != 2)
 		return error("folded output compares exactly two profiles");
 	return 0;
@@ -193,29 +185,6 @@ static void unload(struct loaded *l)
 		profile_free(&l->p);
 }
 
-static int render(const struct diff_args *a, const struct diff *d)
-{
-	double scale;
-	int ret;
-
-	if (!strcmp(a->format, "markdown"))
-		return diff_markdown(stdout, d);
-	if (!strcmp(a->format, "json"))
-		return diff_json(stdout, d);
-	if (!strcmp(a->format, "csv"))
-		return diff_csv(stdout, d);
-	if (!strcmp(a->format, "html"))
-		return diff_html(stdout, d);
-	if (!strcmp(a->format, "folded")) {
-		ret = diff_folded(stdout, d, &scale);
-		if (!ret)
-			info("folded counts are %s per round trip x %g", d->unit,
-			     scale);
-		return ret;
-	}
-	return diff_text(stdout, d, a->width);
-}
-
 /* 1 when any condition holds for any profile against A, 0 when none,
  * -1 when one cannot be evaluated. */
 static int check_failif(const struct diff_args *a, const struct diff *d)
@@ -248,7 +217,7 @@ static int check_failif(const struct diff_args *a, const struct diff *d)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_args a = { .format = "text",
+	struct diff_args a = { .format = renderer_default(&diff_renderers),
 			       .o = { .by = MODEL_BY_FUNCTION, .limit = 30 } };
 	struct loaded *l = NULL;
 	const struct model *models[DIFF_MAX_PROFILES];
@@ -262,7 +231,7 @@ int cmd_diff(int argc, char **argv)
 		if (!strncmp(argv[i], "--fail-if", 9))
 			a.bisect = 1;
 	if (parse_args(argc, argv, &a)) {
-		fputs(diff_usage, stderr);
+		help_error(diff_usage, &diff_renderers);
 		ret = RESULT_USAGE;
 		goto out;
 	}
@@ -287,7 +256,7 @@ int cmd_diff(int argc, char **argv)
 	built = 1;
 	if (diff_build(&d, models, paths, n, &a.o))
 		goto out;
-	if (render(&a, &d))
+	if (render_stdout(&diff_renderers, a.format, &d, &a.ro))
 		goto out;
 	r = check_failif(&a, &d);
 	if (r < 0)

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "exitcode.h"
 #include "reports/model.h"
+#include "reports/render.h"
 #include "options.h"
 #include "profile.h"
 #include "symbolize/symbolize.h"
@@ -22,8 +23,7 @@ static const char report_usage[] =
 "profile made by 'perpkt record'.\n"
 "\n"
 "  -i, --input FILE       profile to read (default perpkt.json)\n"
-"      --format FMT       text (default, 72 columns), markdown, json, csv,\n"
-"                         folded (flame graph input) or html\n"
+"      --format FMT\n"
 "      --by KEY           main table by function (default), bucket, file,\n"
 "                         cpu or role\n"
 "      --sort KEY         samples, per-rt (default), name, or an event name\n"
@@ -39,10 +39,6 @@ static const char report_usage[] =
 "      --force            accept a vmlinux whose build-id differs\n"
 "  -h, --help             show this help\n";
 
-static const char *const formats[] = {
-	"text", "markdown", "json", "csv", "folded", "html",
-};
-
 struct report_args {
 	const char *input;
 	const char *format;
@@ -50,7 +46,7 @@ struct report_args {
 	struct symsource src;  /* --vmlinux, --kallsyms, --force */
 	const char *sort;
 	const char *callers;
-	struct report_options ro;
+	struct render_options ro;
 	int help;
 };
 
@@ -76,7 +72,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	uint64_t v;
 	double pct;
 	char *end;
-	size_t i;
 	int c, by;
 
 	optind = 1;
@@ -86,12 +81,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			a->input = optarg;
 			break;
 		case 1:
-			for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-				if (!strcmp(optarg, formats[i]))
-					break;
-			if (i == sizeof(formats) / sizeof(formats[0]))
-				return error("unknown format '%s' (use text, markdown, json, csv, folded or html)",
-					     optarg);
+			if (!renderer_find(&report_renderers, optarg))
+				return -1;
 			a->format = optarg;
 			break;
 		case 2:
@@ -141,7 +132,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			a->src.force = 1;
 			break;
 		case 'h':
-			fputs(report_usage, stdout);
+			help_show(report_usage, &report_renderers);
 			a->help = 1;
 			return 0;
 		default:
@@ -163,40 +154,11 @@ static int open_symbols(struct report_args *a, const struct profile *p,
 	return symsource_open(sym, &a->src, p, NULL);
 }
 
-static int render(const struct report_args *a, const struct model *m)
-{
-	double scale;
-	int ret;
-
-	if (!strcmp(a->format, "json"))
-		return report_json(stdout, m);
-	if (!strcmp(a->format, "markdown"))
-		return report_markdown(stdout, m, &a->ro);
-	if (!strcmp(a->format, "csv"))
-		return report_csv(stdout, m, &a->ro);
-	if (!strcmp(a->format, "html"))
-		return report_html(stdout, m, &a->ro);
-	if (!strcmp(a->format, "folded")) {
-		ret = report_folded(stdout, m, &scale);
-		/* the format has no comments: the scale goes to stderr */
-		if (!ret)
-			info("folded weights are %s per round trip x %g%s",
-			     m->nevents ? m->profile->events[0].unit : "?",
-			     scale, m->nstacks ? "" :
-			     " (no callchains: one bucket;function frame each)");
-		if (!ret && (m->no_round_trips || !m->total.samples[0]))
-			info("%s: the folded output is empty",
-			     m->no_round_trips ? "no round trips" : "no samples");
-		return ret;
-	}
-	return report_text(stdout, m, &a->ro);
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {
 		.input = "perpkt.json",
-		.format = "text",
+		.format = renderer_default(&report_renderers),
 		.sort = "per-rt",
 		.ro = { .width = 72, .limit = 40, .by = MODEL_BY_FUNCTION },
 	};
@@ -206,7 +168,7 @@ int cmd_report(int argc, char **argv)
 	int ret = RESULT_FAILURE;
 
 	if (parse_args(argc, argv, &a)) {
-		fputs(report_usage, stderr);
+		help_error(report_usage, &report_renderers);
 		return RESULT_USAGE;
 	}
 	if (a.help)
@@ -221,14 +183,14 @@ int cmd_report(int argc, char **argv)
 		/* which event names exist is known only now */
 		error("unknown --sort '%s' (use samples, per-rt, name or an event of the profile)",
 		      a.sort);
-		fputs(report_usage, stderr);
+		help_error(report_usage, &report_renderers);
 		ret = RESULT_USAGE;
 		goto out_model;
 	}
 	if (a.callers && (model_callers(&m, a.callers) ||
 			  model_sort(&m, a.sort)))
 		goto out_model;
-	if (!render(&a, &m))
+	if (!render_stdout(&report_renderers, a.format, &m, &a.ro))
 		ret = RESULT_OK;
 out_model:
 	model_free(&m);

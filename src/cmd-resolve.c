@@ -2,12 +2,11 @@
 /*
  * perpkt resolve: what a kernel address is (function+offset, file:line,
  * inline chain), which bucket it falls in, and the rule that put it
- * there. Collect first (every address resolved), render second, so
- * --format json never writes half a document.
+ * there. Collect first (every address resolved) into a resolve model,
+ * then reports/ renders it.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,8 @@
 #include "error.h"
 #include "exitcode.h"
 #include "profile.h"
+#include "reports/render.h"
+#include "reports/resolve.h"
 #include "symbolize/symbolize.h"
 #include "symsource.h"
 
@@ -35,7 +36,7 @@ static const char resolve_usage[] =
 "      --build-id HEX     refuse a vmlinux of another kernel build\n"
 "      --force            accept a vmlinux whose build-id differs\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
-"      --format FMT       text (default) or json\n"
+"      --format FMT\n"
 "  -h, --help             show this help\n"
 "\n"
 "With no --vmlinux, --kallsyms or -i: the running kernel's vmlinux from\n"
@@ -118,13 +119,12 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 			a->src.buckets = optarg;
 			break;
 		case 7:
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return error("unknown format '%s' (use text or json)",
-					     optarg);
+			if (!renderer_find(&resolve_renderers, optarg))
+				return -1;
 			a->format = optarg;
 			break;
 		case 'h':
-			fputs(resolve_usage, stdout);
+			help_show(resolve_usage, &resolve_renderers);
 			a->help = 1;
 			return 0;
 		default:
@@ -185,86 +185,6 @@ static int read_stdin(struct addr_list *l)
 	return ret;
 }
 
-static void put_text(FILE *f, const struct sym_result *r)
-{
-	size_t i;
-
-	fprintf(f, "0x%016llx ", (unsigned long long)r->addr);
-	if (!r->name) {
-		fprintf(f, "?? (in no symbol)\n");
-		return;
-	}
-	fprintf(f, "%s+0x%llx", r->function, (unsigned long long)r->offset);
-	if (r->module)
-		fprintf(f, " [%s]", r->module);
-	if (r->file)
-		fprintf(f, " %s:%d", r->file, r->line);
-	fputc('\n', f);
-	for (i = 0; i < r->ninlines; i++)
-		fprintf(f, "    inlined %s %s:%d\n", r->inlines[i].function,
-			r->inlines[i].file ? r->inlines[i].file : "??",
-			r->inlines[i].line);
-	fprintf(f, "    bucket %s (%s)\n", r->bucket, r->rule);
-}
-
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-/* Members set one by one: json_pack parses its format per call, a
- * third of the JSON time for 10,000 results. Keys are literals. */
-static int set(json_t *o, const char *key, json_t *v)
-{
-	return json_object_set_new_nocheck(o, key, v);
-}
-
-static json_t *frame_json(const struct sym_frame *f)
-{
-	json_t *o = json_object();
-
-	if (!o || set(o, "function", json_string(f->function)) ||
-	    set(o, "file", str_or_null(f->file)) ||
-	    set(o, "line", json_integer(f->line))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-static json_t *result_json(const struct sym_result *r)
-{
-	json_t *inl = json_array(), *o = json_object();
-	char addr[24];
-	size_t i;
-
-	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)r->addr);
-	for (i = 0; inl && i < r->ninlines; i++)
-		if (json_array_append_new(inl, frame_json(&r->inlines[i])))
-			goto fail;
-	if (!inl || !o ||
-	    set(o, "addr", json_string(addr)) ||
-	    set(o, "function", str_or_null(r->function)) ||
-	    set(o, "symbol", str_or_null(r->name)) ||
-	    set(o, "offset", json_integer((json_int_t)r->offset)) ||
-	    set(o, "module", str_or_null(r->module)) ||
-	    set(o, "file", str_or_null(r->file)) ||
-	    set(o, "line", r->file ? json_integer(r->line) : json_null()) ||
-	    set(o, "unit", str_or_null(r->unit)))
-		goto fail;
-	/* Taken by o, even when that fails. */
-	i = set(o, "inlines", inl);
-	inl = NULL;
-	if (i || set(o, "bucket", json_string(r->bucket)) ||
-	    set(o, "rule", json_string(r->rule)))
-		goto fail;
-	return o;
-fail:
-	json_decref(inl);
-	json_decref(o);
-	return NULL;
-}
-
 struct addr_pos {
 	uint64_t addr;
 	size_t pos;
@@ -309,43 +229,12 @@ static int resolve_all(struct symbolizer *s, const struct addr_list *l,
 	return 0;
 }
 
-/* The whole document in memory first: stdout gets all of it or nothing. */
-static int put_json(FILE *f, struct symbolizer *s, const char *origin,
-		    const struct sym_result *r, size_t n)
-{
-	json_t *results = json_array(), *doc;
-	char *text;
-	size_t i;
-	int ret;
-
-	for (i = 0; results && i < n; i++) {
-		if (json_array_append_new(results, result_json(&r[i]))) {
-			json_decref(results);
-			return error("out of memory building JSON");
-		}
-	}
-	if (!results)
-		return error("out of memory building JSON");
-	doc = json_pack("{s:s, s:b, s:o}", "symbols", origin,
-			"dwarf", symbolizer_has_dwarf(s), "results", results);
-	if (!doc)
-		return error("out of memory building JSON");
-	/* One buffer, one write: json_dumpf calls fwrite per token. */
-	text = json_dumps(doc, JSON_INDENT(2));
-	json_decref(doc);
-	if (!text)
-		return error("out of memory building JSON");
-	ret = fputs(text, f) == EOF || fputc('\n', f) == EOF;
-	free(text);
-	return ret ? error("cannot write JSON to standard output") : 0;
-}
-
 static int run(const struct resolve_args *a, struct addr_list *l)
 {
 	struct symbolizer *s = NULL;
 	struct profile p, *pp = NULL;
 	const char *origin = NULL;
-	size_t i, unknown = 0;
+	size_t unknown = 0;
 	struct sym_result *r;
 	int ret = -1;
 
@@ -365,12 +254,13 @@ static int run(const struct resolve_args *a, struct addr_list *l)
 	if (symsource_open(&s, &a->src, pp, &origin) ||
 	    resolve_all(s, l, r, &unknown))
 		goto out;
-	if (!strcmp(a->format, "json")) {
-		ret = put_json(stdout, s, origin, r, l->n);
-	} else {
-		for (i = 0; i < l->n; i++)
-			put_text(stdout, &r[i]);
-		ret = 0;
+	{
+		struct resolve_model m = {
+			.symbols = origin, .dwarf = symbolizer_has_dwarf(s),
+			.results = r, .n = l->n,
+		};
+
+		ret = render_stdout(&resolve_renderers, a->format, &m, NULL);
 	}
 out:
 	free(r);
@@ -384,13 +274,14 @@ out:
 
 int cmd_resolve(int argc, char **argv)
 {
-	struct resolve_args a = { .format = "text", .src = { .search = 1 } };
+	struct resolve_args a = { .format = renderer_default(&resolve_renderers),
+				  .src = { .search = 1 } };
 	struct addr_list l = { NULL, 0, 0 };
 	uint64_t v;
 	int i, ret;
 
 	if (parse_args(argc, argv, &a)) {
-		fputs(resolve_usage, stderr);
+		help_error(resolve_usage, &resolve_renderers);
 		return RESULT_USAGE;
 	}
 	if (a.help)
@@ -399,7 +290,7 @@ int cmd_resolve(int argc, char **argv)
 		if (parse_addr(argv[i], &v)) {
 			error("invalid address '%s': expected hex, e.g. 0xffffffff81000000",
 			      argv[i]);
-			fputs(resolve_usage, stderr);
+			help_error(resolve_usage, &resolve_renderers);
 			free(l.v);
 			return RESULT_USAGE;
 		}

@@ -26,6 +26,7 @@
 #include "error.h"
 #include "exitcode.h"
 #include "options.h"
+#include "reports/render.h"
 #include "workload/transport.h"
 
 static const char serve_usage[] =
@@ -345,11 +346,11 @@ int cmd_serve(int argc, char **argv)
 	struct pollfd p;
 
 	if (parse_args(argc, argv, &o)) {
-		fputs(serve_usage, stderr);
+		help_error(serve_usage, NULL);
 		return RESULT_USAGE;
 	}
 	if (o.help) {
-		fputs(serve_usage, stdout);
+		help_show(serve_usage, NULL);
 		return RESULT_OK;
 	}
 	if (inet_pton(AF_INET, o.bind, &addr.sin_addr) != 1) {

@@ -26,8 +26,8 @@
 #include "options.h"
 #include "profile.h"
 #include "recording.h"
+#include "reports/render.h"
 #include "reports/table.h"
-#include "sweep.h"
 
 #define MAX_VALUES 32
 #define MAX_CELLS 4096
@@ -53,7 +53,7 @@ static const char sweep_usage[] =
 "      --size LIST        message sizes in bytes, e.g. 40,1400\n"
 "      --transport LIST   e.g. udp,tcp\n"
 "      --value V          table value (see perpkt table; default latency)\n"
-"      --format FMT       table format: text, markdown, csv or json\n"
+"      --format FMT\n"
 "  -h, --help             show this help\n";
 
 /* One dimension of the matrix: a record option and its values. */
@@ -290,9 +290,10 @@ static int check_cells(const struct sweep *s)
 	do {
 		struct record_options o;
 		size_t n = record_argv(s, idx, "/dev/null", argv);
+		int help = 0;
 
 		record_defaults(&o);
-		if (record_parse_args((int)n - 1, argv + 1, &o)) {
+		if (record_parse_args((int)n - 1, argv + 1, &o, &help)) {
 			cell_name(name, sizeof(name), s, idx);
 			return error("cell %s: record refuses these settings; nothing "
 				     "was recorded", name);
@@ -407,10 +408,12 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 			s->value = optarg;
 			break;
 		case 11:
+			if (!renderer_find(&table_renderers, optarg))
+				return -1;
 			s->format = optarg;
 			break;
 		case 'h':
-			fputs(sweep_usage, stdout);
+			help_show(sweep_usage, &table_renderers);
 			*help = 1;
 			return 0;
 		default:
@@ -463,7 +466,9 @@ static int table_of(const struct sweep *s, char (*names)[256], size_t ncells)
 	const char **labels = calloc(ncells, sizeof(*labels));
 	size_t *per = calloc(ncells, sizeof(*per)), i, k, n = 0;
 	int ret = RESULT_FAILURE;
+	struct table t;
 
+	memset(&t, 0, sizeof(t));
 	if (!paths || !labels || !per) {
 		error("out of memory");
 		goto out;
@@ -481,9 +486,12 @@ static int table_of(const struct sweep *s, char (*names)[256], size_t ncells)
 				  files > 1 ? (int)k : -1, 0);
 		}
 	}
-	ret = table_groups((const char *const *)paths, per, labels, ncells,
-			   s->value, s->format, NULL);
+	if (!table_load(&t, (const char *const *)paths, per, labels, ncells,
+			s->value, NULL) &&
+	    !render_stdout(&table_renderers, s->format, &t, NULL))
+		ret = RESULT_OK;
 out:
+	table_free(&t);
 	for (i = 0; paths && i < n; i++)
 		free(paths[i]);
 	free(paths);
@@ -495,7 +503,7 @@ out:
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep s = { .duration = "2", .repeat = 1, .value = "latency",
-			   .format = "text" };
+			   .format = renderer_default(&table_renderers) };
 	struct sigaction sa, old_int, old_term;
 	char (*names)[256] = NULL;
 	size_t idx[D_MAX] = { 0 }, ncells = 1, cell = 0, files, k, i;
@@ -503,7 +511,7 @@ int cmd_sweep(int argc, char **argv)
 
 	init_dims(&s);
 	if (parse_args(argc, argv, &s, &help)) {
-		fputs(sweep_usage, stderr);
+		help_error(sweep_usage, &table_renderers);
 		free_dims(&s);
 		return RESULT_USAGE;
 	}
@@ -522,7 +530,7 @@ int cmd_sweep(int argc, char **argv)
 	if (check_record(&s))
 		goto out;
 	if (check_cells(&s)) {
-		ret = PERPKT_EXIT_USAGE;
+		ret = RESULT_USAGE;
 		goto out;
 	}
 	if (mkdir(s.dir, 0777) && errno != EEXIST) {

@@ -4,11 +4,13 @@
  * kernel? Subcommands are dispatched from the table below.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "error.h"
 #include "exitcode.h"
+#include "reports/render.h"
 
 /*
  * To add a command: write src/cmd-<name>.c with
@@ -27,7 +29,8 @@ static const struct command commands[] = {
 	{ "sweep", cmd_sweep, "record a matrix of configurations, print the table" },
 };
 
-static void usage(FILE *f)
+/* The command list, written to f (a memory stream, then help_*()). */
+static void list_commands(FILE *f)
 {
 	size_t i;
 
@@ -39,6 +42,26 @@ static void usage(FILE *f)
 	fprintf(f, "\n'perpkt <command> --help' shows a command's options.\n"
 		   "exit codes: 0 ok, 1 partial result (interrupted or samples lost),\n"
 		   "2 failure, 64 usage error.\n");
+}
+
+static void usage(int to_stdout)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f) {
+		error("out of memory");
+		return;
+	}
+	list_commands(f);
+	if (fclose(f) == 0) {
+		if (to_stdout)
+			help_show(text, NULL);
+		else
+			help_error(text, NULL);
+	}
+	free(text);
 }
 
 /* The one place a result becomes an exit code. */
@@ -76,22 +99,22 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
-		usage(stderr);
+		usage(0);
 		return exit_code(RESULT_USAGE);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
-		usage(stdout);
+		usage(1);
 		return finish_stdout(RESULT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("perpkt %s\n", PERPKT_VERSION);
+		help_show("perpkt " PERPKT_VERSION "\n", NULL);
 		return finish_stdout(RESULT_OK);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return finish_stdout(commands[i].fn(argc - 1, argv + 1));
 	error("unknown command '%s'", argv[1]);
-	usage(stderr);
+	usage(0);
 	return exit_code(RESULT_USAGE);
 }

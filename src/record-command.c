@@ -280,7 +280,7 @@ static void describe(const struct record_options *o, const int *cpus, int ncpus,
 	     list, o->per.name, o->per.source);
 }
 
-int record_run_command(const struct record_options *o)
+int record_run_command(const struct record_options *o, struct profile *keep)
 {
 	struct event_spec evs[MAX_EVENTS];
 	int cpus[MAX_CPUS], ncpus, nev = 0, code = RESULT_FAILURE, hold;
@@ -377,6 +377,10 @@ int record_run_command(const struct record_options *o)
 		code = RESULT_PARTIAL;
 	}
 out:
+	if (keep && code != RESULT_FAILURE) {
+		*keep = p;
+		memset(&p, 0, sizeof(p));
+	}
 	profile_output_abort(&output);
 	command_stop(c);
 	sampler_close(s);

@@ -2,6 +2,7 @@
 #include "recording.h"
 #include "record-internal.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +12,11 @@
 #include "conditions.h"
 #include "error.h"
 #include "exitcode.h"
+#include "lab/lab.h"
 #include "procstat.h"
 #include "profile.h"
 #include "profile-output.h"
 #include "counters/sampler.h"
-#include "reports/stat.h"
 #include "sysinfo.h"
 #include "workload/workload.h"
 
@@ -223,6 +224,7 @@ static void fill_workload(struct profile *p, const struct record_options *o,
 	}
 }
 
+/* Write the profile (record); stat's caller renders the counts. */
 int record_finish(const struct record_options *o, struct profile *p,
 		  struct sampler *s, struct profile_output *out)
 {
@@ -239,10 +241,7 @@ int record_finish(const struct record_options *o, struct profile *p,
 			return RESULT_FAILURE;
 		}
 	}
-	if (o->counting_only) {
-		if (report_stat(stdout, p, o->format))
-			return RESULT_FAILURE;
-	} else {
+	if (!o->counting_only) {
 		if (record_collect_samples(p, sampler_aggregate(s)) ||
 		    record_collect_stacks(p, sampler_stacks(s)))
 			return RESULT_FAILURE;
@@ -432,7 +431,7 @@ out:
 	return ret;
 }
 
-int record_run(const struct record_options *o)
+static int run(const struct record_options *o, struct profile *keep)
 {
 	struct event_spec evs[MAX_EVENTS];
 	struct procstat before, after;
@@ -515,6 +514,10 @@ int record_run(const struct record_options *o)
 out:
 	if (!snapped && *o->interrupted)
 		code = RESULT_FAILURE;
+	if (keep && code != RESULT_FAILURE) {
+		*keep = p;
+		memset(&p, 0, sizeof(p));
+	}
 	profile_output_abort(&out);
 	procstat_free(&before);
 	procstat_free(&after);
@@ -522,4 +525,35 @@ out:
 	sampler_close(s);
 	profile_free(&p);
 	return code;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+int record_run(struct record_options *o, struct profile *out)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int ret;
+
+	o->interrupted = &interrupted;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* --kernel: the same run inside a guest under QEMU (src/lab/);
+	 * -- CMD or -p: a workload of one's own (record-command.c) */
+	if (o->kernel && !out)
+		ret = lab_record(o);
+	else if (o->command || o->nattach)
+		ret = record_run_command(o, out);
+	else
+		ret = run(o, out);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	return ret;
 }

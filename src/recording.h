@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "profile.h"
 #include "unit.h"
 
 /* What `perpkt record` was asked to do, after option parsing. */
@@ -37,7 +38,6 @@ struct record_options {
 	unsigned ring_pages;
 	int no_fallback;
 	int counting_only;         /* perpkt stat: count, never sample */
-	const char *format;        /* perpkt stat: "text" or "json" */
 	/* --kernel: record inside this kernel under QEMU (src/lab/) */
 	const char *kernel;
 	const char *vmlinux;       /* --vmlinux: its DWARF, build-id checked */
@@ -53,7 +53,6 @@ struct record_options {
 	int duration_set, warmup_set;  /* -d / -w given */
 	const char *builtin_only;  /* a built-in workload option given, or NULL */
 	int quiet;
-	int help;
 	int argc;
 	char **argv;
 	volatile sig_atomic_t *interrupted;  /* set by the signal handler */
@@ -91,17 +90,58 @@ struct record_options {
 "                         tcp-segments[:in|out|both], irqs:NAME (lines of\n" \
 "                         /proc/interrupts) or count:N (your own count)\n"
 
-/* Run the workload under the counters and write the profile (or, for
- * stat, print the counts). Returns an enum result. */
-int record_run(const struct record_options *o);
-/* The same for -- CMD or -p PID (src/record-command.c). */
-int record_run_command(const struct record_options *o);
+/* The long options record and stat share, for their option tables
+ * (the values are the short letters or small numbers below 32), and
+ * their short letters. */
+#define RECORD_COMMON_LONGOPTS \
+	{ "duration", required_argument, NULL, 'd' }, \
+	{ "warmup", required_argument, NULL, 'w' }, \
+	{ "event", required_argument, NULL, 'e' }, \
+	{ "user", no_argument, NULL, 5 }, \
+	{ "all-cpus", no_argument, NULL, 'a' }, \
+	{ "cpus", required_argument, NULL, 'C' }, \
+	{ "client-cpu", required_argument, NULL, 1 }, \
+	{ "server-cpu", required_argument, NULL, 2 }, \
+	{ "size", required_argument, NULL, 's' }, \
+	{ "transport", required_argument, NULL, 20 }, \
+	{ "net", required_argument, NULL, 21 }, \
+	{ "peer", required_argument, NULL, 22 }, \
+	{ "echo", required_argument, NULL, 23 }, \
+	{ "placement", required_argument, NULL, 24 }, \
+	{ "count", required_argument, NULL, 'n' }, \
+	{ "gap", required_argument, NULL, 25 }, \
+	{ "gap-mode", required_argument, NULL, 26 }, \
+	{ "rps-cpus", required_argument, NULL, 27 }, \
+	{ "irq-cpu", required_argument, NULL, 28 }, \
+	{ "no-fallback", no_argument, NULL, 4 }, \
+	{ "per", required_argument, NULL, 7 }, \
+	{ "pid", required_argument, NULL, 'p' }, \
+	{ "quiet", no_argument, NULL, 'q' }
+/* after a '+': the first word that is not an option starts CMD */
+#define RECORD_COMMON_SHORTOPTS "d:w:e:aC:s:n:p:q"
 
-/* Shared by record and stat (src/cmd-record.c): defaults, the option
- * table, and the run with signals turned into a clean stop. */
+/* The same as record_run() for -- CMD or -p PID (record-command.c). */
+int record_run_command(const struct record_options *o, struct profile *keep);
+
+/* src/record-options.c */
 void record_defaults(struct record_options *o);
-int record_parse_args(int argc, char **argv, struct record_options *o);
-int record_main(struct record_options *o, int argc, char **argv,
-		const char *usage);
+/* One option of RECORD_COMMON_LONGOPTS: 1 taken, 0 not one of them,
+ * -1 after printing what is wrong with arg. */
+int record_common_option(int c, const char *arg, struct record_options *o);
+/* After getopt: words left from optind on are -- CMD; then options
+ * that exclude each other. -1 after printing which. */
+int record_check_options(struct record_options *o, int argc, char **argv);
+/* record's whole command line (its usage is in cmd-record.c); sweep
+ * checks its cells with it. *help set for -h. -1 after printing why. */
+int record_parse_args(int argc, char **argv, struct record_options *o,
+		      int *help);
+
+/*
+ * Run the workload under the counters, with SIGINT, SIGTERM and SIGHUP
+ * turned into a clean stop of the window. Record (out NULL) writes the
+ * profile to o->output; stat (out given) gets the counts in *out, to
+ * free with profile_free, unless the result is RESULT_FAILURE.
+ */
+int record_run(struct record_options *o, struct profile *out);
 
 #endif

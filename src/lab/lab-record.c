@@ -269,14 +269,14 @@ static int finish(struct lab_run *r, const struct record_options *o)
 {
 	char *text, path[4300];
 	struct profile p;
-	int rc = PERPKT_EXIT_FAILURE, guest_rc;
+	int rc = RESULT_FAILURE, guest_rc;
 
 	text = read_text(r, LAB_GUEST_ERROR);
 	if (text) {
 		text[strcspn(text, "\n")] = '\0';
 		error("%s", text);
 		free(text);
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	}
 	text = read_text(r, LAB_GUEST_UPTIME);
 	if (text)
@@ -291,10 +291,10 @@ static int finish(struct lab_run *r, const struct record_options *o)
 	if (access(path, R_OK)) {
 		error("perpkt in the guest wrote no profile (exit %d): its messages are above",
 		      guest_rc);
-		return guest_rc ? guest_rc : PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	}
 	if (profile_read(&p, path))
-		return PERPKT_EXIT_FAILURE;
+		return RESULT_FAILURE;
 	if (o->vmlinux && check_vmlinux(&p, o->vmlinux))
 		goto out;
 	add_conditions(&p, r, o);
@@ -306,7 +306,9 @@ static int finish(struct lab_run *r, const struct record_options *o)
 	if (!o->quiet)
 		info("guest booted to /init in %.2f s (%.2f s by its own clock), QEMU ran %.1f s (%s); profile written to '%s'",
 		     r->up_s, r->boot_s, r->wall_s, r->accel, o->output);
-	rc = guest_rc;
+	/* the guest's exit status back to a result, for main() to map */
+	rc = guest_rc == PERPKT_EXIT_OK ? RESULT_OK :
+	     guest_rc == PERPKT_EXIT_PARTIAL ? RESULT_PARTIAL : RESULT_FAILURE;
 out:
 	profile_free(&p);
 	return rc;
@@ -372,7 +374,7 @@ static int prepare(struct lab_run *r, const struct record_options *o)
 int lab_record(const struct record_options *o)
 {
 	struct lab_run r;
-	int rc = PERPKT_EXIT_FAILURE, ret;
+	int rc = RESULT_FAILURE, ret;
 
 	memset(&r, 0, sizeof(r));
 	if (prepare(&r, o))

@@ -10,7 +10,7 @@
  * perpkt builds, run the same `perpkt record` inside, bring the profile
  * out on a serial port, add how it was emulated to its conditions and
  * write it to o->output. With o->vmlinux, that file's build-id must be
- * the guest's, and reports use its DWARF. Returns a PERPKT_EXIT_* code.
+ * the guest's, and reports use its DWARF. Returns an enum result.
  */
 int lab_record(const struct record_options *o);
 

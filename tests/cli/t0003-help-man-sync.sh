@@ -31,5 +31,12 @@ PATH="$TMP/bin:$PATH" bash -c '
 	[ "${COMPREPLY[*]}" = "--repeat" ] || exit 3
 	COMP_WORDS=(perpkt report --form); COMP_CWORD=2; _perpkt
 	[ "${COMPREPLY[*]}" = "--format" ] || exit 4
+	# format names come from the renderer table, through --help
+	COMP_WORDS=(perpkt report --format ""); COMP_CWORD=3; _perpkt
+	[ "${COMPREPLY[*]}" = "text markdown json csv folded html" ] || exit 5
+	COMP_WORDS=(perpkt stat --format j); COMP_CWORD=3; _perpkt
+	[ "${COMPREPLY[*]}" = "json" ] || exit 6
+	COMP_WORDS=(perpkt diff --format f); COMP_CWORD=3; _perpkt
+	[ "${COMPREPLY[*]}" = "folded" ] || exit 7
 ' _ "$SRCDIR" || fail "bash completion (case $?)"
 echo "ok: $(echo $cmds | wc -w) commands"

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "reports/model.h"
+#include "reports/renderers.h"
 #include "report-fixture.h"
 
 #define assert_near(a, b) assert_near_((a), (b), #a, __FILE__, __LINE__)
@@ -98,7 +99,7 @@ static int teardown(void **state)
 }
 
 /* Build the model and render text into fx->out; returns report_text's. */
-static int render(struct fixture *fx, const struct report_options *o)
+static int render(struct fixture *fx, const struct render_options *o)
 {
 	FILE *f;
 	int ret;
@@ -131,7 +132,7 @@ static int longest_line(const char *s)
 
 static void check_width(struct fixture *fx, int width)
 {
-	struct report_options o = { .width = width };
+	struct render_options o = { .width = width };
 
 	assert_int_equal(render(fx, &o), 0);
 	if (!width)
@@ -163,7 +164,7 @@ static void test_width_72_and_100(void **state)
 static void test_two_events_width(void **state)
 {
 	struct fixture *fx = *state;
-	struct report_options o = { .width = 100 };
+	struct render_options o = { .width = 100 };
 
 	add_event(&fx->p, "instructions", "instructions", 2000)->samples = 145;
 	fx->p.samples[fx->p.nsamples++] = (struct profile_sample){
@@ -255,7 +256,7 @@ static void test_rows_in_order(void **state)
 static void test_limit_and_threshold(void **state)
 {
 	struct fixture *fx = *state;
-	struct report_options o = { .limit = 2 };
+	struct render_options o = { .limit = 2 };
 
 	assert_int_equal(render(fx, &o), 0);
 	assert_null(strstr(fx->out, " udp_recvmsg"));
@@ -264,7 +265,7 @@ static void test_limit_and_threshold(void **state)
 	assert_non_null(strstr(fx->out, "(4 more not shown)"));
 	model_free(&fx->m);
 
-	o = (struct report_options){ .threshold = 0.05 };
+	o = (struct render_options){ .threshold = 0.05 };
 	assert_int_equal(render(fx, &o), 0);
 	/* unknown is 2.76 %: it and the long name are hidden */
 	assert_non_null(strstr(fx->out, " _raw_spin_unlock_irqrestore"));
@@ -316,11 +317,11 @@ static void test_zero_samples_text(void **state)
 static void test_bad_options(void **state)
 {
 	struct fixture *fx = *state;
-	struct report_options o = { .width = 30 };
+	struct render_options o = { .width = 30 };
 
 	assert_int_equal(render(fx, &o), -1);
 	model_free(&fx->m);
-	o = (struct report_options){ .threshold = 2 };
+	o = (struct render_options){ .threshold = 2 };
 	assert_int_equal(render(fx, &o), -1);
 }
 
@@ -337,7 +338,7 @@ static json_t *json_roundtrip(struct fixture *fx)
 	fx->out = NULL;
 	f = open_memstream(&fx->out, &fx->outlen);
 	assert_non_null(f);
-	assert_int_equal(report_json(f, &fx->m), 0);
+	assert_int_equal(report_json(f, &fx->m, NULL), 0);
 	fclose(f);
 	root = json_loadb(fx->out, fx->outlen, 0, &err);
 	if (!root)
@@ -424,7 +425,7 @@ static void test_json_write_failure(void **state)
 	if (!f)
 		skip();
 	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
-	assert_int_equal(report_json(f, &fx->m), -1);
+	assert_int_equal(report_json(f, &fx->m, NULL), -1);
 	fclose(f);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "reports/model.h"
+#include "reports/renderers.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@ static void cell(FILE *f, const char *s)
 }
 
 static void table(FILE *f, const struct model *m, const struct model_view *v,
-		  const char *title, const struct report_options *o)
+		  const char *title, const struct render_options *o)
 {
 	size_t i, e;
 
@@ -72,10 +72,11 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 		fprintf(f, "\n%zu more rows not shown.\n", v->n - i);
 }
 
-int report_markdown(FILE *f, const struct model *m,
-		    const struct report_options *o)
+int report_markdown(FILE *f, const void *model,
+		    const struct render_options *o)
 {
-	struct report_options defaults = { .width = 0 };
+	const struct model *m = model;
+	struct render_options defaults = { .width = 0 };
 	const struct profile *p;
 	struct summary s;
 	size_t i;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "reports/model.h"
+#include "reports/renderers.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -32,8 +32,9 @@ static void field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-int report_csv(FILE *f, const struct model *m, const struct report_options *o)
+int report_csv(FILE *f, const void *model, const struct render_options *o)
 {
+	const struct model *m = model;
 	const struct model_view *v;
 	enum model_by by = o ? o->by : MODEL_BY_FUNCTION;
 	size_t i, e;

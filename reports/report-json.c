@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "reports/model.h"
+#include "reports/renderers.h"
 
 #include <errno.h>
 #include <string.h>
@@ -363,8 +363,9 @@ static json_t *build(const struct model *m, int *bad)
 	return root;
 }
 
-int report_json(FILE *f, const struct model *m)
+int report_json(FILE *f, const void *model, const struct render_options *o)
 {
+	const struct model *m = model;
 	json_t *root;
 	int bad = 0, ret;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "reports/model.h"
+#include "reports/renderers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -385,7 +385,7 @@ static void put_row(struct text_ctx *c, const struct layout *L,
 
 /* Rows shown: stop at the limit or the first row under the threshold. */
 static size_t rows_shown(const struct model_view *v,
-			 const struct report_options *o)
+			 const struct render_options *o)
 {
 	size_t i;
 
@@ -398,7 +398,7 @@ static size_t rows_shown(const struct model_view *v,
 
 static void put_view(struct text_ctx *c, const struct model *m,
 		     const struct model_view *v, const char *name,
-		     int show_bucket, const struct report_options *o,
+		     int show_bucket, const struct render_options *o,
 		     int totals)
 {
 	size_t shown = rows_shown(v, o), i, e;
@@ -437,7 +437,7 @@ static void put_view(struct text_ctx *c, const struct model *m,
 }
 
 static void put_callers(struct text_ctx *c, const struct model *m,
-			const struct report_options *o)
+			const struct render_options *o)
 {
 	char v[64], t[64];
 
@@ -451,9 +451,9 @@ static void put_callers(struct text_ctx *c, const struct model *m,
 }
 
 static void put_tables(struct text_ctx *c, const struct model *m,
-		       const struct report_options *o)
+		       const struct render_options *o)
 {
-	struct report_options all = *o;
+	struct render_options all = *o;
 	char t[64], b[64];
 
 	all.limit = 0;
@@ -497,10 +497,11 @@ static ssize_t safe_write(void *cookie, const char *buf, size_t len)
 }
 
 static int report_text_safe(FILE *f, const struct model *m,
-			    const struct report_options *o);
+			    const struct render_options *o);
 
-int report_text(FILE *f, const struct model *m, const struct report_options *o)
+int report_text(FILE *f, const void *model, const struct render_options *o)
 {
+	const struct model *m = model;
 	cookie_io_functions_t io = { .write = safe_write };
 	FILE *safe = fopencookie(f, "w", io);
 	int ret;
@@ -516,9 +517,9 @@ int report_text(FILE *f, const struct model *m, const struct report_options *o)
 }
 
 static int report_text_safe(FILE *f, const struct model *m,
-			    const struct report_options *o)
+			    const struct render_options *o)
 {
-	struct report_options defaults = { .width = 0 };
+	struct render_options defaults = { .width = 0 };
 	struct text_ctx c = { .f = f };
 	struct summary s;
 	size_t i;

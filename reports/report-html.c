@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "reports/model.h"
+#include "reports/renderers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -181,7 +181,7 @@ static void histogram_chart(FILE *f, const struct profile *p)
 }
 
 static void table(FILE *f, const struct model *m, const struct model_view *v,
-		  const char *title, const struct report_options *o)
+		  const char *title, const struct render_options *o)
 {
 	size_t i, e;
 
@@ -222,7 +222,7 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 }
 
 static void body(FILE *f, const struct model *m, const struct summary *s,
-		 const struct report_options *o)
+		 const struct render_options *o)
 {
 	const struct profile *p = m->profile;
 	size_t i;
@@ -312,9 +312,10 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 	fputs("</ul>\n", f);
 }
 
-int report_html(FILE *f, const struct model *m, const struct report_options *o)
+int report_html(FILE *f, const void *model, const struct render_options *o)
 {
-	struct report_options defaults = { .width = 0 };
+	const struct model *m = model;
+	struct render_options defaults = { .width = 0 };
 	struct summary s;
 	char *doc = NULL;
 	size_t len = 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "reports/model.h"
+#include "reports/renderers.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,7 +12,7 @@
  * Folded stacks for flamegraph.pl and speedscope: "a;b;c weight" lines.
  * Both want integer weights, so the first event per round trip is
  * multiplied by FOLDED_SCALE (ns/RT x 1000 = ps per round trip) and
- * rounded; the caller says the scale on stderr, since the format has
+ * rounded; the scale is said on stderr, since the format has
  * no place for comments. Without callchains each line is
  * "bucket;function", one frame per function.
  */
@@ -28,13 +28,13 @@ static void put(FILE *f, const char *frames, double per_rt)
 		fprintf(f, "%s %lld\n", frames, w);
 }
 
-int report_folded(FILE *f, const struct model *m, double *scale)
+int report_folded(FILE *f, const void *model, const struct render_options *o)
 {
+	const struct model *m = model;
 	size_t i;
 
 	if (!m->profile)
 		return error("report of an empty model");
-	*scale = FOLDED_SCALE;
 	if (m->nstacks) {
 		for (i = 0; i < m->nstacks; i++)
 			put(f, m->stacks[i].frames, m->stacks[i].per_rt);
@@ -55,5 +55,13 @@ int report_folded(FILE *f, const struct model *m, double *scale)
 	}
 	if (fflush(f) || ferror(f))
 		return error("cannot write report: %s", strerror(errno));
+	/* the format has no comments: the scale goes to stderr */
+	info("folded weights are %s per round trip x %g%s",
+	     m->nevents ? m->profile->events[0].unit : "?", FOLDED_SCALE,
+	     m->nstacks ? "" :
+	     " (no callchains: one bucket;function frame each)");
+	if (m->no_round_trips || !m->total.samples[0])
+		info("%s: the folded output is empty",
+		     m->no_round_trips ? "no round trips" : "no samples");
 	return 0;
 }

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perpkt diff as CSV: one line per row, one column group per profile. */
+#include "reports/renderers.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "reports/diff.h"
+
+/* RFC 4180: quote when needed, double the quotes. */
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_row(FILE *f, const struct diff *d, const char *kind,
+		    const struct diff_row *r)
+{
+	size_t i;
+
+	fprintf(f, "%s,", kind);
+	csv_str(f, r->name);
+	fputc(',', f);
+	csv_str(f, r->bucket ? r->bucket : "");
+	for (i = 0; i < d->n; i++)
+		fprintf(f, ",%.6g", r->cell[i].value);
+	for (i = 1; i < d->n; i++) {
+		fprintf(f, ",%.6g,", r->cmp[i].delta);
+		if (r->cmp[i].rel != DIFF_NO_REL)
+			fprintf(f, "%.6g", r->cmp[i].rel);
+		fprintf(f, ",%.6g,%s", r->cmp[i].sigma,
+			diff_mark(r->cmp[i].mark));
+	}
+	fputc('\n', f);
+}
+
+int diff_csv(FILE *f, const void *model, const struct render_options *o)
+{
+	const struct diff *d = model;
+	const struct diff_view *v = diff_view(d);
+	size_t i;
+
+	fprintf(f, "kind,name,bucket");
+	for (i = 0; i < d->n; i++)
+		fprintf(f, ",%c_%s_per_rt", (char)('A' + i), d->unit);
+	for (i = 1; i < d->n; i++)
+		fprintf(f, ",%c_delta,%c_rel,%c_sigma,%c_mark", (char)('A' + i),
+			(char)('A' + i), (char)('A' + i), (char)('A' + i));
+	fputc('\n', f);
+	for (i = 0; i < v->shown; i++)
+		csv_row(f, d, model_by_name(d->by), &v->rows[i]);
+	if (v->shown < v->n)
+		csv_row(f, d, "other", &v->other);
+	csv_row(f, d, "total", &d->total);
+	csv_row(f, d, "busy", &d->busy);
+	if (fflush(f) || ferror(f))
+		return error("cannot write CSV diff: %s", strerror(errno));
+	return 0;
+}

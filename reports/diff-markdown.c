@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perpkt diff as markdown, for issue trackers. */
+#include "reports/renderers.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "reports/diff.h"
+
+static void md_row(FILE *f, const struct diff *d, const struct diff_row *r,
+		   const char *label)
+{
+	char pres[32], rel[32];
+	size_t i;
+
+	diff_presence(pres, sizeof(pres), d, r);
+	fprintf(f, "| %s%s | %.1f", label ? label : r->name, pres,
+		r->cell[0].value);
+	for (i = 1; i < d->n; i++) {
+		diff_fmt_rel(rel, sizeof(rel), &r->cmp[i]);
+		fprintf(f, " | %.1f | %+.1f | %s | %s", r->cell[i].value,
+			r->cmp[i].delta, rel, diff_mark(r->cmp[i].mark));
+	}
+	fprintf(f, " |\n");
+}
+
+int diff_markdown(FILE *f, const void *model, const struct render_options *o)
+{
+	const struct diff *d = model;
+	const struct diff_view *v = diff_view(d);
+	size_t i;
+
+	fprintf(f, "### perpkt diff (%s per round trip)\n\n", d->unit);
+	for (i = 0; i < d->nwarnings; i++)
+		fprintf(f, "> **warning:** %s\n\n", d->warnings[i]);
+	for (i = 0; i < d->n; i++)
+		fprintf(f, "- **%c**: `%s` (%s, %d run%s)\n", diff_letter(i),
+			d->prof[i].path, d->prof[i].label,
+			d->prof[i].m->nrepeats,
+			d->prof[i].m->nrepeats > 1 ? "s" : "");
+	fprintf(f, "\n");
+	for (i = 1; i < d->n; i++)
+		if (d->latency[i].rel != DIFF_NO_REL)
+			fprintf(f, "Latency %c-A: %+.2f us (%+.1f%%) %s; busy kernel time %+.2f us\n\n",
+				diff_letter(i), d->latency[i].delta / 1e3,
+				d->latency[i].rel * 100,
+				diff_mark(d->latency[i].mark),
+				d->busy.cmp[i].delta / 1e3);
+	fprintf(f, "| %s | A", d->by == MODEL_BY_BUCKET ? "bucket" : "function");
+	for (i = 1; i < d->n; i++)
+		fprintf(f, " | %c | %c-A | rel | sig", diff_letter(i), diff_letter(i));
+	fprintf(f, " |\n|---|--:");
+	for (i = 1; i < d->n; i++)
+		fprintf(f, "|--:|--:|--:|:-:");
+	fprintf(f, "|\n");
+	for (i = 0; i < v->shown; i++)
+		md_row(f, d, &v->rows[i], NULL);
+	if (v->shown < v->n)
+		md_row(f, d, &v->other, DIFF_OTHER_NAME);
+	md_row(f, d, &d->total, "**total**");
+	md_row(f, d, &d->busy, "busy (total minus idle)");
+	fprintf(f, "\nsig: `*` |delta| > %.0f sd, `**` > %.0f sd (Welch across repeats, else Poisson).\n",
+		DIFF_SIGMA_1, DIFF_SIGMA_2);
+	if (fflush(f) || ferror(f))
+		return error("cannot write diff: %s", strerror(errno));
+	return 0;
+}

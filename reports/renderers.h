@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_RENDERERS_H
+#define PERPKT_RENDERERS_H
+
+/*
+ * Every renderer, one file each, reports/<model>-<format>.c. Private to
+ * reports/: commands and tests reach them through the tables of
+ * reports/render.h, which reports/render.c fills from this list.
+ */
+
+#include "reports/render.h"
+
+/* struct model (reports/model.h) */
+render_fn report_text, report_markdown, report_json, report_csv,
+	report_folded, report_html;
+/* struct diff (reports/diff.h) */
+render_fn diff_text, diff_markdown, diff_json, diff_csv, diff_html,
+	diff_folded;
+/* struct stat_model (reports/stat.h) */
+render_fn stat_text, stat_json;
+/* struct table (reports/table.h) */
+render_fn table_text, table_markdown, table_csv, table_json;
+/* struct resolve_model (reports/resolve.h) */
+render_fn resolve_text, resolve_json;
+
+/* Whether row i of a view (sorted heaviest first) is shown under
+ * --limit and --threshold; the first one not shown ends the table. */
+int report_row_shown(const struct render_options *o, size_t i,
+		     const struct model_row *r);
+
+/* fflush and ferror: 0, or -1 after "cannot write <what>: ...". */
+int render_flush(FILE *f, const char *what);
+
+#endif
