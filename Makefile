@@ -9,9 +9,10 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Build and test dependencies, all Debian 12 packages.
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        libjansson-dev libcmocka-dev iproute2 jq elfutils binutils procps \
-       chromium python3 socat qemu-system-x86 busybox-static sockperf
+       chromium python3 socat qemu-system-x86 busybox-static sockperf \
+       linux-perf bc
 
-.PHONY: all deps build demo check lab clean
+.PHONY: all deps build demo check lab bench clean
 
 all: build
 
@@ -49,6 +50,11 @@ check: build
 # Two kernels under QEMU (6.1 and 6.12), one diff: tests/lab/lab.sh.
 lab: build
 	PERPKT=$(BUILD)/perpkt tests/lab/lab.sh
+
+# perpkt against perf, sockperf and addr2line, one table: tests/bench/bench.sh.
+# PERPKT_BENCH_VMLINUX=vmlinux-with-DWARF adds the symbolisation rows.
+bench: build
+	tests/bench/bench.sh $(BUILD)/perpkt
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -11,13 +11,15 @@
 # only. sockperf's p50 is its full round trip (--full-rtt). perpkt
 # samples at 10 Hz so its own profiling barely shows.
 set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
 PERPKT=${1:-${PERPKT:-build/perpkt}}
-PAIRS=${2:-5}
+PAIRS=${2:-${BENCH_PAIRS:-5}}
 SECS=${3:-2}
 CLIENT=${CLIENT_CPU:-1}
 SERVER=${SERVER_CPU:-1}
 CROSS=${CROSS_CPU:-0}
-PORT=${PORT:-11111}
+PORT=${PORT:-$(free_port)}
 command -v sockperf >/dev/null || { echo "needs sockperf: apt-get install sockperf" >&2; exit 77; }
 command -v jq >/dev/null || { echo "needs jq" >&2; exit 77; }
 TMP=$(mktemp -d)
@@ -40,14 +42,13 @@ sockperf_p50() {
 	SRV=""
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 echo "pair  perpkt-p50-us  sockperf-p50-us  ratio  cross-cpu-p50-us"
 for i in $(seq "$PAIRS"); do
 	p=$(perpkt_p50 "$CLIENT" "$SERVER")
 	s=$(sockperf_p50)
 	x=$(perpkt_p50 "$CLIENT" "$CROSS")
 	echo "$p $s $x" >>"$TMP/runs"
+	calc "$p / $s" %.6f >>"$TMP/ratios"
 	awk -v i="$i" -v p="$p" -v s="$s" -v x="$x" \
 		'BEGIN { printf "%4d  %13.2f  %15.2f  %5.2f  %16.2f\n", i, p, s, p / s, x }'
 done
@@ -56,6 +57,11 @@ ms=$(cut -d' ' -f2 "$TMP/runs" | median)
 mx=$(cut -d' ' -f3 "$TMP/runs" | median)
 awk -v p="$mp" -v s="$ms" -v x="$mx" -v c="$CLIENT" -v sv="$SERVER" -v xc="$CROSS" 'BEGIN {
 	printf "median p50: perpkt %.2f us, sockperf %.2f us (client cpu %s, server cpu %s)\n", p, s, c, sv
-	printf "perpkt/sockperf p50 ratio: %.2f (target <= 1.00)\n", p / s
 	printf "cross-cpu (server cpu %s) / same-cpu p50 ratio: %.1f\n", xc, x / p
 }'
+# the ratio's median over the pairs, each pair measured back to back
+r=$(median <"$TMP/ratios")
+bench_row "floor: p50 perpkt / sockperf --full-rtt, same CPU" \
+	"$(calc "$r" %.3f) ($(calc "$mp" %.2f) vs $(calc "$ms" %.2f) us)" "<= 1.00" \
+	"$(verdict "$(calc "$r <= 1.00" %d)")"
+bench_row "floor: p50 cross-CPU / same-CPU (perpkt)" "$(calc "$mx / $mp" %.2f)" "-" "-"

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# `make bench`: perpkt against what users would pick instead, on this
+# machine, in one run, with one summary table at the end.
+#
+#   tests/bench/bench.sh [PERPKT]
+#   PERPKT_BENCH_VMLINUX=/path/to/vmlinux tests/bench/bench.sh   # + symbolisation
+#
+# probe     p50 round trip unrecorded / under perpkt record / under perf
+#           record -a -e cpu-clock, at 10 kHz per CPU and at perpkt's default
+# floor     perpkt's ping-pong against sockperf ping-pong --full-rtt
+# resolve   perpkt resolve against addr2line and eu-addr2line on a real
+#           vmlinux with DWARF (only with PERPKT_BENCH_VMLINUX: no vmlinux
+#           ships with the system)
+# scale     a 60 s record -a -g at 10 kHz: RSS, size, losses, report time
+#
+# Timings on a shared VM drift: every ratio is measured side by side,
+# interleaved, as the median of BENCH_PAIRS (default 5) pairs. Set
+# BENCH_ONLY="probe scale" to run some of them. About 6 minutes on
+# 2 CPUs (add about 2 minutes for the resolve row). Exit status: 0 when
+# every target is met, 1 when one is missed, 2 when a benchmark failed.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+PERPKT=${1:-${PERPKT:-build/perpkt}}
+ONLY=${BENCH_ONLY:-probe floor resolve scale}
+[ -x "$PERPKT" ] || { echo "bench: no perpkt at '$PERPKT': run make build first" >&2; exit 2; }
+PERPKT=$(cd "$(dirname "$PERPKT")" && pwd)/$(basename "$PERPKT")
+export BENCH_ROWS
+BENCH_ROWS=$(mktemp "${TMPDIR:-/tmp}/bench-rows.XXXXXX")
+trap 'rm -f "$BENCH_ROWS"' EXIT
+. "$HERE/lib.sh"
+
+failed=0
+part() {	# NAME SCRIPT ARGS...: run one benchmark, its output as it goes
+	local name=$1 rc=0
+	shift
+	case " $ONLY " in *" $name "*) ;; *) return 0 ;; esac
+	echo "== $name ($(date -u +%H:%M:%S))"
+	"$@" || rc=$?
+	if [ "$rc" = 77 ]; then
+		bench_row "$name" "-" "-" "skipped: a tool it needs is missing (above)"
+	elif [ "$rc" != 0 ]; then
+		bench_row "$name" "-" "-" "FAILED (exit $rc, above)"
+		failed=1
+	fi
+	echo
+}
+
+# bench-resolve.sh prints its own figures; these rows are read from them
+resolve_rows() {	# PERPKT VMLINUX
+	local out rc=0
+	out=$("$HERE/bench-resolve.sh" "$1" "$2" "${BENCH_RESOLVE_N:-10000}" 2>&1) || rc=$?
+	echo "$out"
+	[ "$rc" = 0 ] || return "$rc"
+	echo "$out" | awk -v rows="$BENCH_ROWS" '
+		function row(m, f, t, ok) {
+			printf "%s\t%s\t%s\t%s\n", m, f, t, ok ? "met" : "MISSED" >>rows
+		}
+		/^addresses:/ { n = $2 }
+		/^perpkt resolve:/ { tp = $3 }
+		/^addr2line -i:/ { tb = $3; x = $6; sub(/x$/, "", x) }
+		/^elfutils / {
+			all = $3; inner = $7; gsub(/[(%)]/, "", all); gsub(/[(%)]/, "", inner)
+		}
+		END {
+			if (x == "" || inner == "") {
+				print "bench: bench-resolve.sh output not understood" >"/dev/stderr"
+				exit 1
+			}
+			row("resolve: " n " addresses, perpkt vs addr2line -i",
+			    sprintf("%.1fx faster (%.2f s vs %.2f s)", x, tp, tb), ">= 4x", x >= 4)
+			row("resolve: same innermost frame as eu-addr2line",
+			    inner "%", ">= 99.5%", inner >= 99.5)
+			row("resolve: same inline chain as eu-addr2line",
+			    all "%", ">= 99%", all >= 99)
+		}'
+}
+
+start=$(date +%s)
+part probe "$HERE/bench-probe.sh" "$PERPKT"
+part floor "$HERE/bench-workload.sh" "$PERPKT"
+if [ -n "${PERPKT_BENCH_VMLINUX:-}" ]; then
+	part resolve resolve_rows "$PERPKT" "$PERPKT_BENCH_VMLINUX"
+else
+	case " $ONLY " in *" resolve "*)
+		bench_row "resolve: vs addr2line, eu-addr2line" "-" "-" \
+			"skipped: set PERPKT_BENCH_VMLINUX to a vmlinux with DWARF (docs/resolve.md)"
+	esac
+fi
+part scale "$HERE/bench-scale.sh" "$PERPKT"
+
+echo "== summary: $("$PERPKT" --version 2>/dev/null | head -1), $(uname -r), $(nproc) CPUs, $(( $(date +%s) - start )) s"
+# a Markdown table: it reads in a terminal and pastes into a bug thread
+awk -F'\t' '
+	BEGIN { print "| measure | figure | target | verdict |"; print "| --- | --- | --- | --- |" }
+	{ printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }' "$BENCH_ROWS"
+if [ "$failed" = 1 ]; then exit 2; fi
+if cut -f4 "$BENCH_ROWS" | grep -q '^MISSED'; then
+	echo "bench: at least one target missed (MISSED above)"
+	exit 1
+fi
+echo "bench: every target met, or skipped as stated"
