@@ -194,23 +194,8 @@ int profile_output_open(struct profile_output *out, const char *path)
 	return ret;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* The write failed: put the data where it can go, and say where. */
-static void rescue(const char *text, size_t len, const char *path)
+static void rescue(json_t *doc, const char *path)
 {
 	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ?
 			  getenv("TMPDIR") : "/tmp";
@@ -220,7 +205,7 @@ static void rescue(const char *text, size_t len, const char *path)
 	if (asprintf(&name, "%s/perpkt-rescued-XXXXXX.json", dir) < 0)
 		return;
 	fd = mkstemps(name, 5);
-	if (fd >= 0 && !write_all(fd, text, len) && !fsync(fd) && !close(fd)) {
+	if (fd >= 0 && !profile_json_write(doc, fd) && !fsync(fd) && !close(fd)) {
 		error("the profile for '%s' is kept in '%s': move it where it "
 		      "belongs", path, name);
 	} else {
@@ -251,7 +236,7 @@ void profile_output_abort(struct profile_output *out)
 	output_free(out);
 }
 
-static int commit_through(struct profile_output *out, const char *text, size_t len)
+static int commit_through(struct profile_output *out, json_t *doc)
 {
 	/* a FIFO whose reader left must give EPIPE here, not kill the run */
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
@@ -260,7 +245,7 @@ static int commit_through(struct profile_output *out, const char *text, size_t l
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old);
 	fd = open(out->path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write_all(fd, text, len))
+	if (fd < 0 || profile_json_write(doc, fd))
 		err = errno ? errno : EIO;
 	if (fd >= 0 && close(fd) && !err)
 		err = errno;
@@ -271,9 +256,9 @@ static int commit_through(struct profile_output *out, const char *text, size_t l
 	return -1;
 }
 
-static int commit_atomic(struct profile_output *out, const char *text, size_t len)
+static int commit_atomic(struct profile_output *out, json_t *doc)
 {
-	if (write_all(out->fd, text, len) || fsync(out->fd) ||
+	if (profile_json_write(doc, out->fd) || fsync(out->fd) ||
 	    fchmod(out->fd, out->mode)) {
 		error("cannot write '%s': %s", out->tmp, strerror(errno));
 		return -1;
@@ -293,21 +278,17 @@ static int commit_atomic(struct profile_output *out, const char *text, size_t le
 
 int profile_output_commit(struct profile_output *out, const struct profile *p)
 {
-	char *text = profile_to_text(p);
-	size_t len;
+	json_t *doc = profile_to_json(p);
 	int ret;
 
-	if (!text) {
+	if (!doc) {
 		profile_output_abort(out);
 		return error("cannot encode profile (out of memory)");
 	}
-	len = strlen(text);
-	text[len++] = '\n';  /* json_dumps leaves room: it ends in a NUL */
-	ret = out->through ? commit_through(out, text, len) :
-			     commit_atomic(out, text, len);
+	ret = out->through ? commit_through(out, doc) : commit_atomic(out, doc);
 	if (ret < 0)
-		rescue(text, len, out->path);
+		rescue(doc, out->path);
 	profile_output_abort(out);
-	free(text);
+	json_decref(doc);
 	return ret ? -1 : 0;
 }

@@ -2,6 +2,7 @@
 #ifndef PERPKT_PROFILE_OUTPUT_H
 #define PERPKT_PROFILE_OUTPUT_H
 
+#include <jansson.h>
 #include <sys/types.h>
 
 #include "profile.h"
@@ -34,7 +35,11 @@ int profile_output_commit(struct profile_output *out, const struct profile *p);
 /* Give up: remove the temporary file, free `out`. */
 void profile_output_abort(struct profile_output *out);
 
-/* The profile as the JSON text written to disk; NULL on failure. */
-char *profile_to_text(const struct profile *p);
+/* The profile as the JSON document written to disk; NULL when out of
+ * memory. */
+json_t *profile_to_json(const struct profile *p);
+/* Write the document and a final newline to fd, streamed; -1 with errno
+ * set when a write fails. */
+int profile_json_write(json_t *doc, int fd);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "profile-output.h"
@@ -153,23 +154,91 @@ static json_t *repeats_to_json(const struct profile *p)
 	return a;
 }
 
+/* Call chains repeat the same few thousand addresses hundreds of
+ * thousands of times: one shared string per distinct address (jansson
+ * counts references) keeps the document, and record's peak RSS, small. */
+struct hex_pool {
+	uint64_t *ips;  /* sorted, distinct */
+	json_t **str;
+	size_t n;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int hex_pool_init(struct hex_pool *hp, const struct profile *p)
+{
+	size_t total = 0, i, d, n = 0;
+
+	memset(hp, 0, sizeof(*hp));
+	for (i = 0; i < p->nstacks; i++)
+		total += p->stacks[i].depth;
+	hp->ips = malloc((total ? total : 1) * sizeof(*hp->ips));
+	if (!hp->ips)
+		return -1;
+	for (i = 0; i < p->nstacks; i++)
+		for (d = 0; d < p->stacks[i].depth; d++)
+			hp->ips[n++] = p->stacks[i].ips[d];
+	if (n > 1)
+		qsort(hp->ips, n, sizeof(*hp->ips), cmp_u64);
+	for (i = 0, hp->n = 0; i < n; i++)
+		if (!hp->n || hp->ips[hp->n - 1] != hp->ips[i])
+			hp->ips[hp->n++] = hp->ips[i];
+	hp->str = calloc(hp->n ? hp->n : 1, sizeof(*hp->str));
+	if (!hp->str)
+		return -1;
+	for (i = 0; i < hp->n; i++)
+		if (!(hp->str[i] = hex(hp->ips[i])))
+			return -1;
+	return 0;
+}
+
+/* A new reference to the string of `ip`, which the pool holds. */
+static json_t *hex_pool_get(const struct hex_pool *hp, uint64_t ip)
+{
+	const uint64_t *k = bsearch(&ip, hp->ips, hp->n, sizeof(ip), cmp_u64);
+
+	return k ? json_incref(hp->str[k - hp->ips]) : hex(ip);
+}
+
+static void hex_pool_free(struct hex_pool *hp)
+{
+	size_t i;
+
+	for (i = 0; hp->str && i < hp->n; i++)
+		json_decref(hp->str[i]);
+	free(hp->str);
+	free(hp->ips);
+}
+
 static json_t *stacks_to_json(const struct profile *p)
 {
 	json_t *a = json_array();
+	struct hex_pool hp;
 	size_t i, d;
 
+	if (hex_pool_init(&hp, p)) {
+		hex_pool_free(&hp);
+		json_decref(a);
+		return NULL;  /* out of memory: the pack fails, and says so */
+	}
 	for (i = 0; i < p->nstacks; i++) {
 		const struct profile_stack *st = &p->stacks[i];
 		json_t *ips = json_array();
 
 		for (d = 0; d < st->depth; d++)
-			json_array_append_new(ips, hex(st->ips[d]));
+			json_array_append_new(ips, hex_pool_get(&hp, st->ips[d]));
 		json_array_append_new(a, json_pack(
 			"{s:I, s:s, s:I, s:I, s:o}",
 			"event", (json_int_t)st->event, "role", role_name(st->role),
 			"count", (json_int_t)st->count,
 			"weight", (json_int_t)st->weight, "ips", ips));
 	}
+	hex_pool_free(&hp);
 	return a;
 }
 
@@ -304,7 +373,7 @@ static json_t *clock_to_json(const struct profile *p)
 			 "source", str_or_null(p->clock_source));
 }
 
-static json_t *profile_to_json(const struct profile *p)
+json_t *profile_to_json(const struct profile *p)
 {
 	json_t *root = json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
@@ -359,16 +428,72 @@ static json_t *profile_to_json(const struct profile *p)
 	return root;
 }
 
-char *profile_to_text(const struct profile *p)
-{
-	json_t *root = profile_to_json(p);
-	char *text;
+/* jansson hands the text over a few bytes at a time: collect it in a
+ * buffer and write that, one write(2) per 64 KiB. */
+struct doc_writer {
+	int fd;
+	int err;  /* errno of the first failed write */
+	size_t used;
+	char buf[65536];
+};
 
-	if (!root)
-		return NULL;
-	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	return text;
+static int doc_flush(struct doc_writer *w)
+{
+	size_t off = 0;
+
+	while (!w->err && off < w->used) {
+		ssize_t n = write(w->fd, w->buf + off, w->used - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			w->err = n < 0 ? errno : EIO;
+		else
+			off += (size_t)n;
+	}
+	w->used = 0;
+	return w->err ? -1 : 0;
+}
+
+static int doc_put(const char *buf, size_t len, void *ctx)
+{
+	struct doc_writer *w = ctx;
+
+	while (len) {
+		size_t n = sizeof(w->buf) - w->used;
+
+		if (n > len)
+			n = len;
+		memcpy(w->buf + w->used, buf, n);
+		w->used += n;
+		buf += n;
+		len -= n;
+		if (w->used == sizeof(w->buf) && doc_flush(w))
+			return -1;
+	}
+	return 0;
+}
+
+int profile_json_write(json_t *doc, int fd)
+{
+	struct doc_writer *w = malloc(sizeof(*w));
+	int ret;
+
+	if (!w)
+		return -1;
+	w->fd = fd;
+	w->err = 0;
+	w->used = 0;
+	/* straight to the file: no second copy of the text in memory */
+	ret = json_dump_callback(doc, doc_put, w,
+				 JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	if (!ret)
+		ret = doc_put("\n", 1, w);
+	if (!ret)
+		ret = doc_flush(w);
+	errno = w->err ? w->err : (ret ? ENOMEM : 0);
+	free(w);
+	return ret ? -1 : 0;
 }
 
 int profile_write(const struct profile *p, const char *path)
