@@ -60,8 +60,8 @@ static void delta_chart(FILE *f, const struct diff *d,
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>\n",
 			c - e, y + 8, c + e, y + 8);
 	}
-	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">&#8592; less %s per round trip | more &#8594; (bars: delta, lines: &#177;1 sd)</text>\n",
-		zero, h - 5, d->unit);
+	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">&#8592; less %s per %s | more &#8594; (bars: delta, lines: &#177;1 sd)</text>\n",
+		zero, h - 5, d->unit, d->per);
 	fprintf(f, "</svg>\n");
 }
 
@@ -94,7 +94,7 @@ static void write_doc(FILE *f, const struct diff *d)
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		   "<title>perpkt diff</title><style>%s</style></head><body>\n",
 		html_style);
-	fprintf(f, "<h1>perpkt diff: %s per round trip</h1>\n<ul>\n", d->unit);
+	fprintf(f, "<h1>perpkt diff: %s per %s</h1>\n<ul>\n", d->unit, d->per);
 	for (i = 0; i < d->n; i++) {
 		fprintf(f, "<li><b>%c</b>: ", (char)('A' + i));
 		html_escape(f, d->prof[i].path);
@@ -112,10 +112,10 @@ static void write_doc(FILE *f, const struct diff *d)
 	for (i = 1; i < d->n; i++) {
 		if (d->latency[i].rel == DIFF_NO_REL)
 			continue;
-		fprintf(f, "<p>Latency %c-A: %+.2f us (%+.1f%%) %s; busy kernel time per round trip %+.2f %s.</p>\n",
+		fprintf(f, "<p>Latency %c-A: %+.2f us (%+.1f%%) %s; busy kernel time per %s %+.2f %s.</p>\n",
 			(char)('A' + i), d->latency[i].delta / 1e3,
 			d->latency[i].rel * 100, diff_mark(d->latency[i].mark),
-			d->busy.cmp[i].delta, d->unit);
+			d->per, d->busy.cmp[i].delta, d->unit);
 	}
 	for (i = 1; i < d->n; i++) {
 		fprintf(f, "<h2>%c - A by %s</h2>\n", (char)('A' + i),

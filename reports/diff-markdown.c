@@ -32,7 +32,7 @@ int diff_markdown(FILE *f, const void *model, const struct render_options *o)
 	const struct diff_view *v = diff_view(d);
 	size_t i;
 
-	fprintf(f, "### perpkt diff (%s per round trip)\n\n", d->unit);
+	fprintf(f, "### perpkt diff (%s per %s)\n\n", d->unit, d->per);
 	for (i = 0; i < d->nwarnings; i++)
 		fprintf(f, "> **warning:** %s\n\n", d->warnings[i]);
 	for (i = 0; i < d->n; i++)

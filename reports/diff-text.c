@@ -57,10 +57,12 @@ static void put_head(FILE *f, const struct diff *d, const char *what,
 	char h[32];
 	size_t i;
 
-	snprintf(h, sizeof(h), "A %s/RT", d->unit);
+	snprintf(h, sizeof(h), "A %s/%.6s", d->unit,
+		 profile_unit_abbrev(d->prof[0].m->profile));
 	fprintf(f, "%*s", VAL_W, h);
 	if (d->n == 2) {
-		snprintf(h, sizeof(h), "B %s/RT", d->unit);
+		snprintf(h, sizeof(h), "B %s/%.6s", d->unit,
+			 profile_unit_abbrev(d->prof[0].m->profile));
 		fprintf(f, " %*s %*s %*s %-*s", VAL_W, h, VAL_W, "delta",
 			REL_W, "rel", SIG_W, "sig");
 	} else {
@@ -179,8 +181,9 @@ static void put_latency(FILE *f, const struct diff *d)
 				d->unit);
 			continue;
 		}
-		fprintf(f, "  kernel time per RT: total %+.2f us, busy %+.2f us\n",
-			total / 1e3, busy / 1e3);
+		fprintf(f, "  kernel time per %s: total %+.2f us, busy %+.2f us\n",
+			profile_unit_abbrev(d->prof[0].m->profile), total / 1e3,
+			busy / 1e3);
 		if (lc->delta != 0)
 			fprintf(f, "  busy kernel time explains %+.2f of the %+.2f us (%.0f%%);\n  residual %+.2f us (user time, waiting, wire)\n",
 				busy / 1e3, lc->delta / 1e3,
@@ -205,7 +208,7 @@ int diff_text(FILE *f, const void *model, const struct render_options *o)
 	int width = o && o->width ? o->width : 72;
 	size_t i;
 
-	fprintf(f, "perpkt diff: %s per round trip, baseline A\n", d->unit);
+	fprintf(f, "perpkt diff: %s per %s, baseline A\n", d->unit, d->per);
 	for (i = 0; i < d->nwarnings; i++) {
 		char *w;
 

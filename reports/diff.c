@@ -432,6 +432,32 @@ static const char *mode_of(const struct profile *p)
 
 /* One unit for all: ns when any side is in ns or --convert-cycles-ghz
  * is given, else the sides' common unit. */
+/* Values per packet against values per round trip compare nothing,
+ * unless the user says the units match (--force); said either way. */
+static int check_per(struct diff *d, const struct diff_options *o)
+{
+	const struct profile *a = d->prof[0].m->profile;
+	size_t i;
+
+	d->per = profile_unit_name(a);
+	for (i = 1; i < d->n; i++) {
+		const struct profile *b = d->prof[i].m->profile;
+
+		if (!strcmp(profile_unit_spec(a), profile_unit_spec(b)))
+			continue;
+		if (!o->force)
+			return error("cannot compare values per %s (--per %s) of '%s' with values per %s (--per %s) of '%s': give --force if the units match",
+				     profile_unit_name(a), profile_unit_spec(a),
+				     d->prof[0].path, profile_unit_name(b),
+				     profile_unit_spec(b), d->prof[i].path);
+		warn_add(d, "units differ, compared with --force: per %s (--per %s) in '%s', per %s (--per %s) in '%s'",
+			 profile_unit_name(a), profile_unit_spec(a),
+			 d->prof[0].path, profile_unit_name(b),
+			 profile_unit_spec(b), d->prof[i].path);
+	}
+	return 0;
+}
+
 static int choose_unit(struct diff *d, const struct diff_options *o)
 {
 	int any_ns = 0, any_cycles = 0;
@@ -584,8 +610,9 @@ int diff_build(struct diff *d, const struct model *const *m,
 		dp->label = p->kernel_release && *p->kernel_release ?
 			p->kernel_release : basename_of(paths[i]);
 		if (!p->round_trips)
-			return error("profile '%s' has no round trips: nothing per round trip to compare; record it again",
-				     paths[i]);
+			return error("profile '%s' has no %ss: nothing per %s to compare; record it again",
+				     paths[i], profile_unit_name(p),
+				     profile_unit_name(p));
 		if (!p->nevents)
 			return error("profile '%s' has no events", paths[i]);
 		dp->event = pick_event(m[i]);
@@ -594,7 +621,7 @@ int diff_build(struct diff *d, const struct model *const *m,
 		dp->scale = 1;
 		latency_of(dp);
 	}
-	if (choose_unit(d, o))
+	if (check_per(d, o) || choose_unit(d, o))
 		return -1;
 	check_conditions(d);
 	if (build_view(d, &d->functions, MODEL_BY_FUNCTION) ||

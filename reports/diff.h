@@ -78,6 +78,7 @@ struct diff_options {
 	double threshold;       /* hide rows whose |delta| is below, in unit */
 	double ghz;             /* --convert-cycles-ghz, 0 = not given */
 	const char *alias_file; /* --alias */
+	int force;              /* --force: compare different --per units */
 };
 
 struct diff_alias {
@@ -88,6 +89,7 @@ struct diff {
 	size_t n;               /* profiles, >= 2 */
 	struct diff_profile prof[DIFF_MAX_PROFILES];
 	const char *unit;       /* "ns" or the profiles' common unit */
+	const char *per;        /* what values are per: "round trip", ... */
 	struct diff_view functions, buckets;
 	struct diff_row total, busy;   /* sums of the function rows */
 	struct diff_cmp latency[DIFF_MAX_PROFILES];  /* [0] unused */

@@ -41,6 +41,25 @@ static uint64_t cpu_busy_ns(const struct profile_cpu *c)
 	       c->other_ns;
 }
 
+/* Busy CPU time per unit on the sampled CPUs, whoever used it. */
+static void derive_service_demand(const struct model *m, struct model_decomp *d)
+{
+	const struct profile *p = m->profile;
+	size_t i;
+
+	if (p->ncpu_times) {
+		double busy = 0;
+
+		for (i = 0; i < p->ncpu_times; i++)
+			busy += cpu_busy_ns(&p->cpu_times[i]);
+		d->service_demand = busy / (double)p->round_trips;
+		d->sd_source = "/proc/stat, all CPU time";
+	} else if (m->time_event >= 0) {
+		d->service_demand = m->busy.per_rt[m->time_event];
+		d->sd_source = "samples, kernel only";
+	}
+}
+
 static void derive_decomp(struct model *m)
 {
 	const struct profile *p = m->profile;
@@ -61,6 +80,23 @@ static void derive_decomp(struct model *m)
 	d->sd_source = "unknown";
 	if (!p->round_trips)
 		return;
+	/* client + responder + rest adds up for round trips only; the
+	 * service demand holds for any unit */
+	if (!profile_unit_is_rt(p)) {
+		d->per_unit = 1;
+		d->workload = d->workload_user = d->workload_system = -1;
+		d->workload_kernel = role_time(m, MODEL_ROLE_WORKLOAD);
+		for (i = 0; i < p->ntasks; i++) {
+			if (p->tasks[i].role != ROLE_WORKLOAD)
+				continue;
+			d->workload = p->tasks[i].cpu_ns / rt;
+			d->workload_user = p->tasks[i].user_ns / rt;
+			d->workload_system = p->tasks[i].system_ns / rt;
+			d->switches = p->tasks[i].switches / rt;
+		}
+		derive_service_demand(m, d);
+		return;
+	}
 	if (p->latency.count && p->latency.mean > 0) {
 		d->rtt = p->latency.mean;
 		d->rtt_source = "mean latency";
@@ -111,18 +147,7 @@ static void derive_decomp(struct model *m)
 	}
 	d->rest = d->rtt - d->client - d->responder;
 	d->valid = 1;
-
-	if (p->ncpu_times) {
-		double busy = 0;
-
-		for (i = 0; i < p->ncpu_times; i++)
-			busy += cpu_busy_ns(&p->cpu_times[i]);
-		d->service_demand = busy / rt;
-		d->sd_source = "/proc/stat, all CPU time";
-	} else if (m->time_event >= 0) {
-		d->service_demand = m->busy.per_rt[m->time_event];
-		d->sd_source = "samples, kernel only";
-	}
+	derive_service_demand(m, d);
 }
 
 static struct model_cpu_recon *cpu_recon(struct model_recon *r, int cpu)

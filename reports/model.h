@@ -118,6 +118,10 @@ struct model_decomp {
 	 * service demand, summed over CPUs), and where it came from */
 	double service_demand;
 	const char *sd_source;  /* "/proc/stat", "samples (kernel only)" */
+	/* Any other unit (--per): the workload's process tree per unit,
+	 * -1 when unknown; the round-trip fields above stay unknown */
+	int per_unit;
+	double workload, workload_user, workload_system, workload_kernel;
 };
 
 /* Reconciliation of one sampled CPU. */

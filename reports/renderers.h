@@ -23,6 +23,11 @@ render_fn table_text, table_markdown, table_csv, table_json;
 /* struct resolve_model (reports/resolve.h) */
 render_fn resolve_text, resolve_json;
 
+/* {name, spec, source, outside, outside_ns, outside_busy}: what the
+ * values are per, in every JSON output (report-json.c). */
+struct json_t;
+struct json_t *report_unit_json(const struct profile *p);
+
 /* Whether row i of a view (sorted heaviest first) is shown under
  * --limit and --threshold; the first one not shown ends the table. */
 int report_row_shown(const struct render_options *o, size_t i,

@@ -191,7 +191,9 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 	for (e = 0; e < m->nevents; e++) {
 		fputs("<th>", f);
 		html_escape(f, m->profile->events[e].name);
-		fputs("/RT</th>", f);
+		fputc('/', f);
+		html_escape(f, profile_unit_abbrev(m->profile));
+		fputs("</th>", f);
 		if (!e)
 			fputs("<th>&#177;</th>", f);
 	}
@@ -228,10 +230,17 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 	size_t i;
 
 	fputs("<h1>perpkt report: ", f);
-	html_escape(f, p->transport);
-	fputs(" over ", f);
-	html_escape(f, p->network);
-	fprintf(f, ", %u-byte messages</h1>\n<table>\n", p->message_size);
+	if (p->workload_command) {
+		html_escape(f, p->workload_command);
+		fputs(", per ", f);
+		html_escape(f, profile_unit_name(p));
+		fputs("</h1>\n<table>\n", f);
+	} else {
+		html_escape(f, p->transport);
+		fputs(" over ", f);
+		html_escape(f, p->network);
+		fprintf(f, ", %u-byte messages</h1>\n<table>\n", p->message_size);
+	}
 	for (i = 0; i < s->nfacts; i++) {
 		fputs("<tr><th>", f);
 		html_escape(f, s->facts[i].key);
@@ -285,11 +294,14 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 		html_escape(f, s->empty);
 		fputs("</strong></p>\n", f);
 	} else {
-		fputs("<h2>Buckets per round trip</h2>\n", f);
+		fputs("<h2>Buckets per ", f);
+		html_escape(f, profile_unit_name(p));
+		fputs("</h2>\n", f);
 		bar_chart(f, m, &m->views[MODEL_BY_BUCKET],
 			  m->views[MODEL_BY_BUCKET].n, COLOR_BUCKET, "buckets");
-		fprintf(f, "<h2>Top %d functions per round trip</h2>\n",
-			TOP_FUNCTIONS);
+		fprintf(f, "<h2>Top %d functions per ", TOP_FUNCTIONS);
+		html_escape(f, profile_unit_name(p));
+		fputs("</h2>\n", f);
 		bar_chart(f, m, &m->views[MODEL_BY_FUNCTION], TOP_FUNCTIONS,
 			  COLOR_FUNCTION, "functions");
 		fputs("<h2>Roles</h2>\n", f);

@@ -273,6 +273,18 @@ static json_t *conditions_json(const struct profile *p, int *bad)
 	return a;
 }
 
+json_t *report_unit_json(const struct profile *p)
+{
+	const struct profile_unit *u = &p->unit;
+
+	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:b}",
+			 "name", profile_unit_name(p), "spec", profile_unit_spec(p),
+			 "source", u->source ? json_string(u->source) : json_null(),
+			 "outside", (json_int_t)u->outside,
+			 "outside_ns", (json_int_t)u->outside_ns,
+			 "outside_busy", u->outside_busy);
+}
+
 static json_t *build(const struct model *m, int *bad)
 {
 	const struct profile *p = m->profile;
@@ -282,6 +294,9 @@ static json_t *build(const struct model *m, int *bad)
 	set(root, "format", json_string(REPORT_FORMAT), bad);
 	set(root, "version", json_integer(REPORT_VERSION), bad);
 	set(root, "round_trips", u64(p->round_trips), bad);
+	/* what every per_rt value is per: round trips, or the --per unit */
+	set(root, "unit", report_unit_json(p), bad);
+	set(root, "workload_command", str_or_null(p->workload_command), bad);
 	/* per_rt values are all 0 without round trips: say so */
 	set(root, "per_rt_valid", json_boolean(!m->no_round_trips), bad);
 	set(root, "mode", json_string(model_software_clock(m) ?

@@ -33,8 +33,9 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 
 	fprintf(f, "\n### %s\n\n| %s | samples | %% | cum %% ", title, title);
 	for (e = 0; e < m->nevents; e++) {
-		fprintf(f, "| %s/RT ", m->profile->events[e].name ?
-			m->profile->events[e].name : "?");
+		fprintf(f, "| %s/%s ", m->profile->events[e].name ?
+			m->profile->events[e].name : "?",
+			profile_unit_abbrev(m->profile));
 		if (!e)
 			fputs("| +- ", f);
 	}
@@ -88,9 +89,13 @@ int report_markdown(FILE *f, const void *model,
 	p = m->profile;
 	if (summary_build(&s, m, o->all_conditions))
 		return -1;
-	fprintf(f, "## perpkt report: %s over %s, %u-byte messages\n\n",
-		p->transport ? p->transport : "unknown",
-		p->network ? p->network : "unknown", p->message_size);
+	if (p->workload_command)
+		fprintf(f, "## perpkt report: `%s`, per %s\n\n",
+			p->workload_command, profile_unit_name(p));
+	else
+		fprintf(f, "## perpkt report: %s over %s, %u-byte messages\n\n",
+			p->transport ? p->transport : "unknown",
+			p->network ? p->network : "unknown", p->message_size);
 	for (i = 0; i < s.nfacts; i++)
 		fprintf(f, "- **%s**: %s\n", s.facts[i].key, s.facts[i].value);
 	if (s.nconds) {
@@ -105,7 +110,8 @@ int report_markdown(FILE *f, const void *model,
 	}
 	fprintf(f, "\n### Latency decomposition\n\n%s\n\n", s.decomp_title);
 	if (s.ndecomp) {
-		fputs("| part | per RT | share |\n|---|--:|--:|\n", f);
+		fprintf(f, "| part | per %s | share |\n|---|--:|--:|\n",
+			profile_unit_abbrev(p));
 		for (i = 0; i < s.ndecomp; i++) {
 			fprintf(f, "| %s%s%s ", s.decomp[i].flag ? "**!** " : "",
 				s.decomp[i].indent ? "&nbsp;&nbsp;" : "",
@@ -135,8 +141,8 @@ int report_markdown(FILE *f, const void *model,
 				 m->callers_of);
 			table(f, m, &m->callers, title, o);
 		}
-		fprintf(f, "\nPer round trip: %.1f %s in total, %.1f busy (without the %s bucket).\n",
-			m->total.per_rt[0], p->events[0].unit ?
+		fprintf(f, "\nPer %s: %.1f %s in total, %.1f busy (without the %s bucket).\n",
+			profile_unit_name(p), m->total.per_rt[0], p->events[0].unit ?
 			p->events[0].unit : "", m->busy.per_rt[0],
 			MODEL_IDLE_BUCKET);
 	}

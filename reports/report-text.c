@@ -45,7 +45,7 @@ struct layout {
 	int wsamples;
 	int wval[MODEL_MAX_EVENTS];
 	int werr;
-	char label[MODEL_MAX_EVENTS][24];
+	char label[MODEL_MAX_EVENTS][32];
 	/* "+-": sampling error; "sd": spread across repeats (issue 7) */
 	const char *bar_label;
 	const struct model *m;
@@ -166,9 +166,13 @@ static void put_header(struct text_ctx *c, const struct model *m,
 	const struct profile *p = m->profile;
 	size_t i;
 
-	wrapf(c, "perpkt report: %s over %s, %u-byte messages",
-	      p->transport ? p->transport : "unknown",
-	      p->network ? p->network : "unknown", p->message_size);
+	if (p->workload_command)
+		wrapf(c, "perpkt report: '%s', per %s", p->workload_command,
+		      profile_unit_name(p));
+	else
+		wrapf(c, "perpkt report: %s over %s, %u-byte messages",
+		      p->transport ? p->transport : "unknown",
+		      p->network ? p->network : "unknown", p->message_size);
 	for (i = 0; i < s->nfacts; i++)
 		wrapf(c, "%s: %s", s->facts[i].key, s->facts[i].value);
 	if (s->nconds) {
@@ -261,8 +265,8 @@ static void layout_compute(struct layout *L, const struct model *m,
 	for (e = 0; e < m->nevents; e++) {
 		char v[64];
 
-		snprintf(L->label[e], sizeof(L->label[e]), "%.20s/RT",
-			 summary_unit(m, e));
+		snprintf(L->label[e], sizeof(L->label[e]), "%.20s/%.6s",
+			 summary_unit(m, e), profile_unit_abbrev(m->profile));
 		fmt_val(v, sizeof(v), m->total.per_rt[e]);
 		w = strlen(L->label[e]);
 		L->wval[e] = (int)strlen(v) > w ? (int)strlen(v) : w;
@@ -444,8 +448,9 @@ static void put_callers(struct text_ctx *c, const struct model *m,
 	fmt_val(v, sizeof(v), m->callee.per_rt[0]);
 	fmt_val(t, sizeof(t), m->callee.err[0]);
 	fprintf(c->f, "\n");
-	wrapf(c, "callers of %s: %s +- %s %s per round trip inclusive, from %llu callchain samples; %% is of that",
+	wrapf(c, "callers of %s: %s +- %s %s per %s inclusive, from %llu callchain samples; %% is of that",
 	      m->callers_of, v, t, summary_unit(m, 0),
+	      profile_unit_name(m->profile),
 	      (unsigned long long)m->callee.samples[0]);
 	put_view(c, m, &m->callers, "caller", 0, o, 0);
 }
@@ -470,7 +475,8 @@ static void put_tables(struct text_ctx *c, const struct model *m,
 	fmt_val(t, sizeof(t), m->total.per_rt[0]);
 	fmt_val(b, sizeof(b), m->busy.per_rt[0]);
 	fprintf(c->f, "\n");
-	wrapf(c, "per round trip: %s %s in total, %s %s busy (without the %s bucket)",
+	wrapf(c, "per %s: %s %s in total, %s %s busy (without the %s bucket)",
+	      profile_unit_name(m->profile),
 	      t, summary_unit(m, 0), b, summary_unit(m, 0), MODEL_IDLE_BUCKET);
 }
 

@@ -71,6 +71,7 @@ int stat_json(FILE *f, const void *model, const struct render_options *o)
 		"other_us", m->rest_us, "from_schedstat", m->have_tasks);
 	if (!root)
 		return error("cannot build the stat JSON (internal error)");
+	json_object_set_new(root, "unit", report_unit_json(p));
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (ret || fputc('\n', f) == EOF)

@@ -8,14 +8,14 @@
 #include "error.h"
 #include "reports/stat.h"
 
-static void print_values(FILE *f, const char *title,
+static void print_values(FILE *f, const char *title, const char *per,
 			 const struct stat_value *v, int n, int limit)
 {
 	int i;
 
 	if (!n)
 		return;
-	fprintf(f, "\n%-40s %12s %14s\n", title, "per RT", "total");
+	fprintf(f, "\n%-40s %12s %14s\n", title, per, "total");
 	for (i = 0; i < n && i < limit; i++)
 		fprintf(f, "  %-38.38s %12.3f %14.0f\n", v[i].name, v[i].per_rt,
 			v[i].total);
@@ -27,20 +27,38 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct stat_model *m = model;
 	const struct profile *p = m->p;
+	char per[24], busy[24];
 	int i, e;
 
-	fprintf(f, "perpkt stat: %s over %s, %u-byte messages\n",
-		p->transport ? p->transport : "?", p->network ? p->network : "?",
-		p->message_size);
+	snprintf(per, sizeof(per), "per %.12s", profile_unit_abbrev(p));
+	snprintf(busy, sizeof(busy), "busy us/%.6s", profile_unit_abbrev(p));
+	if (p->workload_command)
+		fprintf(f, "perpkt stat: '%s', per %s\n", p->workload_command,
+			profile_unit_name(p));
+	else
+		fprintf(f, "perpkt stat: %s over %s, %u-byte messages\n",
+			p->transport ? p->transport : "?",
+			p->network ? p->network : "?", p->message_size);
 	fprintf(f, "kernel: %s\n", p->kernel_release ? p->kernel_release : "?");
 	fprintf(f, "CPUs: client %d, server %d; counted on", p->client_cpu,
 		p->server_cpu);
 	for (i = 0; i < (int)p->ncpus_sampled; i++)
 		fprintf(f, " %d", p->cpus[i]);
-	fprintf(f, "\nround trips: %.0f in %.3f s (%.0f/s), mean %.2f us,\n"
-		   "  p50 %.2f us, p99 %.2f us\n", m->rt, m->window_s,
-		m->window_s > 0 ? m->rt / m->window_s : 0, m->latency_us,
-		(double)p->latency.p50 / 1000, (double)p->latency.p99 / 1000);
+	if (p->latency.count)
+		fprintf(f, "\nround trips: %.0f in %.3f s (%.0f/s), mean %.2f us,\n"
+			   "  p50 %.2f us, p99 %.2f us\n", m->rt, m->window_s,
+			m->window_s > 0 ? m->rt / m->window_s : 0, m->latency_us,
+			(double)p->latency.p50 / 1000, (double)p->latency.p99 / 1000);
+	else
+		fprintf(f, "\n%ss: %.0f in %.3f s (%.0f/s), from %s\n",
+			profile_unit_name(p), m->rt, m->window_s,
+			m->window_s > 0 ? m->rt / m->window_s : 0,
+			p->unit.source ? p->unit.source : "?");
+	if (p->unit.outside_ns && p->window_ns)
+		fprintf(f, "outside the window: %.0f/s%s, about %.0f of those\n",
+			p->unit.outside * 1e9 / p->unit.outside_ns,
+			p->unit.outside_busy ? " (the workload running)" : "",
+			(double)p->unit.outside * p->window_ns / p->unit.outside_ns);
 	if (p->latency_unsampled.count && p->latency_unsampled.mean > 0)
 		fprintf(f, "observer: mean %.2f us counted vs %.2f us in the\n"
 			   "  uncounted warm-up (%+.1f%%)\n", m->latency_us,
@@ -59,12 +77,12 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 			fprintf(f, "! %s: not counting (%s)\n", p->events[i].name,
 				profile_event_not_counting(p, i));
 	if (!m->rt) {
-		fprintf(f, "\nno round trips were completed in the window: nothing "
-			   "to divide by\n");
+		fprintf(f, "\nno %ss were counted in the window: nothing "
+			   "to divide by\n", profile_unit_name(p));
 		return 0;
 	}
 
-	fprintf(f, "\nper round trip, all counted CPUs:\n");
+	fprintf(f, "\nper %s, all counted CPUs:\n", profile_unit_name(p));
 	for (e = 0; e < m->nevents; e++)
 		if (stat_not_counting(p, m->events[e].name))
 			fprintf(f, "  %-28.28s %14s\n", m->events[e].name, "n/a");
@@ -75,7 +93,7 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 		fprintf(f, "  %-28s %14.2f\n", "IPC", m->ipc);
 
 	fprintf(f, "\n%-4s %6s %6s %6s %6s %6s %6s %10s\n", "CPU", "busy%",
-		"user%", "sys%", "irq%", "sirq%", "idle%", "busy us/RT");
+		"user%", "sys%", "irq%", "sirq%", "idle%", busy);
 	for (i = 0; i < m->ncpus; i++) {
 		const struct stat_cpu *c = &m->cpus[i];
 
@@ -93,11 +111,12 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 			fprintf(f, " %16.3f", m->cpus[i].events_per_rt[e]);
 		fprintf(f, "\n");
 	}
-	print_values(f, "softirqs", m->softirqs, m->nsoftirqs, 10);
-	print_values(f, "interrupts", m->irqs, m->nirqs, 10);
+	print_values(f, "softirqs", per, m->softirqs, m->nsoftirqs, 10);
+	print_values(f, "interrupts", per, m->irqs, m->nirqs, 10);
 
-	fprintf(f, "\nservice demand: %.2f us of CPU per transaction (netperf's\n"
-		   "  definition, over the counted CPUs)\n", m->service_demand_us);
+	fprintf(f, "\nservice demand: %.2f us of CPU per %s (netperf's\n"
+		   "  definition, over the counted CPUs)\n", m->service_demand_us,
+		profile_unit_name(p));
 	if (m->have_tasks)
 		fprintf(f, "round trip %.2f us = client CPU %.2f + responder CPU %.2f\n"
 			   "  + other %.2f (waiting, wake-up, wire, softirqs "

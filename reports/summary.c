@@ -85,6 +85,30 @@ static void observer_fact(struct summary *s, const struct profile *p)
 	}								\
 } while (0)
 
+/* What a value is per, and the counter's traffic outside the window:
+ * Eric Dumazet's "2*100000 + residual traffic", measured. */
+static void unit_fact(struct summary *s, const struct profile *p)
+{
+	const struct profile_unit *u = &p->unit;
+	double expect;
+
+	if (profile_unit_is_rt(p))
+		return;
+	FACT(s, "unit", "per %s (--per %s), counted at the window's edges from %s",
+	     profile_unit_name(p), profile_unit_spec(p),
+	     u->source ? u->source : "an unknown source");
+	if (!u->outside_ns || !p->window_ns)
+		return;
+	expect = (double)u->outside * (double)p->window_ns / (double)u->outside_ns;
+	FACT(s, "outside the window", "%llu in %.2f s (%.1f/s)%s: about %.0f of the %llu counted inside (%.1f%%) %s",
+	     (unsigned long long)u->outside, u->outside_ns / 1e9,
+	     u->outside * 1e9 / u->outside_ns,
+	     u->outside_busy ? ", the workload running" : ", before and after the command",
+	     expect, (unsigned long long)p->round_trips,
+	     p->round_trips ? 100 * expect / (double)p->round_trips : 0,
+	     u->outside_busy ? "if it were all background" : "are background traffic");
+}
+
 static const char *or_unknown(const char *s)
 {
 	return s && *s ? s : "unknown";
@@ -156,7 +180,7 @@ static void put_facts(struct summary *s, const struct model *m)
 {
 	const struct profile *p = m->profile;
 	const struct latency_summary *l = &p->latency;
-	char cc[16], sc[16], list[256] = "", when[96];
+	char cc[16], sc[16], list[256] = "", when[96], units[48];
 	const char *rel = cache_relation(p);
 	uint64_t lost = 0, thr = 0;
 	size_t i, len = 0;
@@ -173,16 +197,22 @@ static void put_facts(struct summary *s, const struct model *m)
 	     cc, sc, p->client_cpu == p->server_cpu && p->client_cpu >= 0 ?
 	     " (same CPU)" : "", len ? list : "none", p->ncpus,
 	     rel ? "; " : "", rel ? rel : "");
-	FACT(s, "workload", "%s over %s, %u-byte messages",
-	     or_unknown(p->transport), or_unknown(p->network),
-	     p->message_size);
+	if (p->workload_command)
+		FACT(s, "workload", "'%s' (role workload: its process tree)",
+		     p->workload_command);
+	else
+		FACT(s, "workload", "%s over %s, %u-byte messages",
+		     or_unknown(p->transport), or_unknown(p->network),
+		     p->message_size);
+	snprintf(units, sizeof(units), "%ss", profile_unit_name(p));
 	if (p->window_ns)
-		FACT(s, "round trips", "%llu in a %.3f s window (%.1f per second), after %.1f s warm-up",
+		FACT(s, units, "%llu in a %.3f s window (%.1f per second), after %.1f s warm-up",
 		     (unsigned long long)p->round_trips, p->window_ns / 1e9,
 		     p->round_trips / (p->window_ns / 1e9), p->warmup_s);
 	else
-		FACT(s, "round trips", "%llu, window length unknown",
+		FACT(s, units, "%llu, window length unknown",
 		     (unsigned long long)p->round_trips);
+	unit_fact(s, p);
 	if (l->count && l->p9999)
 		FACT(s, "latency (us)", "min %.3f, p50 %.3f, p90 %.3f, p99 %.3f, p99.9 %.3f, p99.99 %.3f, max %.3f; mean %.3f, sd %.3f (%llu timed; %s)",
 		     l->min / 1e3, l->p50 / 1e3, l->p90 / 1e3, l->p99 / 1e3,
@@ -198,8 +228,8 @@ static void put_facts(struct summary *s, const struct model *m)
 		FACT(s, "latency", "not measured");
 	observer_fact(s, p);
 	if (model_software_clock(m))
-		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per round trip, from cpu-clock sampling. Blind spot: code that runs with interrupts off is charged to where interrupts come back on (e.g. _raw_spin_unlock_irqrestore)",
-		     or_unknown(p->fallback_reason));
+		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per %s, from cpu-clock sampling. Blind spot: code that runs with interrupts off is charged to where interrupts come back on (e.g. _raw_spin_unlock_irqrestore)",
+		     or_unknown(p->fallback_reason), profile_unit_name(p));
 	else
 		FACT(s, "mode", "%s", or_unknown(p->mode));
 	for (i = 0; i < p->nevents; i++) {
@@ -239,7 +269,7 @@ static void put_facts(struct summary *s, const struct model *m)
 	FACT(s, "samples lost", "%llu lost, %llu throttled%s",
 	     (unsigned long long)lost, (unsigned long long)thr,
 	     lost || (thr && !idle_throttles(p)) ?
-	     ": values per round trip are underestimated" :
+	     ": values are underestimated" :
 	     thr ? ": only on mostly idle CPUs, where sampling pauses until "
 		   "the next tick (NO_HZ); busy values are not affected" : "");
 	FACT(s, "duration", "%.3f s window, %.1f s warm-up",
@@ -295,6 +325,27 @@ static void put_decomp(struct summary *s, const struct model *m)
 	const char *src = d->from_tasks ? "schedstat" : "kernel, sampled";
 	char label[96];
 
+	if (d->per_unit) {
+		s->decomp_title = fmt(s, "per %s: the workload's CPU time (its process tree)",
+				      profile_unit_name(m->profile));
+		if (d->workload >= 0) {
+			dline(s, 0, "workload CPU (schedstat, rusage)", d->workload, "us", 0, 0);
+			dline(s, 1, "user (tick or rusage resolution)", d->workload_user, "us", 0, 0);
+			dline(s, 1, "system", d->workload_system, "us", 0, 0);
+		}
+		if (d->workload_kernel >= 0)
+			dline(s, 1, "kernel, sampled", d->workload_kernel, "us", 0, 0);
+		if (d->service_demand >= 0) {
+			snprintf(label, sizeof(label), "service demand (%s)",
+				 d->sd_source);
+			dline(s, 0, label, d->service_demand, "us", 0, 0);
+		}
+		NOTE(s, "client, responder and the rest are told apart for the built-in workload only; a %s is split no further.",
+		     profile_unit_name(m->profile));
+		NOTE(s, "service demand is netperf's: busy CPU time per %s, summed over the sampled CPUs, whoever used it.",
+		     profile_unit_name(m->profile));
+		return;
+	}
 	if (!d->valid) {
 		s->decomp_title = fmt(s, "latency decomposition: not available (%s)",
 				      m->no_round_trips ? "no round trips" :
@@ -344,7 +395,8 @@ static void put_decomp(struct summary *s, const struct model *m)
 		NOTE(s, "the CPU time of client and responder exceeds the round trip: they overlap (different CPUs, busy polling) or the accounting is off.");
 	if (!d->from_tasks)
 		NOTE(s, "the profile has no per-process CPU times: client and responder CPU are their sampled kernel time only, so user time and unsampled work land in the rest.");
-	NOTE(s, "service demand is netperf's: busy CPU time per round trip, summed over the sampled CPUs, whoever used it.");
+	NOTE(s, "service demand is netperf's: busy CPU time per %s, summed over the sampled CPUs, whoever used it.",
+	     profile_unit_name(m->profile));
 }
 
 /* A gap larger than the flag threshold, for lines the model did not flag. */
@@ -408,8 +460,9 @@ static void put_recon(struct summary *s, const struct model *m)
 	}
 	if (r->busy_cpus >= 0)
 		RECON(s, r->capacity > 0 && r->busy_cpus > r->capacity * 1.02,
-		      "busy: %.2f us/RT x %.0f RT/s = %.2f CPUs of %.0f sampled (%.0f%%)",
-		      m->decomp.service_demand / 1e3, r->rt_per_s, r->busy_cpus,
+		      "busy: %.2f us/%s x %.0f %s/s = %.2f CPUs of %.0f sampled (%.0f%%)",
+		      m->decomp.service_demand / 1e3, profile_unit_abbrev(m->profile),
+		      r->rt_per_s, profile_unit_abbrev(m->profile), r->busy_cpus,
 		      r->capacity, r->capacity > 0 ?
 		      100 * r->busy_cpus / r->capacity : 0);
 	for (e = 0; e < m->nevents; e++)
@@ -434,8 +487,9 @@ static void put_notes(struct summary *s, const struct model *m)
 	if (profile_emulated(m->profile))
 		NOTE(s, "%s.", PROFILE_EMULATED_NOTE);
 	if (m->nrepeats > 1)
-		NOTE(s, "sd is the sample standard deviation of the value per round trip across the %d repeats (measurement windows); the value itself is all windows' weight over all round trips. A row of omitted rows shows its sampling error instead.",
-		     m->nrepeats);
+		NOTE(s, "sd is the sample standard deviation of the value per %s across the %d repeats (measurement windows); the value itself is all windows' weight over all %ss. A row of omitted rows shows its sampling error instead.",
+		     profile_unit_name(m->profile), m->nrepeats,
+		     profile_unit_name(m->profile));
 	else
 		NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson); one run, so no spread across repeats.");
 	if (ic && ic->samples[0])
@@ -456,7 +510,8 @@ int summary_build(struct summary *s, const struct model *m, int all_conditions)
 	put_recon(s, m);
 	put_notes(s, m);
 	if (m->no_round_trips)
-		s->empty = fmt(s, "no round trips were counted in the sampling window: there is nothing to divide by, so no table.");
+		s->empty = fmt(s, "no %ss were counted in the sampling window: there is nothing to divide by, so no table.",
+			       profile_unit_name(p));
 	else if (!m->nevents || !m->total.samples[0] || m->total.weight[0] <= 0)
 		s->empty = fmt(s, "no samples were taken in the sampling window: nothing to report. Did the workload run on the sampled CPUs?");
 	if (s->oom) {

@@ -28,8 +28,9 @@ int table_text(FILE *f, const void *model, const struct render_options *o)
 	/* keep the repeat columns inside 72 when labels are long */
 	if (wl > 24)
 		wl = 24;
-	fprintf(f, "%s (%s%s), per repeat\n", t->title, t->unit,
-		strcmp(t->unit, "us") ? " per round trip" : "");
+	fprintf(f, "%s (%s%s%s), per repeat\n", t->title, t->unit,
+		strcmp(t->unit, "us") ? " per " : "",
+		strcmp(t->unit, "us") ? t->per : "");
 	fprintf(f, "%-*s", wl, "Profile");
 	for (k = 0; k < t->ncols; k++) {
 		snprintf(b, sizeof(b), "Test %zu", k + 1);

@@ -123,6 +123,17 @@ int table_build(struct table *t, const struct model *const *m,
 	memset(t, 0, sizeof(*t));
 	if (tv_parse(value, &v))
 		return error("unknown table value '%s'", value);
+	/* one column holds values per one unit: packets beside round trips
+	 * would compare nothing */
+	for (i = 0; i < nm; i++) {
+		const struct profile *p = m[i]->profile;
+
+		if (!t->per)
+			t->per = profile_unit_name(p);
+		else if (strcmp(t->per, profile_unit_name(p)))
+			return error("cannot put values per %s and per %s in one table: record them with the same --per",
+				     t->per, profile_unit_name(p));
+	}
 	if (v.kind == TV_LATENCY || v.kind == TV_P50) {
 		snprintf(t->unit, sizeof(t->unit), "us");
 	} else {

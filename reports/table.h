@@ -23,6 +23,7 @@ struct table_row {
 struct table {
 	char *title;         /* "latency mean", "bucket udp", ... */
 	char unit[32];       /* "us", "ns", "cycles" */
+	const char *per;     /* "round trip" or the profiles' --per unit */
 	struct table_row *rows;
 	size_t n;
 	size_t ncols;        /* the most repeats of any row */

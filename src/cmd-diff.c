@@ -23,7 +23,7 @@
 static const char diff_usage[] =
 "usage: perpkt diff [options] A B [C...]\n"
 "\n"
-"Value per round trip of every function and bucket in each profile,\n"
+"Value per round trip (or --per unit) of every function and bucket in each profile,\n"
 "its change against the first (A, the baseline), and whether that\n"
 "change is larger than the noise; set beside the change in latency.\n"
 "\n"
@@ -44,6 +44,8 @@ static const char diff_usage[] =
 "                         'git bisect run' stops instead of marking bad)\n"
 "      --allow-missing    a --fail-if bucket or function in no profile\n"
 "                         moved by nothing (default: an error, exit 130)\n"
+"      --force            compare profiles normalised by different --per\n"
+"                         units (said in the output)\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "      --width N          text width (default 72)\n"
 "  -h, --help             show this help\n";
@@ -73,6 +75,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "buckets", required_argument, NULL, 8 },
 		{ "width", required_argument, NULL, 9 },
 		{ "allow-missing", no_argument, NULL, 10 },
+		{ "force", no_argument, NULL, 11 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -135,6 +138,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			break;
 		case 10:
 			a->allow_missing = 1;
+			break;
+		case 11:
+			a->o.force = 1;
 			break;
 		case 'h':
 			help_show(diff_usage, &diff_renderers);

@@ -116,6 +116,27 @@ const char *profile_unit_name(const struct profile *p)
 	return p->unit.name ? p->unit.name : "round trip";
 }
 
+const char *profile_unit_abbrev(const struct profile *p)
+{
+	static const struct { const char *name, *abbrev; } short_names[] = {
+		{ "round trip", "RT" }, { "packet", "pkt" },
+		{ "udp-datagram", "dgram" }, { "tcp-segment", "seg" },
+		{ "irq", "irq" }, { "transaction", "txn" },
+	};
+	const char *name = profile_unit_name(p);
+	size_t i;
+
+	for (i = 0; i < sizeof(short_names) / sizeof(short_names[0]); i++)
+		if (!strcmp(name, short_names[i].name))
+			return short_names[i].abbrev;
+	return name;
+}
+
+int profile_unit_is_rt(const struct profile *p)
+{
+	return !strcmp(profile_unit_spec(p), "rt");
+}
+
 const char *profile_unit_spec(const struct profile *p)
 {
 	return p->unit.spec ? p->unit.spec : "rt";

@@ -264,6 +264,10 @@ int profile_emulated(const struct profile *p);
  * from before --per), "udp-datagram", ...; and the --per spec, "rt". */
 const char *profile_unit_name(const struct profile *p);
 const char *profile_unit_spec(const struct profile *p);
+/* For column heads: "RT", "pkt", "dgram", "seg", "irq", "txn". */
+const char *profile_unit_abbrev(const struct profile *p);
+/* 1 for the built-in workload's round trips. */
+int profile_unit_is_rt(const struct profile *p);
 
 /*
  * Why hardware event e measured nothing although its group ran (the

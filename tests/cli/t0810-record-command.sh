@@ -85,6 +85,26 @@ n=$(jq '.workload.round_trips' "$TMP/irq.json")
 jq -e '.workload.unit.name == "irq" and (.workload.unit.source | test("LOC"))' "$TMP/irq.json" >/dev/null ||
 	fail "irq unit: $(jq -c .workload.unit "$TMP/irq.json")"
 
+# reports say what the values are per, and refuse to mix units
+expect_exit 0 "$PERPKT" report -i "$TMP/pk.json"
+grep -q "^perpkt report: 'sh -c for i" "$TMP/out" || fail "report header: $(head -2 "$TMP/out")"
+grep -Eq "(ns|cycles)/pkt" "$TMP/out" || fail "no ns-per-packet column: $(grep samples "$TMP/out" | head -2)"
+grep -q "^per packet: the workload's CPU time" "$TMP/out" || fail "no per-packet decomposition"
+grep -q "^unit: per packet (--per packets:veth0)" "$TMP/out" || fail "no unit line"
+grep -q "round trip" "$TMP/out" && fail "a per-packet report speaks of round trips: $(grep 'round trip' "$TMP/out")"
+expect_exit 0 "$PERPKT" report -i "$TMP/pk.json" --format json
+jq -e '.unit.name == "packet" and .unit.spec == "packets:veth0" and .round_trips > 0' "$TMP/out" >/dev/null ||
+	fail "report JSON unit: $(jq -c .unit "$TMP/out")"
+expect_exit 0 "$PERPKT" report -i "$TMP/pk.json" --by role
+awk '$NF == "workload" && $1 > 0 { ok = 1 } END { exit !ok }' "$TMP/out" || fail "no workload role row: $(cat "$TMP/out" | tail -12)"
+expect_exit 2 "$PERPKT" diff "$TMP/pk.json" "$TMP/irq.json"
+grep -q "cannot compare values per packet (--per packets:veth0) of '.*' with values per irq (--per irqs:LOC)" "$TMP/err" ||
+	fail "diff of different units: $(cat "$TMP/err")"
+expect_exit 0 "$PERPKT" diff --force "$TMP/pk.json" "$TMP/irq.json"
+grep -q "units differ, compared with --force: per packet" "$TMP/out" || fail "diff --force does not say so: $(head -5 "$TMP/out")"
+grep -q "^perpkt diff: ns per packet, baseline A" "$TMP/out" || fail "diff header: $(head -1 "$TMP/out")"
+expect_exit 0 "$PERPKT" diff "$TMP/pk.json" "$TMP/pk.json"
+
 # -p: attach for -d seconds; the attached process keeps running
 ip netns exec $A sh -c "while :; do $send; done" >/dev/null 2>&1 &
 LOOP=$!
