@@ -9,31 +9,15 @@
 #include "error.h"
 #include "reports/diff.h"
 
-/* RFC 4180: quote when needed, double the quotes. */
-static void csv_str(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_row(FILE *f, const struct diff *d, const char *kind,
 		    const struct diff_row *r)
 {
 	size_t i;
 
 	fprintf(f, "%s,", kind);
-	csv_str(f, r->name);
+	render_csv_field(f, r->name);
 	fputc(',', f);
-	csv_str(f, r->bucket ? r->bucket : "");
+	render_csv_field(f, r->bucket ? r->bucket : "");
 	for (i = 0; i < d->n; i++)
 		fprintf(f, ",%.6g", r->cell[i].value);
 	for (i = 1; i < d->n; i++) {

@@ -47,6 +47,7 @@ const struct renderer_table table_renderers = TABLE("table", table_rows);
 static const struct renderer resolve_rows[] = {
 	{ "text", NULL, resolve_text },
 	{ "json", NULL, resolve_json },
+	{ "csv", NULL, resolve_csv },
 };
 const struct renderer_table resolve_renderers = TABLE("resolve", resolve_rows);
 
@@ -56,6 +57,26 @@ int report_row_shown(const struct render_options *o, size_t i,
 	if (o && o->limit > 0 && i >= (size_t)o->limit)
 		return 0;
 	return !(o && o->threshold > 0 && r->share < o->threshold);
+}
+
+/* RFC 4180: quoted when it holds a comma, quote or line break. */
+void render_csv_field(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
 }
 
 int render_flush(FILE *f, const char *what)

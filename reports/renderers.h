@@ -21,7 +21,7 @@ render_fn stat_text, stat_json;
 /* struct table (reports/table.h) */
 render_fn table_text, table_markdown, table_csv, table_json;
 /* struct resolve_model (reports/resolve.h) */
-render_fn resolve_text, resolve_json;
+render_fn resolve_text, resolve_json, resolve_csv;
 
 /* {name, spec, source, outside, outside_ns, outside_busy}: what the
  * values are per, in every JSON output (report-json.c). */
@@ -33,6 +33,8 @@ struct json_t *report_unit_json(const struct profile *p);
 int report_row_shown(const struct render_options *o, size_t i,
 		     const struct model_row *r);
 
+/* A CSV field, quoted as RFC 4180 asks; NULL is empty. */
+void render_csv_field(FILE *f, const char *s);
 /* fflush and ferror: 0, or -1 after "cannot write <what>: ...". */
 int render_flush(FILE *f, const char *what);
 

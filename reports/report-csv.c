@@ -13,25 +13,6 @@
  * Numbers are plain ("%.6g" for values) so spreadsheets parse them.
  */
 
-static void field(FILE *f, const char *s)
-{
-	const char *p;
-
-	if (!s)
-		s = "";
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (p = s; *p; p++) {
-		if (*p == '"')
-			fputc('"', f);
-		fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
 int report_csv(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct model *m = model;
@@ -45,9 +26,9 @@ int report_csv(FILE *f, const void *model, const struct render_options *o)
 	fprintf(f, "%s,bucket,module,file,samples,share,cum", model_by_name(by));
 	for (e = 0; e < m->nevents; e++) {
 		fputc(',', f);
-		field(f, m->profile->events[e].name);
+		render_csv_field(f, m->profile->events[e].name);
 		fputs("_per_rt,", f);
-		field(f, m->profile->events[e].name);
+		render_csv_field(f, m->profile->events[e].name);
 		fputs("_err", f);
 	}
 	fputs(",ipc\n", f);
@@ -56,13 +37,13 @@ int report_csv(FILE *f, const void *model, const struct render_options *o)
 
 		if (!report_row_shown(o, i, r))
 			break;
-		field(f, r->name);
+		render_csv_field(f, r->name);
 		fputc(',', f);
-		field(f, r->bucket);
+		render_csv_field(f, r->bucket);
 		fputc(',', f);
-		field(f, r->module);
+		render_csv_field(f, r->module);
 		fputc(',', f);
-		field(f, r->file);
+		render_csv_field(f, r->file);
 		fprintf(f, ",%llu,%.6f,%.6f", (unsigned long long)r->samples[0],
 			r->share, r->cum);
 		for (e = 0; e < m->nevents; e++)

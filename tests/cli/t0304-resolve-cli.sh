@@ -70,4 +70,13 @@ grep -q "invalid address 'nothex' on line 1 of standard input" "$TMP/err" || fai
 expect_exit 0 "$PERPKT" resolve --help
 grep -q -- "--vmlinux FILE" "$TMP/out" || fail "help"
 "$PERPKT" --help | grep -q "resolve" || fail "resolve not in the command list"
+
+# CSV, one line per address, the same facts as the text
+expect_exit 1 "$PERPKT" resolve --vmlinux "$V" --format csv "$S" 0x1
+[ "$(sed -n 1p "$TMP/out")" = "addr,function,offset,module,file,line,bucket,rule,inlines" ] ||
+	fail "csv header: $(sed -n 1p "$TMP/out")"
+sed -n 2p "$TMP/out" | grep -qE "^$S,udp_sendmsg,0,,net/ipv4/udp.c,[0-9]+,udp," ||
+	fail "csv of udp_sendmsg: $(sed -n 2p "$TMP/out")"
+[ "$(sed -n 3p "$TMP/out")" = "0x1,,,,,,unknown,(no symbol)," ] ||
+	fail "csv of an address in no symbol: $(sed -n 3p "$TMP/out")"
 echo ok
