@@ -9,7 +9,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Build and test dependencies, all Debian 12 packages.
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        libjansson-dev libcmocka-dev iproute2 jq elfutils binutils procps \
-       chromium python3 socat qemu-system-x86 busybox-static sockperf \
+       chromium python3 python3-jsonschema socat qemu-system-x86 busybox-static sockperf \
        linux-perf bc
 
 .PHONY: all deps build demo check lab bench clean

@@ -10,8 +10,9 @@
 
 #include "error.h"
 #include "reports/diff.h"
+#include "reports/json-common.h"
 
-#define DIFF_JSON_VERSION 1
+#define DIFF_JSON_VERSION 2
 
 static void set(json_t *o, const char *k, json_t *v, int *bad)
 {
@@ -31,42 +32,67 @@ static json_t *num(double v)
 	return isfinite(v) && v != DIFF_NO_REL ? json_real(v) : json_null();
 }
 
-static json_t *cmp_json(const struct diff_cmp *c, int *bad)
+/*
+ * The comparisons against the baseline, as arrays indexed like
+ * "profiles": element 0 (the baseline itself) is null. A row and the
+ * latency share them, so one jq path reads both: .delta[1], .rel[1].
+ */
+static void cmps_json(json_t *o, const struct diff *d,
+		      const struct diff_cmp *c, int *bad)
 {
-	json_t *o = json_object();
+	json_t *delta = json_array(), *rel = json_array(),
+	       *sigma = json_array(), *mark = json_array(),
+	       *test = json_array();
+	size_t i;
 
-	if (!o)
-		*bad = 1;
-	set(o, "delta", json_real(c->delta), bad);
-	set(o, "rel", num(c->rel), bad);
-	set(o, "sigma", json_real(c->sigma), bad);
-	set(o, "mark", json_string(diff_mark(c->mark)), bad);
-	set(o, "test", json_string(c->from_repeats ? "welch" : "poisson"), bad);
-	return o;
+	for (i = 0; i < d->n; i++) {
+		int have = i && c[i].rel != DIFF_NO_REL;
+
+		push(delta, i ? json_real(c[i].delta) : json_null(), bad);
+		push(rel, have ? num(c[i].rel) : json_null(), bad);
+		push(sigma, i ? json_real(c[i].sigma) : json_null(), bad);
+		push(mark, i ? json_string(diff_mark(c[i].mark)) : json_null(),
+		     bad);
+		push(test, i ? json_string(c[i].from_repeats ? "welch" :
+					   "poisson") : json_null(), bad);
+	}
+	set(o, "delta", delta, bad);
+	set(o, "rel", rel, bad);
+	set(o, "sigma", sigma, bad);
+	set(o, "mark", mark, bad);
+	set(o, "test", test, bad);
 }
 
 static json_t *row_json(const struct diff *d, const struct diff_row *r,
 			int *bad)
 {
-	json_t *o = json_object(), *vals = json_array(), *sd = json_array(),
-	       *pres = json_array(), *cmps = json_array();
-	size_t i;
+	json_t *o = json_object(), *vals = json_array(), *err = json_array(),
+	       *sd = json_array(), *pres = json_array(), *reps = json_array();
+	size_t i, k;
 
 	if (!o)
 		*bad = 1;
 	set(o, "name", json_string(r->name), bad);
 	set(o, "bucket", r->bucket ? json_string(r->bucket) : json_null(), bad);
 	for (i = 0; i < d->n; i++) {
-		push(vals, json_real(r->cell[i].value), bad);
-		push(sd, r->cell[i].rep ? json_real(r->cell[i].sd) :
-		     json_null(), bad);
-		push(pres, json_boolean(r->cell[i].present), bad);
-		push(cmps, i ? cmp_json(&r->cmp[i], bad) : json_null(), bad);
+		const struct diff_cell *c = &r->cell[i];
+		json_t *rep = c->rep ? json_array() : json_null();
+
+		push(vals, json_real(c->value), bad);
+		push(err, json_real(c->err), bad);
+		push(sd, c->rep ? json_real(c->sd) : json_null(), bad);
+		push(pres, json_boolean(c->present), bad);
+		for (k = 0; c->rep && k < c->nrep; k++)
+			push(rep, json_real(c->rep[k]), bad);
+		push(reps, rep, bad);
 	}
-	set(o, "values", vals, bad);
+	/* one element per profile, in the diff's unit per round trip */
+	set(o, "per_rt", vals, bad);
+	set(o, "error", err, bad);
 	set(o, "spread", sd, bad);
+	set(o, "per_repeat", reps, bad);
 	set(o, "present", pres, bad);
-	set(o, "vs_baseline", cmps, bad);
+	cmps_json(o, d, r->cmp, bad);
 	return o;
 }
 
@@ -106,8 +132,6 @@ static json_t *profiles_json(const struct diff *d, int *bad)
 		set(o, "transport", p->transport ? json_string(p->transport) :
 		    json_null(), bad);
 		set(o, "message_size", json_integer(p->message_size), bad);
-		set(o, "latency_ns", dp->latency >= 0 ?
-		    json_real(dp->latency) : json_null(), bad);
 		push(a, o, bad);
 	}
 	return a;
@@ -124,7 +148,8 @@ static json_t *build(const struct diff *d, int *bad)
 	}
 	set(root, "format", json_string("perpkt-diff"), bad);
 	set(root, "version", json_integer(DIFF_JSON_VERSION), bad);
-	set(root, "unit", json_string(d->unit), bad);
+	/* every per_rt of the diff is in units.primary */
+	set(root, "units", render_json_units(d->unit), bad);
 	set(root, "by", json_string(model_by_name(d->by)), bad);
 	set(root, "profiles", profiles_json(d, bad), bad);
 	a = json_array();
@@ -135,11 +160,15 @@ static json_t *build(const struct diff *d, int *bad)
 	set(o, "*", json_real(DIFF_SIGMA_1), bad);
 	set(o, "**", json_real(DIFF_SIGMA_2), bad);
 	set(root, "marks_sigma", o, bad);
+	/* mean round-trip latency of each profile, ns, and its changes */
+	o = json_object();
 	a = json_array();
 	for (i = 0; i < d->n; i++)
-		push(a, i && d->latency[i].rel != DIFF_NO_REL ?
-		     cmp_json(&d->latency[i], bad) : json_null(), bad);
-	set(root, "latency", a, bad);
+		push(a, d->prof[i].latency >= 0 ? json_real(d->prof[i].latency) :
+		     json_null(), bad);
+	set(o, "mean_ns", a, bad);
+	cmps_json(o, d, d->latency, bad);
+	set(root, "latency", o, bad);
 	set(root, "functions", view_json(d, &d->functions, bad), bad);
 	set(root, "buckets", view_json(d, &d->buckets, bad), bad);
 	set(root, "total", row_json(d, &d->total, bad), bad);

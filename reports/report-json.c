@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "error.h"
+#include "reports/json-common.h"
 
 /*
  * The report as one JSON object, built whole in memory and then dumped:
@@ -16,7 +17,7 @@
  */
 
 #define REPORT_FORMAT "perpkt-report"
-#define REPORT_VERSION 2
+#define REPORT_VERSION 3
 
 /* json_object_set_new that remembers failure (NULL value or no memory). */
 static void set(json_t *obj, const char *key, json_t *v, int *bad)
@@ -42,13 +43,18 @@ static json_t *u64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* {event name: value} for samples or per_rt. */
+/* {"primary": value, event name: value, ...} for samples or per_rt:
+ * "primary" is the first event (cycles, or cpu-clock without a PMU), so
+ * one query reads both kinds of profile. */
 static json_t *per_event(const struct model *m, const uint64_t *counts,
 			 const double *values, int *bad)
 {
 	json_t *o = json_object();
 	size_t e;
 
+	if (m->nevents)
+		set(o, "primary", counts ? u64(counts[0]) : json_real(values[0]),
+		    bad);
 	for (e = 0; e < m->nevents; e++) {
 		const char *name = m->profile->events[e].name;
 
@@ -144,24 +150,6 @@ static json_t *events_json(const struct profile *p, int *bad)
 	return a;
 }
 
-static json_t *latency_json(const struct latency_summary *l, int *bad)
-{
-	json_t *o = json_object();
-
-	set(o, "count", u64(l->count), bad);
-	set(o, "min", u64(l->min), bad);
-	set(o, "p50", u64(l->p50), bad);
-	set(o, "p90", u64(l->p90), bad);
-	set(o, "p99", u64(l->p99), bad);
-	set(o, "p999", u64(l->p999), bad);
-	if (l->p9999)
-		set(o, "p9999", u64(l->p9999), bad);
-	set(o, "max", u64(l->max), bad);
-	set(o, "mean", json_real(l->mean), bad);
-	set(o, "stddev", json_real(l->stddev), bad);
-	return o;
-}
-
 static json_t *workload_json(const struct profile *p, int *bad)
 {
 	json_t *o = json_object();
@@ -172,7 +160,7 @@ static json_t *workload_json(const struct profile *p, int *bad)
 	set(o, "message_size", u64(p->message_size), bad);
 	set(o, "client_cpu", json_integer(p->client_cpu), bad);
 	set(o, "server_cpu", json_integer(p->server_cpu), bad);
-	set(o, "window_s", json_real(window_s), bad);
+	set(o, "window_ns", u64(p->window_ns), bad);
 	/* null, not inf, when the window length is unknown */
 	set(o, "round_trips_per_s", p->window_ns ?
 	    json_real(p->round_trips / window_s) : json_null(), bad);
@@ -293,6 +281,10 @@ static json_t *build(const struct model *m, int *bad)
 
 	set(root, "format", json_string(REPORT_FORMAT), bad);
 	set(root, "version", json_integer(REPORT_VERSION), bad);
+	set(root, "units", render_json_units(m->nevents ?
+					     p->events[0].unit : NULL), bad);
+	if (m->nevents)
+		set(root, "primary_event", str_or_null(p->events[0].name), bad);
 	set(root, "round_trips", u64(p->round_trips), bad);
 	/* what every per_rt value is per: round trips, or the --per unit */
 	set(root, "unit", report_unit_json(p), bad);
@@ -349,7 +341,14 @@ static json_t *build(const struct model *m, int *bad)
 	set(o, "excludes", json_string(MODEL_IDLE_BUCKET), bad);
 	set(root, "busy", o, bad);
 
-	set(root, "latency_ns", latency_json(&p->latency, bad), bad);
+	set(root, "latency_ns", render_json_latency(&p->latency), bad);
+	/* the warm-up's round trips, counters off: the observer's cost */
+	set(root, "latency_unsampled_ns", p->latency_unsampled.count ?
+	    render_json_latency(&p->latency_unsampled) : json_null(), bad);
+	set(root, "observer_cost", p->latency_unsampled.count &&
+	    p->latency_unsampled.mean > 0 ?
+	    json_real((p->latency.mean - p->latency_unsampled.mean) /
+		      p->latency_unsampled.mean) : json_null(), bad);
 
 	o = json_object();
 	set(o, "release", str_or_null(p->kernel_release), bad);

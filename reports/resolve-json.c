@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "error.h"
+#include "reports/json-common.h"
 #include "reports/resolve.h"
 
 static json_t *str_or_null(const char *s)
@@ -86,7 +87,10 @@ int resolve_json(FILE *f, const void *model, const struct render_options *o)
 	}
 	if (!results)
 		return error("out of memory building JSON");
-	doc = json_pack("{s:s, s:b, s:o}", "symbols", m->symbols,
+	/* version 1 was the same without format, version and units */
+	doc = json_pack("{s:s, s:i, s:o, s:s, s:b, s:o}", "format",
+			"perpkt-resolve", "version", 2, "units",
+			render_json_units(NULL), "symbols", m->symbols,
 			"dwarf", m->dwarf, "results", results);
 	if (!doc)
 		return error("out of memory building JSON");

@@ -6,75 +6,142 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "reports/json-common.h"
 #include "reports/stat.h"
 
-static json_t *values_json(const struct stat_value *v, int n)
+#define STAT_FORMAT "perpkt-stat"
+#define STAT_VERSION 2
+
+/* json_object_set_new that remembers failure (NULL value or no memory). */
+static void set(json_t *o, const char *k, json_t *v, int *bad)
+{
+	if (!o || !v || json_object_set_new(o, k, v))
+		*bad = 1;
+}
+
+static void push(json_t *a, json_t *v, int *bad)
+{
+	if (!a || !v || json_array_append_new(a, v))
+		*bad = 1;
+}
+
+/* [{name, per_rt, total}], heaviest first. */
+static json_t *values_json(const struct stat_value *v, int n, int *bad)
 {
 	json_t *a = json_array();
 	int i;
 
 	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:f, s:f}", "name", v[i].name,
-						   "per_rt", v[i].per_rt,
-						   "total", v[i].total));
+		push(a, json_pack("{s:s, s:f, s:f}", "name", v[i].name,
+				  "per_rt", v[i].per_rt, "total", v[i].total),
+		     bad);
 	return a;
+}
+
+/* Per-CPU time as fractions of the window, and events per round trip. */
+static json_t *cpus_json(const struct stat_model *m, int *bad)
+{
+	json_t *a = json_array();
+	int i, e;
+
+	for (i = 0; i < m->ncpus; i++) {
+		const struct stat_cpu *c = &m->cpus[i];
+		json_t *ev = json_object();
+
+		for (e = 0; e < m->nevents; e++)
+			set(ev, m->events[e].name,
+			    json_real(c->events_per_rt[e]), bad);
+		push(a, json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
+				  "cpu", c->cpu, "busy", c->busy_pct / 100,
+				  "user", c->user_pct / 100,
+				  "system", c->system_pct / 100,
+				  "irq", c->irq_pct / 100,
+				  "softirq", c->softirq_pct / 100,
+				  "idle", c->idle_pct / 100,
+				  "busy_ns_per_rt", c->busy_us_per_rt * 1000,
+				  "per_rt", ev), bad);
+	}
+	return a;
+}
+
+/* Round trip = client CPU + responder CPU + rest, as in the report. */
+static json_t *decomp_json(const struct stat_model *m)
+{
+	int valid = m->have_tasks && m->rt > 0;
+
+	return json_pack("{s:b, s:s*, s:f, s:o, s:o, s:o}",
+			 "valid", valid, "source", m->have_tasks ? "tasks" : NULL,
+			 "rtt_ns", m->latency_us * 1000,
+			 "client_ns", valid ? json_real(m->client_us * 1000) :
+			 json_null(),
+			 "responder_ns", valid ?
+			 json_real(m->responder_us * 1000) : json_null(),
+			 "rest_ns", valid ? json_real(m->rest_us * 1000) :
+			 json_null());
 }
 
 int stat_json(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct stat_model *m = model;
 	const struct profile *p = m->p;
-	json_t *root, *cpus = json_array(), *per_rt = json_object(),
-	       *missing = json_array();
-	int i, e, ret;
+	json_t *root = json_object(), *per_rt = json_object(),
+	       *missing = json_array(), *counted = json_array();
+	int bad = 0, ret;
+	size_t i;
+	int e;
 
 	for (e = 0; e < m->nevents; e++)
-		json_object_set_new(per_rt, m->events[e].name,
-				    stat_not_counting(m->p, m->events[e].name) ?
-				    json_null() : json_real(m->events[e].per_rt));
-	for (i = 0; i < (int)p->nmissing; i++)
-		json_array_append_new(missing, json_pack("{s:s, s:s}",
-			"name", p->missing[i].name, "reason", p->missing[i].reason));
-	for (i = 0; i < m->ncpus; i++) {
-		const struct stat_cpu *c = &m->cpus[i];
-		json_t *ev = json_object();
-
-		for (e = 0; e < m->nevents; e++)
-			json_object_set_new(ev, m->events[e].name,
-					    json_real(c->events_per_rt[e]));
-		json_array_append_new(cpus, json_pack(
-			"{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
-			"cpu", c->cpu, "busy_pct", c->busy_pct, "user_pct", c->user_pct,
-			"system_pct", c->system_pct, "irq_pct", c->irq_pct,
-			"softirq_pct", c->softirq_pct, "idle_pct", c->idle_pct,
-			"busy_us_per_rt", c->busy_us_per_rt, "per_rt", ev));
+		set(per_rt, m->events[e].name,
+		    stat_not_counting(m->p, m->events[e].name) ?
+		    json_null() : json_real(m->events[e].per_rt), &bad);
+	for (i = 0; i < p->nmissing; i++)
+		push(missing, json_pack("{s:s, s:s}", "name", p->missing[i].name,
+					"reason", p->missing[i].reason), &bad);
+	for (i = 0; i < p->ncpus_sampled; i++)
+		push(counted, json_integer(p->cpus[i]), &bad);
+	set(root, "format", json_string(STAT_FORMAT), &bad);
+	set(root, "version", json_integer(STAT_VERSION), &bad);
+	set(root, "units", render_json_units(NULL), &bad);
+	/* what per_rt is per: round trips, or the --per unit */
+	set(root, "unit", report_unit_json(p), &bad);
+	set(root, "mode", json_string(p->mode ? p->mode : "unknown"), &bad);
+	set(root, "kernel", json_pack("{s:s*}", "release", p->kernel_release),
+	    &bad);
+	set(root, "workload", json_pack("{s:s*, s:s*, s:I, s:i, s:i}",
+					"transport", p->transport,
+					"network", p->network,
+					"message_size",
+					(json_int_t)p->message_size,
+					"client_cpu", p->client_cpu,
+					"server_cpu", p->server_cpu), &bad);
+	set(root, "cpus_counted", counted, &bad);
+	set(root, "round_trips", json_integer((json_int_t)p->round_trips), &bad);
+	set(root, "window_ns", json_integer((json_int_t)p->window_ns), &bad);
+	set(root, "round_trips_per_s", m->window_s > 0 ?
+	    json_real(m->rt / m->window_s) : json_null(), &bad);
+	set(root, "latency_ns", render_json_latency(&p->latency), &bad);
+	set(root, "latency_unsampled_ns", p->latency_unsampled.count ?
+	    render_json_latency(&p->latency_unsampled) : json_null(), &bad);
+	set(root, "observer_cost", p->latency_unsampled.count &&
+	    p->latency_unsampled.mean > 0 ?
+	    json_real((p->latency.mean - p->latency_unsampled.mean) /
+		      p->latency_unsampled.mean) : json_null(), &bad);
+	set(root, "per_rt", per_rt, &bad);
+	set(root, "ipc", m->ipc >= 0 ? json_real(m->ipc) : json_null(), &bad);
+	set(root, "missing_events", missing, &bad);
+	set(root, "cpus", cpus_json(m, &bad), &bad);
+	set(root, "softirqs", values_json(m->softirqs, m->nsoftirqs, &bad), &bad);
+	set(root, "irqs", values_json(m->irqs, m->nirqs, &bad), &bad);
+	set(root, "service_demand_ns", json_real(m->service_demand_us * 1000),
+	    &bad);
+	set(root, "decomposition", decomp_json(m), &bad);
+	if (bad || !root) {
+		json_decref(root);
+		return error("cannot build the stat JSON: out of memory");
 	}
-	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:o, s:o, s:o,"
-			 " s:o, s:o, s:o, s:f, s:{s:f, s:f, s:f, s:f, s:b}}",
-		"format", "perpkt-stat", "version", 1,
-		"mode", p->mode ? p->mode : "unknown",
-		"transport", p->transport ? p->transport : "",
-		"network", p->network ? p->network : "",
-		"round_trips", (json_int_t)p->round_trips,
-		"window_s", m->window_s, "latency_mean_us", m->latency_us,
-		"latency_unsampled_mean_us", p->latency_unsampled.count ?
-			p->latency_unsampled.mean / 1000 : 0.0,
-		"per_rt", per_rt,
-		"ipc", m->ipc >= 0 ? json_real(m->ipc) : json_null(),
-		"missing_events", missing,
-		"cpus", cpus,
-		"softirqs", values_json(m->softirqs, m->nsoftirqs),
-		"irqs", values_json(m->irqs, m->nirqs),
-		"service_demand_us", m->service_demand_us,
-		"decomposition", "round_trip_us", m->latency_us,
-		"client_cpu_us", m->client_us, "responder_cpu_us", m->responder_us,
-		"other_us", m->rest_us, "from_schedstat", m->have_tasks);
-	if (!root)
-		return error("cannot build the stat JSON (internal error)");
-	json_object_set_new(root, "unit", report_unit_json(p));
-	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(root);
 	if (ret || fputc('\n', f) == EOF)
 		return error("cannot write the stat report");
-	return 0;
+	return render_flush(f, "the stat report");
 }

@@ -221,7 +221,11 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 	p->message_size = get_u32(r, o, "message_size");
 	p->client_cpu = get_int(r, o, "client_cpu");
 	p->server_cpu = get_int(r, o, "server_cpu");
-	p->warmup_s = get_num(r, o, "warmup_s");
+	/* version 1 gave the warm-up in seconds, 2 in ns like every time */
+	if (p->version >= 2)
+		p->warmup_s = (double)get_u64(r, o, "warmup_ns") / 1e9;
+	else
+		p->warmup_s = get_num(r, o, "warmup_s");
 	p->round_trips = get_u64(r, o, "round_trips");
 	p->window_ns = get_u64(r, o, "window_ns");
 	read_latency(r, get_obj(r, o, "latency_ns"), &p->latency);

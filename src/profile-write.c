@@ -3,6 +3,7 @@
 #include "profile.h"
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -378,7 +379,7 @@ json_t *profile_to_json(const struct profile *p)
 	json_t *root = json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
-		" s:{s:o, s:o, s:I, s:i, s:i, s:f, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
+		" s:{s:o, s:o, s:I, s:i, s:i, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 		" s:o, s:o, s:o, s:o}",
 		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
@@ -398,7 +399,7 @@ json_t *profile_to_json(const struct profile *p)
 		"network", str_or_null(p->network),
 		"message_size", (json_int_t)p->message_size,
 		"client_cpu", p->client_cpu, "server_cpu", p->server_cpu,
-		"warmup_s", p->warmup_s,
+		"warmup_ns", (json_int_t)llround(p->warmup_s * 1e9),
 		"round_trips", (json_int_t)p->round_trips,
 		"window_ns", (json_int_t)p->window_ns,
 		"latency_ns", latency_to_json(&p->latency),
@@ -425,6 +426,13 @@ json_t *profile_to_json(const struct profile *p)
 
 	if (root)
 		add_histogram_resolution(root, p);
+	/* version 2: every time in ns (1 had warmup_s), said once here */
+	if (root && json_object_set_new(root, "units",
+					json_pack("{s:s, s:s}", "time", "ns",
+						  "ratio", "fraction"))) {
+		json_decref(root);
+		return NULL;
+	}
 	return root;
 }
 

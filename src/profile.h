@@ -13,7 +13,8 @@
  */
 
 #define PROFILE_FORMAT "perpkt-profile"
-#define PROFILE_VERSION 1
+/* 2: warmup_ns instead of warmup_s, and "units"; 1 is still read */
+#define PROFILE_VERSION 2
 
 /* Who a sample ran for, from its pid/tid. */
 enum role {

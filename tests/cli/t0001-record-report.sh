@@ -37,8 +37,8 @@ jq -e --arg ev "$ev" '
 # number of CPUs sampled (a units or normalisation bug would)
 if [ "$mode" = software-clock ]; then
 	jq -e --arg ev "$ev" '.busy.per_rt[$ev] > 0 and
-		.busy.per_rt[$ev] < (.workload.window_s * 1e9 / .round_trips) * 2.2' "$R" >/dev/null ||
-		fail "busy ns per round trip implausible: $(jq -c --arg ev "$ev" '[.busy.per_rt[$ev], .workload.window_s, .round_trips]' "$R")"
+		.busy.per_rt[$ev] < (.workload.window_ns / .round_trips) * 2.2' "$R" >/dev/null ||
+		fail "busy ns per round trip implausible: $(jq -c --arg ev "$ev" '[.busy.per_rt[$ev], .workload.window_ns, .round_trips]' "$R")"
 fi
 
 # the text report fits 72 columns and names the mode

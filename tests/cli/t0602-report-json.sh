@@ -9,7 +9,7 @@ for prof in sw-clock hw-mux; do
 	expect_exit 0 "$PERPKT" report -i "$P/$prof.json" --format json
 	R=$TMP/$prof.json
 	cp "$TMP/out" "$R"
-	jq -e '.format == "perpkt-report" and .version == 2' "$R" >/dev/null ||
+	jq -e '.format == "perpkt-report" and .version == 3' "$R" >/dev/null ||
 		fail "$prof: format or version"
 	for ev in $(jq -r '.events[].name' "$R"); do
 		for view in functions buckets files cpus roles; do

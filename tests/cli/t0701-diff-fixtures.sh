@@ -25,24 +25,24 @@ awk 'length > 72 { exit 1 }' "$TMP/out" || fail "text wider than 72 columns"
 expect_exit 0 "$PERPKT" diff --format json --limit 0 diff-a.json diff-b.json
 J=$TMP/out
 v() { jq -r "$1" "$J"; }
-[ "$(v '.functions[] | select(.name=="udp_sendmsg") | [.values[0], .values[1], .vs_baseline[1].delta, .vs_baseline[1].rel, .vs_baseline[1].mark] | @csv')" = '12000,15000,3000,0.25,"**"' ] ||
+[ "$(v '.functions[] | select(.name=="udp_sendmsg") | [.per_rt[0], .per_rt[1], .delta[1], .rel[1], .mark[1]] | @csv')" = '12000,15000,3000,0.25,"**"' ] ||
 	fail "udp_sendmsg delta: $(v '.functions[] | select(.name=="udp_sendmsg")')"
 # .isra.0 and .constprop.0 fold into one row on both sides
 [ "$(v '.functions[] | select(.name=="udp_recvmsg") | .present | @csv')" = 'true,true' ] ||
 	fail "udp_recvmsg not matched across suffixes"
 [ "$(v '.functions[] | select(.name=="nf_hook_slow") | .present | @csv')" = 'true,false' ] ||
 	fail "only-in-A row missing"
-[ "$(v '.total.vs_baseline[1].delta')" = 500 ] || fail "total delta $(v .total.vs_baseline[1].delta)"
-[ "$(v '[.functions[].vs_baseline[1].delta] | add')" = 500 ] || fail "function deltas do not add up"
-[ "$(v '[.buckets[].vs_baseline[1].delta] | add')" = 500 ] || fail "bucket deltas do not add up"
-[ "$(v '.busy.vs_baseline[1].delta')" = 5500 ] || fail "busy delta"
-[ "$(v '.latency[1].delta')" = 6000 ] || fail "latency delta"
-[ "$(v '.functions[] | select(.name=="ip_local_out") | .vs_baseline[1].mark')" = '**' ] ||
+[ "$(v '.total.delta[1]')" = 500 ] || fail "total delta $(v .total.delta[1])"
+[ "$(v '[.functions[].delta[1]] | add')" = 500 ] || fail "function deltas do not add up"
+[ "$(v '[.buckets[].delta[1]] | add')" = 500 ] || fail "bucket deltas do not add up"
+[ "$(v '.busy.delta[1]')" = 5500 ] || fail "busy delta"
+[ "$(v '.latency.delta[1]')" = 6000 ] || fail "latency delta"
+[ "$(v '.functions[] | select(.name=="ip_local_out") | .mark[1]')" = '**' ] ||
 	fail "new function without alias"
 
 printf '# kernel 6.18 renamed it\nip_local_out_sk ip_local_out\n' >"$TMP/alias"
 expect_exit 0 "$PERPKT" diff --format json --alias "$TMP/alias" diff-a.json diff-b.json
-[ "$(v '.functions[] | select(.name=="ip_local_out") | [.values[0], .values[1], .vs_baseline[1].mark] | @csv')" = '3000,3500,""' ] ||
+[ "$(v '.functions[] | select(.name=="ip_local_out") | [.per_rt[0], .per_rt[1], .mark[1]] | @csv')" = '3000,3500,""' ] ||
 	fail "alias not applied: $(v '.functions[] | select(.name=="ip_local_out")')"
 [ -z "$(v '.functions[] | select(.name=="ip_local_out_sk") | .name')" ] || fail "old name still a row"
 
@@ -50,7 +50,7 @@ expect_exit 0 "$PERPKT" diff --format json --alias "$TMP/alias" diff-a.json diff
 expect_exit 0 "$PERPKT" diff --format json --limit 2 diff-a.json diff-b.json
 [ "$(v '.functions | length')" = 3 ] || fail "limit 2 + [other]"
 [ "$(v '.functions[-1].name')" = "[other]" ] || fail "no [other] row"
-[ "$(v '[.functions[].vs_baseline[1].delta] | add')" = 500 ] || fail "[other] does not add up"
+[ "$(v '[.functions[].delta[1]] | add')" = 500 ] || fail "[other] does not add up"
 
 expect_exit 0 "$PERPKT" diff --format csv diff-a.json diff-b.json
 grep -q '^total,total,,48000,48500,500,' "$TMP/out" || fail "csv total: $(cat "$TMP/out")"

@@ -24,7 +24,7 @@ check report-repeats.txt report -i rep-a.json --by bucket
 grep -q "^6.1.90-test  83.490  83.050  83.430  83.190  83.290   0.206$" "$G/table-latency.txt" ||
 	fail "latency row not as the thread's"
 expect_exit 0 "$PERPKT" table --format json --value total rep-a.json
-[ "$(jq -c '.rows[0].repeats' "$TMP/out")" = '[25000,27000,26000,26000]' ] || fail "json repeats"
+[ "$(jq -c '.rows[0].per_repeat' "$TMP/out")" = '[25000,27000,26000,26000]' ] || fail "json repeats"
 expect_exit 0 "$PERPKT" report -i rep-a.json --format json
 [ "$(jq '.functions[] | select(.name=="udp_sendmsg") | .spread["cpu-clock"] | . * 1000 | round' "$TMP/out")" = 816497 ] ||
 	fail "model spread"

@@ -318,7 +318,7 @@ static void test_malformed_refused(void **state)
 	assert_int_equal(read_text("garbage.json", "{ not json"), -1);
 	assert_int_equal(read_text("array.json", "[1, 2]"), -1);
 	assert_int_equal(read_text("other.json", "{\"format\": \"speedscope\"}"), -1);
-	assert_int_equal(read_mutated("\"version\": 1", "\"version\": 99"), -1);
+	assert_int_equal(read_mutated("\"version\": 2", "\"version\": 99"), -1);
 	assert_int_equal(read_mutated("\"ip\": \"0xffffffff81a2b3c5\"",
 				      "\"ip\": \"ffff\""), -1);
 	assert_int_equal(read_mutated("\"role\": \"client\"",
@@ -334,7 +334,7 @@ static void test_malformed_refused(void **state)
 	assert_int_equal(read_mutated("\"mode\": \"software-clock\"",
 				      "\"mode\": \"quantum\""), -1);
 	/* and the unmutated file reads: the mutations are what failed */
-	assert_int_equal(read_mutated("\"version\": 1", "\"version\": 1"), 0);
+	assert_int_equal(read_mutated("\"version\": 2", "\"version\": 2"), 0);
 }
 
 /* Which hardware events measured nothing although their group ran. */

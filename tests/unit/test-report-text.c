@@ -366,7 +366,7 @@ static void test_json(void **state)
 
 	assert_string_equal(json_string_value(json_object_get(root, "format")),
 			    "perpkt-report");
-	assert_int_equal(json_integer_value(json_object_get(root, "version")), 2);
+	assert_int_equal(json_integer_value(json_object_get(root, "version")), 3);
 	assert_string_equal(json_string_value(json_object_get(root, "mode")),
 			    "software-clock");
 	assert_int_equal(num(root, "round_trips", NULL), 100);

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "reports/json-common.h"
+
+json_t *render_json_units(const char *primary_unit)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s}", "time", JSON_UNIT_TIME,
+			      "ratio", JSON_UNIT_RATIO,
+			      "per_rt", JSON_UNIT_PER_RT);
+
+	if (o && primary_unit &&
+	    json_object_set_new(o, "primary", json_string(primary_unit))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *render_json_latency(const struct latency_summary *l)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
+			 "count", (json_int_t)l->count, "min", (json_int_t)l->min,
+			 "p50", (json_int_t)l->p50, "p90", (json_int_t)l->p90,
+			 "p99", (json_int_t)l->p99, "p999", (json_int_t)l->p999,
+			 "max", (json_int_t)l->max, "mean", l->mean,
+			 "stddev", l->stddev);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_JSON_COMMON_H
+#define PERPKT_JSON_COMMON_H
+
+#include <jansson.h>
+
+#include "profile.h"
+
+/*
+ * What every JSON document of perpkt shares (docs/schema/): the
+ * "units" object that states each unit once, so keys need not repeat
+ * it. Times are ns (keys end in _ns where the name alone would not
+ * say it is a time), ratios are fractions (0.25, not 25), counts are
+ * counts, and "per_rt" values are per `per_rt` unit: "round trip".
+ */
+#define JSON_UNIT_TIME "ns"
+#define JSON_UNIT_RATIO "fraction"
+#define JSON_UNIT_PER_RT "round trip"
+
+/* {"time": "ns", "ratio": "fraction", "per_rt": "round trip"} plus
+ * "primary": the first event's unit when given; NULL without memory. */
+json_t *render_json_units(const char *primary_unit);
+
+/* A latency summary, ns: {count, min, p50, p90, p99, p999, max, mean,
+ * stddev}; NULL without memory. Report, stat and diff share it. */
+json_t *render_json_latency(const struct latency_summary *l);
+
+#endif

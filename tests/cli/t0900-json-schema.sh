@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Every command's JSON validates against its schema in docs/schema/, and
+# one jq query reads a software-clock and a hardware profile alike.
+. "$(dirname "$0")/lib.sh"
+F=$FIXTURES/profiles
+V="python3 $SRCDIR/tests/schema-validate.py $SRCDIR/docs/schema"
+python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema missing (make deps)"
+
+# profile: the committed fixtures are version 1, the one recorded here 2
+$V profile "$F"/*.json || fail "a fixture profile does not validate"
+live=
+if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; then
+	expect_exit 0 "$PERPKT" record -q -d 0.3 -w 0.1 -o "$TMP/live.json"
+	jq -e '.version == 2 and .units.time == "ns" and (.workload.warmup_ns | type) == "number"' \
+		"$TMP/live.json" >/dev/null || fail "a new profile is not version 2"
+	$V profile "$TMP/live.json" || fail "a recorded profile does not validate"
+	live=$TMP/live.json
+	expect_exit 0 "$PERPKT" stat -q -d 0.3 -w 0.1 --format json
+	cp "$TMP/out" "$TMP/stat.json"
+	$V stat "$TMP/stat.json" || fail "stat JSON does not validate"
+	# stat's text shows p50 and p99: so does its JSON, in ns
+	jq -e '.latency_ns.p50 > 0 and .latency_ns.p99 >= .latency_ns.p50 and
+	       .decomposition.rtt_ns > 1000' "$TMP/stat.json" >/dev/null ||
+		fail "stat JSON lacks its latency figures in ns"
+fi
+
+# report, of every fixture and of the live profile
+for p in "$F"/*.json $live; do
+	expect_exit 0 "$PERPKT" report -i "$p" --format json
+	cp "$TMP/out" "$TMP/r-$(basename "$p")"
+done
+$V report "$TMP"/r-*.json || fail "report JSON does not validate"
+
+# the same query on a software-clock and a hardware-mode profile
+for p in sw-clock hw-mux; do
+	jq -e '(.total.per_rt.primary > 0) and
+	       (.total.per_rt.primary == .total.per_rt[.primary_event]) and
+	       ((([.buckets[].per_rt.primary] | add) - .total.per_rt.primary | fabs) < 1e-6)' \
+		"$TMP/r-$p.json" >/dev/null || fail "$p: .per_rt.primary does not read it"
+done
+[ "$(jq -r .units.primary "$TMP/r-sw-clock.json") $(jq -r .units.primary "$TMP/r-hw-mux.json")" = "ns cycles" ] ||
+	fail "units.primary does not name the primary event's unit"
+
+# diff, table and resolve
+expect_exit 0 "$PERPKT" diff --format json "$F/diff-a.json" "$F/diff-b.json"
+cp "$TMP/out" "$TMP/d1.json"
+expect_exit 0 "$PERPKT" diff --format json "$F/rep-a.json" "$F/rep-shift.json" "$F/rep-noise.json"
+cp "$TMP/out" "$TMP/d2.json"
+$V diff "$TMP/d1.json" "$TMP/d2.json" || fail "diff JSON does not validate"
+jq -e '.latency.delta[1] == .latency.mean_ns[1] - .latency.mean_ns[0] and .latency.delta[0] == null' \
+	"$TMP/d1.json" >/dev/null || fail "diff latency arrays are not indexed by profile"
+expect_exit 0 "$PERPKT" table --format json "$F/rep-a.json" "$F/rep-shift.json"
+cp "$TMP/out" "$TMP/t1.json"
+expect_exit 0 "$PERPKT" table --format json --value bucket:udp "$F/rep-a.json"
+cp "$TMP/out" "$TMP/t2.json"
+$V table "$TMP/t1.json" "$TMP/t2.json" || fail "table JSON does not validate"
+jq -e '.unit == "ns" and .rows[0].mean > 10000' "$TMP/t1.json" >/dev/null ||
+	fail "table latency is not in ns"
+V2=$BUILDDIR/tests/fixtures/ktree/vmlinux
+S=0x$(nm "$V2" | awk '$3 == "udp_sendmsg" { print $1 }')
+expect_exit 1 "$PERPKT" resolve --vmlinux "$V2" --format json "$S" 0x1
+$V resolve "$TMP/out" || fail "resolve JSON does not validate"
+jq -e '.results[0].function == "udp_sendmsg" and .results[1].function == null' "$TMP/out" >/dev/null ||
+	fail "resolve JSON results: $(cat "$TMP/out")"
+echo "ok: every JSON output validates"
