@@ -149,7 +149,8 @@ static json_t *build(const struct diff *d, int *bad)
 	set(root, "format", json_string("perpkt-diff"), bad);
 	set(root, "version", json_integer(DIFF_JSON_VERSION), bad);
 	/* every per_rt of the diff is in units.primary */
-	set(root, "units", render_json_units(d->unit), bad);
+	set(root, "units", render_json_units(d->unit,
+					     profile_unit_name(d->prof[0].m->profile)), bad);
 	set(root, "by", json_string(model_by_name(d->by)), bad);
 	set(root, "profiles", profiles_json(d, bad), bad);
 	a = json_array();

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "reports/json-common.h"
 
-json_t *render_json_units(const char *primary_unit)
+json_t *render_json_units(const char *primary_unit, const char *per_rt_unit)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s}", "time", JSON_UNIT_TIME,
-			      "ratio", JSON_UNIT_RATIO,
-			      "per_rt", JSON_UNIT_PER_RT);
+			      "ratio", JSON_UNIT_RATIO, "per_rt",
+			      per_rt_unit ? per_rt_unit : JSON_UNIT_PER_RT);
 
 	if (o && primary_unit &&
 	    json_object_set_new(o, "primary", json_string(primary_unit))) {

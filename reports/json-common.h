@@ -17,9 +17,11 @@
 #define JSON_UNIT_RATIO "fraction"
 #define JSON_UNIT_PER_RT "round trip"
 
-/* {"time": "ns", "ratio": "fraction", "per_rt": "round trip"} plus
- * "primary": the first event's unit when given; NULL without memory. */
-json_t *render_json_units(const char *primary_unit);
+/* {"time": "ns", "ratio": "fraction", "per_rt": per_rt_unit or
+ * "round trip"} plus "primary": the first event's unit when given.
+ * per_rt_unit is the profile's --per unit ("udp-datagram"): the keys
+ * stay per_rt whatever the unit. NULL without memory. */
+json_t *render_json_units(const char *primary_unit, const char *per_rt_unit);
 
 /* A latency summary, ns: {count, min, p50, p90, p99, p999, max, mean,
  * stddev}; NULL without memory. Report, stat and diff share it. */

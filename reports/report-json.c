@@ -282,7 +282,8 @@ static json_t *build(const struct model *m, int *bad)
 	set(root, "format", json_string(REPORT_FORMAT), bad);
 	set(root, "version", json_integer(REPORT_VERSION), bad);
 	set(root, "units", render_json_units(m->nevents ?
-					     p->events[0].unit : NULL), bad);
+					     p->events[0].unit : NULL,
+					     profile_unit_name(p)), bad);
 	if (m->nevents)
 		set(root, "primary_event", str_or_null(p->events[0].name), bad);
 	set(root, "round_trips", u64(p->round_trips), bad);

@@ -90,7 +90,7 @@ int resolve_json(FILE *f, const void *model, const struct render_options *o)
 	/* version 1 was the same without format, version and units */
 	doc = json_pack("{s:s, s:i, s:o, s:s, s:b, s:o}", "format",
 			"perpkt-resolve", "version", 2, "units",
-			render_json_units(NULL), "symbols", m->symbols,
+			render_json_units(NULL, NULL), "symbols", m->symbols,
 			"dwarf", m->dwarf, "results", results);
 	if (!doc)
 		return error("out of memory building JSON");

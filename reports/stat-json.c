@@ -101,7 +101,7 @@ int stat_json(FILE *f, const void *model, const struct render_options *o)
 		push(counted, json_integer(p->cpus[i]), &bad);
 	set(root, "format", json_string(STAT_FORMAT), &bad);
 	set(root, "version", json_integer(STAT_VERSION), &bad);
-	set(root, "units", render_json_units(NULL), &bad);
+	set(root, "units", render_json_units(NULL, profile_unit_name(p)), &bad);
 	/* what per_rt is per: round trips, or the --per unit */
 	set(root, "unit", report_unit_json(p), &bad);
 	set(root, "mode", json_string(p->mode ? p->mode : "unknown"), &bad);

@@ -30,7 +30,7 @@ int table_json(FILE *f, const void *model, const struct render_options *o)
 	json_t *root = json_pack("{s:s, s:i, s:o, s:s, s:s, s:b}", "format",
 				 TABLE_FORMAT, "version", TABLE_VERSION,
 				 "units", render_json_units(us ? JSON_UNIT_TIME :
-							    t->unit),
+							    t->unit, NULL),
 				 "value", t->title, "unit",
 				 us ? JSON_UNIT_TIME : t->unit,
 				 "per_rt", !us);
