@@ -506,14 +506,17 @@ static int strdiff(const char *a, const char *b)
 static void check_conditions(struct diff *d)
 {
 	const struct profile *a = d->prof[0].m->profile;
-	size_t i;
+	size_t i, k, first = 0;
 
-	for (i = 0; i < d->n; i++)
-		if (profile_emulated(d->prof[i].m->profile)) {
-			warn_add(d, "'%s' was %s", d->prof[i].path,
-				 PROFILE_EMULATED_NOTE);
-			break;
-		}
+	for (i = 0, k = 0; i < d->n; i++)
+		if (profile_emulated(d->prof[i].m->profile))
+			first = k++ ? first : i;
+	if (k)
+		warn_add(d, "%s%s%s %s", k == d->n ? "" : "'",
+			 k == d->n ? (d->n == 2 ? "both profiles were" : "all profiles were") :
+			 d->prof[first].path,
+			 k == d->n ? "" : (k == 1 ? "' was" : "' and others were"),
+			 PROFILE_EMULATED_NOTE);
 	for (i = 1; i < d->n; i++) {
 		const struct profile *b = d->prof[i].m->profile;
 

@@ -260,7 +260,7 @@ const char *profile_condition(const struct profile *p, const char *key);
  * emulator's pace, so only samples per round trip compare. */
 int profile_emulated(const struct profile *p);
 #define PROFILE_EMULATED_NOTE \
-	"recorded under QEMU TCG emulation: its times are emulated, not the hardware's; compare samples per round trip (proportional to the instructions emulated) between kernels, not times"
+	"recorded under QEMU TCG emulation: times are emulated, not the hardware's; samples per round trip are the figure to compare between kernels (they follow the instructions emulated, and the host's load), not times"
 /* What the profile's values are per: "round trip" (also for profiles
  * from before --per), "udp-datagram", ...; and the --per spec, "rt". */
 const char *profile_unit_name(const struct profile *p);

@@ -18,6 +18,7 @@
 #include "procfile.h"
 #include "profile.h"
 #include "symbolize/symbolize.h"
+#include "sysinfo.h"
 
 char *record_command_line(int argc, char **argv);
 
@@ -265,6 +266,26 @@ static int check_vmlinux(const struct profile *p, const char *vmlinux)
 	return ret;
 }
 
+/* The guest's /sys/kernel/notes, brought out beside the profile, say
+ * which kernel ran: the profile's build-id must be that one. */
+static int check_notes(const struct lab_run *r, struct profile *p)
+{
+	char path[4300], *id;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", r->out, LAB_GUEST_NOTES);
+	id = sysinfo_build_id(path);
+	if (!id)
+		return 0;
+	if (!p->build_id)
+		p->build_id = strdup(id);
+	else if (strcasecmp(id, p->build_id))
+		ret = error("the guest's /sys/kernel/notes say build-id %s but its profile says %s",
+			    id, p->build_id);
+	free(id);
+	return ret;
+}
+
 static int finish(struct lab_run *r, const struct record_options *o)
 {
 	char *text, path[4300];
@@ -295,7 +316,7 @@ static int finish(struct lab_run *r, const struct record_options *o)
 	}
 	if (profile_read(&p, path))
 		return RESULT_FAILURE;
-	if (o->vmlinux && check_vmlinux(&p, o->vmlinux))
+	if (check_notes(r, &p) || (o->vmlinux && check_vmlinux(&p, o->vmlinux)))
 		goto out;
 	add_conditions(&p, r, o);
 	/* what reproduces it is the host's command */

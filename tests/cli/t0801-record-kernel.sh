@@ -47,6 +47,11 @@ if [ "${accel#tcg}" != "$accel" ]; then
 	tr '\n' ' ' <"$TMP/out" | grep -q "times are emulated" || fail "report of a TCG profile does not say times are emulated"
 fi
 grep -q "round trips: $rts " "$TMP/out" || fail "report round trips"
+if [ "${accel#tcg}" != "$accel" ]; then
+	expect_exit 0 "$PERPKT" diff "$P" "$P"
+	tr '\n' ' ' <"$TMP/out" | grep -q "both profiles were recorded under QEMU TCG emulation" ||
+		fail "diff of TCG profiles does not say so"
+fi
 
 # not a kernel: QEMU refuses it, and its message is shown
 expect_exit 2 "$PERPKT" record --kernel /bin/busybox -d 0.2 -o "$TMP/x.json"

@@ -74,10 +74,34 @@ jq -r '.functions[:20][] | .name' "$out/diff.json" | while read -r f; do
 done
 
 echo
-echo "== functions in one kernel only (no rename rule matched them)"
-jq -r '.functions[] | select(.present == [true, false]) | "  only in A: \(.name) \(.values[0] | . * 10 | round / 10) \(.bucket)"' "$out/diff.json" | head -40
-jq -r '.functions[] | select(.present == [false, true]) | "  only in B: \(.name) \(.values[1] | . * 10 | round / 10) \(.bucket)"' "$out/diff.json" | head -40
-jq -r '"  \([.functions[] | select(.present == [true, false])] | length) only in A, \([.functions[] | select(.present == [false, true])] | length) only in B, \([.functions[] | select(.present == [true, true])] | length) in both (all listed in \(input_filename))"' "$out/diff.json"
+# A function sampled in one kernel only is either gone from the other
+# (renamed, inlined, removed) or there but not sampled: the other
+# kernel's symbol table (nm, suffixes such as .isra.0 folded) tells.
+for i in 0 1; do
+	nm --defined-only "$(jq -r '.conditions["lab.vmlinux"]' "${profiles[$i]}")" |
+		awk '{ sub(/\..*/, "", $3); print $3 }' | sort -u >"$out/names.$i"
+done
+one_side() { # one_side INDEX_SAMPLED INDEX_OTHER LABEL
+	jq -r --argjson s "$1" --argjson o "$2" '.functions[] |
+		select(.present[$s] and (.present[$o] | not)) |
+		"\(.name) \(.values[$s] | . * 10 | round / 10) \(.bucket)"' "$out/diff.json" |
+	while read -r f v b; do
+		o=$(awk -v n="$f" '!/^#/ && $2 == n { print $1; exit }' "$alias")
+		if grep -qxF "$f" "$out/names.$2" || { [ -n "$o" ] && grep -qxF "$o" "$out/names.$2"; }; then
+			echo "  only sampled in $3: $f $v ns/RT ($b): in the other kernel too, not sampled there"
+		else
+			echo "  only in $3: $f $v ns/RT ($b): no symbol of that name in the other kernel (renamed, inlined or removed)"
+		fi
+	done
+}
+echo
+echo "== functions sampled in one kernel only (no rename rule matched them)"
+one_side 0 1 A >"$out/one-side.txt"
+one_side 1 0 B >>"$out/one-side.txt"
+grep '^  only in' "$out/one-side.txt" | head -40
+echo "  $(grep -c '^  only in A' "$out/one-side.txt") functions of A and $(grep -c '^  only in B' "$out/one-side.txt") of B exist in one kernel only;" \
+	"$(grep -c 'only sampled' "$out/one-side.txt") more exist in both but were sampled in one (all in $out/one-side.txt);" \
+	"$(jq '[.functions[] | select(.present == [true, true])] | length' "$out/diff.json") matched"
 t2=$(date +%s)
 echo
 echo "lab: recorded both kernels in $((t1 - t0)) s, compared in $((t2 - t1)) s; profiles in $out"
