@@ -31,20 +31,30 @@ own() {
 	jq '([.samples[] | select(.role == "client" or .role == "responder" or
 		.role == "workload") | .weight] | add // 0) / .workload.round_trips' "$1"
 }
-udp_top() {
+# "samples name" of every function in the udp bucket
+udp_rows() {
 	"$PERPKT" report -i "$1" --format json |
-		jq -r '[.functions[] | select(.bucket == "udp")][0:5][] | .name'
+		jq -r '.functions[] | select(.bucket == "udp") |
+			"\(.samples | to_entries[0].value) \(.name)"'
 }
 i=0
 while [ $i -lt $REPEATS ]; do
 	i=$((i + 1))
 	expect_exit 0 ip netns exec $NS "$PERPKT" record -q -C $CPU --client-cpu $CPU \
 		--server-cpu $CPU -s 40 -w 0.5 -d 1.5 -o "$TMP/b$i.json"
-	expect_exit 0 ip netns exec $NS "$PERPKT" record -q -C $CPU --per udp-datagrams \
-		-w 3 -d 1.5 -o "$TMP/s$i.json" -- sh -c "
-		taskset -c $CPU sockperf server -i 127.0.0.1 -p 11111 >/dev/null 2>&1 &
-		sleep 0.3
-		exec taskset -c $CPU sockperf ping-pong -i 127.0.0.1 -p 11111 -m 40 -t 30 >/dev/null 2>&1"
+	# a loaded machine can stretch sockperf's start past the warm-up:
+	# one more try, with a longer one
+	for w in 3 5; do
+		rc=0
+		ip netns exec $NS "$PERPKT" record -q -C $CPU --per udp-datagrams \
+			-w $w -d 1.5 -o "$TMP/s$i.json" -- sh -c "
+			taskset -c $CPU sockperf server -i 127.0.0.1 -p 11111 >/dev/null 2>&1 &
+			sleep 0.3
+			exec taskset -c $CPU sockperf ping-pong -i 127.0.0.1 -p 11111 -m 40 -t 30 >/dev/null 2>&1" \
+			2>"$TMP/err" || rc=$?
+		[ $rc = 0 ] && break
+	done
+	[ $rc = 0 ] || { cat "$TMP/err" >&2; fail "sockperf run $i exited $rc"; }
 	jq -e '.workload.unit.spec == "udp-datagrams:in" and .workload.unit.outside == 0 and
 		.workload.round_trips > 1000' "$TMP/s$i.json" >/dev/null ||
 		fail "sockperf run $i: $(jq -c '[.workload.round_trips, .workload.unit]' "$TMP/s$i.json")"
@@ -52,18 +62,19 @@ while [ $i -lt $REPEATS ]; do
 	r=$(echo "$s $b" | awk '{ printf "%.3f", 2 * $1 / $2 }')
 	echo "repeat $i: perpkt $b ns per round trip, sockperf $(echo "$s" | awk '{ printf "%.0f", 2 * $1 }') ns per datagram pair, ratio $r"
 	echo "$r" >>"$TMP/ratios"
-	udp_top "$TMP/b$i.json" >>"$TMP/bu"
-	udp_top "$TMP/s$i.json" >>"$TMP/su"
+	udp_rows "$TMP/b$i.json" >>"$TMP/bu"
+	udp_rows "$TMP/s$i.json" >>"$TMP/su"
 done
 med=$(sort -n "$TMP/ratios" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 echo "median ratio $med (bounds $LO..$HI)"
 awk -v m="$med" -v lo="$LO" -v hi="$HI" 'BEGIN { exit !(m >= lo && m <= hi) }' ||
 	fail "sockperf's kernel time per datagram pair is $med x perpkt's per round trip, outside $LO..$HI"
-# the udp functions both spend most in: the three most frequent in each
-# side's top five must overlap in at least two
-top() { sort "$1" | uniq -c | sort -k1,1nr -k2 | head -3 | awk '{ print $2 }'; }
+# the udp functions both spend most in, samples summed over the
+# repeats: of each side's top five, at least three are the other's too
+top() { awk '{ n[$2] += $1 } END { for (f in n) print n[f], f }' "$1" |
+	sort -k1,1nr -k2 | head -5 | awk '{ print $2 }'; }
 top "$TMP/bu" >"$TMP/bt"; top "$TMP/su" >"$TMP/st"
 common=$(sort "$TMP/bt" "$TMP/st" | uniq -d | wc -l)
-echo "udp top 3: perpkt $(tr '\n' ' ' <"$TMP/bt")| sockperf $(tr '\n' ' ' <"$TMP/st")"
-[ "$common" -ge 2 ] || fail "the udp bucket's top functions differ"
+echo "udp top 5: perpkt $(tr '\n' ' ' <"$TMP/bt")| sockperf $(tr '\n' ' ' <"$TMP/st")"
+[ "$common" -ge 3 ] || fail "the udp bucket's top functions differ"
 echo ok
