@@ -10,9 +10,13 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        libjansson-dev libcmocka-dev iproute2 jq elfutils binutils procps \
        chromium python3 python3-jsonschema socat qemu-system-x86 busybox-static sockperf \
-       linux-perf bc
+       linux-perf bc clang libclang-rt-14-dev
+# make fuzz: seconds per libFuzzer target (the smoke runs in check: 5)
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 
-.PHONY: all deps build demo check lab bench clean
+.PHONY: all deps build demo check lab bench fuzz clean
+>>>>>>> 09da89e (tests/fuzz: libFuzzer targets for the profile loader, kallsyms, bucket rules and aliases, the serve control protocol, the ring-buffer parser and --fail-if, with seeds)
 
 all: build
 
@@ -55,6 +59,14 @@ lab: build
 # PERPKT_BENCH_VMLINUX=vmlinux-with-DWARF adds the symbolisation rows.
 bench: build
 	tests/bench/bench.sh $(BUILD)/perpkt
+
+# Longer fuzzing; new inputs are kept in $(BUILD)/fuzz/corpus/TARGET.
+fuzz: build
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz-$$t: $(FUZZ_SECONDS) s"; \
+		FUZZ_CORPUS=$(CURDIR)/$(BUILD)/fuzz/corpus/$$t SRCDIR=$(CURDIR) \
+		BUILDDIR=$(CURDIR)/$(BUILD) bash tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
