@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "workload/netns.h"
+#include "workload/saved-state.h"
 #include "procfile.h"
 
 #define LO_RPS "/sys/class/net/lo/queues/rx-0/rps_cpus"
@@ -22,6 +23,7 @@ struct tuning {
 	int changed;             /* lo's mask was written: restore it */
 	char old[MASK_MAX];      /* lo's mask before the run */
 	char now[MASK_MAX];      /* the mask in effect */
+	char note[256];          /* another perpkt's changes in effect */
 };
 
 /* The kernel refuses a mask naming CPUs it cannot have with EOVERFLOW
@@ -112,6 +114,9 @@ int tuning_apply(struct tuning **out, const char *network,
 		*out = t;
 		return 0;
 	}
+	/* what a killed run left changed is put back before it is read */
+	if (geteuid() == 0)
+		saved_state_restore_stale(t->note, sizeof(t->note));
 	if (ns) {
 		int side;
 
@@ -135,10 +140,15 @@ int tuning_apply(struct tuning **out, const char *network,
 		}
 	}
 	if (rps_cpus) {
+		if (saved_state_record(LO_RPS, t->old)) {
+			free(t);
+			return -1;
+		}
 		if (write_mask(LO_RPS, rps_cpus) < 0) {
 			error("cannot set '%s' to '%s': %s", LO_RPS, rps_cpus,
 			      strerror(errno));
 			write_mask(LO_RPS, t->old);
+			saved_state_forget(LO_RPS);
 			free(t);
 			return -1;
 		}
@@ -164,6 +174,8 @@ void tuning_describe(const struct tuning *t, struct profile *p)
 	else
 		snprintf(buf, sizeof(buf), "lo rx-0: %s", t->now[0] ? t->now : "?");
 	profile_add_condition(p, "net.rps_cpus", buf);
+	if (t->note[0])
+		profile_add_condition(p, "net.changed_by_other", t->note);
 }
 
 void tuning_restore(struct tuning *t)
@@ -173,5 +185,7 @@ void tuning_restore(struct tuning *t)
 	if (t->changed && write_mask(LO_RPS, t->old) < 0)
 		warning("cannot restore '%s' to '%s': %s: set it back by hand",
 			LO_RPS, t->old, strerror(errno));
+	else if (t->changed)
+		saved_state_forget(LO_RPS);
 	free(t);
 }

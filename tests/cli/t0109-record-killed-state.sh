@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# SIGKILL during record --rps-cpus leaves lo's mask changed: the next
+# perpkt puts it back (and says so) before it reads the setting, so no
+# profile records a killed run's mask as the system's own.
+. "$(dirname "$0")/lib.sh"
+need_perf
+[ "$(id -u)" = 0 ] || skip "needs root to change rps_cpus"
+RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
+[ -w $RPS ] || skip "no writable $RPS (CONFIG_RPS?)"
+orig=$(cat $RPS)
+trap 'echo "$orig" >$RPS; rm -rf "$TMP"' EXIT
+want=2
+[ "$((16#$orig))" = 2 ] && want=1
+
+"$PERPKT" record -q -d 30 -w 0.1 --rps-cpus $want -o "$TMP/killed.json" 2>"$TMP/err1" &
+pid=$!
+for _ in $(seq 100); do
+	[ "$((16#$(cat $RPS)))" = $want ] && break
+	sleep 0.05
+done
+[ "$((16#$(cat $RPS)))" = $want ] || fail "record never set the mask: $(cat "$TMP/err1")"
+ls /run/perpkt/state.$pid >/dev/null || fail "no state file for pid $pid"
+kill -KILL $pid
+wait $pid 2>/dev/null
+[ "$((16#$(cat $RPS)))" = $want ] || fail "the mask was put back without perpkt? $(cat $RPS)"
+
+# the same -o: its temporary file from the killed run goes too
+expect_exit 0 "$PERPKT" record -q -d 0.2 -w 0.1 -o "$TMP/killed.json"
+[ "$(cat $RPS)" = "$orig" ] || fail "the next run left the mask at $(cat $RPS), not $orig"
+grep -q "restored '$RPS' to '$orig': perpkt pid $pid was killed" "$TMP/err" ||
+	fail "the next run did not say what it restored: $(cat "$TMP/err")"
+[ ! -e /run/perpkt/state.$pid ] || fail "state file left after the restore"
+jq -e --arg m "$orig" '.conditions["net.rps_cpus"] == "lo rx-0: \($m)"' "$TMP/killed.json" >/dev/null ||
+	fail "the next profile recorded: $(jq -c ".conditions" "$TMP/killed.json")"
+ls "$TMP" | grep -q '\.tmp\.' && fail "temporary file of the killed run is still there: $(ls "$TMP")"
+echo "ok: killed run's mask $want put back to $orig"
