@@ -185,14 +185,14 @@ static void cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 	c->se = c->err;
 	if (c->rep) {
 		for (k = 0; k < c->nrep; k++)
-			if (p->repeats[k].round_trips) {
+			if (profile_repeat_used(p, k)) {
 				sum += c->rep[k];
 				n++;
 			}
 		if (n > 1) {
 			c->mean = sum / n;
 			for (k = 0; k < c->nrep; k++)
-				if (p->repeats[k].round_trips)
+				if (profile_repeat_used(p, k))
 					ss += (c->rep[k] - c->mean) *
 					      (c->rep[k] - c->mean);
 			c->sd = sqrt(ss / (n - 1));

@@ -511,13 +511,14 @@ double model_repeat_latency(const struct model *m, size_t k)
 
 	if (m->nrepeats < 2)
 		return p->latency.count ? p->latency.mean : -1;
-	if (k >= p->nrepeats || !p->repeats[k].latency.count)
+	if (!profile_repeat_used(p, k) || !p->repeats[k].latency.count)
 		return -1;
 	return p->repeats[k].latency.mean;
 }
 
 /* Mean and sample standard deviation of the windows with round trips:
- * a window without any tells nothing about the value per round trip. */
+ * a window without any tells nothing about the value per round trip,
+ * and one cut short is left out unless asked for (--include-partial). */
 static void repeat_stats(const struct model *m, const struct model_row *r,
 			 size_t e, double *mean, double *sd)
 {
@@ -526,7 +527,7 @@ static void repeat_stats(const struct model *m, const struct model_row *r,
 	size_t k, n = 0;
 
 	for (k = 0; k < (size_t)m->nrepeats; k++) {
-		if (!p->repeats[k].round_trips)
+		if (!profile_repeat_used(p, k))
 			continue;
 		sum += model_repeat_value(m, r, e, k);
 		n++;
@@ -535,7 +536,7 @@ static void repeat_stats(const struct model *m, const struct model_row *r,
 	for (k = 0; k < (size_t)m->nrepeats; k++) {
 		double d;
 
-		if (!p->repeats[k].round_trips)
+		if (!profile_repeat_used(p, k))
 			continue;
 		d = model_repeat_value(m, r, e, k) - *mean;
 		ss += d * d;

@@ -47,6 +47,16 @@ static char *fmt(struct summary *s, const char *f, ...)
 	return out;
 }
 
+static double first_partial_fraction(const struct profile *p)
+{
+	size_t k;
+
+	for (k = 0; k < p->nrepeats; k++)
+		if (p->repeats[k].partial)
+			return p->repeats[k].fraction;
+	return 1;
+}
+
 #define FACT(s, k, ...) do {						\
 	if ((s)->nfacts < sizeof((s)->facts) / sizeof((s)->facts[0])) {	\
 		(s)->facts[(s)->nfacts].key = strdup(k);		\
@@ -213,6 +223,11 @@ static void put_facts(struct summary *s, const struct model *m)
 		FACT(s, units, "%llu, window length unknown",
 		     (unsigned long long)p->round_trips);
 	unit_fact(s, p);
+	if (profile_npartial(p))
+		FACT(s, "PARTIAL", "%zu of %zu window%s cut short (interrupted or "
+		     "the responder died); the first reached %.0f%% of its length",
+		     profile_npartial(p), p->nrepeats, p->nrepeats > 1 ? "s" : "",
+		     first_partial_fraction(p) * 100);
 	if (l->count && l->p9999)
 		FACT(s, "latency (us)", "min %.3f, p50 %.3f, p90 %.3f, p99 %.3f, p99.9 %.3f, p99.99 %.3f, max %.3f; mean %.3f, sd %.3f (%llu timed; %s)",
 		     l->min / 1e3, l->p50 / 1e3, l->p90 / 1e3, l->p99 / 1e3,

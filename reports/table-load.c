@@ -16,13 +16,16 @@ struct table_in {
 	int have_p, have_m;
 };
 
-static int load(struct table_in *t, const char *path, const char *buckets)
+static int load(struct table_in *t, const char *path, const char *buckets,
+		int include_partial)
 {
 	struct symsource src = { .buckets = buckets };
 
 	if (profile_read(&t->p, path))
 		return -1;
 	t->have_p = 1;
+	t->p.include_partial = include_partial;
+	profile_note_partial(&t->p, path);
 	if (symsource_open(&t->sym, &src, &t->p, NULL) ||
 	    model_build(&t->m, &t->p, t->sym))
 		return -1;
@@ -67,7 +70,8 @@ static int shared_release(const struct table_in *const *first, size_t n,
 
 int table_load(struct table *t, const char *const *paths,
 	       const size_t *per_row, const char *const *labels,
-	       size_t nrows, const char *value, const char *buckets)
+	       size_t nrows, const char *value, const char *buckets,
+	       int include_partial)
 {
 	size_t n = 0, i, at = 0;
 	struct table_in *in;
@@ -88,7 +92,7 @@ int table_load(struct table *t, const char *const *paths,
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		if (load(&in[i], paths[i], buckets))
+		if (load(&in[i], paths[i], buckets, include_partial))
 			goto out;
 		models[i] = &in[i].m;
 	}

@@ -182,8 +182,10 @@ int table_build(struct table *t, const struct model *const *m,
 			for (k = 0; k < (size_t)mi->nrepeats; k++) {
 				double *x = &r->vals[r->nvals++];
 
-				if (mi->nrepeats > 1 &&
-				    !mi->profile->repeats[k].round_trips)
+				const struct profile *pi = mi->profile;
+
+				/* windows cut short stay out unless asked for */
+				if (mi->nrepeats > 1 && !profile_repeat_used(pi, k))
 					*x = NAN;
 				else if (v.kind == TV_LATENCY || v.kind == TV_P50)
 					*x = latency_us(mi, k, v.kind == TV_P50);

@@ -42,6 +42,8 @@ static const char diff_usage[] =
 "                         'function:udp_sendmsg > +200', 'latency > +1us'\n"
 "                         (repeatable; errors then exit 130 or 192 so that\n"
 "                         'git bisect run' stops instead of marking bad)\n"
+"      --include-partial  keep windows that were cut short (left out of\n"
+"                         means and spreads by default)\n"
 "      --allow-missing    a --fail-if bucket or function in no profile\n"
 "                         moved by nothing (default: an error, exit 130)\n"
 "      --force            compare profiles normalised by different --per\n"
@@ -59,6 +61,7 @@ struct diff_args {
 	size_t nfail;
 	int bisect;   /* --fail-if on the command line, even a bad one */
 	int allow_missing;
+	int include_partial;
 	int help;
 };
 
@@ -76,6 +79,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "width", required_argument, NULL, 9 },
 		{ "allow-missing", no_argument, NULL, 10 },
 		{ "force", no_argument, NULL, 11 },
+		{ "include-partial", no_argument, NULL, 13 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -142,6 +146,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		case 11:
 			a->o.force = 1;
 			break;
+		case 13:
+			a->include_partial = 1;
+			break;
 		case 'h':
 			help_show(diff_usage, &diff_renderers);
 			a->help = 1;
@@ -167,13 +174,16 @@ struct loaded {
 	int have_p, have_m;
 };
 
-static int load(struct loaded *l, const char *path, const char *buckets)
+static int load(struct loaded *l, const char *path, const char *buckets,
+		int include_partial)
 {
 	struct symsource src = { .buckets = buckets };
 
 	if (profile_read(&l->p, path))
 		return -1;
 	l->have_p = 1;
+	l->p.include_partial = include_partial;
+	profile_note_partial(&l->p, path);
 	if (symsource_open(&l->sym, &src, &l->p, NULL))
 		return -1;
 	if (model_build(&l->m, &l->p, l->sym))
@@ -255,7 +265,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		paths[i] = argv[optind + i];
-		if (load(&l[i], paths[i], a.buckets))
+		if (load(&l[i], paths[i], a.buckets, a.include_partial))
 			goto out;
 		models[i] = &l[i].m;
 	}

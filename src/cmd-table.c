@@ -26,6 +26,8 @@ static const char table_usage[] =
 "                         file name when two share a release)\n"
 "      --format FMT\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
+"      --include-partial  keep windows that were cut short (left out of\n"
+"                         means and spreads by default)\n"
 "  -h, --help             show this help\n";
 
 int cmd_table(int argc, char **argv)
@@ -35,6 +37,7 @@ int cmd_table(int argc, char **argv)
 		{ "label", required_argument, NULL, 2 },
 		{ "format", required_argument, NULL, 3 },
 		{ "buckets", required_argument, NULL, 4 },
+		{ "include-partial", no_argument, NULL, 5 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -44,7 +47,7 @@ int cmd_table(int argc, char **argv)
 	struct table t;
 	int ret = RESULT_FAILURE;
 	size_t nlabels = 0;
-	int c;
+	int c, include_partial = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -73,6 +76,9 @@ int cmd_table(int argc, char **argv)
 		case 4:
 			buckets = optarg;
 			break;
+		case 5:
+			include_partial = 1;
+			break;
 		case 'h':
 			help_show(table_usage, &table_renderers);
 			return RESULT_OK;
@@ -94,7 +100,7 @@ int cmd_table(int argc, char **argv)
 		goto usage;
 	}
 	if (!table_load(&t, (const char *const *)argv + optind, NULL, labels,
-			argc - optind, value, buckets) &&
+			argc - optind, value, buckets, include_partial) &&
 	    !render_stdout(&table_renderers, format, &t, NULL))
 		ret = RESULT_OK;
 	table_free(&t);

@@ -484,6 +484,18 @@ static void read_repeats(struct reader *r, json_t *a, struct profile *p)
 		read_latency(r, get_obj(r, o, "latency_ns"), &rp->latency);
 		rp->client_cpu_ns = get_u64_opt(r, o, "client_cpu_ns");
 		rp->responder_cpu_ns = get_u64_opt(r, o, "responder_cpu_ns");
+		/* older profiles lack both: complete, as they were shown */
+		rp->fraction = 1;
+		if (json_object_get(o, "complete")) {
+			if (!json_is_boolean(json_object_get(o, "complete")))
+				bad(r, "field 'complete' must be true or false");
+			rp->partial = json_is_false(json_object_get(o, "complete"));
+		}
+		if (json_object_get(o, "fraction")) {
+			rp->fraction = get_num(r, o, "fraction");
+			if (!(rp->fraction >= 0 && rp->fraction <= 1))
+				bad(r, "field 'fraction' must be from 0 to 1");
+		}
 		/* counts are per event: read once the events are known */
 	}
 }

@@ -144,13 +144,14 @@ static json_t *repeats_to_json(const struct profile *p)
 			json_array_append_new(counts, json_integer(
 				r->counts ? (json_int_t)r->counts[e] : 0));
 		json_array_append_new(a, json_pack(
-			"{s:I, s:I, s:o, s:o, s:I, s:I}",
+			"{s:I, s:I, s:o, s:o, s:I, s:I, s:b, s:f}",
 			"round_trips", (json_int_t)r->round_trips,
 			"window_ns", (json_int_t)r->window_ns,
 			"latency_ns", latency_to_json(&r->latency),
 			"counts", counts,
 			"client_cpu_ns", (json_int_t)r->client_cpu_ns,
-			"responder_cpu_ns", (json_int_t)r->responder_cpu_ns));
+			"responder_cpu_ns", (json_int_t)r->responder_cpu_ns,
+			"complete", !r->partial, "fraction", r->fraction));
 	}
 	return a;
 }

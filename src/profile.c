@@ -7,6 +7,8 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
+#include "error.h"
+
 static const char *const role_names[ROLE_MAX] = {
 	[ROLE_CLIENT] = "client",
 	[ROLE_RESPONDER] = "responder",
@@ -214,4 +216,39 @@ int profile_emulated(const struct profile *p)
 	const char *accel = profile_condition(p, PROFILE_COND_ACCEL);
 
 	return accel && !strncmp(accel, "tcg", 3);
+}
+
+int profile_repeat_used(const struct profile *p, size_t k)
+{
+	return k < p->nrepeats && p->repeats[k].round_trips &&
+	       (!p->repeats[k].partial || p->include_partial);
+}
+
+size_t profile_npartial(const struct profile *p)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < p->nrepeats; k++)
+		n += p->repeats[k].partial != 0;
+	return n;
+}
+
+void profile_note_partial(const struct profile *p, const char *path)
+{
+	size_t n = profile_npartial(p), k;
+
+	if (!n)
+		return;
+	if (p->nrepeats == 1) {
+		/* its only window: kept, or there would be nothing */
+		info("'%s' is partial: its window was cut short at %.0f%%", path,
+		     p->repeats[0].fraction * 100);
+		return;
+	}
+	for (k = 0; k < p->nrepeats && !p->repeats[k].partial; k++)
+		;
+	info("'%s': %zu of %zu windows cut short (window %zu at %.0f%%): %s", path,
+	     n, p->nrepeats, k + 1, p->repeats[k].fraction * 100,
+	     p->include_partial ? "kept (--include-partial)" :
+	     "left out of means and spreads; --include-partial keeps them");
 }

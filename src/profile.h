@@ -154,6 +154,10 @@ struct profile_repeat {
 	uint64_t *counts;        /* per event (profile.events), all CPUs */
 	uint64_t client_cpu_ns;  /* schedstat, 0 when unknown */
 	uint64_t responder_cpu_ns;
+	/* cut short (SIGINT, a responder that died): "complete": false in
+	 * the file, with the share of the asked-for window it reached */
+	int partial;
+	double fraction;
 };
 
 /*
@@ -244,7 +248,20 @@ struct profile {
 	size_t nirqs;
 	struct profile_missing *missing;
 	size_t nmissing;
+
+	/* not in the file: table and diff --include-partial set it */
+	int include_partial;
 };
+
+/* Whether repeat k enters means and spreads: it has round trips, and
+ * is complete unless include_partial. */
+int profile_repeat_used(const struct profile *p, size_t k);
+/* Repeats cut short, 0 when every window is complete. */
+size_t profile_npartial(const struct profile *p);
+
+/* Say on stderr (info) which windows of the profile at `path` were cut
+ * short, and whether they are left out (table, diff). */
+void profile_note_partial(const struct profile *p, const char *path);
 
 /* Append a condition (copies both strings); -1 when out of memory. */
 int profile_add_condition(struct profile *p, const char *key, const char *value);

@@ -118,6 +118,7 @@ static int window_edge(const int *fds, int nfds, unsigned long req)
 
 struct window {
 	uint64_t open_ns, close_ns;
+	int cut;  /* a signal ended it */
 	uint64_t units;
 	struct procstat before, after;
 	struct profile_task t0, t1;
@@ -150,6 +151,7 @@ static int run_window(const struct record_options *o, struct command *c,
 		poll(&pf, pf.fd >= 0 ? 1 : 0, 10);
 		sampler_drain(s);
 	}
+	w->cut = *o->interrupted != 0;
 	if (window_edge(fds, nfds, PERF_EVENT_IOC_DISABLE))
 		return -1;
 	if (unit_is_counter(&o->per) && unit_read(&o->per, &u1))
@@ -370,7 +372,7 @@ int record_run_command(const struct record_options *o, struct profile *keep)
 		     p.unit.outside_busy ? " (the workload running)" : "",
 		     expect, (unsigned long long)p.round_trips);
 	}
-	code = record_finish(o, &p, s, &output);
+	code = record_finish(o, &p, s, &output, w.cut);
 	if (!p.round_trips && code == RESULT_OK) {
 		warning("no %ss were counted in the window (%s): nothing to "
 			"divide by", o->per.name, o->per.source);

@@ -24,10 +24,11 @@ int record_open_counters(const struct record_options *o, const int *cpus,
 			 int ncpus, const struct event_spec *evs, int nev,
 			 struct sampler **s);
 /* Write the profile (record) or print the counts (stat); warnings for
- * multiplexing, losses and interruption. An enum result. */
+ * multiplexing, losses and interruption. cut_short: a signal cut the
+ * window (one during the write leaves it complete). An enum result. */
 struct profile_output;
 int record_finish(const struct record_options *o, struct profile *p,
-		  struct sampler *s, struct profile_output *out);
+		  struct sampler *s, struct profile_output *out, int cut_short);
 
 /* src/record-profile.c */
 char *record_command_line(int argc, char **argv);

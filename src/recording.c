@@ -226,7 +226,7 @@ static void fill_workload(struct profile *p, const struct record_options *o,
 
 /* Write the profile (record); stat's caller renders the counts. */
 int record_finish(const struct record_options *o, struct profile *p,
-		  struct sampler *s, struct profile_output *out)
+		  struct sampler *s, struct profile_output *out, int cut_short)
 {
 	uint64_t lost = 0, samples = 0;
 	int code = RESULT_OK;
@@ -263,7 +263,8 @@ int record_finish(const struct record_options *o, struct profile *p,
 	}
 	if (p->nevents)
 		lost = p->events[0].lost;
-	if (*o->interrupted) {
+	/* a signal during the write leaves a complete window complete */
+	if (cut_short) {
 		warning("interrupted: the window was cut short; the result is partial");
 		code = RESULT_PARTIAL;
 	}
@@ -296,7 +297,7 @@ int record_finish(const struct record_options *o, struct profile *p,
  * rings until the duration or count is reached, close at a boundary. */
 static int run_window(const struct record_options *o, struct workload *w,
 		      struct sampler *s, struct procstat *a, struct procstat *b,
-		      struct workload_result *res)
+		      struct workload_result *res, int *cut)
 {
 	double t0;
 
@@ -314,6 +315,7 @@ static int run_window(const struct record_options *o, struct workload *w,
 			break;
 		progress(o, w, now_s() - t0);
 	}
+	*cut = *o->interrupted != 0;
 	if (!o->quiet && isatty(STDERR_FILENO) &&
 	    (o->count ? now_s() - t0 >= 2 : o->duration >= 2))
 		fputc('\n', stderr);
@@ -348,7 +350,7 @@ static int run_windows(const struct record_options *o, struct workload *w,
 		       struct sampler *s, const struct event_spec *evs, int nev,
 		       const struct placement *pl, struct profile *p,
 		       struct procstat *first, struct procstat *last,
-		       struct workload_result *total)
+		       struct workload_result *total, int *cut_short)
 {
 	size_t ncounts = (size_t)(nev * pl->nsample);
 	struct sampler_count *prev = calloc(ncounts, sizeof(*prev));
@@ -366,18 +368,24 @@ static int run_windows(const struct record_options *o, struct workload *w,
 		struct profile_repeat *rp = &p->repeats[r];
 		struct procstat a, b;
 		struct workload_result res;
-		int k = 0;
+		int k = 0, cut = 0;
 
 		memset(&a, 0, sizeof(a));
 		memset(&b, 0, sizeof(b));
 		sampler_set_repeat(s, r);
-		if (run_window(o, w, s, &a, &b, &res) || sampler_read(s, cur)) {
+		if (run_window(o, w, s, &a, &b, &res, &cut) || sampler_read(s, cur)) {
 			procstat_free(&a);
 			procstat_free(&b);
 			goto out;
 		}
 		rp->round_trips = res.round_trips;
 		rp->window_ns = res.window_ns;
+		rp->partial = cut || res.partial;
+		rp->fraction = o->count ? (double)res.round_trips / (double)o->count :
+			       (double)res.window_ns / (o->duration * 1e9);
+		if (rp->fraction > 1 || !rp->partial)
+			rp->fraction = 1;
+		*cut_short |= cut;
 		histogram_summary(&res.latency, &rp->latency);
 		rp->client_cpu_ns = task_cpu(&a, &b, ROLE_CLIENT);
 		rp->responder_cpu_ns = task_cpu(&a, &b, ROLE_RESPONDER);
@@ -442,7 +450,7 @@ static int run(const struct record_options *o, struct profile *keep)
 	struct profile p;
 	struct profile_output out = { .fd = -1 };
 	const int *fds;
-	int nfds, nev = 0, code = RESULT_FAILURE, snapped = 0, e;
+	int nfds, nev = 0, code = RESULT_FAILURE, snapped = 0, e, cut = 0;
 	double t0;
 
 	memset(&p, 0, sizeof(p));
@@ -484,7 +492,7 @@ static int run(const struct record_options *o, struct profile *keep)
 		error("interrupted during warm-up: nothing measured");
 		goto out;
 	}
-	if (run_windows(o, w, s, evs, nev, &pl, &p, &before, &after, &res))
+	if (run_windows(o, w, s, evs, nev, &pl, &p, &before, &after, &res, &cut))
 		goto out;
 	snapped = 1;
 	workload_add_conditions(w, &p);
@@ -505,7 +513,7 @@ static int run(const struct record_options *o, struct profile *keep)
 		goto out;
 	for (e = 0; e < (int)p.ntasks; e++)
 		p.tasks[e].cpu = p.tasks[e].role == ROLE_CLIENT ? pl.client : pl.server;
-	code = record_finish(o, &p, s, &out);
+	code = record_finish(o, &p, s, &out, cut);
 	if (res.partial && code == RESULT_OK) {
 		warning("%s: kept the %llu round trips before it", res.error,
 			(unsigned long long)res.round_trips);
