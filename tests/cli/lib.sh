@@ -20,3 +20,23 @@ need_perf() {
 	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ] ||
 		skip "needs root or kernel.perf_event_paranoid <= 0"
 }
+
+# What perpkt may change outside its own namespaces, to compare before
+# and after a run: qdiscs, RPS masks, IRQ affinities. (Namespaces are
+# checked by name per run: other perpkt runs may be going on.)
+system_state() {
+	tc qdisc show 2>/dev/null
+	for f in /sys/class/net/*/queues/rx-*/rps_cpus; do
+		[ -r "$f" ] && echo "$f $(cat "$f")"
+	done
+	for f in /proc/irq/*/smp_affinity_list; do
+		[ -r "$f" ] && echo "$f $(cat "$f" 2>/dev/null)"
+	done
+}
+# no_leftovers PID STATE-FILE: nothing of run PID is left behind
+no_leftovers() {
+	! ip netns list 2>/dev/null | grep -q "^perpkt-$1-" ||
+		fail "run $1 left namespaces: $(ip netns list | grep "^perpkt-$1-")"
+	system_state >"$TMP/state.after"
+	diff -u "$2" "$TMP/state.after" >&2 || fail "run $1 left the system changed"
+}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -375,6 +376,45 @@ static void test_not_counting(void **state)
 	assert_null(profile_event_not_counting(&p, 1));
 }
 
+/* A profile cut at any byte before its end is refused, never read as
+ * something (or crashing): every offset of one written here. */
+static void test_truncated_refused(void **state)
+{
+	struct profile a, b;
+	char *path = path_of("whole.json"), cut[300];
+	char *text;
+	size_t len, i, end;
+	FILE *f;
+	int null = open("/dev/null", O_WRONLY), err = dup(2);
+
+	make_profile(&a);
+	assert_int_equal(profile_write(&a, path), 0);
+	profile_free(&a);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text = malloc(1 << 20);
+	len = fread(text, 1, 1 << 20, f);
+	fclose(f);
+	assert_true(len > 1000);
+	for (end = len; end && (text[end - 1] == '\n' || text[end - 1] == ' '); end--)
+		;
+	snprintf(cut, sizeof(cut), "%s/cut.json", dir);
+	dup2(null, 2);  /* a thousand "cannot read profile" lines */
+	for (i = 0; i < end; i++) {
+		f = fopen(cut, "w");
+		fwrite(text, 1, i, f);
+		fclose(f);
+		if (profile_read(&b, cut) == 0) {
+			dup2(err, 2);
+			fail_msg("a profile cut at byte %zu of %zu was read", i, len);
+		}
+	}
+	dup2(err, 2);
+	close(null);
+	close(err);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_refused),
 		cmocka_unit_test(test_older_histogram_reads),
 		cmocka_unit_test(test_not_counting),
+		cmocka_unit_test(test_truncated_refused),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
