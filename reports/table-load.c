@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anonymize.h"
 #include "error.h"
 #include "profile.h"
 #include "symsource.h"
@@ -17,7 +18,7 @@ struct table_in {
 };
 
 static int load(struct table_in *t, const char *path, const char *buckets,
-		int include_partial)
+		int include_partial, struct anonymizer *anon)
 {
 	struct symsource src = { .buckets = buckets };
 
@@ -26,6 +27,8 @@ static int load(struct table_in *t, const char *path, const char *buckets,
 	t->have_p = 1;
 	t->p.include_partial = include_partial;
 	profile_note_partial(&t->p, path);
+	if (anon && anonymize_profile(anon, &t->p))
+		return -1;
 	if (symsource_open(&t->sym, &src, &t->p, NULL) ||
 	    model_build(&t->m, &t->p, t->sym))
 		return -1;
@@ -71,8 +74,9 @@ static int shared_release(const struct table_in *const *first, size_t n,
 int table_load(struct table *t, const char *const *paths,
 	       const size_t *per_row, const char *const *labels,
 	       size_t nrows, const char *value, const char *buckets,
-	       int include_partial)
+	       int include_partial, int anonymize)
 {
+	struct anonymizer *anon = anonymize ? anonymizer_new() : NULL;
 	size_t n = 0, i, at = 0;
 	struct table_in *in;
 	const struct table_in **first;
@@ -92,7 +96,8 @@ int table_load(struct table *t, const char *const *paths,
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		if (load(&in[i], paths[i], buckets, include_partial))
+		if ((anonymize && !anon) ||
+		    load(&in[i], paths[i], buckets, include_partial, anon))
 			goto out;
 		models[i] = &in[i].m;
 	}
@@ -126,5 +131,6 @@ out:
 	free(first);
 	free(models);
 	free(in);
+	anonymizer_free(anon);
 	return ret;
 }

@@ -40,12 +40,13 @@ int table_value_check(const char *value);
  * kernel release labels a row, or the file name when two profiles
  * share a release. `perpkt table` and `perpkt sweep` both build theirs
  * here. Windows cut short are left out of means unless include_partial
- * (and said so on stderr). -1 after printing why.
+ * (and said so on stderr); anonymize: --anonymize, one mapping for all
+ * the profiles. -1 after printing why.
  */
 int table_load(struct table *t, const char *const *paths,
 	       const size_t *per_row, const char *const *labels,
 	       size_t nrows, const char *value, const char *buckets,
-	       int include_partial);
+	       int include_partial, int anonymize);
 
 /*
  * One row per group of models, labelled by labels[i]: row i takes the

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anonymize.h"
 #include "commands.h"
 #include "reports/diff.h"
 #include "error.h"
@@ -42,6 +43,9 @@ static const char diff_usage[] =
 "                         'function:udp_sendmsg > +200', 'latency > +1us'\n"
 "                         (repeatable; errors then exit 130 or 192 so that\n"
 "                         'git bisect run' stops instead of marking bad)\n"
+"      --anonymize        replace host names, addresses, MAC addresses,\n"
+"                         interface names and the kernel command line by\n"
+"                         placeholders, so the report can go public\n"
 "      --include-partial  keep windows that were cut short (left out of\n"
 "                         means and spreads by default)\n"
 "      --allow-missing    a --fail-if bucket or function in no profile\n"
@@ -62,6 +66,7 @@ struct diff_args {
 	int bisect;   /* --fail-if on the command line, even a bad one */
 	int allow_missing;
 	int include_partial;
+	int anonymize;
 	int help;
 };
 
@@ -80,6 +85,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "allow-missing", no_argument, NULL, 10 },
 		{ "force", no_argument, NULL, 11 },
 		{ "include-partial", no_argument, NULL, 13 },
+		{ "anonymize", no_argument, NULL, 12 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -149,6 +155,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		case 13:
 			a->include_partial = 1;
 			break;
+		case 12:
+			a->anonymize = 1;
+			break;
 		case 'h':
 			help_show(diff_usage, &diff_renderers);
 			a->help = 1;
@@ -175,7 +184,7 @@ struct loaded {
 };
 
 static int load(struct loaded *l, const char *path, const char *buckets,
-		int include_partial)
+		int include_partial, struct anonymizer *anon)
 {
 	struct symsource src = { .buckets = buckets };
 
@@ -184,6 +193,8 @@ static int load(struct loaded *l, const char *path, const char *buckets,
 	l->have_p = 1;
 	l->p.include_partial = include_partial;
 	profile_note_partial(&l->p, path);
+	if (anon && anonymize_profile(anon, &l->p))
+		return -1;
 	if (symsource_open(&l->sym, &src, &l->p, NULL))
 		return -1;
 	if (model_build(&l->m, &l->p, l->sym))
@@ -236,6 +247,7 @@ int cmd_diff(int argc, char **argv)
 	struct diff_args a = { .format = renderer_default(&diff_renderers),
 			       .o = { .by = MODEL_BY_FUNCTION, .limit = 30 } };
 	struct loaded *l = NULL;
+	struct anonymizer *anon = NULL;
 	const struct model *models[DIFF_MAX_PROFILES];
 	const char *paths[DIFF_MAX_PROFILES];
 	struct diff d;
@@ -257,6 +269,11 @@ int cmd_diff(int argc, char **argv)
 	}
 	for (i = 0; i < a.nfail; i++)
 		a.fail[i].allow_missing = a.allow_missing;
+	/* one for all profiles: the same host is the same placeholder */
+	if (a.anonymize && !(anon = anonymizer_new())) {
+		error("out of memory");
+		goto out;
+	}
 	n = argc - optind;
 	l = calloc(n, sizeof(*l));
 	if (!l) {
@@ -265,7 +282,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		paths[i] = argv[optind + i];
-		if (load(&l[i], paths[i], a.buckets, a.include_partial))
+		if (load(&l[i], paths[i], a.buckets, a.include_partial, anon))
 			goto out;
 		models[i] = &l[i].m;
 	}
@@ -284,6 +301,7 @@ out:
 	for (i = 0; l && i < (size_t)(argc - optind); i++)
 		unload(&l[i]);
 	free(l);
+	anonymizer_free(anon);
 	for (i = 0; i < a.nfail; i++)
 		failif_free(&a.fail[i]);
 	/* under --fail-if, errors must stop a bisect, not mark it bad */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anonymize.h"
 #include "commands.h"
 #include "error.h"
 #include "exitcode.h"
@@ -32,6 +33,9 @@ static const char report_usage[] =
 "      --threshold PCT    hide rows below PCT percent\n"
 "      --callers FUNC     who calls FUNC, from callchains (record -g)\n"
 "      --all-conditions   list every test condition, not the first few\n"
+"      --anonymize        replace host names, addresses, MAC addresses,\n"
+"                         interface names and the kernel command line by\n"
+"                         placeholders, so the report can go public\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "      --vmlinux FILE     symbols, file:line and buckets by source path\n"
 "                         from this vmlinux (its build-id must match)\n"
@@ -47,6 +51,7 @@ struct report_args {
 	const char *sort;
 	const char *callers;
 	struct render_options ro;
+	int anonymize;
 	int help;
 };
 
@@ -63,6 +68,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "sort", required_argument, NULL, 7 },
 		{ "callers", required_argument, NULL, 8 },
 		{ "all-conditions", no_argument, NULL, 9 },
+		{ "anonymize", no_argument, NULL, 10 },
 		{ "vmlinux", required_argument, NULL, 30 },
 		{ "kallsyms", required_argument, NULL, 31 },
 		{ "force", no_argument, NULL, 32 },
@@ -122,6 +128,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 9:
 			a->ro.all_conditions = 1;
 			break;
+		case 10:
+			a->anonymize = 1;
+			break;
 		case 30:
 			a->src.vmlinux = optarg;
 			break;
@@ -175,6 +184,14 @@ int cmd_report(int argc, char **argv)
 		return RESULT_OK;
 	if (profile_read(&p, a.input))
 		return RESULT_FAILURE;
+	if (a.anonymize) {
+		struct anonymizer *an = anonymizer_new();
+		int bad = !an || anonymize_profile(an, &p);
+
+		anonymizer_free(an);
+		if (bad)
+			goto out_sym;
+	}
 	if (open_symbols(&a, &p, &sym))
 		goto out_sym;
 	if (model_build(&m, &p, sym))

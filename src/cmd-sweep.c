@@ -487,7 +487,7 @@ static int table_of(const struct sweep *s, char (*names)[256], size_t ncells)
 		}
 	}
 	if (!table_load(&t, (const char *const *)paths, per, labels, ncells,
-			s->value, NULL, 0) &&
+			s->value, NULL, 0, 0) &&
 	    !render_stdout(&table_renderers, s->format, &t, NULL))
 		ret = RESULT_OK;
 out:

@@ -28,6 +28,9 @@ static const char table_usage[] =
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "      --include-partial  keep windows that were cut short (left out of\n"
 "                         means and spreads by default)\n"
+"      --anonymize        replace host names, addresses, MAC addresses,\n"
+"                         interface names and the kernel command line by\n"
+"                         placeholders, so the table can go public\n"
 "  -h, --help             show this help\n";
 
 int cmd_table(int argc, char **argv)
@@ -38,6 +41,7 @@ int cmd_table(int argc, char **argv)
 		{ "format", required_argument, NULL, 3 },
 		{ "buckets", required_argument, NULL, 4 },
 		{ "include-partial", no_argument, NULL, 5 },
+		{ "anonymize", no_argument, NULL, 6 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -47,7 +51,7 @@ int cmd_table(int argc, char **argv)
 	struct table t;
 	int ret = RESULT_FAILURE;
 	size_t nlabels = 0;
-	int c, include_partial = 0;
+	int c, include_partial = 0, anonymize = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -79,6 +83,9 @@ int cmd_table(int argc, char **argv)
 		case 5:
 			include_partial = 1;
 			break;
+		case 6:
+			anonymize = 1;
+			break;
 		case 'h':
 			help_show(table_usage, &table_renderers);
 			return RESULT_OK;
@@ -100,7 +107,7 @@ int cmd_table(int argc, char **argv)
 		goto usage;
 	}
 	if (!table_load(&t, (const char *const *)argv + optind, NULL, labels,
-			argc - optind, value, buckets, include_partial) &&
+			argc - optind, value, buckets, include_partial, anonymize) &&
 	    !render_stdout(&table_renderers, format, &t, NULL))
 		ret = RESULT_OK;
 	table_free(&t);
