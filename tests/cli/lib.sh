@@ -40,3 +40,14 @@ no_leftovers() {
 	system_state >"$TMP/state.after"
 	diff -u "$2" "$TMP/state.after" >&2 || fail "run $1 left the system changed"
 }
+
+# veth_pair NS_A NS_B ADDR_A ADDR_B PREFIXLEN: two namespaces of the
+# test's own joined by a veth pair (veth0 in each), addresses on it that
+# exist only inside them; the caller removes the namespaces.
+veth_pair() {
+	ip netns add "$1" && ip netns add "$2" &&
+	ip link add veth0 netns "$1" type veth peer name veth0 netns "$2" &&
+	ip -n "$1" addr add "$3/$5" dev veth0 && ip -n "$2" addr add "$4/$5" dev veth0 &&
+	ip -n "$1" link set veth0 up && ip -n "$2" link set veth0 up &&
+	ip -n "$1" link set lo up && ip -n "$2" link set lo up
+}

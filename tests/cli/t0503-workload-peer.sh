@@ -17,11 +17,7 @@ cleanup() {
 }
 trap cleanup EXIT
 # addresses that exist only inside these two namespaces
-ip netns add $A && ip netns add $B &&
-ip link add veth0 netns $A type veth peer name veth0 netns $B &&
-ip -n $A addr add 10.248.0.1/30 dev veth0 && ip -n $B addr add 10.248.0.2/30 dev veth0 &&
-ip -n $A link set veth0 up && ip -n $B link set veth0 up &&
-ip -n $A link set lo up && ip -n $B link set lo up || fail "cannot make test namespaces"
+veth_pair $A $B 10.248.0.1 10.248.0.2 30 || fail "cannot make test namespaces"
 
 ip netns exec $A "$PERPKT" serve -b 10.248.0.1 -p 12999 2>"$TMP/serve.err" &
 SERVE=$!
