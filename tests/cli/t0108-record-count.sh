@@ -7,7 +7,8 @@ need_perf
 for n in 1 20 50; do
 	start=$(date +%s)
 	expect_exit 0 "$PERPKT" record -q -w 0.1 -n $n -o "$TMP/n$n.json"
-	[ $(( $(date +%s) - start )) -le 3 ] || fail "-n $n took more than 3 s"
+	# the old failure took 5 s and exited 2; ASan on a busy VM is slow
+	[ $(( $(date +%s) - start )) -le 10 ] || fail "-n $n took more than 10 s"
 	got=$(jq '.workload.round_trips' "$TMP/n$n.json")
 	[ "$got" = "$n" ] || fail "-n $n recorded $got round trips"
 done
