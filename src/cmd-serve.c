@@ -16,6 +16,7 @@
 #include <string.h>
 #include <netinet/tcp.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -237,6 +238,10 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 	tc.addr.sin_port = 0;
 	tc.local_responder = 1;
 	tc.only_from = peer->sin_addr;
+	/* tcp: a per-run secret as well, below 2^62 so it reads as int64 */
+	if (!strcmp(setup.transport, "tcp") &&
+	    getrandom(&tc.token, sizeof(tc.token), 0) == sizeof(tc.token))
+		tc.token = (tc.token >> 2) | 1;
 	if (transport_find(setup.transport)->create(&t, &tc) < 0) {
 		reply_error(fd, "cannot create the responder's socket");
 		return;
@@ -248,7 +253,11 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 	}
 	t->ops->release_responder(t);
 	wait_responder_blocked(pid);
-	snprintf(out, sizeof(out), "ok port=%u", t->ops->responder_port(t));
+	if (tc.token)
+		snprintf(out, sizeof(out), "ok port=%u token=%llu",
+			 t->ops->responder_port(t), (unsigned long long)tc.token);
+	else
+		snprintf(out, sizeof(out), "ok port=%u", t->ops->responder_port(t));
 	if (control_write_line(fd, out) < 0)
 		goto out;
 	if (!o->quiet)

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ struct tcp {
 	uint32_t size;
 	struct sockaddr_in addr;
 	struct in_addr only_from;	/* transport_config.only_from */
+	uint64_t token;			/* transport_config.token */
 	char where[32];
 };
 
@@ -38,6 +40,29 @@ static int nodelay(int fd)
 	int one = 1;
 
 	return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+/* serve: the run's token first, within a second, or the connection is
+ * not the client's (someone on the same host, or a guess). */
+static int token_ok(int fd, uint64_t token)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	uint64_t got = 0;
+	size_t have = 0;
+
+	if (!token)
+		return 1;
+	while (have < sizeof(got)) {
+		ssize_t n;
+
+		if (poll(&pf, 1, 1000) <= 0)
+			return 0;
+		n = read(fd, (char *)&got + have, sizeof(got) - have);
+		if (n <= 0)
+			return 0;
+		have += (size_t)n;
+	}
+	return got == token;
 }
 
 static int tcp_create(struct transport **out, const struct transport_config *c)
@@ -54,6 +79,7 @@ static int tcp_create(struct transport **out, const struct transport_config *c)
 	p->size = c->size;
 	p->addr = c->addr;
 	p->only_from = c->only_from;
+	p->token = c->token;
 	inet_ntop(AF_INET, &p->addr.sin_addr, p->where, sizeof(p->where));
 	if (!c->local_responder) {
 		*out = &p->t;
@@ -100,8 +126,9 @@ static void tcp_respond(struct transport *t, char *err, size_t errlen)
 			continue;
 		/* serve: whoever connects first must be the client that set
 		 * the run up, not anyone who found the port */
-		if (fd >= 0 && p->only_from.s_addr &&
-		    from.sin_addr.s_addr != p->only_from.s_addr) {
+		if (fd >= 0 && ((p->only_from.s_addr &&
+		     from.sin_addr.s_addr != p->only_from.s_addr) ||
+		    !token_ok(fd, p->token))) {
 			close(fd);
 			continue;
 		}
@@ -158,6 +185,12 @@ static int tcp_client_open(struct transport *t, char *err, size_t errlen)
 	}
 	if (nodelay(p->client_fd) < 0) {
 		snprintf(err, errlen, "cannot set TCP_NODELAY: %s", strerror(errno));
+		return -1;
+	}
+	if (p->token && transport_write_full(p->client_fd, &p->token,
+					     sizeof(p->token)) < 0) {
+		snprintf(err, errlen, "cannot send the run's token: %s",
+			 strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -25,6 +25,8 @@ struct transport_config {
 				      (port 0: any), 0: addr is remote */
 	struct in_addr only_from;  /* perpkt serve: the responder answers
 				      this address alone (0: any) */
+	uint64_t token;            /* serve, tcp: the client's first 8 bytes
+				      must be this run's token (0: none) */
 };
 
 struct transport_ops {

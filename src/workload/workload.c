@@ -214,10 +214,11 @@ static int create_transport(struct workload *w, const struct transport_config *t
 
 /* --peer: ask `perpkt serve` for a responder; fills the data address. */
 static int peer_setup(struct workload *w, const struct workload_config *c,
-		      struct sockaddr_in *addr)
+		      struct transport_config *tc)
 {
+	struct sockaddr_in *addr = &tc->addr;
 	char line[CONTROL_LINE_MAX + 1], err[128];
-	int64_t port;
+	int64_t port, token = 0;
 
 	if (control_resolve(c->peer, CONTROL_DEFAULT_PORT, addr, "peer") < 0)
 		return -1;
@@ -239,6 +240,11 @@ static int peer_setup(struct workload *w, const struct workload_config *c,
 	    port < 1 || port > 65535)
 		return error("malformed answer from peer '%s': '%.64s'", c->peer, line);
 	addr->sin_port = htons((uint16_t)port);
+	/* tcp: the data connection opens with the run's token */
+	if (strstr(line, " token=") && (control_get(line, "token", &token) ||
+					token <= 0))
+		return error("malformed answer from peer '%s': '%.64s'", c->peer, line);
+	tc->token = (uint64_t)token;
 	return 0;
 }
 
@@ -267,7 +273,7 @@ static int setup_network(struct workload *w, const struct workload_config *c,
 	tc->addr.sin_family = AF_INET;
 	tc->size = c->message_size;
 	if (c->peer) {
-		if (peer_setup(w, c, &tc->addr) < 0)
+		if (peer_setup(w, c, tc) < 0)
 			return -1;
 	} else if (c->echo) {
 		if (control_resolve(c->echo, 0, &tc->addr, "echo service") < 0)

@@ -3,7 +3,8 @@
 # second client hears "busy" at once, SIGINT/SIGTERM end serve promptly
 # with a client connected, "stop" after no traffic fails, the data port
 # answers only the address that set the run up, and answers are never
-# longer than requests.
+# longer than requests; on tcp the data connection must open with the
+# run's token.
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
@@ -68,6 +69,24 @@ elif what == "stranger":     # the data port: only the client's address
             u.recvfrom(100); print(name, "answered")
         except socket.timeout:
             print(name, "ignored")
+elif what == "token":        # tcp: the data port wants the run's token
+    import struct
+    c, f = control()
+    req = "perpkt-serve 1 transport=tcp size=40 cpu=-1"
+    ans = ask(f, req)
+    assert len(ans) <= len(req), "answer longer than request"
+    kv = dict(x.split("=") for x in ans.split()[1:])
+    port, token = int(kv["port"]), int(kv["token"])
+    for name, first in (("guess", struct.pack("<Q", token ^ 1)),
+                        ("client", struct.pack("<Q", token))):
+        t = socket.create_connection(("10.248.1.1", port), timeout=2)
+        try:
+            t.sendall(first + b"y" * 40)
+            got = t.recv(100)
+            print(name, "answered" if len(got) == 40 else "closed")
+        except (socket.timeout, ConnectionResetError):
+            print(name, "closed")
+        t.close()
 PY
 }
 
@@ -78,7 +97,12 @@ for sig in TERM INT; do
 	serve
 	py hold >"$TMP/hold" &
 	HOLD=$!
-	sleep 0.5
+	# held once its setup is answered (python starts slowly when busy)
+	for _ in $(seq 100); do
+		grep -q "^ok port=" "$TMP/hold" && break
+		sleep 0.1
+	done
+	grep -q "^ok port=" "$TMP/hold" || fail "the holding client got no setup answer"
 	if [ $sig = TERM ]; then
 		py busy >"$TMP/busy" || fail "second client: $(cat "$TMP/busy")"
 		grep -q "^error busy" "$TMP/busy" || fail "second client was not told busy: $(cat "$TMP/busy")"
@@ -108,6 +132,11 @@ grep -q "^error no traffic" "$TMP/nt" || fail "stop with no traffic answered: $(
 py stranger >"$TMP/str" || fail "stranger check: $(cat "$TMP/str")"
 grep -qx "stranger ignored" "$TMP/str" || fail "a stranger got an echo: $(cat "$TMP/str")"
 grep -qx "client answered" "$TMP/str" || fail "the client got no echo: $(cat "$TMP/str")"
+# tcp: a connection without the run's token gets nothing
+py token >"$TMP/tok" || fail "token check: $(cat "$TMP/tok")"
+grep -qx "guess closed" "$TMP/tok" || fail "a wrong token got an echo: $(cat "$TMP/tok")"
+grep -qx "client answered" "$TMP/tok" || fail "the right token got no echo: $(cat "$TMP/tok")"
+# (record --peer over tcp, token and all: t0503)
 # and a real run still works after all that
 expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 --peer 10.248.1.1:12998 -o "$TMP/ok.json"
 kill -0 $SERVE || fail "serve died"
