@@ -16,7 +16,6 @@ FUZZ_SECONDS ?= 600
 FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 
 .PHONY: all deps build demo check lab bench fuzz clean
->>>>>>> 09da89e (tests/fuzz: libFuzzer targets for the profile loader, kallsyms, bucket rules and aliases, the serve control protocol, the ring-buffer parser and --fail-if, with seeds)
 
 all: build
 
