@@ -22,11 +22,11 @@ grep -q "^PARTIAL: 1 of 2 windows cut short" "$TMP/out" || fail "report does not
 
 # table: the cut window is left out of the mean, and it says so
 expect_exit 0 "$PERPKT" table --format json "$TMP/cut.json"
-jq -e '.rows[0].repeats[1] == null and .rows[0].mean == .rows[0].repeats[0]' "$TMP/out" >/dev/null ||
+jq -e '.rows[0].per_repeat[1] == null and .rows[0].mean == .rows[0].per_repeat[0]' "$TMP/out" >/dev/null ||
 	fail "table used the cut window: $(jq -c '.rows[0]' "$TMP/out")"
 grep -q "1 of 2 windows cut short.*left out" "$TMP/err" || fail "table did not say: $(cat "$TMP/err")"
 expect_exit 0 "$PERPKT" table --format json --include-partial "$TMP/cut.json"
-jq -e '.rows[0].repeats[1] != null' "$TMP/out" >/dev/null ||
+jq -e '.rows[0].per_repeat[1] != null' "$TMP/out" >/dev/null ||
 	fail "--include-partial left it out: $(jq -c '.rows[0]' "$TMP/out")"
 expect_exit 0 "$PERPKT" diff "$TMP/cut.json" "$TMP/cut.json"
 grep -q "left out of means" "$TMP/err" || fail "diff did not say: $(cat "$TMP/err")"
