@@ -363,11 +363,6 @@ static int group_samples(struct model *m, const struct addr_info *addrs,
 			    sizeof(*cpus->rows));
 	if (!roles->rows || !cpus->rows)
 		return error("out of memory for role and CPU rows");
-	for (i = 0; i < MODEL_ROLE_MAX; i++) {
-		row_init(&roles->rows[i]);
-		if (dup_opt(&roles->rows[i].name, role_names[i]))
-			return error("out of memory");
-	}
 	/* the built-in workload's profiles have no workload row */
 	roles->n = MODEL_ROLE_WORKLOAD;
 	for (i = 0; i < p->ntasks; i++)
@@ -376,6 +371,12 @@ static int group_samples(struct model *m, const struct addr_info *addrs,
 	for (i = 0; i < p->nsamples; i++)
 		if (p->samples[i].role == ROLE_WORKLOAD)
 			roles->n = MODEL_ROLE_MAX;
+	/* every row up to n owns its name: model_free() frees n of them */
+	for (i = 0; i < MODEL_ROLE_MAX; i++) {
+		row_init(&roles->rows[i]);
+		if (i < roles->n && dup_opt(&roles->rows[i].name, role_names[i]))
+			return error("out of memory");
+	}
 	/* Every sampled CPU gets a row, even one without samples. */
 	for (i = 0; i < p->ncpus_sampled; i++) {
 		struct model_row *r = &cpus->rows[cpus->n++];
