@@ -203,10 +203,14 @@ static void put_facts(struct summary *s, const struct model *m)
 	for (i = 0; i < p->ncpus_sampled && len < sizeof(list) - 16; i++)
 		len += snprintf(list + len, sizeof(list) - len, "%s%d",
 				i ? "," : "", p->cpus[i]);
-	FACT(s, "CPUs", "client %s, responder %s%s; sampled %s of %d%s%s",
-	     cc, sc, p->client_cpu == p->server_cpu && p->client_cpu >= 0 ?
-	     " (same CPU)" : "", len ? list : "none", p->ncpus,
-	     rel ? "; " : "", rel ? rel : "");
+	if (p->workload_command)
+		FACT(s, "CPUs", "workload where its affinity lets it run; sampled %s of %d%s%s",
+		     len ? list : "none", p->ncpus, rel ? "; " : "", rel ? rel : "");
+	else
+		FACT(s, "CPUs", "client %s, responder %s%s; sampled %s of %d%s%s",
+		     cc, sc, p->client_cpu == p->server_cpu && p->client_cpu >= 0 ?
+		     " (same CPU)" : "", len ? list : "none", p->ncpus,
+		     rel ? "; " : "", rel ? rel : "");
 	if (p->workload_command)
 		FACT(s, "workload", "'%s' (role workload: its process tree)",
 		     p->workload_command);

@@ -91,6 +91,7 @@ grep -q "^perpkt report: 'sh -c for i" "$TMP/out" || fail "report header: $(head
 grep -Eq "(ns|cycles)/pkt" "$TMP/out" || fail "no ns-per-packet column: $(grep samples "$TMP/out" | head -2)"
 grep -q "^per packet: the workload's CPU time" "$TMP/out" || fail "no per-packet decomposition"
 grep -q "^unit: per packet (--per packets:veth0)" "$TMP/out" || fail "no unit line"
+grep -Eq "^CPUs: workload where its affinity lets it run; sampled [0-9,]+ of" "$TMP/out" || fail "CPUs line: $(grep ^CPUs "$TMP/out")"
 grep -q "round trip" "$TMP/out" && fail "a per-packet report speaks of round trips: $(grep 'round trip' "$TMP/out")"
 expect_exit 0 "$PERPKT" report -i "$TMP/pk.json" --format json
 jq -e '.unit.name == "packet" and .unit.spec == "packets:veth0" and .round_trips > 0' "$TMP/out" >/dev/null ||
