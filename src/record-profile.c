@@ -49,11 +49,13 @@ static int cmp_ksym(const void *a, const void *b)
  * symbolised anywhere later. */
 void record_attach_ksyms(struct profile *p)
 {
+	struct sym_error err;
 	struct symbolizer *sym;
 	size_t i, n = 0;
 
-	if (symbolizer_open_kallsyms(&sym, "/proc/kallsyms")) {
-		warning("profile will carry no symbols: reports show raw addresses");
+	if (symbolizer_open_kallsyms(&sym, "/proc/kallsyms", &err)) {
+		warning("%s: the profile will carry no symbols, reports show raw addresses",
+			err.msg);
 		return;
 	}
 	p->text_addr = symbolizer_text_addr(sym);

@@ -31,5 +31,7 @@ struct symsource {
  */
 int symsource_open(struct symbolizer **out, const struct symsource *src,
 		   const struct profile *p, const char **origin);
+/* The symbolizer's warnings not printed yet, as "perpkt: warning: ...". */
+void symsource_print_warnings(struct symbolizer *s);
 
 #endif

@@ -9,42 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-char *sysinfo_build_id(const char *notes_path)
-{
-	unsigned char buf[4096];
-	size_t n, off = 0;
-	FILE *f = fopen(notes_path, "rb");
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	/* Elf64_Nhdr and Elf32_Nhdr are the same: three u32, 4-byte padding */
-	while (off + 12 <= n) {
-		uint32_t namesz, descsz, type;
-		size_t name_off = off + 12, desc_off;
-
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		desc_off = name_off + ((namesz + 3) & ~3u);
-		if (desc_off + descsz > n)
-			break;
-		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4) &&
-		    descsz && descsz <= 64) {
-			char *hex = malloc(descsz * 2 + 1);
-			uint32_t i;
-
-			if (!hex)
-				return NULL;
-			for (i = 0; i < descsz; i++)
-				sprintf(hex + 2 * i, "%02x", buf[desc_off + i]);
-			return hex;
-		}
-		off = desc_off + ((descsz + 3) & ~3u);
-	}
-	return NULL;
-}
+#include "symbolize/symbolize.h"
 
 static char *cpu_model(void)
 {
@@ -108,7 +73,7 @@ void sysinfo_fill(struct profile *p)
 	}
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	p->created = strdup(when);
-	p->build_id = sysinfo_build_id("/sys/kernel/notes");
+	p->build_id = symbolizer_notes_build_id("/sys/kernel/notes");
 	p->cpu_model = cpu_model();
 	p->ncpus = sysinfo_online_cpus(cpus, 4096);
 }

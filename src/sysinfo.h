@@ -6,9 +6,6 @@
 
 /* Fill the profile's system fields: uname, build-id, CPU model, time. */
 void sysinfo_fill(struct profile *p);
-/* Build-id of the running kernel from a notes file such as
- * /sys/kernel/notes, as lowercase hex; NULL when absent. */
-char *sysinfo_build_id(const char *notes_path);
 /* Online CPUs into cpus[] (at most max); returns how many, -1 on error. */
 int sysinfo_online_cpus(int *cpus, int max);
 

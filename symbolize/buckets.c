@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
 #include "symbolize-internal.h"
 
 void buckets_free(struct bucket_rules *r)
@@ -170,7 +169,7 @@ static int parse_line(struct bucket_rule *r, char *line, char *why,
 }
 
 int buckets_parse(struct bucket_rules *out, const char *text,
-		  const char *origin)
+		  const char *origin, struct sym_error *err)
 {
 	struct bucket_rules r = { NULL, 0 };
 	size_t cap = 0, lineno = 0;
@@ -188,7 +187,7 @@ int buckets_parse(struct bucket_rules *out, const char *text,
 		p += len + (p[len] == '\n');
 		if (!line) {
 			buckets_free(&r);
-			return error("out of memory reading rules '%s'", origin);
+			return sym_fail(err, "out of memory reading rules '%s'", origin);
 		}
 		if (r.n == cap) {
 			struct bucket_rule *v;
@@ -198,7 +197,7 @@ int buckets_parse(struct bucket_rules *out, const char *text,
 			if (!v) {
 				free(line);
 				buckets_free(&r);
-				return error("out of memory reading rules '%s'",
+				return sym_fail(err, "out of memory reading rules '%s'",
 					     origin);
 			}
 			r.v = v;
@@ -210,7 +209,7 @@ int buckets_parse(struct bucket_rules *out, const char *text,
 			/* Count the half-built rule so its strings are freed. */
 			r.n++;
 			buckets_free(&r);
-			return error("bad bucket rule at '%s:%zu': %s", origin,
+			return sym_fail(err, "bad bucket rule at '%s:%zu': %s", origin,
 				     lineno, why);
 		}
 		r.n += got;

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
 #include "symbolize-internal.h"
 
 /* Deeper inline nests than this are cut (the kernel's reach ~12). */
@@ -116,7 +115,8 @@ static ptrdiff_t range_find(const struct dw_range *v, size_t n, uint64_t addr)
 	return -1;
 }
 
-struct srcindex *srcindex_new(void *dwarf, const char *origin)
+struct srcindex *srcindex_new(void *dwarf, const char *origin,
+			      struct sym_msgs *w)
 {
 	struct srcindex *x = calloc(1, sizeof(*x));
 	Dwarf_Off off = 0, next;
@@ -158,7 +158,7 @@ struct srcindex *srcindex_new(void *dwarf, const char *origin)
 		x->ncus++;
 	}
 	if (!x->ncus) {
-		warning("no readable compilation unit in the DWARF of '%s': file:line and inline chains are unavailable",
+		msgs_add(w, "no readable compilation unit in the DWARF of '%s': file:line and inline chains are unavailable",
 			origin);
 		srcindex_free(x);
 		return NULL;
@@ -170,7 +170,7 @@ struct srcindex *srcindex_new(void *dwarf, const char *origin)
 	ranges_sort(&x->ranges);
 	return x;
 oom:
-	warning("out of memory indexing the DWARF of '%s': file:line and inline chains are unavailable",
+	msgs_add(w, "out of memory indexing the DWARF of '%s': file:line and inline chains are unavailable",
 		origin);
 	srcindex_free(x);
 	return NULL;
@@ -188,13 +188,14 @@ static int cu_index(struct srcindex *x, struct dw_cu *cu, Dwarf_Die *cudie)
 	Dwarf_Die child;
 
 	cu->indexed = 1;
-	if (dwarf_child(cudie, &child))
-		return 0;
-	do {
-		if (dwarf_tag(&child) == DW_TAG_subprogram &&
-		    die_ranges(&child, &cu->funcs, dwarf_dieoffset(&child)))
-			return -1;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	if (dwarf_child(cudie, &child) == 0) {
+		do {
+			if (dwarf_tag(&child) == DW_TAG_subprogram &&
+			    die_ranges(&child, &cu->funcs,
+				       dwarf_dieoffset(&child)))
+				return -1;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
 	ranges_sort(&cu->funcs);
 	return 0;
 }

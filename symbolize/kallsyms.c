@@ -6,62 +6,10 @@
  */
 #include "symbolize.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "error.h"
 #include "symbolize-internal.h"
-
-int read_whole_file(char **out, size_t *len, const char *path)
-{
-	size_t cap = 1 << 20, used = 0;
-	char *buf, *p;
-	ssize_t r;
-	int fd;
-
-	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return error("out of memory reading '%s'", path);
-	}
-	for (;;) {
-		if (cap - used < 65536) {
-			p = realloc(buf, cap * 2);
-			if (!p) {
-				free(buf);
-				close(fd);
-				return error("out of memory reading '%s'", path);
-			}
-			buf = p;
-			cap *= 2;
-		}
-		r = read(fd, buf + used, cap - used - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			error("cannot read '%s': %s", path, strerror(errno));
-			free(buf);
-			close(fd);
-			return -1;
-		}
-		if (!r)
-			break;
-		used += r;
-	}
-	close(fd);
-	buf[used] = '\0';
-	*out = buf;
-	if (len)
-		*len = used;
-	return 0;
-}
 
 static int hexval(unsigned char c)
 {
@@ -113,21 +61,25 @@ static int parse_line(char *p, struct sym *y)
 	return 1;
 }
 
-int symbolizer_open_kallsyms(struct symbolizer **out, const char *path)
+int symbolizer_open_kallsyms(struct symbolizer **out, const char *path,
+			     struct sym_error *err)
 {
+	static const struct text_limits lim = {
+		"kallsyms file", KALLSYMS_MAX_SIZE, KALLSYMS_MAX_LINE
+	};
 	size_t len, lines = 0, n = 0, lineno = 0, text = 0;
 	struct sym *syms;
 	char *buf, *p, *nl;
 
 	*out = NULL;
-	if (read_whole_file(&buf, &len, path))
+	if (read_text_file(&buf, &len, path, &lim, err))
 		return -1;
 	for (p = buf; (p = memchr(p, '\n', buf + len - p)); p++)
 		lines++;
 	syms = malloc((lines + 1) * sizeof(*syms));
 	if (!syms) {
 		free(buf);
-		return error("out of memory for %zu symbols of '%s'", lines,
+		return sym_fail(err, "out of memory for %zu symbols of '%s'", lines,
 			     path);
 	}
 	for (p = buf; p < buf + len; p = nl + 1) {
@@ -144,7 +96,7 @@ int symbolizer_open_kallsyms(struct symbolizer **out, const char *path)
 			continue;
 		r = parse_line(p, &syms[n]);
 		if (r < 0) {
-			error("malformed kallsyms line at '%s:%zu': want 'address type name [module]'",
+			sym_fail(err, "malformed kallsyms line at '%s:%zu': want 'address type name [module]'",
 			      path, lineno);
 			goto fail;
 		}
@@ -159,13 +111,13 @@ int symbolizer_open_kallsyms(struct symbolizer **out, const char *path)
 	}
 	if (!n) {
 		if (text)
-			error("kernel addresses hidden in '%s': set kernel.kptr_restrict=0 or run as root",
+			sym_fail(err, "kernel addresses hidden in '%s': set kernel.kptr_restrict=0 or run as root",
 			      path);
 		else
-			error("no text symbols in '%s'", path);
+			sym_fail(err, "no text symbols in '%s'", path);
 		goto fail;
 	}
-	return symbolizer_build(out, syms, n, buf, path, 0);
+	return symbolizer_build(out, syms, n, buf, path, 0, err);
 fail:
 	free(syms);
 	free(buf);

@@ -43,6 +43,20 @@ struct bucket_rules {
 	size_t n;
 };
 
+/* Warnings kept for the caller (msgs.c). */
+struct sym_msgs {
+	char **v;
+	size_t n, taken;
+};
+/* Formats the reason into e (when not NULL); returns -1. */
+int sym_fail(struct sym_error *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void msgs_add(struct sym_msgs *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Appends from's messages to `to` and empties from. */
+void msgs_move(struct sym_msgs *to, struct sym_msgs *from);
+void msgs_free(struct sym_msgs *m);
+
 struct symbolizer {
 	struct sym *syms;      /* sorted by address, no two alike */
 	uint64_t *addrs;       /* syms[i].addr, dense for the binary search */
@@ -56,6 +70,7 @@ struct symbolizer {
 	struct srcindex *dw;
 	struct vmlinux_file *vm;
 	uint64_t bias;
+	struct sym_msgs warnings;
 };
 
 /* Bucket names with no rule behind them. */
@@ -72,7 +87,7 @@ extern const char buckets_default_text[];
  * On success replaces nothing: the caller swaps *out in.
  */
 int buckets_parse(struct bucket_rules *out, const char *text,
-		  const char *origin);
+		  const char *origin, struct sym_error *err);
 void buckets_free(struct bucket_rules *r);
 /*
  * Index of the first rule matching a source file (may be NULL: path
@@ -87,11 +102,25 @@ size_t buckets_match(const struct bucket_rules *r, const char *file,
  * to reach the next symbol (padding included). Frees both on failure.
  */
 int symbolizer_build(struct symbolizer **out, struct sym *syms, size_t n,
-		     char *strings, const char *origin, int sized);
+		     char *strings, const char *origin, int sized,
+		     struct sym_error *err);
 
-/* Read a whole file (also /proc files, whose size reads as 0) into a
- * NUL-terminated buffer; *len excludes the NUL. */
-int read_whole_file(char **out, size_t *len, const char *path);
+/* Bounds of a text input: a wrong file (/dev/zero, a core dump) is
+ * refused at once instead of read until memory runs out. */
+struct text_limits {
+	const char *what;       /* "kallsyms file", in the messages */
+	size_t max_size, max_line;
+};
+/* /proc/kallsyms is ~10 MiB with modules; a name is at most 512 bytes. */
+#define KALLSYMS_MAX_SIZE ((size_t)256 << 20)
+#define KALLSYMS_MAX_LINE 1024
+#define BUCKETS_MAX_SIZE ((size_t)4 << 20)
+#define BUCKETS_MAX_LINE 4096
+/* Read a whole text file (also /proc files, whose size reads as 0) into
+ * a NUL-terminated buffer; *len excludes the NUL. Larger than allowed,
+ * a NUL byte, or a line too long: -1 with the reason. */
+int read_text_file(char **out, size_t *len, const char *path,
+		   const struct text_limits *lim, struct sym_error *err);
 
 /* Index of the symbol containing addr, or -1. */
 ptrdiff_t symbolizer_find(const struct symbolizer *s, uint64_t addr);
@@ -105,8 +134,9 @@ struct dw_loc {
 	size_t ninlines;
 };
 /* Takes no ownership of `dw`, which must outlive the index. NULL after
- * a warning when no CU is readable (or out of memory). */
-struct srcindex *srcindex_new(void *dw, const char *origin);
+ * a warning in *w when no CU is readable (or out of memory). */
+struct srcindex *srcindex_new(void *dw, const char *origin,
+			      struct sym_msgs *w);
 /* Position of addr, cached per address; NULL when DWARF has none. */
 const struct dw_loc *srcindex_lookup(struct srcindex *x, uint64_t addr);
 /* Normalised name of the compilation unit holding addr, or NULL. */

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
 #include "symbolize-internal.h"
 
 /* kallsyms gives no end for the last symbol: assume it fits a page. */
@@ -78,7 +77,7 @@ static int sym_cmp(const void *a, const void *b)
 
 /* Fold every name once: cheap (a strchr for most) and it keeps
  * resolve free of allocation. */
-static int fold_all(struct symbolizer *s)
+static int fold_all(struct symbolizer *s, struct sym_error *err)
 {
 	size_t i, total = 0, off = 0;
 	char *p;
@@ -92,7 +91,7 @@ static int fold_all(struct symbolizer *s)
 		return 0;
 	s->folded = malloc(total);
 	if (!s->folded)
-		return error("out of memory folding %zu symbol names", s->n);
+		return sym_fail(err, "out of memory folding %zu symbol names", s->n);
 	for (i = 0; i < s->n; i++) {
 		const char *name = s->syms[i].name;
 
@@ -125,7 +124,8 @@ static uint64_t find_text_addr(const struct sym *syms, size_t n)
 }
 
 int symbolizer_build(struct symbolizer **out, struct sym *syms, size_t n,
-		     char *strings, const char *origin, int sized)
+		     char *strings, const char *origin, int sized,
+		     struct sym_error *err)
 {
 	struct symbolizer *s;
 	size_t i, j, kept = 0;
@@ -135,13 +135,14 @@ int symbolizer_build(struct symbolizer **out, struct sym *syms, size_t n,
 	if (!s) {
 		free(syms);
 		free(strings);
-		return error("out of memory for symbols of '%s'", origin);
+		return sym_fail(err, "out of memory for symbols of '%s'", origin);
 	}
 	s->syms = syms;
 	s->strings = strings;
 	s->text_addr = find_text_addr(syms, n);
 
-	qsort(syms, n, sizeof(*syms), sym_cmp);
+	if (n > 1)
+		qsort(syms, n, sizeof(*syms), sym_cmp);
 
 	/* Keep the first of each address run, bounds included for now. */
 	for (i = 0; i < n; i++) {
@@ -169,13 +170,14 @@ int symbolizer_build(struct symbolizer **out, struct sym *syms, size_t n,
 	s->addrs = malloc((s->n ? s->n : 1) * sizeof(*s->addrs));
 	if (!s->addrs) {
 		symbolizer_close(s);
-		return error("out of memory for symbols of '%s'", origin);
+		return sym_fail(err, "out of memory for symbols of '%s'", origin);
 	}
 	for (i = 0; i < s->n; i++)
 		s->addrs[i] = syms[i].addr;
 
-	if (fold_all(s) ||
-	    buckets_parse(&s->rules, buckets_default_text, "built-in rules")) {
+	if (fold_all(s, err) ||
+	    buckets_parse(&s->rules, buckets_default_text, "built-in rules",
+			  err)) {
 		symbolizer_close(s);
 		return -1;
 	}
@@ -205,7 +207,8 @@ ptrdiff_t symbolizer_find(const struct symbolizer *s, uint64_t addr)
 }
 
 int symbolizer_open_entries(struct symbolizer **out,
-			    const struct sym_entry *e, size_t n)
+			    const struct sym_entry *e, size_t n,
+			    struct sym_error *err)
 {
 	struct sym *syms;
 	size_t i, len = 0, off = 0;
@@ -214,7 +217,7 @@ int symbolizer_open_entries(struct symbolizer **out,
 	*out = NULL;
 	for (i = 0; i < n; i++) {
 		if (!e[i].name)
-			return error("symbol entry %zu has no name", i);
+			return sym_fail(err, "symbol entry %zu has no name", i);
 		len += strlen(e[i].name) + 1;
 		if (e[i].module)
 			len += strlen(e[i].module) + 1;
@@ -224,7 +227,7 @@ int symbolizer_open_entries(struct symbolizer **out,
 	if (!syms || !strings) {
 		free(syms);
 		free(strings);
-		return error("out of memory for %zu symbol entries", n);
+		return sym_fail(err, "out of memory for %zu symbol entries", n);
 	}
 	for (i = 0; i < n; i++) {
 		syms[i].addr = e[i].addr;
@@ -238,18 +241,23 @@ int symbolizer_open_entries(struct symbolizer **out,
 			       (strings + off) + 1;
 		}
 	}
-	return symbolizer_build(out, syms, n, strings, "symbol entries", 1);
+	return symbolizer_build(out, syms, n, strings, "symbol entries", 1,
+				err);
 }
 
-int symbolizer_load_buckets(struct symbolizer *s, const char *path)
+int symbolizer_load_buckets(struct symbolizer *s, const char *path,
+			    struct sym_error *err)
 {
+	static const struct text_limits lim = {
+		"bucket rules", BUCKETS_MAX_SIZE, BUCKETS_MAX_LINE
+	};
 	struct bucket_rules r;
 	size_t i;
 	char *text;
 
-	if (read_whole_file(&text, NULL, path))
+	if (read_text_file(&text, NULL, path, &lim, err))
 		return -1;
-	if (buckets_parse(&r, text, path)) {
+	if (buckets_parse(&r, text, path, err)) {
 		free(text);
 		return -1;
 	}
@@ -348,6 +356,7 @@ void symbolizer_close(struct symbolizer *s)
 	if (!s)
 		return;
 	buckets_free(&s->rules);
+	msgs_free(&s->warnings);
 	srcindex_free(s->dw);
 	/* After the index and the symbols: both point into its file. */
 	vmlinux_file_close(s->vm);

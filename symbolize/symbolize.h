@@ -7,11 +7,19 @@
 
 /*
  * Kernel address -> function, bucket. The only public header of
- * libperpkt-symbolize; no printing to stdout, errors go through the
- * return value and one line on stderr ("perpkt: ...").
+ * libperpkt-symbolize. It never prints: a call that fails returns -1
+ * and puts the reason (one line, "cannot open 'x': ...") in the
+ * caller's struct sym_error; what still works but less well (no DWARF,
+ * a mismatch accepted with force) is kept as warnings on the
+ * symbolizer, for the caller to take with symbolizer_warning().
  */
 
 struct symbolizer;
+
+/* Why a call failed; err may be NULL where the reason is not wanted. */
+struct sym_error {
+	char msg[1024];
+};
 
 /* One text symbol, as kallsyms has it; size reaches the next symbol. */
 struct sym_entry {
@@ -56,6 +64,10 @@ struct symbolizer_options {
 	 * profile's; a different vmlinux is refused unless `force`. */
 	const char *build_id;
 	int force;
+	/* The kernel's architecture as uname -m names it ("x86_64"); a
+	 * vmlinux built for another is refused unless `force`. NULL: not
+	 * checked. */
+	const char *machine;
 	/* Runtime address of _text (KASLR); 0: addresses are link addresses. */
 	uint64_t text_addr;
 	/* Symbols to add, e.g. a profile's or kallsyms' entries: only
@@ -65,17 +77,21 @@ struct symbolizer_options {
 };
 
 /* From a kallsyms file (/proc/kallsyms or a saved copy). */
-int symbolizer_open_kallsyms(struct symbolizer **out, const char *path);
+int symbolizer_open_kallsyms(struct symbolizer **out, const char *path,
+			     struct sym_error *err);
 /* From entries saved in a profile; entries are copied. */
 int symbolizer_open_entries(struct symbolizer **out,
-			    const struct sym_entry *e, size_t n);
+			    const struct sym_entry *e, size_t n,
+			    struct sym_error *err);
 /*
  * From a vmlinux: symbols from its symbol table, file:line and inline
  * chains from its DWARF when present (a warning says when not).
- * Not ELF, stripped, truncated, or a build-id mismatch: error, -1.
+ * Not ELF, stripped, truncated, another architecture or a build-id
+ * mismatch: -1.
  */
 int symbolizer_open_vmlinux(struct symbolizer **out, const char *path,
-			    const struct symbolizer_options *o);
+			    const struct symbolizer_options *o,
+			    struct sym_error *err);
 /* The first vmlinux that exists for kernel `release` in the usual places
  * (/usr/lib/debug/boot/vmlinux-R, /boot/vmlinux-R, ...); malloc'd, or
  * NULL when none is found. */
@@ -83,10 +99,14 @@ char *symbolizer_find_vmlinux(const char *release);
 /* The GNU build-id (hex) of an ELF file, malloc'd; NULL if it has none
  * or cannot be read (no message). */
 char *symbolizer_file_build_id(const char *path);
+/* The GNU build-id (hex) in a file of bare ELF notes, as the kernel
+ * gives its own in /sys/kernel/notes; malloc'd, NULL if none. */
+char *symbolizer_notes_build_id(const char *path);
 /* 1 when file:line and inline chains are available. */
 int symbolizer_has_dwarf(const struct symbolizer *s);
 /* Replace the built-in bucket rules with those in `path`. */
-int symbolizer_load_buckets(struct symbolizer *s, const char *path);
+int symbolizer_load_buckets(struct symbolizer *s, const char *path,
+			    struct sym_error *err);
 /* The built-in rules as rules-file text: a starting point to edit. */
 const char *symbolizer_default_buckets(void);
 
@@ -99,6 +119,8 @@ int symbolizer_symbol(struct symbolizer *s, uint64_t addr,
 		      struct sym_entry *out);
 /* Runtime address of _text (else _stext), 0 if absent. */
 uint64_t symbolizer_text_addr(struct symbolizer *s);
+/* The next warning not taken yet, or NULL; it lives until close. */
+const char *symbolizer_warning(struct symbolizer *s);
 void symbolizer_close(struct symbolizer *s);
 
 /* Fold compiler suffixes (.isra.N, .constprop.N, .part.N, .cold,

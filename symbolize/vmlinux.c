@@ -7,6 +7,7 @@
  */
 #include "symbolize.h"
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
 #include "symbolize-internal.h"
 
 struct vmlinux_file {
@@ -53,36 +53,55 @@ char *symbolizer_find_vmlinux(const char *release)
 	return NULL;
 }
 
+static char *hex_of(const unsigned char *b, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	char *hex = malloc(n * 2 + 1);
+	size_t i;
+
+	if (!hex)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		hex[2 * i] = digits[b[i] >> 4];
+		hex[2 * i + 1] = digits[b[i] & 15];
+	}
+	hex[2 * n] = '\0';
+	return hex;
+}
+
 static char *elf_build_id(Elf *elf)
 {
-	Elf_Scn *scn = NULL;
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		GElf_Nhdr nh;
-		Elf_Data *d;
-		size_t off = 0, noff, doff, next;
+	return n > 0 ? hex_of(id, n) : NULL;
+}
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
-		    !(d = elf_getdata(scn, NULL)))
-			continue;
-		while ((next = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)d->d_buf + noff, "GNU", 4) &&
-			    nh.n_descsz && nh.n_descsz <= 64) {
-				const unsigned char *b =
-					(unsigned char *)d->d_buf + doff;
-				char *hex = malloc(nh.n_descsz * 2 + 1);
-				size_t i;
+/* The kernel's notes are ELF notes without an ELF file around them:
+ * libelf reads them from an Elf_Data of type ELF_T_NHDR. */
+char *symbolizer_notes_build_id(const char *path)
+{
+	unsigned char buf[4096];
+	Elf_Data d = { .d_buf = buf, .d_type = ELF_T_NHDR,
+		       .d_version = EV_CURRENT };
+	size_t off = 0, noff, doff, next;
+	GElf_Nhdr nh;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-				if (!hex)
-					return NULL;
-				for (i = 0; i < nh.n_descsz; i++)
-					sprintf(hex + 2 * i, "%02x", b[i]);
-				return hex;
-			}
-			off = next;
-		}
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	d.d_size = n;
+	elf_version(EV_CURRENT);
+	while ((next = gelf_getnote(&d, off, &nh, &noff, &doff)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp(buf + noff, "GNU", 4) && nh.n_descsz)
+			return hex_of(buf + doff, nh.n_descsz);
+		off = next;
 	}
 	return NULL;
 }
@@ -95,7 +114,7 @@ struct elf_facts {
 /* Each check names the problem: libelf's own messages ("invalid
  * section") would not tell the user what to do. */
 static int check_elf(Elf *elf, const char *path, off_t fsize,
-		     struct elf_facts *f)
+		     struct elf_facts *f, struct sym_error *err)
 {
 	size_t shstrndx, nsec;
 	Elf_Scn *scn = NULL;
@@ -103,29 +122,29 @@ static int check_elf(Elf *elf, const char *path, off_t fsize,
 
 	memset(f, 0, sizeof(*f));
 	if (elf_kind(elf) != ELF_K_ELF)
-		return error("'%s' is not an ELF file: give a vmlinux with --vmlinux",
+		return sym_fail(err, "'%s' is not an ELF file: give a vmlinux with --vmlinux",
 			     path);
 	if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &nsec) ||
 	    elf_getshdrstrndx(elf, &shstrndx))
-		return error("'%s' has a corrupt ELF header: %s", path,
+		return sym_fail(err, "'%s' has a corrupt ELF header: %s", path,
 			     elf_errmsg(-1));
 	if (eh.e_shoff + (uint64_t)nsec * eh.e_shentsize > (uint64_t)fsize)
-		return error("'%s' is truncated: its section headers end past its %lld bytes",
+		return sym_fail(err, "'%s' is truncated: its section headers end past its %lld bytes",
 			     path, (long long)fsize);
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
-		return error("'%s' is not a linked kernel image (ELF type %u): give vmlinux, not an object file",
+		return sym_fail(err, "'%s' is not a linked kernel image (ELF type %u): give vmlinux, not an object file",
 			     path, eh.e_type);
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 		GElf_Shdr sh;
 
 		if (!gelf_getshdr(scn, &sh))
-			return error("'%s' has a corrupt section header: %s",
+			return sym_fail(err, "'%s' has a corrupt section header: %s",
 				     path, elf_errmsg(-1));
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (sh.sh_type != SHT_NOBITS &&
 		    sh.sh_offset + sh.sh_size > (uint64_t)fsize)
-			return error("'%s' is truncated: section '%s' ends at byte %llu, the file has %lld",
+			return sym_fail(err, "'%s' is truncated: section '%s' ends at byte %llu, the file has %lld",
 				     path, name ? name : "?",
 				     (unsigned long long)(sh.sh_offset + sh.sh_size),
 				     (long long)fsize);
@@ -136,7 +155,7 @@ static int check_elf(Elf *elf, const char *path, off_t fsize,
 			f->has_debug_info = 1;
 	}
 	if (!f->has_symtab)
-		return error("'%s' is stripped (no symbol table): use the unstripped vmlinux (e.g. from the -dbg package) or --kallsyms",
+		return sym_fail(err, "'%s' is stripped (no symbol table): use the unstripped vmlinux (e.g. from the -dbg package) or --kallsyms",
 			     path);
 	return 0;
 }
@@ -168,7 +187,7 @@ static int is_text_section(Elf *elf, size_t shndx)
 
 /* Text symbols, as kallsyms would list them, in link addresses. */
 static int read_symtab(Elf *elf, const char *path, struct sym **out,
-		       size_t *nout, size_t extra)
+		       size_t *nout, size_t extra, struct sym_error *err)
 {
 	Elf_Scn *scn = NULL;
 	struct sym *syms = NULL;
@@ -179,10 +198,10 @@ static int read_symtab(Elf *elf, const char *path, struct sym **out,
 
 	*out = NULL;
 	if (elf_getshdrnum(elf, &nsec))
-		return error("'%s': %s", path, elf_errmsg(-1));
+		return sym_fail(err, "'%s': %s", path, elf_errmsg(-1));
 	is_text = calloc(nsec ? nsec : 1, 1);
 	if (!is_text)
-		return error("out of memory reading symbols of '%s'", path);
+		return sym_fail(err, "out of memory reading symbols of '%s'", path);
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
@@ -190,17 +209,25 @@ static int read_symtab(Elf *elf, const char *path, struct sym **out,
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
 			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d || !sh.sh_entsize) {
+		/* Checked before libelf is asked: with entsize 0 it
+		 * fails without saying why ("no error"). */
+		if (sh.sh_entsize != gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT)) {
 			free(is_text);
-			return error("'%s' has a corrupt symbol table: %s",
+			return sym_fail(err, "'%s' has a corrupt symbol table: entry size %llu, not %zu",
+					path, (unsigned long long)sh.sh_entsize,
+					gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT));
+		}
+		d = elf_getdata(scn, NULL);
+		if (!d) {
+			free(is_text);
+			return sym_fail(err, "'%s' has a corrupt symbol table: %s",
 				     path, elf_errmsg(-1));
 		}
 		count = sh.sh_size / sh.sh_entsize;
 		syms = calloc(count + extra + 1, sizeof(*syms));
 		if (!syms) {
 			free(is_text);
-			return error("out of memory for %zu symbols of '%s'",
+			return sym_fail(err, "out of memory for %zu symbols of '%s'",
 				     count, path);
 		}
 		for (i = 1; i < count; i++) {
@@ -237,7 +264,7 @@ static int read_symtab(Elf *elf, const char *path, struct sym **out,
 	free(is_text);
 	if (!n) {
 		free(syms);
-		return error("no text symbols in '%s': is it a vmlinux?", path);
+		return sym_fail(err, "no text symbols in '%s': is it a vmlinux?", path);
 	}
 	*out = syms;
 	*nout = n;
@@ -292,7 +319,8 @@ static char *add_modules(struct sym *syms, size_t *n,
 }
 
 static int check_build_id(Elf *elf, const char *path,
-			  const struct symbolizer_options *o)
+			  const struct symbolizer_options *o,
+			  struct sym_msgs *w, struct sym_error *err)
 {
 	char *id;
 
@@ -300,16 +328,16 @@ static int check_build_id(Elf *elf, const char *path,
 		return 0;
 	id = elf_build_id(elf);
 	if (!id) {
-		warning("'%s' has no build-id: cannot check that it matches the kernel (%s)",
+		msgs_add(w, "'%s' has no build-id: cannot check that it matches the kernel (%s)",
 			path, o->build_id);
 		return 0;
 	}
 	if (strcasecmp(id, o->build_id)) {
 		if (o->force) {
-			warning("build-id mismatch accepted (--force): kernel %s, '%s' %s: results may be wrong",
+			msgs_add(w, "build-id mismatch accepted (--force): kernel %s, '%s' %s: results may be wrong",
 				o->build_id, path, id);
 		} else {
-			error("build-id mismatch: the kernel is %s but '%s' is %s; give the vmlinux of that kernel, or --force",
+			sym_fail(err, "build-id mismatch: the kernel is %s but '%s' is %s; give the vmlinux of that kernel, or --force",
 			      o->build_id, path, id);
 			free(id);
 			return -1;
@@ -317,6 +345,65 @@ static int check_build_id(Elf *elf, const char *path,
 	}
 	free(id);
 	return 0;
+}
+
+/* uname -m names and the ELF machines their kernels are built for. */
+static const struct {
+	const char *uname;
+	unsigned em;
+	const char *elf;        /* as the message names it */
+} machines[] = {
+	{ "x86_64", EM_X86_64, "x86-64" },
+	{ "i386", EM_386, "i386" }, { "i486", EM_386, "i386" },
+	{ "i586", EM_386, "i386" }, { "i686", EM_386, "i386" },
+	{ "aarch64", EM_AARCH64, "AArch64" }, { "arm64", EM_AARCH64, "AArch64" },
+	{ "armv7l", EM_ARM, "ARM" }, { "armv6l", EM_ARM, "ARM" },
+	{ "riscv64", EM_RISCV, "RISC-V" },
+	{ "ppc64", EM_PPC64, "PowerPC64" }, { "ppc64le", EM_PPC64, "PowerPC64" },
+	{ "s390x", EM_S390, "S/390" },
+	{ "mips64", EM_MIPS, "MIPS" }, { "mips", EM_MIPS, "MIPS" },
+	{ "loongarch64", 258 /* EM_LOONGARCH */, "LoongArch" },
+	{ "sparc64", EM_SPARCV9, "SPARC v9" },
+};
+
+static const char *em_name(unsigned em)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(machines) / sizeof(machines[0]); i++)
+		if (machines[i].em == em)
+			return machines[i].elf;
+	return NULL;
+}
+
+/* A vmlinux of another architecture has symbols at plausible addresses
+ * and gives confident, wrong answers: refuse it. */
+static int check_machine(Elf *elf, const char *path,
+			 const struct symbolizer_options *o,
+			 struct sym_msgs *w, struct sym_error *err)
+{
+	const char *have;
+	GElf_Ehdr eh;
+	size_t i;
+
+	if (!o->machine || !gelf_getehdr(elf, &eh))
+		return 0;
+	for (i = 0; i < sizeof(machines) / sizeof(machines[0]); i++)
+		if (!strcmp(machines[i].uname, o->machine))
+			break;
+	if (i == sizeof(machines) / sizeof(machines[0]) ||
+	    machines[i].em == eh.e_machine)
+		return 0;
+	have = em_name(eh.e_machine);
+	if (o->force) {
+		msgs_add(w, "'%s' is built for %s (ELF machine %u), the kernel is %s: accepted (--force), results will be wrong",
+			 path, have ? have : "another architecture",
+			 eh.e_machine, o->machine);
+		return 0;
+	}
+	return sym_fail(err, "'%s' is built for %s (ELF machine %u) but the kernel is %s: give the vmlinux of that kernel",
+			path, have ? have : "another architecture", eh.e_machine,
+			o->machine);
 }
 
 static const Dwfl_Callbacks dwfl_callbacks = {
@@ -327,14 +414,14 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 
 /* DWARF via libdwfl; NULL (after a warning) when the file has none. */
 static void *open_dwarf(struct vmlinux_file *vm, const char *path,
-			const struct elf_facts *f)
+			const struct elf_facts *f, struct sym_msgs *w)
 {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
 	Dwarf *dw;
 
 	if (!f->has_debug_info) {
-		warning("'%s' has no DWARF: file:line and inline chains are unavailable, buckets come from function names",
+		msgs_add(w, "'%s' has no DWARF: file:line and inline chains are unavailable, buckets come from function names",
 			path);
 		return NULL;
 	}
@@ -350,7 +437,7 @@ static void *open_dwarf(struct vmlinux_file *vm, const char *path,
 		goto fail;
 	return dw;
 fail:
-	warning("cannot read the DWARF of '%s' (%s): file:line and inline chains are unavailable",
+	msgs_add(w, "cannot read the DWARF of '%s' (%s): file:line and inline chains are unavailable",
 		path, dwfl_errmsg(-1));
 	if (vm->dwfl)
 		dwfl_end(vm->dwfl);
@@ -359,8 +446,10 @@ fail:
 }
 
 int symbolizer_open_vmlinux(struct symbolizer **out, const char *path,
-			    const struct symbolizer_options *opts)
+			    const struct symbolizer_options *opts,
+			    struct sym_error *err)
 {
+	struct sym_msgs w = { NULL, 0, 0 };
 	static const struct symbolizer_options none;
 	const struct symbolizer_options *o = opts ? opts : &none;
 	struct vmlinux_file *vm;
@@ -375,30 +464,31 @@ int symbolizer_open_vmlinux(struct symbolizer **out, const char *path,
 	*out = NULL;
 	vm = calloc(1, sizeof(*vm));
 	if (!vm)
-		return error("out of memory opening '%s'", path);
+		return sym_fail(err, "out of memory opening '%s'", path);
 	vm->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (vm->fd < 0) {
-		error("cannot open vmlinux '%s': %s", path, strerror(errno));
+		sym_fail(err, "cannot open vmlinux '%s': %s", path, strerror(errno));
 		goto fail;
 	}
 	if (fstat(vm->fd, &st) || !S_ISREG(st.st_mode)) {
-		error("'%s' is not a regular file: give a vmlinux", path);
+		sym_fail(err, "'%s' is not a regular file: give a vmlinux", path);
 		goto fail;
 	}
 	elf_version(EV_CURRENT);
 	vm->elf = elf_begin(vm->fd, ELF_C_READ_MMAP, NULL);
 	if (!vm->elf) {
-		error("cannot read '%s' as ELF: %s", path, elf_errmsg(-1));
+		sym_fail(err, "cannot read '%s' as ELF: %s", path, elf_errmsg(-1));
 		goto fail;
 	}
-	if (check_elf(vm->elf, path, st.st_size, &facts) ||
-	    check_build_id(vm->elf, path, o) ||
-	    read_symtab(vm->elf, path, &syms, &n, o->nmodules))
+	if (check_elf(vm->elf, path, st.st_size, &facts, err) ||
+	    check_machine(vm->elf, path, o, &w, err) ||
+	    check_build_id(vm->elf, path, o, &w, err) ||
+	    read_symtab(vm->elf, path, &syms, &n, o->nmodules, err))
 		goto fail;
 
 	ltext = link_text(syms, n);
 	if (o->text_addr && !ltext) {
-		warning("no _text or _stext in '%s': addresses taken as link addresses (KASLR not undone)",
+		msgs_add(&w, "no _text or _stext in '%s': addresses taken as link addresses (KASLR not undone)",
 			path);
 	}
 	for (i = 0; i < n; i++)
@@ -406,19 +496,21 @@ int symbolizer_open_vmlinux(struct symbolizer **out, const char *path,
 	strings = add_modules(syms, &n, o);
 	if (!strings) {
 		free(syms);
-		error("out of memory for the module symbols of '%s'", path);
+		sym_fail(err, "out of memory for the module symbols of '%s'", path);
 		goto fail;
 	}
-	dw = open_dwarf(vm, path, &facts);
-	if (symbolizer_build(out, syms, n, strings, path, 0))
+	dw = open_dwarf(vm, path, &facts, &w);
+	if (symbolizer_build(out, syms, n, strings, path, 0, err))
 		goto fail;
 	(*out)->vm = vm;
 	(*out)->bias = o->text_addr && ltext ? o->text_addr - ltext : 0;
 	/* Unreadable DWARF (warned about) still leaves the symbols. */
 	if (dw)
-		(*out)->dw = srcindex_new(dw, path);
+		(*out)->dw = srcindex_new(dw, path, &w);
+	msgs_move(&(*out)->warnings, &w);
 	return 0;
 fail:
+	msgs_free(&w);
 	vmlinux_file_close(vm);
 	return -1;
 }

@@ -91,7 +91,7 @@ static int setup_known(void **state)
 		e[i].name = known[i][0];
 		e[i].module = NULL;
 	}
-	if (symbolizer_open_entries(&s, e, NKNOWN))
+	if (symbolizer_open_entries(&s, e, NKNOWN, NULL))
 		return -1;
 	*state = s;
 	return 0;
@@ -169,7 +169,7 @@ static void test_path_rules(void **state)
 	size_t i, k;
 
 	assert_int_equal(buckets_parse(&r, symbolizer_default_buckets(),
-				       "built-in"), 0);
+				       "built-in", NULL), 0);
 	assert_true(r.n > 100);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *b;
@@ -218,7 +218,7 @@ static void test_custom_rules(void **state)
 			  "   \n"
 			  "wake func *_recv*\n"
 			  "mine func never\n");
-	assert_int_equal(symbolizer_load_buckets(s, path), 0);
+	assert_int_equal(symbolizer_load_buckets(s, path, NULL), 0);
 	unlink(path);
 
 	assert_string_equal(bucket_of(s, udp, &rule), "mine");
@@ -234,34 +234,72 @@ static void test_custom_rules(void **state)
 	assert_string_equal(rule, "wake func *_recv*");
 }
 
-/* Load `text` as rules; the error message must name file:line. */
-static void expect_bad(struct symbolizer *s, const char *text, int line,
-		       const char *what)
+/*
+ * Run load_buckets(path) with stderr captured: it must fail with the
+ * reason in err, and print nothing (the library leaves that to the
+ * command).
+ */
+static void load_fails(struct symbolizer *s, const char *path,
+		       struct sym_error *err)
 {
-	char path[64], errpath[64], msg[512], where[96];
+	char errpath[64], msg[64];
 	int saved, fd;
-	ssize_t n;
 
-	write_rules(path, text);
 	strcpy(errpath, "/tmp/perpkt-test-stderr-XXXXXX");
 	fd = mkstemp(errpath);
 	assert_true(fd >= 0);
 	fflush(stderr);
 	saved = dup(2);
 	dup2(fd, 2);
-	assert_int_equal(symbolizer_load_buckets(s, path), -1);
+	err->msg[0] = '\0';
+	assert_int_equal(symbolizer_load_buckets(s, path, err), -1);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
-	n = pread(fd, msg, sizeof(msg) - 1, 0);
+	assert_int_equal(pread(fd, msg, sizeof(msg), 0), 0);
 	close(fd);
 	unlink(errpath);
+	assert_true(err->msg[0] != '\0');
+}
+
+/* Load `text` as rules; the error message must name file:line. */
+static void expect_bad(struct symbolizer *s, const char *text, int line,
+		       const char *what)
+{
+	char path[64], where[96];
+	struct sym_error err;
+
+	write_rules(path, text);
+	load_fails(s, path, &err);
 	unlink(path);
-	assert_true(n > 0);
-	msg[n] = '\0';
 	snprintf(where, sizeof(where), "'%s:%d'", path, line);
-	if (!strstr(msg, where) || !strstr(msg, what))
-		fail_msg("message '%s' lacks %s or '%s'", msg, where, what);
+	if (!strstr(err.msg, where) || !strstr(err.msg, what))
+		fail_msg("message '%s' lacks %s or '%s'", err.msg, where, what);
+}
+
+/* Not a rules file: refused at once, not read until memory runs out. */
+static void test_bounded_rules(void **state)
+{
+	struct symbolizer *s = *state;
+	struct sym_error err;
+	char path[64], *text;
+	const char *rule;
+
+	load_fails(s, "/dev/zero", &err);
+	assert_non_null(strstr(err.msg, "'/dev/zero' is not text"));
+	text = malloc(BUCKETS_MAX_LINE + 32);
+	assert_non_null(text);
+	strcpy(text, "udp func udp*\nx func ");
+	memset(text + strlen(text), 'a', BUCKETS_MAX_LINE);
+	text[strlen("udp func udp*\nx func ") + BUCKETS_MAX_LINE] = '\0';
+	write_rules(path, text);
+	free(text);
+	load_fails(s, path, &err);
+	unlink(path);
+	assert_non_null(strstr(err.msg, "line 2 of bucket rules"));
+	assert_non_null(strstr(err.msg, "is over 4096 bytes"));
+	/* The rules in force stay. */
+	assert_string_equal(bucket_of(s, 0, &rule), "udp");
 }
 
 static void test_malformed_rules(void **state)
@@ -278,7 +316,9 @@ static void test_malformed_rules(void **state)
 	/* A failed load keeps the rules in force. */
 	assert_string_equal(bucket_of(s, 0, &rule), "udp");
 	assert_string_equal(rule, "udp func udp*");
-	assert_int_equal(symbolizer_load_buckets(s, "/nonexistent/rules"), -1);
+	assert_int_equal(symbolizer_load_buckets(s, "/nonexistent/rules", NULL), -1);
+	assert_string_equal(bucket_of(s, 0, NULL), "udp");
+	test_bounded_rules(state);
 	assert_string_equal(bucket_of(s, 0, NULL), "udp");
 }
 

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <gelf.h>
 
 #include <cmocka.h>
 
@@ -57,7 +59,7 @@ static int setup(void **state)
 		print_message("fixture " KTREE "vmlinux missing (run from <build>/tests)\n");
 		return -1;
 	}
-	if (symbolizer_open_vmlinux(&s, KTREE "vmlinux", NULL))
+	if (symbolizer_open_vmlinux(&s, KTREE "vmlinux", NULL, NULL))
 		return -1;
 	*state = s;
 	return 0;
@@ -93,6 +95,29 @@ static void test_inline_chain(void **state)
 	assert_string_equal(r.unit, "net/ipv4/udp.c");
 	assert_string_equal(r.bucket, "udp");
 	assert_string_equal(r.rule, "udp path net/ipv4/udp");
+}
+
+/* Assembly units: one with a function (.type @function), one with
+ * lines but none (a bare label), whose empty function table must not
+ * reach qsort(NULL, 0) (test-dwarf-ubsan). */
+static void test_assembly_unit(void **state)
+{
+	struct symbolizer *s = *state;
+	struct sym_result r;
+
+	assert_int_equal(symbolizer_resolve(s, sym_addr(s, "startup_64") + 1,
+					    &r), 0);
+	assert_string_equal(r.function, "startup_64");
+	assert_non_null(r.file);
+	assert_string_equal(r.file, "arch/x86/kernel/head_64.S");
+	assert_true(r.line > 0);
+	assert_int_equal(r.ninlines, 0);
+	assert_int_equal(symbolizer_resolve(s, sym_addr(s, "entry_SYSCALL_64") +
+					    1, &r), 0);
+	assert_string_equal(r.function, "entry_SYSCALL_64");
+	assert_non_null(r.file);
+	assert_string_equal(r.file, "arch/x86/entry/entry_64.S");
+	assert_int_equal(r.ninlines, 0);
 }
 
 static void test_buckets_by_unit(void **state)
@@ -143,7 +168,7 @@ static void test_kaslr(void **state)
 	struct sym_result r1, r2;
 
 	assert_int_equal(symbolizer_text_addr(s), 0xffffffff81000000ULL);
-	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o), 0);
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o, NULL), 0);
 	assert_int_equal(symbolizer_text_addr(k), 0xffffffff81000000ULL + shift);
 	assert_int_equal(symbolizer_resolve(s, a, &r1), 0);
 	assert_int_equal(symbolizer_resolve(k, a + shift, &r2), 0);
@@ -165,13 +190,13 @@ static void test_build_id(void **state)
 	(void)state;
 	assert_non_null(id);
 	assert_int_equal(strlen(id), 40);
-	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o), 0);
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o, NULL), 0);
 	symbolizer_close(k);
 	o.build_id = "0123";
-	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o), -1);
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o, NULL), -1);
 	assert_null(k);
 	o.force = 1;
-	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o), 0);
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o, NULL), 0);
 	symbolizer_close(k);
 	free(id);
 }
@@ -188,7 +213,7 @@ static void test_modules_from_entries(void **state)
 	struct sym_result r;
 
 	(void)state;
-	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o), 0);
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o, NULL), 0);
 	assert_int_equal(symbolizer_resolve(k, 0xffffffffc0001010ULL, &r), 0);
 	assert_string_equal(r.function, "veth_poll");
 	assert_string_equal(r.module, "veth");
@@ -207,15 +232,15 @@ static void test_bad_files(void **state)
 
 	(void)state;
 	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux-stripped",
-						 NULL), -1);
+						 NULL, NULL), -1);
 	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux-truncated",
-						 NULL), -1);
+						 NULL, NULL), -1);
 	assert_int_equal(symbolizer_open_vmlinux(&k, FIXTURES_DIR
-						 "/kallsyms-small.txt", NULL), -1);
-	assert_int_equal(symbolizer_open_vmlinux(&k, "/nonexistent", NULL), -1);
+						 "/kallsyms-small.txt", NULL, NULL), -1);
+	assert_int_equal(symbolizer_open_vmlinux(&k, "/nonexistent", NULL, NULL), -1);
 	assert_null(k);
 	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux-nodwarf",
-						 NULL), 0);
+						 NULL, NULL), 0);
 	assert_false(symbolizer_has_dwarf(k));
 	assert_int_equal(symbolizer_resolve(k, 0xffffffff81000071ULL, &r), 0);
 	assert_null(r.file);
@@ -223,6 +248,130 @@ static void test_bad_files(void **state)
 	assert_int_equal(r.ninlines, 0);
 	symbolizer_close(k);
 	assert_null(symbolizer_find_vmlinux("0.0.0-no-such-release"));
+}
+
+/* A copy of the fixture vmlinux with `len` bytes at `off` replaced. */
+static void patched_copy(char *path, long off, const void *bytes, size_t len)
+{
+	FILE *in = fopen(KTREE "vmlinux", "rb");
+	char buf[65536];
+	size_t n;
+	int fd;
+
+	assert_non_null(in);
+	strcpy(path, "/tmp/perpkt-test-vmlinux-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		assert_int_equal(write(fd, buf, n), (ssize_t)n);
+	fclose(in);
+	assert_int_equal(pwrite(fd, bytes, len, off), (ssize_t)len);
+	close(fd);
+}
+
+/* Where the .symtab section header's sh_entsize lies in the file. */
+static long symtab_entsize_offset(void)
+{
+	int fd = open(KTREE "vmlinux", O_RDONLY);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	long off = -1;
+
+	assert_true(fd >= 0);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(gelf_getehdr(elf, &eh));
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			off = eh.e_shoff + elf_ndxscn(scn) * eh.e_shentsize +
+			      offsetof(Elf64_Shdr, sh_entsize);
+	elf_end(elf);
+	close(fd);
+	assert_true(off > 0);
+	return off;
+}
+
+/* entsize 0 used to give "corrupt symbol table: no error". */
+static void test_symtab_entsize(void **state)
+{
+	const uint64_t zero = 0;
+	struct symbolizer *k = NULL;
+	struct sym_error err;
+	char path[64];
+
+	(void)state;
+	patched_copy(path, symtab_entsize_offset(), &zero, sizeof(zero));
+	assert_int_equal(symbolizer_open_vmlinux(&k, path, NULL, &err), -1);
+	unlink(path);
+	assert_null(k);
+	assert_non_null(strstr(err.msg, "corrupt symbol table: entry size 0, not 24"));
+	assert_null(strstr(err.msg, "no error"));
+}
+
+/* A vmlinux of another architecture is refused, or with force warned. */
+static void test_wrong_machine(void **state)
+{
+	const uint16_t aarch64 = EM_AARCH64;
+	struct symbolizer_options o = { .machine = "x86_64" };
+	struct symbolizer *k = NULL;
+	struct sym_error err;
+	const char *w;
+	char path[64];
+
+	(void)state;
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o, &err),
+			 0);
+	symbolizer_close(k);
+	patched_copy(path, offsetof(Elf64_Ehdr, e_machine), &aarch64,
+		     sizeof(aarch64));
+	assert_int_equal(symbolizer_open_vmlinux(&k, path, &o, &err), -1);
+	assert_null(k);
+	assert_non_null(strstr(err.msg, "is built for AArch64 (ELF machine 183) but the kernel is x86_64"));
+	o.force = 1;
+	assert_int_equal(symbolizer_open_vmlinux(&k, path, &o, &err), 0);
+	w = symbolizer_warning(k);
+	assert_non_null(w);
+	assert_non_null(strstr(w, "accepted (--force)"));
+	symbolizer_close(k);
+	/* Unknown to the check (no machine given): not refused. */
+	assert_int_equal(symbolizer_open_vmlinux(&k, path, NULL, &err), 0);
+	symbolizer_close(k);
+	unlink(path);
+}
+
+/* Degradations come back as warnings, none printed. */
+static void test_warnings(void **state)
+{
+	struct symbolizer *k = NULL;
+	const char *w;
+
+	(void)state;
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux-nodwarf",
+						 NULL, NULL), 0);
+	w = symbolizer_warning(k);
+	assert_non_null(w);
+	assert_non_null(strstr(w, "has no DWARF"));
+	assert_null(symbolizer_warning(k));
+	symbolizer_close(k);
+}
+
+/* The kernel's own notes (as in /sys/kernel/notes): the fixture's
+ * .note.gnu.build-id section carries the same records. */
+static void test_notes_build_id(void **state)
+{
+	char *id = symbolizer_file_build_id(KTREE "vmlinux"), *notes;
+
+	(void)state;
+	notes = symbolizer_notes_build_id(KTREE "vmlinux.notes");
+	assert_non_null(id);
+	assert_non_null(notes);
+	assert_string_equal(id, notes);
+	assert_null(symbolizer_notes_build_id("/nonexistent"));
+	assert_null(symbolizer_notes_build_id(FIXTURES_DIR "/kallsyms-small.txt"));
+	free(id);
+	free(notes);
 }
 
 static void expect_path(struct srcpath *sp, const char *raw,
@@ -284,12 +433,17 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inline_chain),
+		cmocka_unit_test(test_assembly_unit),
 		cmocka_unit_test(test_buckets_by_unit),
 		cmocka_unit_test(test_cache_same_result),
 		cmocka_unit_test(test_kaslr),
 		cmocka_unit_test(test_build_id),
 		cmocka_unit_test(test_modules_from_entries),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_symtab_entsize),
+		cmocka_unit_test(test_wrong_machine),
+		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_notes_build_id),
 		cmocka_unit_test(test_srcpath),
 	};
 

@@ -11,7 +11,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -22,7 +25,7 @@ static int setup_small(void **state)
 {
 	struct symbolizer *s = NULL;
 
-	if (symbolizer_open_kallsyms(&s, FIXTURES_DIR "/kallsyms-small.txt"))
+	if (symbolizer_open_kallsyms(&s, FIXTURES_DIR "/kallsyms-small.txt", NULL))
 		return -1;
 	*state = s;
 	return 0;
@@ -171,21 +174,51 @@ static void test_hidden_addresses(void **state)
 	struct symbolizer *s = (struct symbolizer *)1;
 
 	assert_int_equal(symbolizer_open_kallsyms(&s, FIXTURES_DIR
-						  "/kallsyms-hidden.txt"), -1);
+						  "/kallsyms-hidden.txt", NULL), -1);
 	assert_null(s);
 }
 
 static void test_malformed_and_missing(void **state)
 {
 	struct symbolizer *s = (struct symbolizer *)1;
+	struct sym_error err;
 
 	assert_int_equal(symbolizer_open_kallsyms(&s, FIXTURES_DIR
-						  "/kallsyms-malformed.txt"), -1);
+						  "/kallsyms-malformed.txt", &err), -1);
 	assert_null(s);
+	assert_non_null(strstr(err.msg, "malformed kallsyms line at '"));
 	s = (struct symbolizer *)1;
 	assert_int_equal(symbolizer_open_kallsyms(&s, FIXTURES_DIR
-						  "/no-such-file.txt"), -1);
+						  "/no-such-file.txt", &err), -1);
 	assert_null(s);
+	assert_non_null(strstr(err.msg, "cannot open kallsyms file '"));
+}
+
+/* Not a kallsyms file: refused at once, not read until memory runs out. */
+static void test_bounded_input(void **state)
+{
+	char path[] = "/tmp/perpkt-test-kallsyms-XXXXXX", line[2048];
+	struct symbolizer *s = (struct symbolizer *)1;
+	struct sym_error err;
+	FILE *f;
+	int fd;
+
+	assert_int_equal(symbolizer_open_kallsyms(&s, "/dev/zero", &err), -1);
+	assert_null(s);
+	assert_non_null(strstr(err.msg, "'/dev/zero' is not text (a NUL byte at offset 0)"));
+	/* /dev/urandom would have NULs too; an endless text file does not. */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	memset(line, 'a', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\0';
+	fprintf(f, "ffffffff81000000 T _text\nffffffff81000010 T %s\n", line);
+	fclose(f);
+	assert_int_equal(symbolizer_open_kallsyms(&s, path, &err), -1);
+	assert_non_null(strstr(err.msg, "line 2 of kallsyms file"));
+	assert_non_null(strstr(err.msg, "is over 1024 bytes"));
+	unlink(path);
 }
 
 static void test_entries(void **state)
@@ -201,7 +234,7 @@ static void test_entries(void **state)
 	struct sym_result r;
 	struct sym_entry e;
 
-	assert_int_equal(symbolizer_open_entries(&s, in, 3), 0);
+	assert_int_equal(symbolizer_open_entries(&s, in, 3, NULL), 0);
 	assert_non_null(s);
 	/* Entries are copied: scribbling on the caller's strings is safe. */
 	memset(name, 'x', sizeof(name) - 1);
@@ -242,7 +275,7 @@ static void test_entries_round_trip(void **state)
 	/* What a recorder saves resolves the same way when reopened. */
 	assert_int_equal(symbolizer_symbol(k, BASE + 0xf0, &e[0]), 0);
 	assert_int_equal(symbolizer_symbol(k, MOD + 0x20, &e[1]), 0);
-	assert_int_equal(symbolizer_open_entries(&s, e, 2), 0);
+	assert_int_equal(symbolizer_open_entries(&s, e, 2, NULL), 0);
 	assert_int_equal(symbolizer_resolve(s, BASE + 0xf0, &r), 0);
 	assert_string_equal(r.name, "udp_sendmsg");
 	assert_int_equal(r.offset, 0x80);
@@ -258,11 +291,11 @@ static void test_entries_empty_and_bad(void **state)
 	struct symbolizer *s = NULL;
 	struct sym_result r;
 
-	assert_int_equal(symbolizer_open_entries(&s, NULL, 0), 0);
+	assert_int_equal(symbolizer_open_entries(&s, NULL, 0, NULL), 0);
 	assert_int_equal(symbolizer_resolve(s, 0x1000, &r), 1);
 	symbolizer_close(s);
 	s = (struct symbolizer *)1;
-	assert_int_equal(symbolizer_open_entries(&s, &bad, 1), -1);
+	assert_int_equal(symbolizer_open_entries(&s, &bad, 1, NULL), -1);
 	assert_null(s);
 }
 
@@ -327,6 +360,7 @@ int main(void)
 						setup_small, teardown),
 		cmocka_unit_test(test_hidden_addresses),
 		cmocka_unit_test(test_malformed_and_missing),
+		cmocka_unit_test(test_bounded_input),
 		cmocka_unit_test(test_entries),
 		cmocka_unit_test(test_entries_empty_and_bad),
 		cmocka_unit_test(test_fold),

@@ -58,7 +58,7 @@ static int setup(void **state)
 		fx->p.ksyms[i].type = ksyms[i].type;
 		fx->p.ksyms[i].name = strdup(ksyms[i].name);
 	}
-	assert_int_equal(symbolizer_open_entries(&fx->s, ksyms, fx->p.nksyms), 0);
+	assert_int_equal(symbolizer_open_entries(&fx->s, ksyms, fx->p.nksyms, NULL), 0);
 	*state = fx;
 	return 0;
 }

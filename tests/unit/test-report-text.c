@@ -68,7 +68,7 @@ static int setup(void **state)
 	p->samples = calloc(p->nsamples + 2, sizeof(*p->samples));
 	memcpy(p->samples, samples, sizeof(samples));
 	assert_int_equal(symbolizer_open_entries(&fx->s, ksyms,
-			 sizeof(ksyms) / sizeof(ksyms[0])), 0);
+			 sizeof(ksyms) / sizeof(ksyms[0]), NULL), 0);
 	*state = fx;
 	return 0;
 }
