@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # perpkt resolve agrees with eu-addr2line -f -i on every byte of the text
-# of the ktree fixture vmlinux: same frames (inlined functions innermost
+# of the ktree fixture vmlinux, built by gcc with DWARF 5 and DWARF 4
+# (clang's builds: t0307): same frames (inlined functions innermost
 # first, then the function), each with the same function and file:line.
 . "$(dirname "$0")/lib.sh"
 command -v eu-addr2line >/dev/null || skip "needs eu-addr2line (apt-get install elfutils)"
 command -v jq >/dev/null || skip "needs jq"
-V=$BUILDDIR/tests/fixtures/ktree/vmlinux
+check_one() {
+V=$BUILDDIR/tests/fixtures/ktree/$1
 [ -f "$V" ] || fail "fixture $V not built"
 
 # Every address from _text to the end of the last function.
@@ -75,3 +77,6 @@ deep=$(jq '[.results[] | select((.inlines | length) >= 2)] | length' "$TMP/out")
 jq -e '[.results[] | select(.inlines | length > 0)] | length > 20' "$TMP/out" >/dev/null ||
 	fail "too few addresses with inlined frames"
 echo "ok: $n addresses, $deep with two or more inlined frames"
+}
+check_one vmlinux
+check_one vmlinux-dwarf4
