@@ -40,6 +40,7 @@ static const char report_usage[] =
 "      --vmlinux FILE     symbols, file:line and buckets by source path\n"
 "                         from this vmlinux (its build-id must match)\n"
 "      --kallsyms FILE    symbols from a kallsyms file of the same boot\n"
+"      --modules DIR      module .ko files (with DWARF) for --vmlinux\n"
 "      --force            accept a vmlinux whose build-id differs\n"
 "  -h, --help             show this help\n";
 
@@ -72,6 +73,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "vmlinux", required_argument, NULL, 30 },
 		{ "kallsyms", required_argument, NULL, 31 },
 		{ "force", no_argument, NULL, 32 },
+		{ "modules", required_argument, NULL, 33 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -139,6 +141,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 32:
 			a->src.force = 1;
+			break;
+		case 33:
+			a->src.modules = optarg;
 			break;
 		case 'h':
 			help_show(report_usage, &report_renderers);

@@ -36,6 +36,9 @@ static const char resolve_usage[] =
 "      --build-id HEX     refuse a vmlinux of another kernel build\n"
 "      --force            accept a vmlinux whose build-id differs\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
+"      --modules DIR      module .ko files (with DWARF) for -i with\n"
+"                         --vmlinux (else /usr/lib/debug/lib/modules/R\n"
+"                         and /lib/modules/R)\n"
 "      --format FMT\n"
 "  -h, --help             show this help\n"
 "\n"
@@ -81,6 +84,7 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 		{ "build-id", required_argument, NULL, 4 },
 		{ "force", no_argument, NULL, 5 },
 		{ "buckets", required_argument, NULL, 6 },
+		{ "modules", required_argument, NULL, 8 },
 		{ "format", required_argument, NULL, 7 },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -117,6 +121,9 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 			break;
 		case 6:
 			a->src.buckets = optarg;
+			break;
+		case 8:
+			a->src.modules = optarg;
 			break;
 		case 7:
 			if (!renderer_find(&resolve_renderers, optarg))

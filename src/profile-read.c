@@ -177,10 +177,52 @@ static void read_system(struct reader *r, json_t *o, struct profile *p)
 	p->kernel_release = get_str(r, o, "kernel_release", 0);
 	p->kernel_version = get_str(r, o, "kernel_version", 0);
 	p->build_id = get_str(r, o, "build_id", 0);
+	p->machine = get_str(r, o, "machine", 0);
 	p->hostname = get_str(r, o, "hostname", 0);
 	p->cpu_model = get_str(r, o, "cpu_model", 0);
 	p->ncpus = (int)get_u64(r, o, "ncpus");
 	p->text_addr = get_hex(r, o, "text_addr");
+}
+
+static void read_modules(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	p->modules = calloc(json_array_size(a) ? json_array_size(a) : 1,
+			    sizeof(*p->modules));
+	for (i = 0; p->modules && i < json_array_size(a) && !r->failed; i++) {
+		struct profile_module *m = &p->modules[p->nmodules++];
+		json_t *o = json_array_get(a, i), *secs, *v;
+		const char *key;
+
+		if (!json_is_object(o)) {
+			bad(r, "modules[] entries must be objects");
+			return;
+		}
+		m->name = get_str(r, o, "name", 1);
+		secs = json_object_get(o, "sections");
+		if (!json_is_object(secs)) {
+			bad(r, "modules[].sections must be an object");
+			return;
+		}
+		m->sections = calloc(json_object_size(secs) ?
+				     json_object_size(secs) : 1,
+				     sizeof(*m->sections));
+		if (!m->sections)
+			return;
+		json_object_foreach(secs, key, v) {
+			struct profile_section *sc = &m->sections[m->nsections];
+			json_t *wrap = json_pack("{s:O}", "addr", v);
+
+			sc->addr = get_hex(r, wrap, "addr");
+			json_decref(wrap);
+			if (!(sc->name = strdup(key)))
+				return;
+			m->nsections++;
+		}
+	}
 }
 
 static void read_tasks(struct reader *r, json_t *a, struct profile *p);
@@ -735,6 +777,7 @@ int profile_read(struct profile *p, const char *path)
 	read_samples(&r, get_array(&r, root, "samples"), p);
 	read_stacks(&r, get_array_opt(&r, root, "stacks"), p);
 	read_ksyms(&r, get_array(&r, root, "kallsyms"), p);
+	read_modules(&r, get_array_opt(&r, root, "modules"), p);
 	json_decref(root);
 	if (r.failed) {
 		profile_free(p);

@@ -105,6 +105,25 @@ static json_t *ksyms_to_json(const struct profile *p)
 	return a;
 }
 
+/* "modules": [{"name": "veth", "sections": {".text": "0x..."}}] */
+static json_t *modules_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i, j;
+
+	for (i = 0; a && i < p->nmodules; i++) {
+		const struct profile_module *m = &p->modules[i];
+		json_t *secs = json_object();
+
+		for (j = 0; secs && j < m->nsections; j++)
+			json_object_set_new(secs, m->sections[j].name,
+					    hex(m->sections[j].addr));
+		json_array_append_new(a, json_pack("{s:s, s:o}", "name",
+						   m->name, "sections", secs));
+	}
+	return a;
+}
+
 static json_t *histogram_to_json(const struct profile *p)
 {
 	json_t *a = json_array();
@@ -433,6 +452,12 @@ json_t *profile_to_json(const struct profile *p)
 						  "ratio", "fraction"))) {
 		json_decref(root);
 		return NULL;
+	}
+	/* Added beside the version's fields: older readers ignore them. */
+	if (root) {
+		json_object_set_new(json_object_get(root, "system"), "machine",
+				    str_or_null(p->machine));
+		json_object_set_new(root, "modules", modules_to_json(p));
 	}
 	return root;
 }

@@ -158,6 +158,16 @@ void profile_free(struct profile *p)
 	free(p->kernel_release);
 	free(p->kernel_version);
 	free(p->build_id);
+	free(p->machine);
+	for (i = 0; p->modules && i < p->nmodules; i++) {
+		size_t j;
+
+		for (j = 0; j < p->modules[i].nsections; j++)
+			free(p->modules[i].sections[j].name);
+		free(p->modules[i].sections);
+		free(p->modules[i].name);
+	}
+	free(p->modules);
 	free(p->hostname);
 	free(p->cpu_model);
 	free(p->transport);

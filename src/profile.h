@@ -80,6 +80,18 @@ struct profile_ksym {
 	char *module;      /* NULL for the core kernel */
 };
 
+/* A loaded module's text sections at record time, runtime addresses
+ * from /sys/module/NAME/sections/: where its own DWARF is placed. */
+struct profile_section {
+	char *name;        /* ".text", ".text.unlikely", ".init.text" ... */
+	uint64_t addr;
+};
+struct profile_module {
+	char *name;        /* as kallsyms names it */
+	struct profile_section *sections;
+	size_t nsections;
+};
+
 /* A process of the workload, over the window. */
 struct profile_task {
 	enum role role;
@@ -187,6 +199,7 @@ struct profile {
 	char *kernel_release;
 	char *kernel_version;
 	char *build_id;       /* hex, from /sys/kernel/notes; NULL if unknown */
+	char *machine;        /* uname -m ("x86_64"); NULL in older profiles */
 	char *hostname;
 	char *cpu_model;
 	int ncpus;
@@ -229,6 +242,10 @@ struct profile {
 	size_t nsamples;
 	struct profile_ksym *ksyms;
 	size_t nksyms;
+	/* the modules of ksyms, with their section addresses (none in
+	 * older profiles, nor when /sys/module was not readable) */
+	struct profile_module *modules;
+	size_t nmodules;
 
 	struct profile_repeat *repeats; /* one per window; may be empty */
 	size_t nrepeats;

@@ -43,5 +43,9 @@ int record_collect_samples(struct profile *p, const struct aggregate *a);
 int record_collect_stacks(struct profile *p, const struct stack_table *t);
 /* The kallsyms entries the samples fall in, so p reads anywhere. */
 void record_attach_ksyms(struct profile *p);
+/* The runtime text sections of the modules in p's ksyms, from
+ * sys_module (/sys/module) or else proc_modules (/proc/modules). */
+void record_attach_modules(struct profile *p, const char *sys_module,
+			   const char *proc_modules);
 
 #endif

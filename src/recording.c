@@ -246,6 +246,7 @@ int record_finish(const struct record_options *o, struct profile *p,
 		    record_collect_stacks(p, sampler_stacks(s)))
 			return RESULT_FAILURE;
 		record_attach_ksyms(p);
+		record_attach_modules(p, "/sys/module", "/proc/modules");
 		if (profile_output_commit(out, p))
 			return RESULT_FAILURE;
 	}

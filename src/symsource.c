@@ -122,13 +122,40 @@ static int open_vmlinux_profile(struct symbolizer **out, const char *path,
 		.force = src->force,
 		.text_addr = src->text_addr ? src->text_addr : p->text_addr,
 	};
+	struct sym_module *loaded;
+	struct sym_section *secs;
+	size_t i, j, nsecs = 0;
 	int ret;
 
+	o.machine = p->machine;
+	o.release = p->kernel_release;
+	o.modules_dir = src->modules;
+	for (i = 0; i < p->nmodules; i++)
+		nsecs += p->modules[i].nsections;
+	loaded = calloc(p->nmodules ? p->nmodules : 1, sizeof(*loaded));
+	secs = calloc(nsecs ? nsecs : 1, sizeof(*secs));
 	o.modules = profile_modules(p, &o.nmodules);
-	if (!o.modules)
+	if (!o.modules || !loaded || !secs) {
+		free((void *)o.modules);
+		free(loaded);
+		free(secs);
 		return fail(err, "out of memory");
+	}
+	for (i = 0, nsecs = 0; i < p->nmodules; i++) {
+		loaded[i].name = p->modules[i].name;
+		loaded[i].sections = secs + nsecs;
+		loaded[i].nsections = p->modules[i].nsections;
+		for (j = 0; j < p->modules[i].nsections; j++, nsecs++)
+			secs[nsecs] = (struct sym_section){
+				p->modules[i].sections[j].name,
+				p->modules[i].sections[j].addr };
+	}
+	o.loaded = loaded;
+	o.nloaded = p->nmodules;
 	ret = symbolizer_open_vmlinux(out, path, &o, err);
 	free((void *)o.modules);
+	free(loaded);
+	free(secs);
 	return ret;
 }
 

@@ -16,6 +16,7 @@ struct symsource {
 	const char *vmlinux;   /* --vmlinux FILE */
 	const char *kallsyms;  /* --kallsyms FILE */
 	const char *buckets;   /* --buckets FILE */
+	const char *modules;   /* --modules DIR: where NAME.ko files are */
 	const char *build_id;  /* --build-id HEX: overrides the profile's */
 	uint64_t text_addr;    /* --text-addr: runtime _text, 0 = not given */
 	int force;             /* --force: accept a build-id mismatch */

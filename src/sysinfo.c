@@ -66,6 +66,7 @@ void sysinfo_fill(struct profile *p)
 	if (!uname(&u)) {
 		p->kernel_release = strdup(u.release);
 		p->kernel_version = strdup(u.version);
+		p->machine = strdup(u.machine);
 	}
 	if (!gethostname(host, sizeof(host))) {
 		host[sizeof(host) - 1] = 0;

@@ -57,6 +57,19 @@ void msgs_add(struct sym_msgs *m, const char *fmt, ...)
 void msgs_move(struct sym_msgs *to, struct sym_msgs *from);
 void msgs_free(struct sym_msgs *m);
 
+/* A loaded module with its own DWARF (modules.c). */
+struct kmod_sec {
+	uint64_t addr, size;    /* at run time */
+	uint64_t dwarf;         /* its start in the module's DWARF */
+};
+struct kmod {
+	char *name;
+	void *dwfl;             /* Dwfl *, NULL when not found */
+	struct srcindex *dw;    /* NULL: names only */
+	struct kmod_sec *secs;
+	size_t nsecs;
+};
+
 struct symbolizer {
 	struct sym *syms;      /* sorted by address, no two alike */
 	uint64_t *addrs;       /* syms[i].addr, dense for the binary search */
@@ -71,6 +84,8 @@ struct symbolizer {
 	struct vmlinux_file *vm;
 	uint64_t bias;
 	struct sym_msgs warnings;
+	struct kmod *kmods;
+	size_t nkmods;
 };
 
 /* Bucket names with no rule behind them. */
@@ -153,6 +168,16 @@ struct dw_ranges {
 	size_t n, cap;
 };
 int dw_range_push(struct dw_ranges *r, uint64_t lo, uint64_t hi, uint64_t idx);
+
+/* Each loaded module's file found and indexed; -1 only when out of
+ * memory (a module not found is a warning). */
+int kmods_open(struct symbolizer *s, const struct symbolizer_options *o,
+	       struct sym_msgs *w);
+/* The module `name` when its DWARF is indexed, else NULL. */
+const struct kmod *kmod_find(const struct symbolizer *s, const char *name);
+/* A runtime address in one of its sections to its DWARF address. */
+int kmod_dwarf_addr(const struct kmod *m, uint64_t addr, uint64_t *out);
+void kmods_free(struct symbolizer *s);
 
 /* The ELF file behind a vmlinux symbolizer (vmlinux.c). */
 struct vmlinux_file;

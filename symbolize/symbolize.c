@@ -271,10 +271,29 @@ int symbolizer_load_buckets(struct symbolizer *s, const char *path,
 
 /* The bucket of a whole function: by its compilation unit (the CU of its
  * first byte), never by the header an inlined helper came from. */
+/* The DWARF an address of y is in, and its address there: the vmlinux's
+ * (KASLR undone), or its module's own; NULL when there is none. */
+static struct srcindex *index_of(const struct symbolizer *s,
+				 const struct sym *y, uint64_t addr,
+				 uint64_t *dwaddr)
+{
+	const struct kmod *m;
+
+	if (!y->module) {
+		*dwaddr = addr - s->bias;
+		return s->dw;
+	}
+	m = kmod_find(s, y->module);
+	return m && !kmod_dwarf_addr(m, addr, dwaddr) ? m->dw : NULL;
+}
+
 static void classify(struct symbolizer *s, struct sym *y)
 {
-	if (s->dw && !y->module)
-		y->unit = srcindex_unit(s->dw, y->addr - s->bias);
+	uint64_t a;
+	struct srcindex *x = index_of(s, y, y->addr, &a);
+
+	if (x)
+		y->unit = srcindex_unit(x, a);
 	y->rule = buckets_match(&s->rules, y->unit, y->folded);
 }
 
@@ -282,6 +301,8 @@ int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
 		       struct sym_result *res)
 {
 	ptrdiff_t k = symbolizer_find(s, addr);
+	struct srcindex *x;
+	uint64_t dwaddr;
 	struct sym *y;
 
 	memset(res, 0, sizeof(*res));
@@ -299,9 +320,9 @@ int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
 	res->offset = addr - y->addr;
 	res->module = y->module;
 	res->unit = y->unit;
-	if (s->dw && !y->module) {
-		const struct dw_loc *loc = srcindex_lookup(s->dw,
-							      addr - s->bias);
+	x = index_of(s, y, addr, &dwaddr);
+	if (x) {
+		const struct dw_loc *loc = srcindex_lookup(x, dwaddr);
 
 		if (loc) {
 			res->file = loc->file;
@@ -357,6 +378,7 @@ void symbolizer_close(struct symbolizer *s)
 		return;
 	buckets_free(&s->rules);
 	msgs_free(&s->warnings);
+	kmods_free(s);
 	srcindex_free(s->dw);
 	/* After the index and the symbols: both point into its file. */
 	vmlinux_file_close(s->vm);

@@ -58,6 +58,19 @@ struct sym_result {
 	const char *rule;     /* the rule that chose the bucket, as written */
 };
 
+/* One section of a loaded module at its runtime address, as the kernel
+ * shows it in /sys/module/NAME/sections/ (a profile records them). */
+struct sym_section {
+	const char *name;     /* ".text", ".text.unlikely", ".init.text" */
+	uint64_t addr;
+};
+/* A loaded module: where its sections were at run time. */
+struct sym_module {
+	const char *name;     /* as kallsyms names it: "veth" */
+	const struct sym_section *sections;
+	size_t nsections;
+};
+
 /* How to open a vmlinux; all fields may be left zero. */
 struct symbolizer_options {
 	/* Build-id (hex) of the kernel the addresses come from, e.g. a
@@ -74,6 +87,14 @@ struct symbolizer_options {
 	 * those with a module are taken (vmlinux holds the core kernel). */
 	const struct sym_entry *modules;
 	size_t nmodules;
+	/* Loaded modules: addresses in their recorded sections resolve
+	 * with the module's own DWARF, from NAME.ko or NAME.ko.debug found
+	 * under modules_dir, else under /usr/lib/debug/lib/modules/RELEASE
+	 * and /lib/modules/RELEASE (a warning names a module not found). */
+	const struct sym_module *loaded;
+	size_t nloaded;
+	const char *modules_dir;
+	const char *release;
 };
 
 /* From a kallsyms file (/proc/kallsyms or a saved copy). */

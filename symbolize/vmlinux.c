@@ -507,6 +507,13 @@ int symbolizer_open_vmlinux(struct symbolizer **out, const char *path,
 	/* Unreadable DWARF (warned about) still leaves the symbols. */
 	if (dw)
 		(*out)->dw = srcindex_new(dw, path, &w);
+	if (kmods_open(*out, o, &w)) {
+		symbolizer_close(*out);
+		*out = NULL;
+		msgs_free(&w);
+		return sym_fail(err, "out of memory for the modules of '%s'",
+				path);
+	}
 	msgs_move(&(*out)->warnings, &w);
 	return 0;
 fail:
