@@ -116,13 +116,14 @@ static ptrdiff_t range_find(const struct dw_range *v, size_t n, uint64_t addr)
 }
 
 struct srcindex *srcindex_new(void *dwarf, const char *origin,
-			      struct sym_msgs *w)
+			      const struct srcindex *base, struct sym_msgs *w)
 {
 	struct srcindex *x = calloc(1, sizeof(*x));
 	Dwarf_Off off = 0, next;
 	size_t hsize, capcus = 0, i;
 
-	if (!x || !(x->paths = srcpath_new()))
+	if (!x || !(x->paths = srcpath_new()) ||
+	    (base && srcpath_vote_all(x->paths, base->paths)))
 		goto oom;
 	x->dw = dwarf;
 	while (dwarf_next_unit(x->dw, off, &next, &hsize, NULL, NULL, NULL,

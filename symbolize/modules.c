@@ -122,7 +122,8 @@ static int map_sections(struct kmod *m, Dwfl_Module *mod, Dwarf_Addr dwbias,
 }
 
 static void open_one(struct kmod *m, const struct sym_module *lm,
-		     const struct symbolizer_options *o, struct sym_msgs *w)
+		     const struct symbolizer_options *o,
+		     const struct srcindex *kernel, struct sym_msgs *w)
 {
 	char *path = find_module(o, lm->name);
 	Dwfl_Module *mod;
@@ -152,7 +153,7 @@ static void open_one(struct kmod *m, const struct sym_module *lm,
 			 lm->name, path);
 		goto fail;
 	}
-	m->dw = srcindex_new(dw, path, w);
+	m->dw = srcindex_new(dw, path, kernel, w);
 	if (!m->dw)
 		goto fail;
 	free(path);
@@ -183,7 +184,7 @@ int kmods_open(struct symbolizer *s, const struct symbolizer_options *o,
 		if (!o->loaded[i].name || !(m->name = strdup(o->loaded[i].name)))
 			continue;
 		s->nkmods++;
-		open_one(m, &o->loaded[i], o, w);
+		open_one(m, &o->loaded[i], o, s->dw, w);
 	}
 	return 0;
 }

@@ -180,6 +180,27 @@ void srcpath_vote(struct srcpath *sp, const char *name, const char *comp_dir)
 	free(p);
 }
 
+int srcpath_vote_all(struct srcpath *sp, const struct srcpath *from)
+{
+	size_t i;
+
+	for (i = 0; i < from->nroots; i++) {
+		struct root *v = realloc(sp->roots, (sp->nroots + 1) * sizeof(*v));
+
+		if (!v)
+			return -1;
+		sp->roots = v;
+		sp->caproots = sp->nroots + 1;
+		v[sp->nroots].prefix = strdup(from->roots[i].prefix);
+		if (!v[sp->nroots].prefix)
+			return -1;
+		v[sp->nroots].len = from->roots[i].len;
+		v[sp->nroots].votes = from->roots[i].votes;
+		sp->nroots++;
+	}
+	return 0;
+}
+
 char *srcpath_normalise(const struct srcpath *sp, const char *raw,
 			const char *comp_dir)
 {

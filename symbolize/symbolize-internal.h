@@ -149,9 +149,11 @@ struct dw_loc {
 	size_t ninlines;
 };
 /* Takes no ownership of `dw`, which must outlive the index. NULL after
- * a warning in *w when no CU is readable (or out of memory). */
+ * a warning in *w when no CU is readable (or out of memory). Source
+ * paths are normalised with base's votes too, when base is not NULL
+ * (a module's index with its kernel's). */
 struct srcindex *srcindex_new(void *dw, const char *origin,
-			      struct sym_msgs *w);
+			      const struct srcindex *base, struct sym_msgs *w);
 /* Position of addr, cached per address; NULL when DWARF has none. */
 const struct dw_loc *srcindex_lookup(struct srcindex *x, uint64_t addr);
 /* Normalised name of the compilation unit holding addr, or NULL. */
@@ -196,6 +198,9 @@ void srcpath_vote(struct srcpath *sp, const char *name, const char *comp_dir);
  * libdw keeps stable. NULL only when out of memory. */
 const char *srcpath_get(struct srcpath *sp, const char *raw,
 			const char *comp_dir);
+/* Start with from's votes (a fresh srcpath only): a module's few CUs
+ * then follow the roots its kernel's thousands agreed on. */
+int srcpath_vote_all(struct srcpath *sp, const struct srcpath *from);
 /* Normalise into a new malloc'd string (no interning). */
 char *srcpath_normalise(const struct srcpath *sp, const char *raw,
 			const char *comp_dir);

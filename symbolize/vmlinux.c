@@ -506,7 +506,7 @@ int symbolizer_open_vmlinux(struct symbolizer **out, const char *path,
 	(*out)->bias = o->text_addr && ltext ? o->text_addr - ltext : 0;
 	/* Unreadable DWARF (warned about) still leaves the symbols. */
 	if (dw)
-		(*out)->dw = srcindex_new(dw, path, &w);
+		(*out)->dw = srcindex_new(dw, path, NULL, &w);
 	if (kmods_open(*out, o, &w)) {
 		symbolizer_close(*out);
 		*out = NULL;

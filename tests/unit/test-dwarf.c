@@ -386,7 +386,7 @@ static void expect_path(struct srcpath *sp, const char *raw,
 
 static void test_srcpath(void **state)
 {
-	struct srcpath *sp = srcpath_new();
+	struct srcpath *sp = srcpath_new(), *mod;
 	const char *deb = "debian/build/build_amd64_none_cloud-amd64";
 	const char *root = "/build/reproducible-path/linux-6.1.192/";
 	char name[128];
@@ -426,6 +426,18 @@ static void test_srcpath(void **state)
 	/* Under comp_dir: stripped first. */
 	expect_path(sp, "/home/kernel/linux/kernel/fork.c", "/home/kernel/linux",
 		    "kernel/fork.c");
+	srcpath_free(sp);
+
+	/* A module's one CU ("drivers/" ties with "") follows its
+	 * kernel's votes. */
+	sp = srcpath_new();
+	srcpath_vote(sp, "net/ipv4/udp.c", deb);
+	srcpath_vote(sp, "kernel/sched/core.c", deb);
+	mod = srcpath_new();
+	assert_int_equal(srcpath_vote_all(mod, sp), 0);
+	srcpath_vote(mod, "drivers/net/veth.c", deb);
+	expect_path(mod, "drivers/net/veth.c", deb, "drivers/net/veth.c");
+	srcpath_free(mod);
 	srcpath_free(sp);
 }
 
