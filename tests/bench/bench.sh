@@ -11,13 +11,15 @@
 # floor     perpkt's ping-pong against sockperf ping-pong --full-rtt
 # resolve   perpkt resolve against addr2line and eu-addr2line on a real
 #           vmlinux with DWARF (only with PERPKT_BENCH_VMLINUX: no vmlinux
-#           ships with the system)
+#           ships with the system), 5 rounds of 10,000 addresses; with
+#           PERPKT_BENCH_PROFILE (a profile of that kernel) also perpkt
+#           report --vmlinux
 # scale     a 60 s record -a -g at 10 kHz: RSS, size, losses, report time
 #
 # Timings on a shared VM drift: every ratio is measured side by side,
 # interleaved, as the median of BENCH_PAIRS (default 5) pairs. Set
 # BENCH_ONLY="probe scale" to run some of them. About 6 minutes on
-# 2 CPUs (add about 2 minutes for the resolve row). Exit status: 0 when
+# 2 CPUs (add 5 to 15 minutes for the resolve row: eu-addr2line is slow). Exit status: 0 when
 # every target is met, 1 when one is missed, 2 when a benchmark failed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -49,18 +51,21 @@ part() {	# NAME SCRIPT ARGS...: run one benchmark, its output as it goes
 # bench-resolve.sh prints its own figures; these rows are read from them
 resolve_rows() {	# PERPKT VMLINUX
 	local out rc=0
-	out=$("$HERE/bench-resolve.sh" "$1" "$2" "${BENCH_RESOLVE_N:-10000}" 2>&1) || rc=$?
+	out=$("$HERE/bench-resolve.sh" "$1" "$2" "${PERPKT_BENCH_PROFILE:--}" \
+		"${BENCH_RESOLVE_N:-10000}" "${BENCH_RESOLVE_ROUNDS:-5}" 2>&1) || rc=$?
 	echo "$out"
 	[ "$rc" = 0 ] || return "$rc"
 	echo "$out" | awk -v rows="$BENCH_ROWS" '
 		function row(m, f, t, ok) {
 			printf "%s\t%s\t%s\t%s\n", m, f, t, ok ? "met" : "MISSED" >>rows
 		}
-		/^addresses:/ { n = $2 }
-		/^perpkt resolve:/ { tp = $3 }
-		/^addr2line -i:/ { tb = $3; x = $6; sub(/x$/, "", x) }
+		# medians over the rounds; agreement over all their addresses
+		/ rounds of / { n = $1 " x " $4 }
+		/^perpkt resolve:/ { tp = $4 }
+		/^addr2line -f -i:/ { tb = $5; x = $(NF - 1); sub(/x$/, "", x) }
+		/^report --vmlinux:/ { tr = $4 }
 		/^elfutils / {
-			all = $3; inner = $7; gsub(/[(%)]/, "", all); gsub(/[(%)]/, "", inner)
+			inner = $8; all = $14; gsub(/[(%),]/, "", inner); gsub(/[(%),]/, "", all)
 		}
 		END {
 			if (x == "" || inner == "") {
@@ -73,6 +78,9 @@ resolve_rows() {	# PERPKT VMLINUX
 			    inner "%", ">= 99.5%", inner >= 99.5)
 			row("resolve: same inline chain as eu-addr2line",
 			    all "%", ">= 99%", all >= 99)
+			if (tr != "")
+				row("report --vmlinux on PERPKT_BENCH_PROFILE",
+				    sprintf("%.2f s", tr), "< 1 s", tr < 1)
 		}'
 }
 
