@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!path)
 		return 0;
-	if (!symbolizer_open_kallsyms(&s, path)) {
+	if (!symbolizer_open_kallsyms(&s, path, NULL)) {
 		for (i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++)
 			symbolizer_resolve(s, addrs[i], &r);
 		symbolizer_close(s);

@@ -20,7 +20,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	};
 
 	fuzz_quiet();
-	return symbolizer_open_entries(&base, e, 2);
+	return symbolizer_open_entries(&base, e, 2, NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!path)
 		return 0;
-	if (!symbolizer_load_buckets(base, path)) {
+	if (!symbolizer_load_buckets(base, path, NULL)) {
 		symbolizer_resolve(base, 0xffffffff81000010ull, &r);
 		symbolizer_resolve(base, 0xffffffff81000110ull, &r);
 	}
