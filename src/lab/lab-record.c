@@ -18,7 +18,6 @@
 #include "procfile.h"
 #include "profile.h"
 #include "symbolize/symbolize.h"
-#include "sysinfo.h"
 
 char *record_command_line(int argc, char **argv);
 
@@ -274,7 +273,7 @@ static int check_notes(const struct lab_run *r, struct profile *p)
 	int ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", r->out, LAB_GUEST_NOTES);
-	id = sysinfo_build_id(path);
+	id = symbolizer_notes_build_id(path);
 	if (!id)
 		return 0;
 	if (!p->build_id)
