@@ -15,7 +15,22 @@ DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 
-.PHONY: all deps build demo check lab bench fuzz clean
+# arm64 cross-build (make cross-arm64, check-arm64, lab-arm64): the :arm64
+# -dev packages are Multi-Arch: same and install beside the amd64 ones;
+# qemu-user-static runs the unit tests, qemu-system-arm the guest.
+ARM64_BUILD ?= build-arm64
+ARM64_DEBS = gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static \
+	     qemu-system-arm libpfm4-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 \
+	     libjansson-dev:arm64 libcmocka-dev:arm64 zlib1g-dev:arm64 \
+	     liblzma-dev:arm64 libbz2-dev:arm64 libzstd-dev:arm64
+# Unit tests that cannot run under qemu-user on an x86 host (checked
+# 2026-12-01): test-events never returns from libpfm4's initialisation
+# (it spins in user code), and test-workload's client never completes a
+# first round trip. What they cover runs in the guest, on a real kernel,
+# in tests/cli/t0802 (event encoding, the workload).
+ARM64_QEMU_USER_SKIP = ^unit/test-(events|workload)$$
+
+.PHONY: all deps build demo check lab bench fuzz clean deps-arm64 cross-arm64 check-arm64 lab-arm64
 
 all: build
 
@@ -67,5 +82,38 @@ fuzz: build
 		BUILDDIR=$(CURDIR)/$(BUILD) bash tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; \
 	done
 
+deps-arm64:
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo "perpkt: run as root: dpkg --add-architecture arm64 && apt-get update && apt-get install $(ARM64_DEBS)" >&2; \
+		exit 1; \
+	fi
+	@dpkg --print-foreign-architectures | grep -qx arm64 || \
+		{ dpkg --add-architecture arm64 && apt-get update -qq; }
+	@missing=""; \
+	for p in $(ARM64_DEBS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
+			|| missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "perpkt: installing:$$missing"; \
+		apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+cross-arm64: deps-arm64
+	cmake -S . -B $(ARM64_BUILD) -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(ARM64_BUILD) -j $(JOBS)
+
+# The arm64 unit tests under qemu-user (ctest runs them through it).
+check-arm64: cross-arm64
+	cd $(ARM64_BUILD) && ctest --output-on-failure -j 1 --timeout 120 \
+		-R '^unit/' -E '$(ARM64_QEMU_USER_SKIP)'
+
+# The arm64 guest with its PMU driver: a few minutes under emulation.
+lab-arm64: build cross-arm64
+	cd $(BUILD) && PERPKT_GUEST=$(CURDIR)/$(ARM64_BUILD)/perpkt \
+		ctest --output-on-failure -R 'cli/t080[12]-'
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(ARM64_BUILD)

@@ -433,6 +433,26 @@ static void amount(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.1fM %s", v / 1e6, unit);
 }
 
+/* /proc/stat counts CPU time in USER_HZ ticks of 10 ms: over a short
+ * window "busy" can read more than the CPUs sampled by up to one tick
+ * per field and CPU. Say so when that explains the flag. */
+#define PROC_STAT_TICK_NS 10000000.0
+
+static void busy_resolution_note(struct summary *s, const struct model *m)
+{
+	const struct model_recon *r = &m->recon;
+	double window = (double)m->profile->window_ns, slack;
+
+	if (r->busy_cpus < 0 || r->capacity <= 0 || window <= 0 ||
+	    r->busy_cpus <= r->capacity * 1.02)
+		return;
+	/* user, system, irq, softirq: each rounds on its own */
+	slack = 4 * PROC_STAT_TICK_NS / window;
+	if (r->busy_cpus / r->capacity - 1 <= slack)
+		NOTE(s, "busy above 100%% is within /proc/stat's resolution: it counts 10 ms ticks, and over a %.3f s window four fields per CPU can read up to %.0f%% high.",
+		     window / 1e9, 100 * slack);
+}
+
 static void put_recon(struct summary *s, const struct model *m)
 {
 	const struct model_recon *r = &m->recon;
@@ -484,6 +504,7 @@ static void put_recon(struct summary *s, const struct model *m)
 		      r->rt_per_s, profile_unit_abbrev(m->profile), r->busy_cpus,
 		      r->capacity, r->capacity > 0 ?
 		      100 * r->busy_cpus / r->capacity : 0);
+	busy_resolution_note(s, m);
 	for (e = 0; e < m->nevents; e++)
 		if (m->not_counting[e]) {
 			NOTE(s, "! marks an event that measured nothing although it was enabled and ran: check that the PMU counts it (under QEMU, instructions count only with -icount).");
@@ -492,6 +513,24 @@ static void put_recon(struct summary *s, const struct model *m)
 	if (r->flagged)
 		NOTE(s, "! marks a gap of more than %.0f%% between sampled and counted: suspect the observer (lost samples, unsampled CPUs, accounting) before the system.",
 		     MODEL_GAP_FLAG * 100);
+}
+
+/*
+ * Hardware mode inside QEMU: a real PMU driver (armv8_pmuv3) over an
+ * emulated PMU. What that distorts was measured on arm64 virt, QEMU 7.2:
+ * the numbers are right for what QEMU counts, not for a CPU.
+ */
+static void emulated_pmu_note(struct summary *s, const struct model *m)
+{
+	const struct profile *p = m->profile;
+	const char *cmd = profile_condition(p, PROFILE_COND_QEMU_COMMAND);
+
+	if (!profile_emulated(p) || model_software_clock(m))
+		return;
+	if (cmd && strstr(cmd, "-icount"))
+		NOTE(s, "the PMU is QEMU's emulation under -icount: one instruction is one cycle of its virtual clock, so cycles equal instructions and IPC is 1.00 by construction; instruction samples land late (the overflow interrupt is taken only at mode switches and ticks), and the clock runs at the emulator's pace, so compare counts per round trip, not times.");
+	else
+		NOTE(s, "the PMU is QEMU's emulation: cycles come from a 1 GHz virtual clock that also counts in idle, so cycles per round trip measure emulated time, not work; interrupt skid lands 10-20%% of kernel-only samples in user space (the [user] row), and an idle CPU's cycles are sampled only in part, so sampled falls short of counted; instructions count only with -icount.");
 }
 
 static void put_notes(struct summary *s, const struct model *m)
@@ -505,6 +544,7 @@ static void put_notes(struct summary *s, const struct model *m)
 			ic = &m->views[MODEL_BY_ROLE].rows[i];
 	if (profile_emulated(m->profile))
 		NOTE(s, "%s.", PROFILE_EMULATED_NOTE);
+	emulated_pmu_note(s, m);
 	if (m->nrepeats > 1)
 		NOTE(s, "sd is the sample standard deviation of the value per %s across the %d repeats (measurement windows); the value itself is all windows' weight over all %ss. A row of omitted rows shows its sampling error instead.",
 		     profile_unit_name(m->profile), m->nrepeats,

@@ -290,6 +290,9 @@ const char *profile_condition(const struct profile *p, const char *key);
 /* The vmlinux record --kernel --vmlinux checked: report and diff use
  * its DWARF when no other symbols are given and the file is there. */
 #define PROFILE_COND_VMLINUX "lab.vmlinux"
+/* The QEMU command line record --kernel ran (-icount changes what the
+ * emulated PMU counts). */
+#define PROFILE_COND_QEMU_COMMAND "lab.qemu_command"
 /* 1 when recorded in a guest under QEMU's TCG: its clock runs at the
  * emulator's pace, so only samples per round trip compare. */
 int profile_emulated(const struct profile *p);

@@ -2,6 +2,8 @@
 #ifndef PERPKT_LAB_ARCH_H
 #define PERPKT_LAB_ARCH_H
 
+#include <stddef.h>
+
 /*
  * What differs between guest architectures under `record --kernel`:
  * the QEMU binary and machine, the console and the port the profile
@@ -18,13 +20,25 @@ struct lab_arch {
 	const char *console;     /* kernel console device, "ttyS0" */
 	const char *data_port;   /* second serial port, "ttyS1" */
 	const char *const *libdirs;  /* where DT_NEEDED libraries are */
-	const char *busybox;     /* a static busybox for this architecture */
-	const char *ip;          /* iproute2's ip (busybox ip has no netns) */
+	const char *busybox;     /* a static busybox for this architecture;
+				  * relative: in perpkt's cache folder */
+	const char *ip;          /* iproute2's ip (busybox ip has no netns);
+				  * NULL: busybox's, loopback only */
 };
 
 /* The architecture of ELF machine `machine`, NULL if perpkt has none. */
 const struct lab_arch *lab_arch_by_machine(int machine);
 /* The architecture of an ELF file; -1 after printing why. */
 int lab_arch_of_file(const char *path, const struct lab_arch **out);
+
+/* The architecture of a kernel image from its boot header (arm64 Image,
+ * x86 bzImage); NULL when it is neither. */
+const struct lab_arch *lab_arch_of_kernel(const char *path);
+/* `file` as it is, when absolute; else in perpkt's cache folder:
+ * $PERPKT_CACHE, $XDG_CACHE_HOME/perpkt or ~/.cache/perpkt (where
+ * tests/lab/fetch-*.sh put kernels and guest files). -1 if too long. */
+int lab_arch_path(const char *file, char *out, size_t len);
+/* 1 when this host runs `a` natively, so KVM can run the guest. */
+int lab_arch_native(const struct lab_arch *a);
 
 #endif

@@ -19,7 +19,11 @@
  * busybox's in PATH: perpkt's veth setup needs `ip netns`. Busybox
  * insmod cannot read a compressed module, so unxz comes first (6.12
  * ships veth.ko.xz). The files go out in the order the host needs them
- * to explain a failure; the data port is raw so no byte is translated.
+ * to explain a failure; the data port is raw so no byte is translated,
+ * and printk is quiet so no kernel line lands inside a file where the
+ * data port is the console (arm64 virt has one UART). Emulated perf
+ * interrupts are slow: the kernel would lower the sample rate mid-run
+ * ("perf: interrupt took too long") unless perf_cpu_time_max_percent=0.
  */
 static const char init_script[] =
 "#!/bin/busybox sh\n"
@@ -44,11 +48,13 @@ static const char init_script[] =
 "else\n"
 "  set --\n"
 "  while IFS= read -r a; do set -- \"$@\" \"$a\"; done < /perpkt/args\n"
+"  echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent\n"
 "  /usr/bin/perpkt record \"$@\" -o /tmp/profile.json > /tmp/stdout 2> /tmp/stderr\n"
 "  echo $? > /tmp/rc\n"
 "fi\n"
 "cut -d' ' -f1 /proc/uptime >> /tmp/uptime\n"
 "cat /sys/kernel/notes > /tmp/notes 2>/dev/null\n"
+"echo 1 > /proc/sys/kernel/printk\n"
 "stty -F /dev/$PORT raw -echo\n"
 "{\n"
 "  for f in guest-error rc stderr uptime notes profile.json; do\n"
@@ -192,7 +198,7 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 {
 	const struct lab_arch *a = g->arch;
 	struct initramfs *ir;
-	char env[256];
+	char env[256], busybox[4096];
 	char *args = NULL;
 	size_t len = 0, i;
 	FILE *f;
@@ -214,12 +220,19 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 	}
 	fclose(f);
 	snprintf(env, sizeof(env), "PORT=%s\n", a->data_port);
-	if (initramfs_add_file(ir, "bin/busybox", a->busybox, 0755) ||
+	if (lab_arch_path(a->busybox, busybox, sizeof(busybox)) ||
+	    access(busybox, R_OK)) {
+		error("no static busybox for the %s guest at '%s': run tests/lab/fetch-guest.sh %s (it unpacks busybox-static:%s there)",
+		      a->name, busybox, a->name,
+		      strcmp(a->name, "aarch64") ? a->name : "arm64");
+		goto fail;
+	}
+	if (initramfs_add_file(ir, "bin/busybox", busybox, 0755) ||
 	    initramfs_add_data(ir, "init", init_script, strlen(init_script), 0755) ||
 	    initramfs_add_data(ir, "perpkt/env", env, strlen(env), 0644) ||
 	    initramfs_add_data(ir, "perpkt/args", args, len, 0644) ||
 	    add_elf(ir, a, g->perpkt, "usr/bin/perpkt") ||
-	    add_elf(ir, a, a->ip, "usr/sbin/ip") ||
+	    (a->ip && add_elf(ir, a, a->ip, "usr/sbin/ip")) ||
 	    add_kernel_files(ir, g->kernel, module))
 		goto fail;
 	free(args);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <libgen.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <stdio.h>
@@ -194,6 +195,11 @@ static void choose_accel(struct lab_run *r, const struct record_options *o)
 		snprintf(r->accel, sizeof(r->accel), "as --qemu-arg chose");
 		return;
 	}
+	if (!lab_arch_native(r->arch)) {
+		snprintf(r->accel, sizeof(r->accel), "tcg (an %s guest on another architecture)",
+			 r->arch->name);
+		return;
+	}
 	r->kvm = lab_kvm_usable(why, sizeof(why));
 	snprintf(r->accel, sizeof(r->accel), "%s", r->kvm ? "kvm" : "tcg");
 	if (!r->kvm)
@@ -334,6 +340,58 @@ out:
 	return rc;
 }
 
+/*
+ * The perpkt that runs in the guest: --guest-perpkt, else this binary
+ * when the kernel is of its architecture, else the cross-build beside
+ * it (build-arm64/perpkt next to build/perpkt, as make cross-arm64
+ * leaves them). The kernel's architecture and the binary's must agree.
+ * A malloc'd path, or NULL after printing why.
+ */
+static char *guest_binary(const struct record_options *o,
+			  const struct lab_arch **arch)
+{
+	const struct lab_arch *k = lab_arch_of_kernel(o->kernel);
+	char *self = realpath("/proc/self/exe", NULL), *path, *cross;
+	const char *deb;
+
+	if (!self) {
+		error("cannot find perpkt's own binary: %s", strerror(errno));
+		return NULL;
+	}
+	path = o->guest_perpkt ? strdup(o->guest_perpkt) : self;
+	if (o->guest_perpkt)
+		free(self);
+	if (!o->guest_perpkt && k && lab_arch_of_file(path, arch) == 0 &&
+	    *arch != k && !strcmp(k->name, "aarch64")) {
+		/* <dir>/../build-arm64/perpkt beside <dir>/perpkt */
+		if (asprintf(&cross, "%s/../build-arm64/perpkt", dirname(self)) < 0)
+			cross = NULL;
+		free(self);
+		path = cross;
+		if (!path || access(path, X_OK)) {
+			error("'%s' is an %s kernel and this perpkt is not: give --guest-perpkt with an %s perpkt (make cross-arm64 builds build-arm64/perpkt)",
+			      o->kernel, k->name, k->name);
+			free(path);
+			return NULL;
+		}
+		info("guest binary: '%s' (the cross-build for %s)", path, k->name);
+	}
+	if (!path || lab_arch_of_file(path, arch)) {
+		if (!path)
+			error("out of memory");
+		free(path);
+		return NULL;
+	}
+	if (k && *arch != k) {
+		deb = strcmp(k->name, "aarch64") ? "" : " (make cross-arm64 builds one)";
+		error("'%s' is an %s kernel but '%s' is an %s binary: give --guest-perpkt with an %s perpkt%s",
+		      o->kernel, k->name, path, (*arch)->name, k->name, deb);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 static int prepare(struct lab_run *r, const struct record_options *o)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -347,18 +405,10 @@ static int prepare(struct lab_run *r, const struct record_options *o)
 	if (o->vmlinux && access(o->vmlinux, R_OK))
 		return error("cannot read vmlinux '%s': %s", o->vmlinux,
 			     strerror(errno));
-	g.perpkt = o->guest_perpkt;
-	if (!g.perpkt) {
-		self = realpath("/proc/self/exe", NULL);
-		g.perpkt = self;
-		if (!self)
-			return error("cannot find perpkt's own binary: %s",
-				     strerror(errno));
-	}
-	if (lab_arch_of_file(g.perpkt, &r->arch)) {
-		free(self);
+	self = guest_binary(o, &r->arch);
+	if (!self)
 		return -1;
-	}
+	g.perpkt = self;
 	g.arch = r->arch;
 	snprintf(r->dir, sizeof(r->dir), "%s/perpkt-lab.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
@@ -370,7 +420,10 @@ static int prepare(struct lab_run *r, const struct record_options *o)
 	}
 	path_in(r->initrd, sizeof(r->initrd), r, "initrd.cpio");
 	path_in(r->console, sizeof(r->console), r, "console.log");
-	path_in(r->data, sizeof(r->data), r, "data.txt");
+	if (!strcmp(r->arch->data_port, r->arch->console))
+		path_in(r->data, sizeof(r->data), r, "console.log");
+	else
+		path_in(r->data, sizeof(r->data), r, "data.txt");
 	path_in(r->log, sizeof(r->log), r, "qemu.log");
 	path_in(r->out, sizeof(r->out), r, "out");
 	if (mkdir(r->out, 0755)) {

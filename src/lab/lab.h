@@ -23,7 +23,7 @@ char **lab_guest_args(int argc, char **argv, size_t *n);
 /* Conditions a lab profile carries (docs/guide.md, "Other kernels"). */
 #define LAB_COND_ACCEL PROFILE_COND_ACCEL
 #define LAB_COND_QEMU "lab.qemu"          /* QEMU's version line */
-#define LAB_COND_COMMAND "lab.qemu_command"
+#define LAB_COND_COMMAND PROFILE_COND_QEMU_COMMAND
 #define LAB_COND_KERNEL "lab.kernel"      /* the image booted */
 #define LAB_COND_VMLINUX PROFILE_COND_VMLINUX
 #define LAB_COND_BOOT "lab.boot_s"        /* host seconds to /init */

@@ -76,7 +76,8 @@ char **lab_qemu_argv(const struct lab_qemu *q)
 	push(&s, "-no-reboot");
 	/* first port: the console; second: the data port */
 	push(&s, "-serial"), push(&s, "file:%s", q->console);
-	push(&s, "-serial"), push(&s, "file:%s", q->data);
+	if (strcmp(q->data, q->console))  /* one UART: both in one file */
+		push(&s, "-serial"), push(&s, "file:%s", q->data);
 	push(&s, "-kernel"), push(&s, "%s", q->kernel);
 	push(&s, "-initrd"), push(&s, "%s", q->initrd);
 	push(&s, "-append");
