@@ -54,6 +54,7 @@ static const char diff_usage[] =
 "                         units (said in the output)\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "      --width N          text width (default 72)\n"
+VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
 struct diff_args {
@@ -86,6 +87,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "force", no_argument, NULL, 11 },
 		{ "include-partial", no_argument, NULL, 13 },
 		{ "anonymize", no_argument, NULL, 12 },
+		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -94,7 +96,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 	int c, by;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hqv", longopts, NULL)) != -1) {
+		if (parse_verbosity(c))
+			continue;
 		switch (c) {
 		case 1:
 			if (!renderer_find(&diff_renderers, optarg))

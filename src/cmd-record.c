@@ -19,7 +19,8 @@ static const char record_usage[] =
 "kernel instruction pointers on the CPUs it runs on, and save a\n"
 "self-contained profile.\n"
 "\n"
-"  -o, --output FILE      profile to write (default perpkt.json)\n"
+"  -o, --output FILE      profile to write (default perpkt.json; - for\n"
+"                         standard output)\n"
 "  -r, --repeat N         N measurement windows of -d each, one after the\n"
 "                         other, kept apart so every figure has a spread\n"
 WORKLOAD_OPTIONS_HELP
@@ -49,7 +50,7 @@ WORKLOAD_OPTIONS_HELP
 "      --qemu-timeout SECS  with --kernel: stop the guest after SECS\n"
 "      --guest-perpkt FILE  with --kernel: perpkt binary for the guest\n"
 "                         (another architecture's picks its QEMU)\n"
-"  -q, --quiet            no progress or summary on stderr\n"
+VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
 int cmd_record(int argc, char **argv)
@@ -66,6 +67,7 @@ int cmd_record(int argc, char **argv)
 		help_show(record_usage, NULL);
 		return RESULT_OK;
 	}
+	record_apply_verbosity(&o);
 	o.argc = argc;
 	o.argv = argv;
 	return record_run(&o, NULL);

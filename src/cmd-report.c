@@ -25,6 +25,7 @@ static const char report_usage[] =
 "\n"
 "  -i, --input FILE       profile to read (default perpkt.json)\n"
 "      --format FMT\n"
+"      --stdio            the text report (perf report's spelling)\n"
 "      --by KEY           main table by function (default), bucket, file,\n"
 "                         cpu or role\n"
 "      --sort KEY         samples, per-rt (default), name, or an event name\n"
@@ -42,6 +43,7 @@ static const char report_usage[] =
 "      --kallsyms FILE    symbols from a kallsyms file of the same boot\n"
 "      --modules DIR      module .ko files (with DWARF) for --vmlinux\n"
 "      --force            accept a vmlinux whose build-id differs\n"
+VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
 struct report_args {
@@ -70,10 +72,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "callers", required_argument, NULL, 8 },
 		{ "all-conditions", no_argument, NULL, 9 },
 		{ "anonymize", no_argument, NULL, 10 },
+		{ "stdio", no_argument, NULL, 60 },
 		{ "vmlinux", required_argument, NULL, 30 },
 		{ "kallsyms", required_argument, NULL, 31 },
 		{ "force", no_argument, NULL, 32 },
 		{ "modules", required_argument, NULL, 33 },
+		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -83,7 +87,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	int c, by;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
+		if (parse_verbosity(c))
+			continue;
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -132,6 +138,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 10:
 			a->anonymize = 1;
+			break;
+		case 60:
+			a->format = "text";
 			break;
 		case 30:
 			a->src.vmlinux = optarg;

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "error.h"
 #include "exitcode.h"
+#include "options.h"
 #include "profile.h"
 #include "reports/render.h"
 #include "reports/resolve.h"
@@ -40,6 +41,7 @@ static const char resolve_usage[] =
 "                         --vmlinux (else /usr/lib/debug/lib/modules/R\n"
 "                         and /lib/modules/R)\n"
 "      --format FMT\n"
+VERBOSITY_HELP
 "  -h, --help             show this help\n"
 "\n"
 "With no --vmlinux, --kallsyms or -i: the running kernel's vmlinux from\n"
@@ -86,13 +88,16 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 		{ "buckets", required_argument, NULL, 6 },
 		{ "modules", required_argument, NULL, 8 },
 		{ "format", required_argument, NULL, 7 },
+		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
+		if (parse_verbosity(c))
+			continue;
 		switch (c) {
 		case 1:
 			a->src.vmlinux = optarg;

@@ -42,7 +42,7 @@ static const char serve_usage[] =
 "\n"
 "One client at a time: others are told 'busy'. The data port answers\n"
 "only the address that set the run up.\n"
-"  -q, --quiet            no log lines on stderr\n"
+VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
 /* A client is silent for its whole warm-up and window, so the wait for
@@ -308,7 +308,7 @@ static int parse_args(int argc, char **argv, struct serve_options *o)
 		{ "bind", required_argument, NULL, 'b' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "once", no_argument, NULL, '1' },
-		{ "quiet", no_argument, NULL, 'q' },
+		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -316,7 +316,7 @@ static int parse_args(int argc, char **argv, struct serve_options *o)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:p:1qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:p:1qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->bind = optarg;
@@ -331,6 +331,10 @@ static int parse_args(int argc, char **argv, struct serve_options *o)
 			break;
 		case 'q':
 			o->quiet = 1;
+			parse_verbosity(c);
+			break;
+		case 'v':
+			parse_verbosity(c);
 			break;
 		case 'h':
 			o->help = 1;

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "exitcode.h"
 #include "profile.h"
+#include "options.h"
 #include "recording.h"
 #include "reports/render.h"
 #include "reports/stat.h"
@@ -29,7 +30,7 @@ WORKLOAD_OPTIONS_HELP
 "  -a, --all-cpus         count on every online CPU\n"
 "      --format FMT\n"
 "      --no-fallback      fail instead of counting cpu-clock without a PMU\n"
-"  -q, --quiet            no progress or summary on stderr\n"
+VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
 static int parse_args(int argc, char **argv, struct record_options *o,
@@ -37,6 +38,12 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 6 },
+		/* record's, named in the error rather than unknown */
+		{ "output", required_argument, NULL, 'o' },
+		{ "period", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "call-graph", no_argument, NULL, 'g' },
+		{ "ring-pages", required_argument, NULL, 3 },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -44,7 +51,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 	int c, r;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h" RECORD_COMMON_SHORTOPTS,
+	while ((c = getopt_long(argc, argv, "+ho:c:F:g" RECORD_COMMON_SHORTOPTS,
 				longopts, NULL)) != -1) {
 		r = record_common_option(c, optarg, o);
 		if (r < 0)
@@ -60,8 +67,10 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 		case 'h':
 			*help = 1;
 			return 0;
+		case 'o': case 'c': case 'F': case 'g': case 3:
+			return error("'--%s' is for perpkt record: stat only counts",
+				     record_option_name(c));
 		default:
-			/* -o, -g, -c ... are record's: stat only counts */
 			return -1;
 		}
 	}
@@ -86,6 +95,7 @@ int cmd_stat(int argc, char **argv)
 		help_show(stat_usage, &stat_renderers);
 		return RESULT_OK;
 	}
+	record_apply_verbosity(&o);
 	o.argc = argc;
 	o.argv = argv;
 	ret = record_run(&o, &p);

@@ -54,6 +54,7 @@ static const char sweep_usage[] =
 "      --transport LIST   e.g. udp,tcp\n"
 "      --value V          table value (see perpkt table; default latency)\n"
 "      --format FMT\n"
+VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
 /* One dimension of the matrix: a record option and its values. */
@@ -371,6 +372,7 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 		{ "transport", required_argument, NULL, 9 },
 		{ "value", required_argument, NULL, 10 },
 		{ "format", required_argument, NULL, 11 },
+		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -383,7 +385,9 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:d:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:d:hqv", longopts, NULL)) != -1) {
+		if (parse_verbosity(c))
+			continue;
 		switch (c) {
 		case 'o':
 			s->dir = optarg;

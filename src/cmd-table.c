@@ -9,6 +9,7 @@
 #include "error.h"
 #include "exitcode.h"
 #include "reports/render.h"
+#include "options.h"
 #include "reports/table.h"
 
 #define MAX_TABLE_FILES 256
@@ -31,6 +32,7 @@ static const char table_usage[] =
 "      --anonymize        replace host names, addresses, MAC addresses,\n"
 "                         interface names and the kernel command line by\n"
 "                         placeholders, so the table can go public\n"
+VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
 int cmd_table(int argc, char **argv)
@@ -42,6 +44,7 @@ int cmd_table(int argc, char **argv)
 		{ "buckets", required_argument, NULL, 4 },
 		{ "include-partial", no_argument, NULL, 5 },
 		{ "anonymize", no_argument, NULL, 6 },
+		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -54,7 +57,9 @@ int cmd_table(int argc, char **argv)
 	int c, include_partial = 0, anonymize = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hqv", longopts, NULL)) != -1) {
+		if (parse_verbosity(c))
+			continue;
 		switch (c) {
 		case 1:
 			if (table_value_check(optarg)) {

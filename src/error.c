@@ -4,6 +4,18 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+static int verbosity = DIAG_NORMAL;
+
+void diag_set_verbosity(int level)
+{
+	verbosity = level;
+}
+
+int diag_verbosity(void)
+{
+	return verbosity;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "perpkt: %s", prefix);
@@ -25,6 +37,8 @@ void warning(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (verbosity < DIAG_NORMAL)
+		return;
 	va_start(ap, fmt);
 	vreport("warning: ", fmt, ap);
 	va_end(ap);
@@ -34,6 +48,8 @@ void info(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (verbosity < DIAG_NORMAL)
+		return;
 	va_start(ap, fmt);
 	vreport("", fmt, ap);
 	va_end(ap);

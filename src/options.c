@@ -8,6 +8,17 @@
 
 #include "error.h"
 
+int parse_verbosity(int c)
+{
+	if (c == 'q')
+		diag_set_verbosity(DIAG_QUIET);
+	else if (c == 'v')
+		diag_set_verbosity(DIAG_VERBOSE);
+	else
+		return 0;
+	return 1;
+}
+
 int parse_u64(const char *s, const char *what, uint64_t min, uint64_t max,
 	      uint64_t *out)
 {

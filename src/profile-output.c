@@ -171,7 +171,14 @@ int profile_output_open(struct profile_output *out, const char *path)
 	out->fd = -1;
 	if (!*path)
 		return error("empty output file name: give -o FILE");
-	if (!stat(path, &st)) {
+	/* "-o -" as in perf: written through to whatever stdout is */
+	if (!strcmp(path, "-")) {
+		if (fstat(STDOUT_FILENO, &st))
+			return error("cannot write to standard output: %s",
+				     strerror(errno));
+		ret = S_ISDIR(st.st_mode) ? error("standard output is a directory") :
+		      open_through(out, "/dev/stdout", &st);
+	} else if (!stat(path, &st)) {
 		if (!S_ISREG(st.st_mode))
 			ret = open_through(out, path, &st);
 		else if (!(target = realpath(path, NULL)))

@@ -14,7 +14,8 @@
  * A regular file (or a new one) is replaced atomically: a temporary file
  * beside it, created at open, is renamed over it at commit. A symlink is
  * followed to its target. A character device or FIFO (/dev/null,
- * /dev/stdout on a pipe) is written through, never replaced. New files
+ * /dev/stdout on a pipe) is written through, never replaced, and so is
+ * "-", standard output whatever it is. New files
  * get 0666 less the umask; a replaced file keeps its mode.
  */
 struct profile_output {

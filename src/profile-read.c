@@ -740,7 +740,9 @@ int profile_read(struct profile *p, const char *path)
 	memset(p, 0, sizeof(*p));
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		return bad(&r, "it is a directory; give a profile file");
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	/* "-i -": a profile piped from "record -o -" */
+	root = strcmp(path, "-") ? json_load_file(path, JSON_REJECT_DUPLICATES, &jerr) :
+	       json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (jerr.line < 1)
 			snprintf(msg, sizeof(msg), "%s", jerr.text);

@@ -316,9 +316,11 @@ int profile_unit_is_rt(const struct profile *p);
  */
 const char *profile_event_not_counting(const struct profile *p, size_t e);
 
-/* Atomic: written to a temporary file beside `path`, then renamed. */
+/* Atomic: written to a temporary file beside `path`, then renamed.
+ * "-" writes it to stdout. */
 int profile_write(const struct profile *p, const char *path);
-/* On failure prints "cannot read profile '<path>': ..." and returns -1. */
+/* On failure prints "cannot read profile '<path>': ..." and returns -1.
+ * "-" reads stdin. */
 int profile_read(struct profile *p, const char *path);
 void profile_free(struct profile *p);
 

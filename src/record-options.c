@@ -217,10 +217,19 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 	case 'q':
 		o->quiet = 1;
 		break;
+	case 'v':
+		o->verbose = 1;
+		break;
 	default:
 		return 0;
 	}
 	return 1;
+}
+
+void record_apply_verbosity(const struct record_options *o)
+{
+	if (o->quiet || o->verbose)
+		parse_verbosity(o->quiet ? 'q' : 'v');
 }
 
 int record_check_options(struct record_options *o, int argc, char **argv)
@@ -236,10 +245,7 @@ int record_check_options(struct record_options *o, int argc, char **argv)
 	return 0;
 }
 
-int record_parse_args(int argc, char **argv, struct record_options *o,
-		      int *help)
-{
-	static const struct option longopts[] = {
+static const struct option record_longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "period", required_argument, NULL, 'c' },
@@ -254,7 +260,17 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
-	};
+};
+
+const char *record_option_name(int c)
+{
+	return option_name(record_longopts, c);
+}
+
+int record_parse_args(int argc, char **argv, struct record_options *o,
+		      int *help)
+{
+	const struct option *longopts = record_longopts;
 	uint64_t v;
 	int c, r;
 

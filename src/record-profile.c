@@ -45,13 +45,37 @@ static int cmp_ksym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Save the kallsyms entries the samples fall in, so the profile can be
- * symbolised anywhere later. */
+/* Every kernel address the profile refers to: the sampled IPs and, with
+ * -g, every callchain frame, so callers resolve without --kallsyms. */
+static uint64_t *profile_addresses(const struct profile *p, size_t *n)
+{
+	size_t i, k = p->nsamples;
+	uint64_t *a;
+	uint32_t d;
+
+	for (i = 0; i < p->nstacks; i++)
+		k += p->stacks[i].depth;
+	a = malloc((k ? k : 1) * sizeof(*a));
+	if (!a)
+		return NULL;
+	k = 0;
+	for (i = 0; i < p->nsamples; i++)
+		a[k++] = p->samples[i].ip;
+	for (i = 0; i < p->nstacks; i++)
+		for (d = 0; d < p->stacks[i].depth; d++)
+			a[k++] = p->stacks[i].ips[d];
+	*n = k;
+	return a;
+}
+
+/* Save the kallsyms entries the samples and stacks fall in, so the
+ * profile can be symbolised anywhere later. */
 void record_attach_ksyms(struct profile *p)
 {
 	struct sym_error err;
 	struct symbolizer *sym;
-	size_t i, n = 0;
+	size_t i, n = 0, naddr = 0;
+	uint64_t *addr;
 
 	if (symbolizer_open_kallsyms(&sym, "/proc/kallsyms", &err)) {
 		warning("%s: the profile will carry no symbols, reports show raw addresses",
@@ -59,11 +83,12 @@ void record_attach_ksyms(struct profile *p)
 		return;
 	}
 	p->text_addr = symbolizer_text_addr(sym);
-	p->ksyms = calloc(p->nsamples ? p->nsamples : 1, sizeof(*p->ksyms));
-	for (i = 0; p->ksyms && i < p->nsamples; i++) {
+	addr = profile_addresses(p, &naddr);
+	p->ksyms = addr ? calloc(naddr ? naddr : 1, sizeof(*p->ksyms)) : NULL;
+	for (i = 0; p->ksyms && i < naddr; i++) {
 		struct sym_entry e;
 
-		if (symbolizer_symbol(sym, p->samples[i].ip, &e))
+		if (symbolizer_symbol(sym, addr[i], &e))
 			continue;
 		p->ksyms[n].addr = e.addr;
 		p->ksyms[n].size = e.size;
@@ -72,7 +97,10 @@ void record_attach_ksyms(struct profile *p)
 		p->ksyms[n].module = (char *)e.module;
 		n++;
 	}
-	if (n > 1)
+	free(addr);
+	if (!p->ksyms)
+		warning("out of memory: the profile carries no symbols");
+	else if (n > 1)
 		qsort(p->ksyms, n, sizeof(*p->ksyms), cmp_ksym);
 	p->nksyms = 0;
 	for (i = 0; i < n; i++) {

@@ -161,7 +161,8 @@ static void progress(const struct record_options *o, const struct workload *w,
 static void describe(const struct record_options *o, const struct placement *pl,
 		     const struct event_spec *evs, int nev)
 {
-	char events[512] = "", cpus[256] = "";
+	char events[512] = "", cpus[256] = "", self[32] = "perpkt not pinned",
+	     span[64];
 	size_t len = 0, clen = 0;
 	int e, i;
 
@@ -185,14 +186,25 @@ static void describe(const struct record_options *o, const struct placement *pl,
 	for (i = 0; i < pl->nsample && clen < sizeof(cpus); i++)
 		clen += (size_t)snprintf(cpus + clen, sizeof(cpus) - clen, "%s%d",
 					 i ? "," : "", pl->sample[i]);
+	/* client and server on different CPUs leave perpkt unpinned */
+	if (pl->self >= 0)
+		snprintf(self, sizeof(self), "perpkt on CPU %d", pl->self);
+	if (o->repeat > 1)
+		snprintf(span, sizeof(span), "%d windows of %g s (%g s)", o->repeat,
+			 o->duration, o->repeat * o->duration);
+	else
+		snprintf(span, sizeof(span), "%g s", o->duration);
 	info("%s ping-pong %s %s, %u-byte messages, client CPU %d, "
-	     "server CPU %d, perpkt on CPU %d",
+	     "server CPU %d, %s",
 	     o->transport ? o->transport : "udp",
 	     o->peer ? "with peer" : o->echo ? "with echo service" : "on",
 	     o->peer ? o->peer : o->echo ? o->echo : o->network ? o->network : "loopback",
-	     o->message_size, pl->client, pl->server, pl->self);
-	info("%s %s on CPU %s for %g s%s", o->counting_only ? "counting" : "sampling",
-	     events, cpus, o->duration, o->callchain ? ", with callchains" : "");
+	     o->message_size, pl->client, pl->server, self);
+	if (o->count)
+		snprintf(span, sizeof(span), "%llu round trips",
+			 (unsigned long long)o->count);
+	info("%s %s on CPU %s for %s%s", o->counting_only ? "counting" : "sampling",
+	     events, cpus, span, o->callchain ? ", with callchains" : "");
 }
 
 static void fill_workload(struct profile *p, const struct record_options *o,
@@ -278,8 +290,11 @@ int record_finish(const struct record_options *o, struct profile *p,
 		char done[160] = "";
 
 		if (!o->counting_only)
-			snprintf(done, sizeof(done), "; %llu samples; wrote '%s'",
-				 (unsigned long long)samples, o->output);
+			snprintf(done, sizeof(done), "; %llu samples; wrote %s%s%s",
+				 (unsigned long long)samples,
+				 strcmp(o->output, "-") ? "'" : "",
+				 strcmp(o->output, "-") ? o->output : "to standard output",
+				 strcmp(o->output, "-") ? "'" : "");
 		char p50[32] = "";
 
 		if (p->latency.count)

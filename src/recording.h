@@ -53,6 +53,7 @@ struct record_options {
 	int duration_set, warmup_set;  /* -d / -w given */
 	const char *builtin_only;  /* a built-in workload option given, or NULL */
 	int quiet;
+	int verbose;               /* -v */
 	int argc;
 	char **argv;
 	volatile sig_atomic_t *interrupted;  /* set by the signal handler */
@@ -116,9 +117,9 @@ struct record_options {
 	{ "no-fallback", no_argument, NULL, 4 }, \
 	{ "per", required_argument, NULL, 7 }, \
 	{ "pid", required_argument, NULL, 'p' }, \
-	{ "quiet", no_argument, NULL, 'q' }
+	VERBOSITY_OPTIONS
 /* after a '+': the first word that is not an option starts CMD */
-#define RECORD_COMMON_SHORTOPTS "d:w:e:aC:s:n:p:q"
+#define RECORD_COMMON_SHORTOPTS "d:w:e:aC:s:n:p:qv"
 
 /* The same as record_run() for -- CMD or -p PID (record-command.c). */
 int record_run_command(const struct record_options *o, struct profile *keep);
@@ -131,6 +132,11 @@ int record_common_option(int c, const char *arg, struct record_options *o);
 /* After getopt: words left from optind on are -- CMD; then options
  * that exclude each other. -1 after printing which. */
 int record_check_options(struct record_options *o, int argc, char **argv);
+/* -q/-v set the process's message level: when the command runs, not
+ * when sweep checks a cell's arguments. */
+void record_apply_verbosity(const struct record_options *o);
+/* "period" for 'c': record's long option names, for messages */
+const char *record_option_name(int c);
 /* record's whole command line (its usage is in cmd-record.c); sweep
  * checks its cells with it. *help set for -h. -1 after printing why. */
 int record_parse_args(int argc, char **argv, struct record_options *o,

@@ -21,7 +21,7 @@ for c in $cmds; do
 done
 
 # completion: commands and options come from --help at completion time
-mkdir "$TMP/bin" && ln -s "$PERPKT" "$TMP/bin/perpkt"
+mkdir "$TMP/bin" "$TMP/files" && ln -s "$PERPKT" "$TMP/bin/perpkt"
 PATH="$TMP/bin:$PATH" bash -c '
 	. "$1/docs/perpkt-completion.bash"
 	COMP_WORDS=(perpkt re); COMP_CWORD=1; _perpkt
@@ -31,12 +31,25 @@ PATH="$TMP/bin:$PATH" bash -c '
 	[ "${COMPREPLY[*]}" = "--repeat" ] || exit 3
 	COMP_WORDS=(perpkt report --form); COMP_CWORD=2; _perpkt
 	[ "${COMPREPLY[*]}" = "--format" ] || exit 4
-	# format names come from the renderer table, through --help
+	# option values from the help text, not file names
 	COMP_WORDS=(perpkt report --format ""); COMP_CWORD=3; _perpkt
 	[ "${COMPREPLY[*]}" = "text markdown json csv folded html" ] || exit 5
 	COMP_WORDS=(perpkt stat --format j); COMP_CWORD=3; _perpkt
-	[ "${COMPREPLY[*]}" = "json" ] || exit 6
+	[ "${COMPREPLY[*]}" = "json" ] || exit 11
 	COMP_WORDS=(perpkt diff --format f); COMP_CWORD=3; _perpkt
-	[ "${COMPREPLY[*]}" = "folded" ] || exit 7
-' _ "$SRCDIR" || fail "bash completion (case $?)"
+	[ "${COMPREPLY[*]}" = "folded" ] || exit 12
+	COMP_WORDS=(perpkt report --by b); COMP_CWORD=3; _perpkt
+	[ "${COMPREPLY[*]}" = "bucket" ] || exit 6
+	COMP_WORDS=(perpkt record --net ""); COMP_CWORD=3; _perpkt
+	[ "${COMPREPLY[*]}" = "loopback veth" ] || exit 7
+	COMP_WORDS=(perpkt sweep --format ""); COMP_CWORD=3; _perpkt
+	[ "${COMPREPLY[*]}" = "text markdown csv json" ] || exit 8
+	# -i offers profiles (.json) and directories, not every file
+	cd "$2" && touch a.json b.txt && mkdir sub
+	COMP_WORDS=(perpkt report -i ""); COMP_CWORD=3; _perpkt
+	[ "$(printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " ")" = "a.json sub " ] || exit 9
+	# a file option still completes files
+	COMP_WORDS=(perpkt report --buckets b); COMP_CWORD=3; _perpkt
+	[ "${COMPREPLY[*]}" = "b.txt" ] || exit 10
+' _ "$SRCDIR" "$TMP/files" || fail "bash completion (case $?)"
 echo "ok: $(echo $cmds | wc -w) commands"
