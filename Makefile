@@ -5,6 +5,7 @@
 BUILD ?= build
 # The same tests again on an ASan+UBSan build: any report fails them.
 ASAN_BUILD ?= build-asan
+PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Build and test dependencies, all Debian 12 packages.
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
@@ -30,7 +31,7 @@ ARM64_DEBS = gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static \
 # in tests/cli/t0802 (event encoding, the workload).
 ARM64_QEMU_USER_SKIP = ^unit/test-(events|workload)$$
 
-.PHONY: all deps build demo check lab bench fuzz clean deps-arm64 cross-arm64 check-arm64 lab-arm64
+.PHONY: all deps build demo install check lab bench fuzz clean deps-arm64 cross-arm64 check-arm64 lab-arm64
 
 all: build
 
@@ -58,6 +59,12 @@ build: deps
 demo: build
 	$(BUILD)/perpkt record -d 5 -o $(BUILD)/demo.json
 	$(BUILD)/perpkt report -i $(BUILD)/demo.json
+	@echo "perpkt: that was $(BUILD)/demo.json; the README's commands use" \
+	      "'perpkt': run 'make install' (PREFIX=$(PREFIX)) or type $(BUILD)/perpkt" >&2
+
+# perpkt, its man page and bash completion under $(PREFIX) (DESTDIR too).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 check: build
 	cd $(BUILD) && ctest --output-on-failure -j 1

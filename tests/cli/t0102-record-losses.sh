@@ -14,7 +14,7 @@ samples=$(jq '.counters.events[0].samples' "$TMP/ok.json")
 clock=$(jq -r '.counters.events[0].name' "$TMP/ok.json")
 period=10000
 [ "$clock" = cpu-clock ] || period=100003
-expect_exit 1 "$PERPKT" record -q -d 2 -w 0.2 --ring-pages 1 -c $period -o "$TMP/lossy.json"
+expect_exit 1 "$PERPKT" record -d 2 -w 0.2 --ring-pages 1 -c $period -o "$TMP/lossy.json"
 grep -q "samples lost" "$TMP/err" || fail "no loss warning: $(cat "$TMP/err")"
 lost=$(jq '.counters.events[0].lost' "$TMP/lossy.json")
 [ "$lost" -gt 0 ] || fail "tiny ring lost nothing"

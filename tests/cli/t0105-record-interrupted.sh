@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_perf
 
-"$PERPKT" record -q -d 30 -w 0.2 -o "$TMP/int.json" 2>"$TMP/err" &
+"$PERPKT" record -d 30 -w 0.2 -o "$TMP/int.json" 2>"$TMP/err" &
 pid=$!
 sleep 2
 kids=$(pgrep -P $pid | tr '\n' ' ')

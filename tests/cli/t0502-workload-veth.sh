@@ -43,7 +43,7 @@ sleep 0.5
 kill -KILL $pid; wait $pid 2>/dev/null || true
 sleep 0.2
 [ -n "$(ours)" ] || fail "SIGKILL left nothing to clean: test is not testing"
-expect_exit 0 "$PERPKT" record -q -n 100 -w 0.1 --net veth -o "$TMP/v.json"
+expect_exit 0 "$PERPKT" record -n 100 -w 0.1 --net veth -o "$TMP/v.json"
 grep -q "left by an earlier run" "$TMP/err" || fail "stale namespaces not reported"
 [ -z "$(ours)" ] || fail "stale namespaces not removed: $(ours)"
 echo ok
