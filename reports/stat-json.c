@@ -127,6 +127,7 @@ int stat_json(FILE *f, const void *model, const struct render_options *o)
 	    json_real((p->latency.mean - p->latency_unsampled.mean) /
 		      p->latency_unsampled.mean) : json_null(), &bad);
 	set(root, "per_rt", per_rt, &bad);
+	set(root, "repeats", stat_repeats_json(p, &m->rep), &bad);
 	set(root, "ipc", m->ipc >= 0 ? json_real(m->ipc) : json_null(), &bad);
 	set(root, "missing_events", missing, &bad);
 	set(root, "cpus", cpus_json(m, &bad), &bad);

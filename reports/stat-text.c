@@ -65,6 +65,7 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 			p->latency_unsampled.mean / 1000,
 			100 * (p->latency.mean - p->latency_unsampled.mean) /
 			p->latency_unsampled.mean);
+	stat_repeats_text(f, p, &m->rep);
 	if (p->mode && !strcmp(p->mode, "software-clock"))
 		fprintf(f, "mode: software-clock: no hardware PMU, so no cycles or\n"
 			   "  instructions; CPU time comes from /proc/stat and\n"

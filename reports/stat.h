@@ -2,9 +2,11 @@
 #ifndef PERPKT_STAT_H
 #define PERPKT_STAT_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "profile.h"
+#include "reports/spread.h"
 
 /*
  * perpkt stat: exact counts per round trip, no sampling. Built from a
@@ -26,6 +28,14 @@ struct stat_cpu {
 	double events_per_rt[STAT_MAX_ROWS];  /* parallel to stat_model.events */
 };
 
+/* With stat -r N: the confidence of the interval (0.95) and, when
+ * width_pct > 0, the whole interval's width that was asked for, in
+ * percent of the mean (netperf's -I 99,5). */
+struct stat_options {
+	double confidence;
+	double width_pct;
+};
+
 struct stat_model {
 	const struct profile *p;
 	double rt;                 /* round trips */
@@ -43,11 +53,31 @@ struct stat_model {
 	double service_demand_us;  /* busy CPU us per transaction, counted CPUs */
 	double client_us, responder_us, rest_us;  /* decomposition of latency */
 	int have_tasks;
+	struct stat_options rep;   /* set by the command before rendering */
 };
 
 /* Renders through stat_renderers (reports/render.h). */
 int stat_build(struct stat_model *m, const struct profile *p);
 /* Why the event called `name` measured nothing, NULL when it counts. */
 const char *stat_not_counting(const struct profile *p, const char *name);
+
+
+/* One figure followed across the windows of stat -r N. */
+struct stat_figure {
+	char name[48];
+	struct spread s;
+};
+
+
+/* reports/stat-repeats.c: the figures (mean latency first), 0 with fewer
+ * than two windows; the text section; its JSON (null without repeats);
+ * whether the mean latency's interval is within o->width_pct. */
+int stat_repeat_figures(const struct profile *p, double confidence,
+			struct stat_figure *out, int max);
+void stat_repeats_text(FILE *f, const struct profile *p,
+		       const struct stat_options *o);
+json_t *stat_repeats_json(const struct profile *p, const struct stat_options *o);
+int stat_confidence_reached(const struct stat_figure *f, int n,
+			    const struct stat_options *o);
 
 #endif

@@ -2,6 +2,7 @@
 /* perpkt stat: run the workload, count (never sample), print per round trip. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands.h"
 #include "error.h"
@@ -22,6 +23,16 @@ static const char stat_usage[] =
 "and the rest.\n"
 "\n"
 WORKLOAD_OPTIONS_HELP
+"  -r, --repeat N         N counting windows of -d each: every figure\n"
+"                         with its mean, sd and confidence interval\n"
+"      --confidence L[,W] the interval's level in percent (default 95);\n"
+"                         with W, say whether the mean latency's interval\n"
+"                         is narrower than W% of it (netperf's -I 99,5)\n"
+"  -r, --repeat N         N counting windows of -d each: every figure\n"
+"                         with its mean, sd and confidence interval\n"
+"      --confidence L[,W] the interval's level in percent (default 95);\n"
+"                         with W, say whether the mean latency's interval\n"
+"                         is narrower than W% of it (netperf's -I 99,5)\n"
 "  -e, --event LIST       libpfm4 events to count (default\n"
 "                         cycles,instructions)\n"
 "      --user             count user space too\n"
@@ -33,9 +44,32 @@ WORKLOAD_OPTIONS_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
-static int parse_args(int argc, char **argv, struct record_options *o,
-		      const char **format, int *help)
+/* "99" or "99,5": netperf's -I LEVEL,WIDTH, both in percent */
+static int parse_confidence(const char *s, struct stat_options *c)
 {
+	char *end;
+	double l = strtod(s, &end), w = 0;
+
+	if (end != s && *end == ',') {
+		const char *ws = end + 1;
+
+		w = strtod(ws, &end);
+		if (end == ws || w <= 0 || w > 100)
+			end = (char *)s;
+	}
+	if (end == s || *end || !(l >= 50 && l < 100))
+		return error("invalid --confidence '%s': expected LEVEL[,WIDTH] in "
+			     "percent, e.g. 99,5 (level 50-99.99)", s);
+	c->confidence = l / 100;
+	c->width_pct = w;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct record_options *o,
+		      const char **format, struct stat_options *confidence,
+		      int *help)
+{
+	uint64_t v;
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 6 },
 		/* record's, named in the error rather than unknown */
@@ -44,6 +78,8 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 		{ "freq", required_argument, NULL, 'F' },
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "ring-pages", required_argument, NULL, 3 },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "confidence", required_argument, NULL, 29 },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -51,7 +87,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 	int c, r;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+ho:c:F:g" RECORD_COMMON_SHORTOPTS,
+	while ((c = getopt_long(argc, argv, "+ho:c:F:gr:" RECORD_COMMON_SHORTOPTS,
 				longopts, NULL)) != -1) {
 		r = record_common_option(c, optarg, o);
 		if (r < 0)
@@ -67,6 +103,15 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 		case 'h':
 			*help = 1;
 			return 0;
+		case 'r':
+			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
+				return -1;
+			o->repeat = (int)v;
+			break;
+		case 29:
+			if (parse_confidence(optarg, confidence))
+				return -1;
+			break;
 		case 'o': case 'c': case 'F': case 'g': case 3:
 			return error("'--%s' is for perpkt record: stat only counts",
 				     record_option_name(c));
@@ -74,12 +119,15 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 			return -1;
 		}
 	}
+	if (confidence->width_pct && o->repeat < 2)
+		return error("--confidence needs -r N with N >= 2: one window has no spread");
 	return record_check_options(o, argc, argv);
 }
 
 int cmd_stat(int argc, char **argv)
 {
 	const char *format = renderer_default(&stat_renderers);
+	struct stat_options rep = { .confidence = 0.95 };
 	struct record_options o;
 	struct stat_model m;
 	struct profile p;
@@ -87,7 +135,7 @@ int cmd_stat(int argc, char **argv)
 
 	record_defaults(&o);
 	o.counting_only = 1;
-	if (parse_args(argc, argv, &o, &format, &help)) {
+	if (parse_args(argc, argv, &o, &format, &rep, &help)) {
 		help_error(stat_usage, &stat_renderers);
 		return RESULT_USAGE;
 	}
@@ -101,9 +149,22 @@ int cmd_stat(int argc, char **argv)
 	ret = record_run(&o, &p);
 	if (ret == RESULT_FAILURE)
 		return ret;
-	if (stat_build(&m, &p) ||
+	if (stat_build(&m, &p))
+		ret = RESULT_FAILURE;
+	m.rep = rep;
+	if (ret != RESULT_FAILURE &&
 	    render_stdout(&stat_renderers, format, &m, NULL))
 		ret = RESULT_FAILURE;
+	if (ret != RESULT_FAILURE) {
+		struct stat_figure fig[STAT_MAX_ROWS];
+		int nfig = stat_repeat_figures(&p, rep.confidence, fig, STAT_MAX_ROWS);
+
+		if (!stat_confidence_reached(fig, nfig, &rep))
+			warning("the %g%% confidence interval of the mean latency is "
+				"%.2f%% wide, not within the asked %g%%: raise -r or -d",
+				100 * rep.confidence, 2 * spread_rel_pct(&fig[0].s),
+				rep.width_pct);
+	}
 	profile_free(&p);
 	return ret;
 }

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_SPREAD_H
+#define PERPKT_SPREAD_H
+
+/*
+ * The spread of one figure over repeated windows: mean, sample standard
+ * deviation and the half-width of a Student t confidence interval of the
+ * mean (netperf's -I idea). n < 2: sd and half-width are 0 and unknown.
+ */
+struct spread {
+	int n;
+	double mean, sd;
+	double confidence;  /* e.g. 0.95 */
+	double half;        /* the interval is mean +- half */
+};
+
+void spread_of(const double *v, int n, double confidence, struct spread *out);
+/* Two-sided Student t quantile: P(|T| <= t) = confidence, df >= 1.
+ * Exact to the table's 3 digits for 90, 95, 99 and 99.9%; other levels
+ * from the Cornish-Fisher expansion around the normal quantile. */
+double student_t(double confidence, int df);
+/* half / |mean| in percent; 0 when the mean is 0 */
+double spread_rel_pct(const struct spread *s);
+
+#endif
