@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Every example command in README.md and docs/*.md runs as written: each
+# indented "perpkt ..." line (a "$ " prompt allowed; usage synopses with
+# [optional] parts are not examples) is run in file order in one scratch
+# directory, so the files an example needs must be made by an earlier
+# one. perpkt is on PATH as the README says after 'make install'; record,
+# stat and sweep get short windows appended (-d 0.3 -w 0.1), which
+# override theirs. 'make TARGET' lines are checked with make -n. The one thing
+# supplied: ./vmlinux, the test kernel image, for docs/resolve.md.
+. "$(dirname "$0")/lib.sh"
+need_perf
+: "${BUILDDIR:?}"
+
+mkdir "$TMP/bin" "$TMP/run"
+cat >"$TMP/bin/perpkt" <<EOS
+#!/bin/bash
+cmd=\$1; shift
+case \$cmd in
+record|stat) short=(-d 0.3 -w 0.1) ;;
+sweep) short=(-d 0.3) ;;
+*) short=() ;;
+esac
+# before a "--" (the workload's own arguments), else at the end
+args=(); done=0
+for a in "\$@"; do
+	if [ "\$a" = -- ] && [ \$done = 0 ]; then args+=("\${short[@]}"); done=1; fi
+	args+=("\$a")
+done
+[ \$done = 1 ] || args+=("\${short[@]}")
+exec "$PERPKT" "\$cmd" "\${args[@]}"
+EOS
+chmod +x "$TMP/bin/perpkt"
+ln -s "$BUILDDIR/tests/fixtures/ktree/vmlinux" "$TMP/run/vmlinux"
+
+n=0
+for doc in "$SRCDIR/README.md" "$SRCDIR"/docs/*.md; do
+	# indented code lines: 4 spaces, optional "$ ", then the command
+	grep -E '^    (\$ )?(perpkt|make) ' "$doc" | sed -E 's/^    (\$ )?//' |
+	while IFS= read -r line; do
+		case $line in *'['*) continue ;; esac
+		# drop a trailing comment (two spaces or more before the #)
+		cmd=$(printf '%s' "$line" | sed -E 's/ {2,}#.*$//')
+		echo "$(basename "$doc"): $cmd"
+	done
+done >"$TMP/examples"
+[ "$(wc -l <"$TMP/examples")" -ge 10 ] || fail "found only $(wc -l <"$TMP/examples") examples"
+
+while IFS= read -r entry; do
+	doc=${entry%%: *}; cmd=${entry#*: }
+	n=$((n + 1))
+	case $cmd in
+	make\ *[!a-z\ ]*)	# a shell sketch around make, not a target
+		continue ;;
+	make\ *)
+		(cd "$SRCDIR" && make -n ${cmd#make } >/dev/null 2>&1) ||
+			fail "$doc: '$cmd' is not a make target"
+		continue ;;
+	esac
+	code=0
+	(cd "$TMP/run" && PATH="$TMP/bin:$PATH" bash -c "$cmd") \
+		>"$TMP/out" 2>"$TMP/err" </dev/null || code=$?
+	# 1 is a partial result or a --fail-if that held; 2 and 64 are failures
+	case $code in
+	0|1) ;;
+	*) cat "$TMP/err" >&2; fail "$doc: '$cmd' exited $code" ;;
+	esac
+	! grep -q '^usage:' "$TMP/err" || fail "$doc: '$cmd' printed its usage"
+	echo "ran ($code): $cmd"
+done <"$TMP/examples"
+# what the examples promise to leave behind
+[ -s "$TMP/run/before.html" ] && grep -q '<svg' "$TMP/run/before.html" ||
+	fail "README's HTML report is missing or has no chart"
+[ -s "$TMP/run/cross.json" ] || fail "README's cross.json was not written"
+echo "ok: $(wc -l <"$TMP/examples") examples ran"
