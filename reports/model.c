@@ -740,6 +740,12 @@ void model_free(struct model *m)
 	memset(m, 0, sizeof(*m));
 }
 
+double model_row_error(const struct model *m, const struct model_row *r,
+		       size_t e)
+{
+	return m->nrepeats > 1 && r->nrep ? r->spread[e] : r->err[e];
+}
+
 int model_software_clock(const struct model *m)
 {
 	return m->profile && m->profile->mode &&

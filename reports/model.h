@@ -203,6 +203,11 @@ struct model {
 int model_build(struct model *m, const struct profile *p, struct symbolizer *s);
 void model_free(struct model *m);
 
+/* The +- of row r, event e, in every format: the sample standard
+ * deviation across repeats when the profile has them, else the Poisson
+ * sampling error. One definition, so text, HTML, markdown and CSV agree. */
+double model_row_error(const struct model *m, const struct model_row *r,
+		       size_t e);
 /* 1 when values come from cpu-clock sampling (no hardware PMU). */
 int model_software_clock(const struct model *m);
 /* The bucket row called `name`, or NULL. */

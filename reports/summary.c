@@ -11,7 +11,7 @@
 /* Throttling on a CPU that idles without a tick pauses sampling until the
  * tick returns: only idle time goes unsampled. True when every throttle
  * was on a CPU idle for more than half the window. */
-static int idle_throttles(const struct profile *p)
+int summary_idle_throttles(const struct profile *p)
 {
 	size_t i;
 	int any = 0;
@@ -30,10 +30,7 @@ static int idle_throttles(const struct profile *p)
 	return any;
 }
 
-static char *fmt(struct summary *s, const char *f, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static char *fmt(struct summary *s, const char *f, ...)
+char *summary_fmt(struct summary *s, const char *f, ...)
 {
 	va_list ap;
 	char *out;
@@ -60,7 +57,7 @@ static double first_partial_fraction(const struct profile *p)
 #define FACT(s, k, ...) do {						\
 	if ((s)->nfacts < sizeof((s)->facts) / sizeof((s)->facts[0])) {	\
 		(s)->facts[(s)->nfacts].key = strdup(k);		\
-		(s)->facts[(s)->nfacts++].value = fmt((s), __VA_ARGS__); \
+		(s)->facts[(s)->nfacts++].value = summary_fmt((s), __VA_ARGS__); \
 	}								\
 } while (0)
 
@@ -85,13 +82,13 @@ static void observer_fact(struct summary *s, const struct profile *p)
 
 #define NOTE(s, ...) do {						\
 	if ((s)->nnotes < sizeof((s)->notes) / sizeof((s)->notes[0]))	\
-		(s)->notes[(s)->nnotes++] = fmt((s), __VA_ARGS__);	\
+		(s)->notes[(s)->nnotes++] = summary_fmt((s), __VA_ARGS__);	\
 } while (0)
 
 #define RECON(s, fl, ...) do {						\
 	if ((s)->nrecon < sizeof((s)->recon) / sizeof((s)->recon[0])) { \
 		(s)->recon[(s)->nrecon].flag = (fl);			\
-		(s)->recon[(s)->nrecon++].label = fmt((s), __VA_ARGS__); \
+		(s)->recon[(s)->nrecon++].label = summary_fmt((s), __VA_ARGS__); \
 	}								\
 } while (0)
 
@@ -287,7 +284,7 @@ static void put_facts(struct summary *s, const struct model *m)
 	}
 	FACT(s, "samples lost", "%llu lost, %llu throttled%s",
 	     (unsigned long long)lost, (unsigned long long)thr,
-	     lost || (thr && !idle_throttles(p)) ?
+	     lost || (thr && !summary_idle_throttles(p)) ?
 	     ": values are underestimated" :
 	     thr ? ": only on mostly idle CPUs, where sampling pauses until "
 		   "the next tick (NO_HZ); busy values are not affected" : "");
@@ -332,9 +329,9 @@ static void dline(struct summary *s, int indent, const char *label,
 	l->indent = indent;
 	l->label = strdup(label);
 	l->value = ns < -0.5e9 ? strdup("") :
-		   fmt(s, "%.2f %s", ns / 1e3, unit);
+		   summary_fmt(s, "%.2f %s", ns / 1e3, unit);
 	l->share = share_of > 0 && ns > -0.5e9 ?
-		   fmt(s, "%.1f%%", 100 * ns / share_of) : strdup("");
+		   summary_fmt(s, "%.1f%%", 100 * ns / share_of) : strdup("");
 	l->flag = flag;
 }
 
@@ -345,7 +342,7 @@ static void put_decomp(struct summary *s, const struct model *m)
 	char label[96];
 
 	if (d->per_unit) {
-		s->decomp_title = fmt(s, "per %s: the workload's CPU time (its process tree)",
+		s->decomp_title = summary_fmt(s, "per %s: the workload's CPU time (its process tree)",
 				      profile_unit_name(m->profile));
 		if (d->workload >= 0) {
 			dline(s, 0, "workload CPU (schedstat, rusage)", d->workload, "us", 0, 0);
@@ -366,12 +363,12 @@ static void put_decomp(struct summary *s, const struct model *m)
 		return;
 	}
 	if (!d->valid) {
-		s->decomp_title = fmt(s, "latency decomposition: not available (%s)",
+		s->decomp_title = summary_fmt(s, "latency decomposition: not available (%s)",
 				      m->no_round_trips ? "no round trips" :
 				      "no per-process CPU time and no event in ns");
 		return;
 	}
-	s->decomp_title = fmt(s, "per round trip: round trip = client CPU + responder CPU + rest%s",
+	s->decomp_title = summary_fmt(s, "per round trip: round trip = client CPU + responder CPU + rest%s",
 			      d->from_tasks ? "" : " (kernel only)");
 	snprintf(label, sizeof(label), "round trip (%s)", d->rtt_source);
 	dline(s, 0, label, d->rtt, "us", d->rtt, 0);
@@ -407,7 +404,7 @@ static void put_decomp(struct summary *s, const struct model *m)
 
 		l->indent = 0;
 		l->label = strdup("context switches (both processes)");
-		l->value = fmt(s, "%.2f", d->switches);
+		l->value = summary_fmt(s, "%.2f", d->switches);
 		l->share = strdup("");
 	}
 	if (d->rest < 0)
@@ -563,16 +560,17 @@ int summary_build(struct summary *s, const struct model *m, int all_conditions)
 	const struct profile *p = m->profile;
 
 	memset(s, 0, sizeof(*s));
+	summary_glance(s, m);
 	put_facts(s, m);
 	put_conditions(s, p, all_conditions);
 	put_decomp(s, m);
 	put_recon(s, m);
 	put_notes(s, m);
 	if (m->no_round_trips)
-		s->empty = fmt(s, "no %ss were counted in the sampling window: there is nothing to divide by, so no table.",
+		s->empty = summary_fmt(s, "no %ss were counted in the sampling window: there is nothing to divide by, so no table.",
 			       profile_unit_name(p));
 	else if (!m->nevents || !m->total.samples[0] || m->total.weight[0] <= 0)
-		s->empty = fmt(s, "no samples were taken in the sampling window: nothing to report. Did the workload run on the sampled CPUs?");
+		s->empty = summary_fmt(s, "no samples were taken in the sampling window: nothing to report. Did the workload run on the sampled CPUs?");
 	if (s->oom) {
 		summary_free(s);
 		return error("out of memory writing the report");
@@ -584,6 +582,9 @@ void summary_free(struct summary *s)
 {
 	size_t i;
 
+	free(s->headline);
+	for (i = 0; i < s->nwarnings; i++)
+		free(s->warnings[i]);
 	for (i = 0; i < s->nfacts; i++) {
 		free(s->facts[i].key);
 		free(s->facts[i].value);

@@ -26,6 +26,12 @@ struct sum_line {
 };
 
 struct summary {
+	/* the first line of every human report: transport, latency p50 and
+	 * p99, busy kernel time per round trip with its error, top bucket */
+	char *headline;
+	/* what went wrong with the run, shown before anything else */
+	char *warnings[8];
+	size_t nwarnings;
 	struct sum_fact facts[32];
 	size_t nfacts;
 	struct sum_fact *conds;  /* shown conditions */
@@ -47,6 +53,23 @@ struct summary {
 /* 0, or -1 after printing why (out of memory). */
 int summary_build(struct summary *s, const struct model *m, int all_conditions);
 void summary_free(struct summary *s);
+
+/* Thresholds of the warnings at the top of every report. */
+#define SUMMARY_LOSS_WARN 0.01      /* samples lost or throttled */
+#define SUMMARY_OBSERVER_WARN 0.05  /* mean round trip longer under sampling */
+#define SUMMARY_SHORT_WARN 0.9      /* window below this share of the asked */
+#define SUMMARY_OVERRUN_WARN 1.5    /* run over this times the asked time */
+
+/* reports/glance.c: s->headline and s->warnings (called by
+ * summary_build); the warnings alone, for renderers without prose. */
+void summary_glance(struct summary *s, const struct model *m);
+/* printf into a new string; on failure NULL and s->oom set */
+char *summary_fmt(struct summary *s, const char *f, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* 1 when every throttle was on a CPU idle most of the window (NO_HZ):
+ * only idle time went unsampled. */
+int summary_idle_throttles(const struct profile *p);
 
 /* Event unit for column heads: "ns", "cycles", "insns". */
 const char *summary_unit(const struct model *m, size_t e);

@@ -270,6 +270,9 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 		p->warmup_s = get_num(r, o, "warmup_s");
 	p->round_trips = get_u64(r, o, "round_trips");
 	p->window_ns = get_u64(r, o, "window_ns");
+	p->asked_window_ns = get_u64_opt(r, o, "asked_window_ns");
+	p->asked_ns = get_u64_opt(r, o, "asked_ns");
+	p->wall_ns = get_u64_opt(r, o, "wall_ns");
 	read_latency(r, get_obj(r, o, "latency_ns"), &p->latency);
 	if (json_object_get(o, "latency_unsampled_ns"))
 		read_latency(r, get_obj(r, o, "latency_unsampled_ns"),

@@ -459,6 +459,11 @@ json_t *profile_to_json(const struct profile *p)
 				    str_or_null(p->machine));
 		json_object_set_new(root, "modules", modules_to_json(p));
 	}
+	if (root && (p->asked_ns || p->wall_ns))
+		json_object_update_new(json_object_get(root, "workload"), json_pack(
+			"{s:I, s:I, s:I}", "asked_window_ns", (json_int_t)p->asked_window_ns,
+			"asked_ns", (json_int_t)p->asked_ns,
+			"wall_ns", (json_int_t)p->wall_ns));
 	return root;
 }
 

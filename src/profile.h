@@ -216,6 +216,11 @@ struct profile {
 	double warmup_s;
 	uint64_t round_trips; /* inside the window the counters were enabled */
 	uint64_t window_ns;   /* length of that window */
+	/* what was asked: -d x --repeat in ns (0 with -n, or unknown), and
+	 * warm-up plus that; wall_ns: how long the run took from the
+	 * workload's start to the last window's close (0: unknown). Reports
+	 * flag windows cut short or overrun from them. */
+	uint64_t asked_window_ns, asked_ns, wall_ns;
 	struct latency_summary latency;
 	/* round trips of the warm-up, counters off, timed the same way: what
 	 * the round trip is without the observer (count 0: unknown) */

@@ -510,6 +510,12 @@ static int run(const struct record_options *o, struct profile *keep)
 	}
 	if (run_windows(o, w, s, evs, nev, &pl, &p, &before, &after, &res, &cut))
 		goto out;
+	/* asked against taken, so a report can say the run went wrong */
+	p.wall_ns = (uint64_t)((now_s() - t0) * 1e9);
+	p.asked_window_ns = o->count ? 0 : (uint64_t)(o->duration * 1e9) *
+					   (uint64_t)(o->repeat > 0 ? o->repeat : 1);
+	p.asked_ns = p.asked_window_ns ? p.asked_window_ns +
+				       (uint64_t)(o->warmup * 1e9) : 0;
 	snapped = 1;
 	workload_add_conditions(w, &p);
 	workload_stop(w);  /* before the slow part: symbols and the write */

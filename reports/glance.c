@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The top of every report: one line with what was measured and what it
+ * found, then each way the run itself went wrong, so a reader does not
+ * take a cut-short, overloaded or observer-bent run for a good one.
+ */
+#include "reports/summary.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void warn(struct summary *s, char *text)
+{
+	if (text && s->nwarnings < sizeof(s->warnings) / sizeof(s->warnings[0]))
+		s->warnings[s->nwarnings++] = text;
+	else
+		free(text);
+}
+
+/* "16.17 us" for ns, else the value and its unit */
+static void value_text(char *buf, size_t len, const struct model *m,
+		       double v, double err)
+{
+	const char *unit = m->nevents ? summary_unit(m, 0) : "";
+
+	if (!strcmp(unit, "ns"))
+		snprintf(buf, len, "%.2f +- %.2f us/RT", v / 1e3, err / 1e3);
+	else
+		snprintf(buf, len, "%.0f +- %.0f %s/RT", v, err, unit);
+}
+
+/* The heaviest bucket of busy time: not idle, not unknown. */
+static const struct model_row *top_bucket(const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nbuckets; i++) {
+		const struct model_row *r = &m->buckets[i];
+
+		if (strcmp(r->name, MODEL_IDLE_BUCKET) &&
+		    strcmp(r->name, MODEL_UNKNOWN_BUCKET) && r->samples[0])
+			return r;
+	}
+	return NULL;
+}
+
+static void headline(struct summary *s, const struct model *m)
+{
+	const struct profile *p = m->profile;
+	const struct model_row *top = top_bucket(m);
+	char lat[96] = "latency not measured", busy[64] = "no samples", tb[96] = "";
+
+	if (p->latency.count)
+		snprintf(lat, sizeof(lat), "p50 %.2f us, p99 %.2f us",
+			 p->latency.p50 / 1e3, p->latency.p99 / 1e3);
+	if (m->no_round_trips)
+		snprintf(busy, sizeof(busy), "no round trips counted");
+	else if (m->nevents && m->busy.samples[0])
+		value_text(busy, sizeof(busy), m, m->busy.per_rt[0],
+			   model_row_error(m, &m->busy, 0));
+	if (top && m->busy.per_rt[0] > 0)
+		snprintf(tb, sizeof(tb), "; top bucket %s (%.0f%% of busy)", top->name,
+			 100 * top->per_rt[0] / m->busy.per_rt[0]);
+	s->headline = summary_fmt(s, "%s over %s: %s; busy kernel %s%s",
+				  p->transport ? p->transport : "?",
+				  p->network ? p->network : "?", lat, busy, tb);
+}
+
+static int sampled(const struct profile *p, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncpus_sampled; i++)
+		if (p->cpus[i] == cpu)
+			return 1;
+	return 0;
+}
+
+static void window_warnings(struct summary *s, const struct profile *p)
+{
+	double asked = (double)p->asked_window_ns, got = (double)p->window_ns;
+
+	if (asked > 0 && got < SUMMARY_SHORT_WARN * asked)
+		warn(s, summary_fmt(s, "interrupted: the window ran %.2f s of the %.2f s asked (%.0f%%); the result is partial",
+				   got / 1e9, asked / 1e9, 100 * got / asked));
+	else if (asked > 0 && got > (2 - SUMMARY_SHORT_WARN) * asked)
+		warn(s, summary_fmt(s, "window overran: %.2f s for the %.2f s asked (+%.0f%%); the machine was slow to end a round trip",
+				   got / 1e9, asked / 1e9, 100 * (got - asked) / asked));
+	if (p->asked_ns && p->wall_ns > SUMMARY_OVERRUN_WARN * (double)p->asked_ns &&
+	    p->wall_ns - p->asked_ns > 1000000000ull)
+		warn(s, summary_fmt(s, "run overran: it took %.1f s for %.1f s of warm-up and windows; the machine was busy, so the figures may not be typical",
+				   p->wall_ns / 1e9, p->asked_ns / 1e9));
+}
+
+static void sampling_warnings(struct summary *s, const struct model *m)
+{
+	const struct profile *p = m->profile;
+	uint64_t samples = 0, lost = 0, thr = 0;
+	size_t i;
+
+	for (i = 0; i < p->nevents; i++) {
+		samples += p->events[i].samples;
+		lost += p->events[i].lost;
+		thr += p->events[i].throttled;
+	}
+	if (lost && (double)lost > SUMMARY_LOSS_WARN * (double)(samples + lost))
+		warn(s, summary_fmt(s, "%.1f%% of samples lost (%llu): every value is low by about that; raise --ring-pages or the period",
+				   100.0 * (double)lost / (double)(samples + lost),
+				   (unsigned long long)lost));
+	if (thr && !summary_idle_throttles(p) &&
+	    (double)thr > SUMMARY_LOSS_WARN * (double)(samples ? samples : 1))
+		warn(s, summary_fmt(s, "sampling was throttled %llu times (%.1f%% of samples) on busy CPUs: values are low; lower the rate (-c, -F)",
+				   (unsigned long long)thr,
+				   100.0 * (double)thr / (double)(samples ? samples : 1)));
+	/* a remote responder runs on another host: only the client's CPU */
+	if (p->client_cpu >= 0 && p->ncpus_sampled && !sampled(p, p->client_cpu))
+		warn(s, summary_fmt(s, "the client's CPU %d was not sampled: its kernel time is missing from every table (record without -C, or -C with it)",
+				   p->client_cpu));
+	if (p->server_cpu >= 0 && p->server_cpu != p->client_cpu &&
+	    p->ncpus_sampled && !sampled(p, p->server_cpu) && p->network &&
+	    strcmp(p->network, "peer") && strcmp(p->network, "echo"))
+		warn(s, summary_fmt(s, "the responder's CPU %d was not sampled: its kernel time is missing from every table (record without -C, or -C with it)",
+				   p->server_cpu));
+}
+
+static void observer_warning(struct summary *s, const struct profile *p)
+{
+	const struct latency_summary *u = &p->latency_unsampled, *l = &p->latency;
+	double d;
+
+	if (!u->count || !l->count || u->mean <= 0)
+		return;
+	d = (l->mean - u->mean) / u->mean;
+	if (d > SUMMARY_OBSERVER_WARN)
+		warn(s, summary_fmt(s, "observer effect: the round trip is %.1f%% longer while sampled (mean %.2f vs %.2f us unsampled); sample less often (-F, -c) when latency matters",
+				   100 * d, l->mean / 1e3, u->mean / 1e3));
+}
+
+void summary_glance(struct summary *s, const struct model *m)
+{
+	headline(s, m);
+	window_warnings(s, m->profile);
+	sampling_warnings(s, m);
+	observer_warning(s, m->profile);
+}
