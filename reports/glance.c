@@ -19,16 +19,21 @@ static void warn(struct summary *s, char *text)
 		free(text);
 }
 
-/* "16.17 us" for ns, else the value and its unit */
+/* "16.17 us/RT" for ns, else the value and its unit; per the run's
+ * unit ("per udp-datagram") for a workload of one's own */
 static void value_text(char *buf, size_t len, const struct model *m,
 		       double v, double err)
 {
 	const char *unit = m->nevents ? summary_unit(m, 0) : "";
+	const struct profile *p = m->profile;
+	char per[48] = "/RT";
 
+	if (p->workload_command)
+		snprintf(per, sizeof(per), " per %s", profile_unit_name(p));
 	if (!strcmp(unit, "ns"))
-		snprintf(buf, len, "%.2f +- %.2f us/RT", v / 1e3, err / 1e3);
+		snprintf(buf, len, "%.2f +- %.2f us%s", v / 1e3, err / 1e3, per);
 	else
-		snprintf(buf, len, "%.0f +- %.0f %s/RT", v, err, unit);
+		snprintf(buf, len, "%.0f +- %.0f %s%s", v, err, unit, per);
 }
 
 /* The heaviest bucket of busy time: not idle, not unknown. */
@@ -50,7 +55,8 @@ static void headline(struct summary *s, const struct model *m)
 {
 	const struct profile *p = m->profile;
 	const struct model_row *top = top_bucket(m);
-	char lat[96] = "latency not measured", busy[64] = "no samples", tb[96] = "";
+	char lat[96] = "latency not measured", busy[96] = "no samples", tb[96] = "",
+	     what[160];
 
 	if (p->latency.count)
 		snprintf(lat, sizeof(lat), "p50 %.2f us, p99 %.2f us",

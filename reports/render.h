@@ -22,6 +22,7 @@ struct render_options {
 	double threshold; /* hide rows below this share (0..1) */
 	enum model_by by; /* the main table; functions by default */
 	int all_conditions;  /* list every test condition */
+	int full;         /* text: every section, not the mail-sized summary */
 };
 
 /*

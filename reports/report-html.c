@@ -234,13 +234,24 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 		html_escape(f, p->workload_command);
 		fputs(", per ", f);
 		html_escape(f, profile_unit_name(p));
-		fputs("</h1>\n<table>\n", f);
+		fputs("</h1>\n", f);
 	} else {
 		html_escape(f, p->transport);
 		fputs(" over ", f);
 		html_escape(f, p->network);
-		fprintf(f, ", %u-byte messages</h1>\n<table>\n", p->message_size);
+		fprintf(f, ", %u-byte messages</h1>\n", p->message_size);
 	}
+	if (s->headline) {
+		fputs("<p><strong>", f);
+		html_escape(f, s->headline);
+		fputs("</strong></p>\n", f);
+	}
+	for (i = 0; i < s->nwarnings; i++) {
+		fputs("<p class=warn>warning: ", f);
+		html_escape(f, s->warnings[i]);
+		fputs("</p>\n", f);
+	}
+	fputs("<table>\n", f);
 	for (i = 0; i < s->nfacts; i++) {
 		fputs("<tr><th>", f);
 		html_escape(f, s->facts[i].key);

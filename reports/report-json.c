@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "reports/json-common.h"
+#include "reports/summary.h"
 
 /*
  * The report as one JSON object, built whole in memory and then dumped:
@@ -273,6 +274,28 @@ json_t *report_unit_json(const struct profile *p)
 			 "outside_busy", u->outside_busy);
 }
 
+/* The run's warnings, as the first lines of the text report give them,
+ * and (into root) the text's headline. */
+static json_t *warnings_json(const struct model *m, json_t *root_of_headline,
+			     int *bad)
+{
+	json_t *a = json_array();
+	struct summary s;
+	size_t i;
+
+	memset(&s, 0, sizeof(s));
+	summary_glance(&s, m);
+	if (s.headline)
+		set(root_of_headline, "headline", json_string(s.headline), bad);
+	for (i = 0; a && i < s.nwarnings; i++)
+		if (json_array_append_new(a, json_string(s.warnings[i])))
+			*bad = 1;
+	if (!a || s.oom)
+		*bad = 1;
+	summary_free(&s);
+	return a;
+}
+
 static json_t *build(const struct model *m, int *bad)
 {
 	const struct profile *p = m->profile;
@@ -295,6 +318,7 @@ static json_t *build(const struct model *m, int *bad)
 	set(root, "mode", json_string(model_software_clock(m) ?
 				      "software-clock" : "hardware"), bad);
 	set(root, "fallback_reason", str_or_null(p->fallback_reason), bad);
+	set(root, "warnings", warnings_json(m, root, bad), bad);
 	set(root, "events", events_json(p, bad), bad);
 	set(root, "functions",
 	    rows_json(m, m->functions, m->nfunctions, 1, bad), bad);

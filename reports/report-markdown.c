@@ -96,6 +96,11 @@ int report_markdown(FILE *f, const void *model,
 		fprintf(f, "## perpkt report: %s over %s, %u-byte messages\n\n",
 			p->transport ? p->transport : "unknown",
 			p->network ? p->network : "unknown", p->message_size);
+	if (s.headline)
+		fprintf(f, "**%s**\n\n", s.headline);
+	for (i = 0; i < s.nwarnings; i++)
+		fprintf(f, "> **warning:** %s\n%s", s.warnings[i],
+			i + 1 == s.nwarnings ? "\n" : ">\n");
 	for (i = 0; i < s.nfacts; i++)
 		fprintf(f, "- **%s**: %s\n", s.facts[i].key, s.facts[i].value);
 	if (s.nconds) {

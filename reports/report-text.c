@@ -153,28 +153,58 @@ static void fmt_val(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.1f", v);
 }
 
-/* The error bar of the first event: with repeats the measured spread,
- * else the sampling error. */
 static double row_bar(const struct model *m, const struct model_row *r)
 {
-	return m->nrepeats > 1 ? r->spread[0] : r->err[0];
+	return model_row_error(m, r, 0);
+}
+
+/* The facts a mail-sized report keeps; --full shows every one. */
+static int short_fact(const char *key)
+{
+	static const char *const keep[] = {
+		"kernel", "CPUs", "round trips", "latency (us)", "latency",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+		if (!strcmp(key, keep[i]))
+			return 1;
+	return 0;
+}
+
+/* The headline first, then what went wrong, before any detail. */
+static void put_glance(struct text_ctx *c, const struct summary *s)
+{
+	size_t i;
+
+	if (s->headline)
+		put_wrapped(c, s->headline, 0, 2);
+	for (i = 0; i < s->nwarnings; i++)
+		wrapf(c, "warning: %s", s->warnings[i]);
 }
 
 static void put_header(struct text_ctx *c, const struct model *m,
-		       const struct summary *s)
+		       const struct summary *s, int full)
 {
 	const struct profile *p = m->profile;
 	size_t i;
 
-	if (p->workload_command)
+	fprintf(c->f, "\n");
+	if (p->workload_command && full)
 		wrapf(c, "perpkt report: '%s', per %s", p->workload_command,
 		      profile_unit_name(p));
-	else
+	else if (full)	/* the headline says it in the short one */
 		wrapf(c, "perpkt report: %s over %s, %u-byte messages",
 		      p->transport ? p->transport : "unknown",
 		      p->network ? p->network : "unknown", p->message_size);
 	for (i = 0; i < s->nfacts; i++)
-		wrapf(c, "%s: %s", s->facts[i].key, s->facts[i].value);
+		if (full || short_fact(s->facts[i].key))
+			wrapf(c, "%s: %s", s->facts[i].key, s->facts[i].value);
+	if (!full) {
+		if (model_software_clock(m))
+			wrapf(c, "mode: software-clock, no hardware PMU: values are ns of CPU time per round trip, from cpu-clock sampling (blind spot and events: --full)");
+		return;
+	}
 	if (s->nconds) {
 		char *all = NULL;
 		size_t len = 0;
@@ -198,7 +228,7 @@ static void put_header(struct text_ctx *c, const struct model *m,
 	}
 }
 
-static void put_decomp(struct text_ctx *c, const struct summary *s)
+static void put_decomp(struct text_ctx *c, const struct summary *s, int full)
 {
 	int wl = c->width - 2 - 12 - 8;
 	size_t i;
@@ -209,6 +239,8 @@ static void put_decomp(struct text_ctx *c, const struct summary *s)
 		const struct sum_line *d = &s->decomp[i];
 		struct line l = { .len = 0 };
 
+		if (!full && d->indent && !d->flag)
+			continue;	/* the parts of a part: --full */
 		line_add(&l, "%s", d->flag ? "! " : "  ");
 		line_add(&l, "%*s", d->indent * 2, "");
 		line_field(&l, d->label, wl - d->indent * 2);
@@ -463,7 +495,7 @@ static void put_tables(struct text_ctx *c, const struct model *m,
 
 	all.limit = 0;
 	all.threshold = 0;
-	if (o->by != MODEL_BY_ROLE)
+	if (o->by != MODEL_BY_ROLE && o->full)
 		put_view(c, m, &m->views[MODEL_BY_ROLE], "role", 0, &all, 0);
 	if (o->by != MODEL_BY_BUCKET)
 		put_view(c, m, &m->views[MODEL_BY_BUCKET], "bucket", 0, &all, 0);
@@ -544,9 +576,11 @@ static int report_text_safe(FILE *f, const struct model *m,
 	if (summary_build(&s, m, o->all_conditions))
 		return -1;
 
-	put_header(&c, m, &s);
-	put_decomp(&c, &s);
-	put_recon(&c, &s);
+	put_glance(&c, &s);
+	put_header(&c, m, &s, o->full);
+	put_decomp(&c, &s, o->full);
+	if (o->full)
+		put_recon(&c, &s);
 	if (s.empty) {
 		fprintf(f, "\n");
 		wrapf(&c, "%s", s.empty);
@@ -555,7 +589,10 @@ static int report_text_safe(FILE *f, const struct model *m,
 	}
 	fprintf(f, "\n");
 	for (i = 0; i < s.nnotes; i++)
-		wrapf(&c, "note: %s", s.notes[i]);
+		if (o->full || s.note_brief[i])
+			wrapf(&c, "note: %s", s.notes[i]);
+	if (!o->full)
+		wrapf(&c, "more: --full (or -v) adds the test conditions, the reconciliation of sampled against counted time, roles, events and notes");
 	summary_free(&s);
 	if (c.oom)
 		return error("out of memory writing the report");

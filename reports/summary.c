@@ -85,6 +85,13 @@ static void observer_fact(struct summary *s, const struct profile *p)
 		(s)->notes[(s)->nnotes++] = summary_fmt((s), __VA_ARGS__);	\
 } while (0)
 
+/* a note the short text report keeps too */
+#define BRIEF_NOTE(s, ...) do {						\
+	if ((s)->nnotes < sizeof((s)->notes) / sizeof((s)->notes[0]))	\
+		(s)->note_brief[(s)->nnotes] = 1;			\
+	NOTE(s, __VA_ARGS__);						\
+} while (0)
+
 #define RECON(s, fl, ...) do {						\
 	if ((s)->nrecon < sizeof((s)->recon) / sizeof((s)->recon[0])) { \
 		(s)->recon[(s)->nrecon].flag = (fl);			\
@@ -540,14 +547,14 @@ static void put_notes(struct summary *s, const struct model *m)
 			    model_role_name(MODEL_ROLE_IDLE_CTX)))
 			ic = &m->views[MODEL_BY_ROLE].rows[i];
 	if (profile_emulated(m->profile))
-		NOTE(s, "%s.", PROFILE_EMULATED_NOTE);
+		BRIEF_NOTE(s, "%s.", PROFILE_EMULATED_NOTE);
 	emulated_pmu_note(s, m);
 	if (m->nrepeats > 1)
-		NOTE(s, "sd is the sample standard deviation of the value per %s across the %d repeats (measurement windows); the value itself is all windows' weight over all %ss. A row of omitted rows shows its sampling error instead.",
+		BRIEF_NOTE(s, "sd is the sample standard deviation of the value per %s across the %d repeats (measurement windows); the value itself is all windows' weight over all %ss. A row of omitted rows shows its sampling error instead.",
 		     profile_unit_name(m->profile), m->nrepeats,
 		     profile_unit_name(m->profile));
 	else
-		NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson); one run, so no spread across repeats.");
+		BRIEF_NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson); one run, so no spread across repeats.");
 	if (ic && ic->samples[0])
 		NOTE(s, "role idle-ctx irq/softirq: samples of the idle task outside the idle loop, i.e. interrupt and softirq work that ran in idle context (the ip cannot tell irq from softirq).");
 	if (m->nunknown)

@@ -42,6 +42,7 @@ struct summary {
 	struct sum_line recon[40];  /* label only; flag marks a gap */
 	size_t nrecon;
 	char *notes[16];
+	int note_brief[16];  /* kept in the short text report */
 	size_t nnotes;
 	char *empty;         /* why there is no table, NULL when there is */
 	int oom;

@@ -30,7 +30,11 @@ static const char report_usage[] =
 "                         cpu or role\n"
 "      --sort KEY         samples, per-rt (default), name, or an event name\n"
 "      --width N          text width in columns (default 72)\n"
-"      --limit N          show at most N rows (default 40, 0 = all)\n"
+"      --limit N          show at most N rows (default 15, 40 with --full;\n"
+"                         0 = all)\n"
+"      --full             text: every section (conditions, reconciliation,\n"
+"                         roles, events, notes), not the mail-sized\n"
+"                         summary; -v does the same\n"
 "      --threshold PCT    hide rows below PCT percent\n"
 "      --callers FUNC     who calls FUNC, from callchains (record -g)\n"
 "      --all-conditions   list every test condition, not the first few\n"
@@ -55,6 +59,7 @@ struct report_args {
 	const char *callers;
 	struct render_options ro;
 	int anonymize;
+	int limit_given;
 	int help;
 };
 
@@ -73,6 +78,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "all-conditions", no_argument, NULL, 9 },
 		{ "anonymize", no_argument, NULL, 10 },
 		{ "stdio", no_argument, NULL, 60 },
+		{ "full", no_argument, NULL, 11 },
 		{ "vmlinux", required_argument, NULL, 30 },
 		{ "kallsyms", required_argument, NULL, 31 },
 		{ "force", no_argument, NULL, 32 },
@@ -108,6 +114,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			if (parse_u64(optarg, "--limit", 0, 1000000, &v))
 				return -1;
 			a->ro.limit = (int)v;
+			a->limit_given = 1;
 			break;
 		case 4:
 			pct = strtod(optarg, &end);
@@ -142,6 +149,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 60:
 			a->format = "text";
 			break;
+		case 11:
+			a->ro.full = 1;
+			break;
 		case 30:
 			a->src.vmlinux = optarg;
 			break;
@@ -164,6 +174,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	}
 	if (optind < argc)
 		return error("unexpected argument '%s'", argv[optind]);
+	if (diag_verbosity() >= DIAG_VERBOSE)
+		a->ro.full = 1;
+	/* the full report keeps the longer table; other formats too */
+	if (!a->limit_given)
+		a->ro.limit = a->ro.full || strcmp(a->format, "text") ? 40 : 15;
 	if (a->src.vmlinux && a->src.kallsyms)
 		return error("--vmlinux and --kallsyms exclude each other");
 	return 0;

@@ -180,13 +180,41 @@ static void test_two_events_width(void **state)
 	assert_true(longest_line(fx->out) <= 72);
 }
 
-static void test_header_software_clock(void **state)
+/* The default report is mail-sized: the headline first, the detail
+ * behind --full, and it says so. */
+static void test_short_by_default(void **state)
 {
 	struct fixture *fx = *state;
-	char *flat, *q;
+	struct render_options full = { .full = 1 };
+	size_t lines = 0, full_lines = 0;
 	const char *p;
 
 	assert_int_equal(render(fx, NULL), 0);
+	assert_true(!strncmp(fx->out, "udp over loopback: p50 5.30 us, p99 9.80 us;", 44));
+	assert_null(strstr(fx->out, "reconciliation (is it"));
+	assert_null(strstr(fx->out, "build-id"));
+	assert_non_null(strstr(fx->out, "more: --full"));
+	assert_non_null(strstr(fx->out, "udp_sendmsg"));
+	for (p = fx->out; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(render(fx, &full), 0);
+	assert_true(!strncmp(fx->out, "udp over loopback: p50 5.30 us", 30));
+	assert_non_null(strstr(fx->out, "reconciliation (is it"));
+	assert_non_null(strstr(fx->out, "build-id"));
+	assert_null(strstr(fx->out, "more: --full"));
+	for (p = fx->out; *p; p++)
+		full_lines += *p == '\n';
+	assert_true(lines + 15 < full_lines);
+}
+
+static void test_header_software_clock(void **state)
+{
+	struct fixture *fx = *state;
+	struct render_options full = { .full = 1 };
+	char *flat, *q;
+	const char *p;
+
+	assert_int_equal(render(fx, &full), 0);
 	/* read the prose without its line breaks and indents */
 	flat = calloc(1, strlen(fx->out) + 1);
 	assert_non_null(flat);
@@ -436,6 +464,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_width_72_and_100),
 		T(test_two_events_width),
+		T(test_short_by_default),
 		T(test_header_software_clock),
 		T(test_long_name_truncated),
 		T(test_rows_in_order),
