@@ -61,9 +61,13 @@ static void headline(struct summary *s, const struct model *m)
 	if (p->latency.count)
 		snprintf(lat, sizeof(lat), "p50 %.2f us, p99 %.2f us",
 			 p->latency.p50 / 1e3, p->latency.p99 / 1e3);
-	if (m->no_round_trips)
-		snprintf(busy, sizeof(busy), "no round trips counted");
-	else if (m->nevents && m->busy.samples[0])
+	if (m->no_round_trips) {
+		s->headline = summary_fmt(s, "%s over %s: no round trips counted, so nothing per round trip",
+					  p->transport ? p->transport : "?",
+					  p->network ? p->network : "?");
+		return;
+	}
+	if (m->nevents && m->busy.samples[0])
 		value_text(busy, sizeof(busy), m, m->busy.per_rt[0],
 			   model_row_error(m, &m->busy, 0));
 	if (top && m->busy.per_rt[0] > 0)
