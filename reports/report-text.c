@@ -577,7 +577,7 @@ static int report_text_safe(FILE *f, const struct model *m,
 		return -1;
 
 	put_glance(&c, &s);
-	put_header(&c, m, &s, o->full);
+	put_header(&c, m, &s, o->full || o->all_conditions);
 	put_decomp(&c, &s, o->full);
 	if (o->full)
 		put_recon(&c, &s);

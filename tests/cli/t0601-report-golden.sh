@@ -19,7 +19,7 @@ check() {
 
 check sw-clock.txt -i "$P/sw-clock.json"
 check sw-clock-by-role.txt -i "$P/sw-clock.json" --by role --width 80
-check sw-clock-by-cpu.txt -i "$P/sw-clock.json" --by cpu --all-conditions --full
+check sw-clock-by-cpu.txt -i "$P/sw-clock.json" --by cpu --all-conditions
 check sw-clock-full.txt -i "$P/sw-clock.json" --full
 check sw-clock-callers.txt -i "$P/sw-clock.json" --callers udp_sendmsg --limit 5
 check sw-clock.md -i "$P/sw-clock.json" --format markdown
