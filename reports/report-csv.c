@@ -2,6 +2,7 @@
 #include "reports/renderers.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,21 +10,52 @@
 
 /*
  * One table (the --by view) as RFC 4180 CSV: a header line, then one
- * line per row, all rows unless --limit or --threshold say otherwise.
+ * line per row, all rows unless --limit or --threshold say otherwise,
+ * and then a last "[other]" row sums the rest.
  * Numbers are plain ("%.6g" for values) so spreadsheets parse them.
  */
+
+static void put_row(FILE *f, const struct model *m, const struct model_row *r,
+		    int function_columns)
+{
+	size_t e;
+
+	render_csv_field(f, r->name);
+	if (function_columns) {
+		fputc(',', f);
+		render_csv_field(f, r->bucket);
+		fputc(',', f);
+		render_csv_field(f, r->module);
+		fputc(',', f);
+		render_csv_field(f, r->file);
+	}
+	fprintf(f, ",%llu,%.6f,%.6f", (unsigned long long)r->samples[0],
+		r->share, r->cum);
+	for (e = 0; e < m->nevents; e++)
+		fprintf(f, ",%.6g,%.6g", r->per_rt[e], model_row_error(m, r, e));
+	if (r->ipc >= 0)
+		fprintf(f, ",%.4f", r->ipc);
+	else
+		fputc(',', f);
+	fputc('\n', f);
+}
 
 int report_csv(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct model *m = model;
 	const struct model_view *v;
 	enum model_by by = o ? o->by : MODEL_BY_FUNCTION;
-	size_t i, e;
+	/* bucket, module and file describe a function; other views are
+	 * those things themselves */
+	int fn = by == MODEL_BY_FUNCTION;
+	struct model_row rest;
+	size_t i, e, shown;
 
 	if (!m->profile)
 		return error("report of an empty model");
 	v = &m->views[by];
-	fprintf(f, "%s,bucket,module,file,samples,share,cum", model_by_name(by));
+	fprintf(f, "%s%s,samples,share,cum", model_by_name(by),
+		fn ? ",bucket,module,file" : "");
 	for (e = 0; e < m->nevents; e++) {
 		fputc(',', f);
 		render_csv_field(f, m->profile->events[e].name);
@@ -32,27 +64,29 @@ int report_csv(FILE *f, const void *model, const struct render_options *o)
 		fputs("_err", f);
 	}
 	fputs(",ipc\n", f);
-	for (i = 0; i < v->n; i++) {
-		const struct model_row *r = &v->rows[i];
-
-		if (!report_row_shown(o, i, r))
+	for (shown = 0; shown < v->n; shown++) {
+		if (!report_row_shown(o, shown, &v->rows[shown]))
 			break;
-		render_csv_field(f, r->name);
-		fputc(',', f);
-		render_csv_field(f, r->bucket);
-		fputc(',', f);
-		render_csv_field(f, r->module);
-		fputc(',', f);
-		render_csv_field(f, r->file);
-		fprintf(f, ",%llu,%.6f,%.6f", (unsigned long long)r->samples[0],
-			r->share, r->cum);
+		put_row(f, m, &v->rows[shown], fn);
+	}
+	/* rows cut by --limit or --threshold: one row of their sum, so the
+	 * column still adds up to the total */
+	if (shown < v->n) {
+		memset(&rest, 0, sizeof(rest));
+		rest.name = "[other]";
+		rest.ipc = -1;
+		for (i = shown; i < v->n; i++) {
+			rest.share += v->rows[i].share;
+			for (e = 0; e < m->nevents; e++) {
+				rest.samples[e] += v->rows[i].samples[e];
+				rest.per_rt[e] += v->rows[i].per_rt[e];
+			}
+		}
 		for (e = 0; e < m->nevents; e++)
-			fprintf(f, ",%.6g,%.6g", r->per_rt[e], r->err[e]);
-		if (r->ipc >= 0)
-			fprintf(f, ",%.4f", r->ipc);
-		else
-			fputc(',', f);
-		fputc('\n', f);
+			rest.err[e] = rest.samples[e] ?
+				rest.per_rt[e] / sqrt((double)rest.samples[e]) : 0;
+		rest.cum = v->rows[v->n - 1].cum;
+		put_row(f, m, &rest, fn);
 	}
 	if (fflush(f) || ferror(f))
 		return error("cannot write report: %s", strerror(errno));

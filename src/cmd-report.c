@@ -30,8 +30,9 @@ static const char report_usage[] =
 "                         cpu or role\n"
 "      --sort KEY         samples, per-rt (default), name, or an event name\n"
 "      --width N          text width in columns (default 72)\n"
-"      --limit N          show at most N rows (default 15, 40 with --full;\n"
-"                         0 = all)\n"
+"      --limit N          show at most N rows, the rest summed in one row\n"
+"                         (default: text 15, 40 with --full; markdown\n"
+"                         and html 40; csv all; 0 = all)\n"
 "      --full             text: every section (conditions, reconciliation,\n"
 "                         roles, events, notes), not the mail-sized\n"
 "                         summary; -v does the same\n"
@@ -176,9 +177,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return error("unexpected argument '%s'", argv[optind]);
 	if (diag_verbosity() >= DIAG_VERBOSE)
 		a->ro.full = 1;
-	/* the full report keeps the longer table; other formats too */
+	/* text is for mail: 15 rows, 40 with --full; markdown and html 40;
+	 * csv, json and folded are for tools: every row */
 	if (!a->limit_given)
-		a->ro.limit = a->ro.full || strcmp(a->format, "text") ? 40 : 15;
+		a->ro.limit = !strcmp(a->format, "text") ? (a->ro.full ? 40 : 15) :
+			      !strcmp(a->format, "markdown") ||
+			      !strcmp(a->format, "html") ? 40 : 0;
 	if (a->src.vmlinux && a->src.kallsyms)
 		return error("--vmlinux and --kallsyms exclude each other");
 	return 0;
