@@ -43,10 +43,10 @@ static void bar_chart(FILE *f, const struct model *m,
 			max = v->rows[i].per_rt[0];
 	h = 20 * (int)n + 10;
 	fprintf(f, "<svg id=\"%s\" width=\"%d\" height=\"%d\" role=\"img\">\n",
-		id, CHART_W, h);
+		id, CHART_W, h + 30);
 	for (i = 0; i < n; i++) {
 		const struct model_row *r = &v->rows[i];
-		double w = max > 0 ? (CHART_W - LABEL_W - 90) *
+		double w = max > 0 ? (CHART_W - LABEL_W - 130) *
 			   r->per_rt[0] / max : 0;
 		int y = 5 + 20 * (int)i;
 
@@ -56,8 +56,19 @@ static void bar_chart(FILE *f, const struct model *m,
 		fprintf(f, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"/>",
 			LABEL_W, y, w, color);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%.1f &#177; %.1f</text>\n",
-			LABEL_W + w + 4, y + 13, r->per_rt[0], r->err[0]);
+			LABEL_W + w + 4, y + 13, r->per_rt[0],
+			model_row_error(m, r, 0));
 	}
+	/* the value axis: 0 and the largest bar, with the unit */
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>"
+		"<text x=\"%d\" y=\"%d\">0</text>"
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.1f</text>"
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s per round trip (&#177; %s)</text>\n",
+		LABEL_W, h - 4, CHART_W - 130, h - 4, LABEL_W, h + 10,
+		CHART_W - 130, h + 10, max,
+		LABEL_W + (CHART_W - LABEL_W - 130) / 2, h + 24,
+		m->nevents ? summary_unit(m, 0) : "value",
+		m->nrepeats > 1 ? "sd across repeats" : "sampling error, 1 sd");
 	fputs("</svg>\n", f);
 }
 
@@ -142,40 +153,73 @@ static void latency_chart(FILE *f, const struct latency_summary *l)
  */
 static void histogram_chart(FILE *f, const struct profile *p)
 {
+	enum { X0 = 60, PLOT_W = CHART_W - 100, Y0 = 25, PLOT_H = 100 };
 	const struct profile_hist_bucket *h = p->histogram;
-	double lo, hi, span, top = 0;
+	/* 1,024 buckets per power of two are far more than pixels: sum
+	 * them per pixel column so the SVG stays small */
+	double col[PLOT_W] = { 0 }, lo, hi, span, top = 0, dec;
 	size_t i;
+	int x;
 
-	for (i = 0; i < p->nhistogram; i++)
-		if (h[i].count > top)
-			top = (double)h[i].count;
 	lo = log10(h[0].lo > 0 ? (double)h[0].lo : 1);
 	hi = log10((double)h[p->nhistogram - 1].hi);
 	span = hi - lo > 0 ? hi - lo : 1;
-	fprintf(f, "<svg id=\"latency\" width=\"%d\" height=\"150\" role=\"img\">\n",
-		CHART_W);
-	/* bars between y 25 and 125; marker labels above, axis below */
 	for (i = 0; i < p->nhistogram; i++) {
-		double x0 = 40 + (CHART_W - 80) * (log10(h[i].lo > 0 ? (double)h[i].lo : 1) - lo) / span;
-		double x1 = 40 + (CHART_W - 80) * (log10((double)h[i].hi) - lo) / span;
-		double y = 100 * log10(1 + (double)h[i].count) / log10(1 + top);
+		double mid = (double)h[i].lo / 2 + (double)h[i].hi / 2;
 
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-			"fill=\"%s\"><title>%.2f-%.2f us: %llu</title></rect>\n",
-			x0, 125 - y, x1 - x0 > 1 ? x1 - x0 : 1, y, COLOR_LATENCY,
-			h[i].lo / 1e3, h[i].hi / 1e3, (unsigned long long)h[i].count);
+		x = (int)((PLOT_W - 1) * (log10(mid > 1 ? mid : 1) - lo) / span);
+		col[x < 0 ? 0 : x >= PLOT_W ? PLOT_W - 1 : x] += (double)h[i].count;
+	}
+	for (x = 0; x < PLOT_W; x++)
+		if (col[x] > top)
+			top = col[x];
+	fprintf(f, "<svg id=\"latency\" width=\"%d\" height=\"175\" role=\"img\">\n",
+		CHART_W);
+	for (x = 0; x < PLOT_W; x++) {
+		double y;
+
+		if (!col[x])
+			continue;
+		y = PLOT_H * log10(1 + col[x]) / log10(1 + top);
+		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"1\" height=\"%.1f\" fill=\"%s\"/>\n",
+			X0 + x, Y0 + PLOT_H - y, y, COLOR_LATENCY);
 	}
 	for (i = 0; i < 2; i++) {
 		double v = i ? (double)p->latency.p99 : (double)p->latency.p50;
-		double x = 40 + (CHART_W - 80) * (log10(v > 1 ? v : 1) - lo) / span;
+		double xv = X0 + (PLOT_W - 1) * (log10(v > 1 ? v : 1) - lo) / span;
 
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"127\" stroke=\"#000\"/>"
-			"<text x=\"%.1f\" y=\"%d\">%s %.1f</text>\n",
-			x, i ? 18 : 4, x, x + 3, i ? 26 : 12, i ? "p99" : "p50", v / 1e3);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
+			"<text x=\"%.1f\" y=\"%d\">%s %.1f us</text>\n",
+			xv, i ? 18 : 4, xv, Y0 + PLOT_H + 2, xv + 3, i ? 26 : 12,
+			i ? "p99" : "p50", v / 1e3);
 	}
-	fprintf(f, "<text x=\"40\" y=\"142\">%.1f</text><text x=\"%d\" y=\"142\" "
-		"text-anchor=\"end\">%.1f us</text>\n", h[0].lo / 1e3, CHART_W - 40,
-		h[p->nhistogram - 1].hi / 1e3);
+	/* axes: time ticks at 1, 2 and 5 of each power of ten that fits;
+	 * counts at 1 and the tallest column */
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>"
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n",
+		X0, Y0 + PLOT_H, X0 + PLOT_W, Y0 + PLOT_H, X0, Y0, X0, Y0 + PLOT_H);
+	for (dec = pow(10, floor(lo)); dec <= pow(10, hi); dec *= 10) {
+		static const double steps[] = { 1, 2, 5 };
+		size_t k;
+
+		for (k = 0; k < 3; k++) {
+			double v = dec * steps[k], xv;
+
+			if (log10(v) < lo || log10(v) > hi)
+				continue;
+			xv = X0 + (PLOT_W - 1) * (log10(v) - lo) / span;
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
+				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+				xv, Y0 + PLOT_H, xv, Y0 + PLOT_H + 4, xv,
+				Y0 + PLOT_H + 16, v / 1e3);
+		}
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>"
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">1</text>\n",
+		X0 - 4, Y0 + 8, top, X0 - 4, Y0 + PLOT_H);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">round-trip latency (us, log scale)</text>"
+		"<text x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">round trips (log)</text>\n",
+		X0 + PLOT_W / 2, Y0 + PLOT_H + 34, Y0 + PLOT_H / 2, Y0 + PLOT_H / 2);
 	fputs("</svg>\n<p>Round trips per latency bucket (log time axis, log "
 	      "counts), with p50 and p99 marked.</p>\n", f);
 }
@@ -195,7 +239,7 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 		html_escape(f, profile_unit_abbrev(m->profile));
 		fputs("</th>", f);
 		if (!e)
-			fputs("<th>&#177;</th>", f);
+			fputs(m->nrepeats > 1 ? "<th>sd</th>" : "<th>&#177;</th>", f);
 	}
 	fputs("<th>IPC</th></tr>\n", f);
 	for (i = 0; i < v->n; i++) {
@@ -211,7 +255,8 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 		for (e = 0; e < m->nevents; e++) {
 			fprintf(f, "<td class=n>%.1f</td>", r->per_rt[e]);
 			if (!e)
-				fprintf(f, "<td class=n>%.1f</td>", r->err[0]);
+				fprintf(f, "<td class=n>%.1f</td>",
+					model_row_error(m, r, 0));
 		}
 		if (r->ipc >= 0)
 			fprintf(f, "<td class=n>%.2f</td></tr>\n", r->ipc);
