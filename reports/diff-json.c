@@ -140,7 +140,7 @@ static json_t *profiles_json(const struct diff *d, int *bad)
 static json_t *build(const struct diff *d, int *bad)
 {
 	json_t *root = json_object(), *a, *o;
-	size_t i;
+	size_t i, k;
 
 	if (!root) {
 		*bad = 1;
@@ -170,6 +170,20 @@ static json_t *build(const struct diff *d, int *bad)
 	set(o, "mean_ns", a, bad);
 	cmps_json(o, d, d->latency, bad);
 	set(root, "latency", o, bad);
+	/* the same for p50 ... p999: each profile's value and its changes */
+	o = json_object();
+	for (k = 0; k < DIFF_NPCT; k++) {
+		json_t *pk = json_object();
+
+		a = json_array();
+		for (i = 0; i < d->n; i++)
+			push(a, d->prof[i].pct[k] >= 0 ? json_real(d->prof[i].pct[k]) :
+			     json_null(), bad);
+		set(pk, "ns", a, bad);
+		cmps_json(pk, d, d->pct[k], bad);
+		set(o, diff_pct_names[k], pk, bad);
+	}
+	set(root, "latency_percentiles", o, bad);
 	set(root, "functions", view_json(d, &d->functions, bad), bad);
 	set(root, "buckets", view_json(d, &d->buckets, bad), bad);
 	set(root, "total", row_json(d, &d->total, bad), bad);

@@ -156,6 +156,19 @@ static void put_profiles(FILE *f, const struct diff *d)
 	}
 }
 
+static void put_percentile(FILE *f, const struct diff *d, size_t i,
+			   enum diff_pct k)
+{
+	const struct diff_cmp *c = &d->pct[k][i];
+
+	if (c->rel == DIFF_NO_REL)
+		return;
+	fprintf(f, "  %s: %.2f -> %.2f us, %+.2f us (%+.1f%%)%s%s\n",
+		diff_pct_names[k], d->prof[0].pct[k] / 1e3,
+		d->prof[i].pct[k] / 1e3, c->delta / 1e3, c->rel * 100,
+		c->mark ? " " : "", diff_mark(c->mark));
+}
+
 /* Latency beside the kernel time: how much of the change it explains. */
 static void put_latency(FILE *f, const struct diff *d)
 {
@@ -176,6 +189,8 @@ static void put_latency(FILE *f, const struct diff *d)
 			diff_letter(i), a->latency / 1e3, b->latency / 1e3,
 			lc->delta / 1e3, lc->rel * 100, lc->mark ? " " : "",
 			diff_mark(lc->mark));
+		put_percentile(f, d, i, DIFF_P50);
+		put_percentile(f, d, i, DIFF_P99);
 		if (strcmp(d->unit, "ns")) {
 			fprintf(f, "  kernel %s cannot be set beside us: give\n  --convert-cycles-ghz to compare\n",
 				d->unit);

@@ -539,11 +539,49 @@ static void check_conditions(struct diff *d)
 	}
 }
 
+const char *const diff_pct_names[DIFF_NPCT] = { "p50", "p90", "p99", "p999" };
+
+static uint64_t pct_of(const struct latency_summary *l, enum diff_pct k)
+{
+	return k == DIFF_P50 ? l->p50 : k == DIFF_P90 ? l->p90 :
+	       k == DIFF_P99 ? l->p99 : l->p999;
+}
+
+static void percentiles_of(struct diff_profile *dp)
+{
+	const struct profile *p = dp->m->profile;
+	size_t k, r, n;
+
+	for (k = 0; k < DIFF_NPCT; k++) {
+		double sum = 0, ss = 0, mean;
+
+		dp->pct[k] = p->latency.count ? (double)pct_of(&p->latency, k) : -1;
+		dp->pct_se[k] = 0;
+		for (r = n = 0; r < p->nrepeats; r++)
+			if (p->repeats[r].latency.count) {
+				sum += (double)pct_of(&p->repeats[r].latency, k);
+				n++;
+			}
+		if (n < 2)
+			continue;
+		mean = sum / (double)n;
+		for (r = 0; r < p->nrepeats; r++)
+			if (p->repeats[r].latency.count) {
+				double x = (double)pct_of(&p->repeats[r].latency, k);
+
+				ss += (x - mean) * (x - mean);
+			}
+		dp->pct[k] = mean;
+		dp->pct_se[k] = sqrt(ss / (double)(n - 1)) / sqrt((double)n);
+	}
+}
+
 static void latency_of(struct diff_profile *dp)
 {
 	const struct model *m = dp->m;
 	const struct latency_summary *l = &m->profile->latency;
 
+	percentiles_of(dp);
 	dp->latency = dp->latency_se = -1;
 	if (m->nrepeats > 1 && m->rep_latency_mean >= 0) {
 		dp->latency = m->rep_latency_mean;
@@ -552,6 +590,23 @@ static void latency_of(struct diff_profile *dp)
 		dp->latency = l->mean;
 		dp->latency_se = l->stddev / sqrt((double)l->count);
 	}
+}
+
+/* B against A for one latency figure; rel DIFF_NO_REL when unknown. */
+static void latency_cmp(struct diff_cmp *c, double a, double a_se, double b,
+			double b_se, int from_repeats)
+{
+	memset(c, 0, sizeof(*c));
+	c->rel = DIFF_NO_REL;
+	if (a < 0 || b < 0 || a == 0)
+		return;
+	c->delta = b - a;
+	c->rel = c->delta / a;
+	c->sigma = hypot(a_se, b_se);
+	c->from_repeats = from_repeats;
+	if (c->sigma > 0)
+		c->mark = fabs(c->delta) / c->sigma > DIFF_SIGMA_2 ? 2 :
+			  fabs(c->delta) / c->sigma > DIFF_SIGMA_1;
 }
 
 /* Busy is each profile's own (its idle bucket), total the rows' sum. */
@@ -572,20 +627,15 @@ static int build_totals(struct diff *d)
 	drow_finish(&d->total, d);
 	drow_finish(&d->busy, d);
 	for (i = 1; i < d->n; i++) {
-		struct diff_cmp *c = &d->latency[i];
 		const struct diff_profile *a = &d->prof[0], *b = &d->prof[i];
+		int rep = a->m->nrepeats > 1 && b->m->nrepeats > 1;
+		size_t k;
 
-		memset(c, 0, sizeof(*c));
-		c->rel = DIFF_NO_REL;
-		if (a->latency < 0 || b->latency < 0)
-			continue;
-		c->delta = b->latency - a->latency;
-		c->rel = c->delta / a->latency;
-		c->sigma = hypot(a->latency_se, b->latency_se);
-		c->from_repeats = a->m->nrepeats > 1 && b->m->nrepeats > 1;
-		if (c->sigma > 0)
-			c->mark = fabs(c->delta) / c->sigma > DIFF_SIGMA_2 ? 2 :
-				  fabs(c->delta) / c->sigma > DIFF_SIGMA_1;
+		latency_cmp(&d->latency[i], a->latency, a->latency_se,
+			    b->latency, b->latency_se, rep);
+		for (k = 0; k < DIFF_NPCT; k++)
+			latency_cmp(&d->pct[k][i], a->pct[k], a->pct_se[k],
+				    b->pct[k], b->pct_se[k], rep);
 	}
 	return 0;
 }

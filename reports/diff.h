@@ -62,6 +62,11 @@ struct diff_view {
 	struct diff_row other;  /* sum of rows[shown..n-1]; name DIFF_OTHER_NAME */
 };
 
+/* Latency percentiles compared beside the mean. */
+enum diff_pct { DIFF_P50, DIFF_P90, DIFF_P99, DIFF_P999, DIFF_NPCT };
+/* "p50", "p90", "p99", "p999": the names --fail-if takes after "latency." */
+extern const char *const diff_pct_names[DIFF_NPCT];
+
 struct diff_profile {
 	const char *path;
 	const char *label;      /* kernel release, else the file name */
@@ -70,6 +75,9 @@ struct diff_profile {
 	double scale;           /* multiply its values to get diff.unit */
 	const char *unit_from;  /* its own unit */
 	double latency, latency_se;  /* mean round-trip latency, ns; < 0 unknown */
+	/* percentiles, ns, < 0 unknown; with repeats the windows' mean and
+	 * its standard error, else the whole run's and se 0 (no test) */
+	double pct[DIFF_NPCT], pct_se[DIFF_NPCT];
 };
 
 struct diff_options {
@@ -93,6 +101,7 @@ struct diff {
 	struct diff_view functions, buckets;
 	struct diff_row total, busy;   /* sums of the function rows */
 	struct diff_cmp latency[DIFF_MAX_PROFILES];  /* [0] unused */
+	struct diff_cmp pct[DIFF_NPCT][DIFF_MAX_PROFILES];  /* [..][0] unused */
 	char *warnings[8];
 	size_t nwarnings;
 	struct diff_alias *aliases;

@@ -35,6 +35,21 @@ static int parse_target(const char *s, size_t len, struct failif *f)
 			return 0;
 		}
 	}
+	/* "latency.p99" (and p50, p90, p999); "latency.mean" is "latency" */
+	if (len > 8 && !strncmp(s, "latency.", 8)) {
+		if (len == 12 && !strncmp(s + 8, "mean", 4)) {
+			f->target = FAILIF_LATENCY;
+			return 0;
+		}
+		for (i = 0; i < DIFF_NPCT; i++)
+			if (len - 8 == strlen(diff_pct_names[i]) &&
+			    !strncmp(s + 8, diff_pct_names[i], len - 8)) {
+				f->target = FAILIF_PERCENTILE;
+				f->pct = (int)i;
+				return 0;
+			}
+		return -1;
+	}
 	if (len > 7 && !strncmp(s, "bucket:", 7)) {
 		f->target = FAILIF_BUCKET;
 		f->name = strndup(s + 7, len - 7);
@@ -108,7 +123,7 @@ int failif_parse(const char *s, struct failif *f)
 	return 0;
 bad:
 	failif_free(f);
-	return error("unknown --fail-if expression '%s': expected TARGET OP VALUE, TARGET one of total, busy, latency, bucket:NAME, function:NAME, OP one of > >= < <=, VALUE like +200, +5%% or +1us",
+	return error("unknown --fail-if expression '%s': expected TARGET OP VALUE, TARGET one of total, busy, latency, latency.p50, latency.p90, latency.p99, latency.p999, bucket:NAME, function:NAME, OP one of > >= < <=, VALUE like +200, +5%% or +1us",
 		     s);
 }
 
@@ -164,6 +179,11 @@ int failif_eval(const struct failif *f, const struct diff *d, size_t i,
 			return error("--fail-if '%s': latency was not measured in '%s' or '%s'",
 				     f->expr, d->prof[0].path, d->prof[i].path);
 		c = &d->latency[i];
+	} else if (f->target == FAILIF_PERCENTILE) {
+		if (d->pct[f->pct][i].rel == DIFF_NO_REL)
+			return error("--fail-if '%s': latency was not measured in '%s' or '%s'",
+				     f->expr, d->prof[0].path, d->prof[i].path);
+		c = &d->pct[f->pct][i];
 	} else {
 		if (f->time && strcmp(d->unit, "ns"))
 			return error("--fail-if '%s': a time, but the diff is in %s per round trip; give --convert-cycles-ghz or a bare number",

@@ -23,6 +23,7 @@ enum failif_target {
 	FAILIF_LATENCY,
 	FAILIF_BUCKET,
 	FAILIF_FUNCTION,
+	FAILIF_PERCENTILE,   /* latency.p50 ... latency.p999: pct says which */
 };
 
 enum failif_op { FAILIF_GT, FAILIF_GE, FAILIF_LT, FAILIF_LE };
@@ -31,6 +32,7 @@ struct failif {
 	char *expr;          /* as written, for messages */
 	enum failif_target target;
 	char *name;          /* bucket or function */
+	int pct;             /* FAILIF_PERCENTILE: an enum diff_pct */
 	enum failif_op op;
 	double value;        /* in ns when `time`, a fraction when relative */
 	int relative;        /* "%" */

@@ -9,7 +9,7 @@
 #include "error.h"
 #include "symbolize/symbolize.h"
 
-enum tv_kind { TV_LATENCY, TV_P50, TV_TOTAL, TV_BUSY, TV_BUCKET, TV_FUNCTION };
+enum tv_kind { TV_LATENCY, TV_P50, TV_P99, TV_TOTAL, TV_BUSY, TV_BUCKET, TV_FUNCTION };
 
 struct tv {
 	enum tv_kind kind;
@@ -23,6 +23,8 @@ static int tv_parse(const char *s, struct tv *v)
 		v->kind = TV_LATENCY;
 	else if (!strcmp(s, "latency-p50"))
 		v->kind = TV_P50;
+	else if (!strcmp(s, "latency-p99"))
+		v->kind = TV_P99;
 	else if (!strcmp(s, "total"))
 		v->kind = TV_TOTAL;
 	else if (!strcmp(s, "busy"))
@@ -51,7 +53,7 @@ static int pick_event(const struct model *m)
 }
 
 /* Latency of window k in us, NAN when not measured. */
-static double latency_us(const struct model *m, size_t k, int p50)
+static double latency_us(const struct model *m, size_t k, enum tv_kind kind)
 {
 	const struct profile *p = m->profile;
 	const struct latency_summary *l = m->nrepeats > 1 ?
@@ -59,7 +61,8 @@ static double latency_us(const struct model *m, size_t k, int p50)
 
 	if (!l->count)
 		return NAN;
-	return (p50 ? (double)l->p50 : l->mean) / 1e3;
+	return (kind == TV_P50 ? (double)l->p50 : kind == TV_P99 ?
+		(double)l->p99 : l->mean) / 1e3;
 }
 
 /* Value of window k from the model rows: several function rows can
@@ -134,7 +137,7 @@ int table_build(struct table *t, const struct model *const *m,
 			return error("cannot put values per %s and per %s in one table: record them with the same --per",
 				     t->per, profile_unit_name(p));
 	}
-	if (v.kind == TV_LATENCY || v.kind == TV_P50) {
+	if (v.kind == TV_LATENCY || v.kind == TV_P50 || v.kind == TV_P99) {
 		snprintf(t->unit, sizeof(t->unit), "us");
 	} else {
 		for (i = 0; i < nm; i++) {
@@ -154,6 +157,7 @@ int table_build(struct table *t, const struct model *const *m,
 	if (asprintf(&t->title, "%s%s%s",
 		     v.kind == TV_LATENCY ? "latency mean" :
 		     v.kind == TV_P50 ? "latency p50" :
+		     v.kind == TV_P99 ? "latency p99" :
 		     v.kind == TV_TOTAL ? "kernel total" :
 		     v.kind == TV_BUSY ? "kernel busy" :
 		     v.kind == TV_BUCKET ? "bucket" : "function",
@@ -187,8 +191,9 @@ int table_build(struct table *t, const struct model *const *m,
 				/* windows cut short stay out unless asked for */
 				if (mi->nrepeats > 1 && !profile_repeat_used(pi, k))
 					*x = NAN;
-				else if (v.kind == TV_LATENCY || v.kind == TV_P50)
-					*x = latency_us(mi, k, v.kind == TV_P50);
+				else if (v.kind == TV_LATENCY || v.kind == TV_P50 ||
+					 v.kind == TV_P99)
+					*x = latency_us(mi, k, v.kind);
 				else
 					*x = row_value(mi, &v, pick_event(mi), k);
 			}

@@ -40,7 +40,8 @@ static const char diff_usage[] =
 "                         software-clock ns (or latency) at F GHz\n"
 "      --fail-if EXPR     exit 1 when EXPR holds for any profile against\n"
 "                         A, e.g. 'bucket:udp > +5%', 'total > +200',\n"
-"                         'function:udp_sendmsg > +200', 'latency > +1us'\n"
+"                         'function:udp_sendmsg > +200', 'latency > +1us',\n"
+"                         'latency.p99 > +5%' (also p50, p90, p999)\n"
 "                         (repeatable; errors then exit 130 or 192 so that\n"
 "                         'git bisect run' stops instead of marking bad)\n"
 "      --anonymize        replace host names, addresses, MAC addresses,\n"
@@ -240,6 +241,7 @@ static int check_failif(const struct diff_args *a, const struct diff *d)
 				info("fail-if '%s' holds for '%s': %+.1f %s",
 				     a->fail[k].expr, d->prof[i].path, delta,
 				     a->fail[k].target == FAILIF_LATENCY ||
+				     a->fail[k].target == FAILIF_PERCENTILE ||
 				     a->fail[k].time ? "ns" : d->unit);
 		}
 	}

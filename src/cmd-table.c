@@ -20,7 +20,8 @@ static const char table_usage[] =
 "One row per profile, one column per repeat (record --repeat), then the\n"
 "average and the sample standard deviation.\n"
 "\n"
-"      --value V          latency (mean, default), latency-p50, total,\n"
+"      --value V          latency (mean, default), latency-p50,\n"
+"                         latency-p99, total,\n"
 "                         busy, bucket:NAME or function:NAME (per RT)\n"
 "      --label L          label of the next row, in file order\n"
 "                         (repeatable; default: kernel release, or the\n"
@@ -63,7 +64,7 @@ int cmd_table(int argc, char **argv)
 		switch (c) {
 		case 1:
 			if (table_value_check(optarg)) {
-				error("unknown --value '%s' (use latency, latency-p50, total, busy, bucket:NAME or function:NAME)",
+				error("unknown --value '%s' (use latency, latency-p50, latency-p99, total, busy, bucket:NAME or function:NAME)",
 				      optarg);
 				goto usage;
 			}

@@ -34,6 +34,26 @@ expect_exit 130 "$PERPKT" diff "$A" "$B" --fail-if 'function:udp_sendmesg > +200
 grep -q "no function 'udp_sendmesg' in any profile" "$TMP/err" || fail "typo not named: $(cat "$TMP/err")"
 expect_exit 130 "$PERPKT" diff "$A" "$B" --fail-if 'bucket:nosuch < 0'
 expect_exit 0 "$PERPKT" diff "$A" "$B" --fail-if 'function:udp_sendmesg > +200' --allow-missing
+# latency percentiles: rep-shift's p99 is 126.62 us against 124.94 (+1.3%)
+R=$P/rep-a.json S=$P/rep-shift.json
+expect_exit 1 "$PERPKT" diff "$R" "$S" --fail-if 'latency.p99 > +1%'
+grep -q "fail-if 'latency.p99 > +1%' holds" "$TMP/err" || fail "p99 holding not said"
+expect_exit 0 "$PERPKT" diff "$R" "$S" --fail-if 'latency.p99 > +5%'
+expect_exit 1 "$PERPKT" diff "$R" "$S" --fail-if 'latency.p99 > +1us'
+expect_exit 0 "$PERPKT" diff "$R" "$S" --fail-if 'latency.p99 > +2us'
+expect_exit 1 "$PERPKT" diff "$R" "$S" --fail-if 'latency.p50 > +1%'
+expect_exit 1 "$PERPKT" diff "$R" "$S" --fail-if 'latency.mean > +1%'
+expect_exit 192 "$PERPKT" diff "$R" "$S" --fail-if 'latency.p98 > +1%'
+# and the diff itself shows p50 and p99, the JSON every percentile
+expect_exit 0 "$PERPKT" diff "$R" "$S"
+grep -q "^  p99: 124.94 -> 126.62 us" "$TMP/out" || fail "no p99 line: $(grep -A3 ^latency "$TMP/out")"
+expect_exit 0 "$PERPKT" diff "$R" "$S" --format json
+jq -e '.latency_percentiles.p99.delta[1] > 1600 and .latency_percentiles.p99.delta[1] < 1800 and .latency_percentiles.p999.delta[0] == null' "$TMP/out" >/dev/null ||
+	fail "json percentiles: $(jq -c .latency_percentiles "$TMP/out")"
+# table --value latency-p99: each window's p99
+expect_exit 0 "$PERPKT" table --value latency-p99 "$R"
+grep -q "latency p99 (us)" "$TMP/out" && grep -q " 124.935 " "$TMP/out" ||
+	fail "table latency-p99: $(cat "$TMP/out")"
 # without --fail-if the usual codes
 expect_exit 2 "$PERPKT" diff "$A" "$P/zero-rt.json"
 expect_exit 64 "$PERPKT" diff "$A"
