@@ -150,7 +150,12 @@ static void observer_warning(struct summary *s, const struct profile *p)
 
 void summary_glance(struct summary *s, const struct model *m)
 {
+	const char *filter = profile_condition(m->profile, PROFILE_COND_FILTER);
+
 	headline(s, m);
+	/* not a fault of the run, but every figure below depends on it */
+	if (filter)
+		warn(s, summary_fmt(s, "filtered to %s: totals, shares and the reconciliation cover those samples only", filter));
 	window_warnings(s, m->profile);
 	sampling_warnings(s, m);
 	observer_warning(s, m->profile);

@@ -16,6 +16,7 @@
 #include "reports/render.h"
 #include "options.h"
 #include "profile.h"
+#include "sample-filter.h"
 #include "symbolize/symbolize.h"
 #include "symsource.h"
 
@@ -54,6 +55,7 @@ static const char diff_usage[] =
 "      --force            compare profiles normalised by different --per\n"
 "                         units (said in the output)\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
+SAMPLE_FILTER_HELP
 "      --width N          text width (default 72)\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
@@ -69,6 +71,7 @@ struct diff_args {
 	int allow_missing;
 	int include_partial;
 	int anonymize;
+	struct sample_filter filter;
 	int help;
 };
 
@@ -88,6 +91,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "force", no_argument, NULL, 11 },
 		{ "include-partial", no_argument, NULL, 13 },
 		{ "anonymize", no_argument, NULL, 12 },
+		SAMPLE_FILTER_OPTIONS,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -98,7 +102,11 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hqv", longopts, NULL)) != -1) {
-		if (parse_verbosity(c))
+		int r = sample_filter_option(&a->filter, c, optarg);
+
+		if (r < 0)
+			return -1;
+		if (r || parse_verbosity(c))
 			continue;
 		switch (c) {
 		case 1:
@@ -189,13 +197,16 @@ struct loaded {
 };
 
 static int load(struct loaded *l, const char *path, const char *buckets,
-		int include_partial, struct anonymizer *anon)
+		int include_partial, struct anonymizer *anon,
+		const struct sample_filter *filter)
 {
 	struct symsource src = { .buckets = buckets };
 
 	if (profile_read(&l->p, path))
 		return -1;
 	l->have_p = 1;
+	if (sample_filter_apply(filter, &l->p))
+		return -1;
 	l->p.include_partial = include_partial;
 	profile_note_partial(&l->p, path);
 	if (anon && anonymize_profile(anon, &l->p))
@@ -288,7 +299,8 @@ int cmd_diff(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		paths[i] = argv[optind + i];
-		if (load(&l[i], paths[i], a.buckets, a.include_partial, anon))
+		if (load(&l[i], paths[i], a.buckets, a.include_partial, anon,
+			 &a.filter))
 			goto out;
 		models[i] = &l[i].m;
 	}

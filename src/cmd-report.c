@@ -13,6 +13,7 @@
 #include "reports/render.h"
 #include "options.h"
 #include "profile.h"
+#include "sample-filter.h"
 #include "symbolize/symbolize.h"
 #include "symsource.h"
 
@@ -38,6 +39,7 @@ static const char report_usage[] =
 "                         summary; -v does the same\n"
 "      --threshold PCT    hide rows below PCT percent\n"
 "      --callers FUNC     who calls FUNC, from callchains (record -g)\n"
+SAMPLE_FILTER_HELP
 "      --all-conditions   list every test condition, not the first few\n"
 "      --anonymize        replace host names, addresses, MAC addresses,\n"
 "                         interface names and the kernel command line by\n"
@@ -61,6 +63,7 @@ struct report_args {
 	struct render_options ro;
 	int anonymize;
 	int limit_given;
+	struct sample_filter filter;
 	int help;
 };
 
@@ -80,6 +83,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "anonymize", no_argument, NULL, 10 },
 		{ "stdio", no_argument, NULL, 60 },
 		{ "full", no_argument, NULL, 11 },
+		SAMPLE_FILTER_OPTIONS,
 		{ "vmlinux", required_argument, NULL, 30 },
 		{ "kallsyms", required_argument, NULL, 31 },
 		{ "force", no_argument, NULL, 32 },
@@ -95,7 +99,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
-		if (parse_verbosity(c))
+		int r = sample_filter_option(&a->filter, c, optarg);
+
+		if (r < 0)
+			return -1;
+		if (r || parse_verbosity(c))
 			continue;
 		switch (c) {
 		case 'i':
@@ -217,6 +225,8 @@ int cmd_report(int argc, char **argv)
 		return RESULT_OK;
 	if (profile_read(&p, a.input))
 		return RESULT_FAILURE;
+	if (sample_filter_apply(&a.filter, &p))
+		goto out_sym;
 	if (a.anonymize) {
 		struct anonymizer *an = anonymizer_new();
 		int bad = !an || anonymize_profile(an, &p);

@@ -290,6 +290,9 @@ int profile_add_condition(struct profile *p, const char *key, const char *value)
 /* The value of a condition, NULL if absent. */
 const char *profile_condition(const struct profile *p, const char *key);
 
+/* report/diff --role, --cpu, --pid: what was kept (src/sample-filter.c);
+ * never written to a profile file. */
+#define PROFILE_COND_FILTER "report.filter"
 /* How record --kernel ran the guest: "kvm", or "tcg (why)". */
 #define PROFILE_COND_ACCEL "lab.accel"
 /* The vmlinux record --kernel --vmlinux checked: report and diff use
