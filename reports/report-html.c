@@ -155,34 +155,48 @@ static void histogram_chart(FILE *f, const struct profile *p)
 {
 	enum { X0 = 60, PLOT_W = CHART_W - 100, Y0 = 25, PLOT_H = 100 };
 	const struct profile_hist_bucket *h = p->histogram;
-	/* 1,024 buckets per power of two are far more than pixels: sum
-	 * them per pixel column so the SVG stays small */
-	double col[PLOT_W] = { 0 }, lo, hi, span, top = 0, dec;
+	/* 1,024 buckets per power of two are far more than pixels: those
+	 * narrower than a pixel are summed per pixel column so the SVG
+	 * stays small; wider ones (coarse or sparse histograms) keep their
+	 * own width */
+	double col[PLOT_W] = { 0 }, lo, hi, span, top = 0, dec, x0, x1, y;
 	size_t i;
-	int x;
+	int x, pass;
 
 	lo = log10(h[0].lo > 0 ? (double)h[0].lo : 1);
 	hi = log10((double)h[p->nhistogram - 1].hi);
 	span = hi - lo > 0 ? hi - lo : 1;
-	for (i = 0; i < p->nhistogram; i++) {
-		double mid = (double)h[i].lo / 2 + (double)h[i].hi / 2;
-
-		x = (int)((PLOT_W - 1) * (log10(mid > 1 ? mid : 1) - lo) / span);
-		col[x < 0 ? 0 : x >= PLOT_W ? PLOT_W - 1 : x] += (double)h[i].count;
-	}
-	for (x = 0; x < PLOT_W; x++)
-		if (col[x] > top)
-			top = col[x];
 	fprintf(f, "<svg id=\"latency\" width=\"%d\" height=\"175\" role=\"img\">\n",
 		CHART_W);
-	for (x = 0; x < PLOT_W; x++) {
-		double y;
-
-		if (!col[x])
-			continue;
-		y = PLOT_H * log10(1 + col[x]) / log10(1 + top);
-		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"1\" height=\"%.1f\" fill=\"%s\"/>\n",
-			X0 + x, Y0 + PLOT_H - y, y, COLOR_LATENCY);
+	for (pass = 0; pass < 2; pass++) {	/* 0: the scale, 1: draw */
+		for (i = 0; i < p->nhistogram; i++) {
+			x0 = PLOT_W * (log10(h[i].lo > 0 ? (double)h[i].lo : 1) - lo) / span;
+			x1 = PLOT_W * (log10((double)h[i].hi) - lo) / span;
+			if (x1 - x0 < 1) {
+				x = (int)x0 < PLOT_W ? (int)x0 : PLOT_W - 1;
+				if (!pass)
+					col[x] += (double)h[i].count;
+				continue;
+			}
+			if (!pass) {
+				top = (double)h[i].count > top ? (double)h[i].count : top;
+				continue;
+			}
+			y = PLOT_H * log10(1 + (double)h[i].count) / log10(1 + top);
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+				X0 + x0, Y0 + PLOT_H - y, x1 - x0, y, COLOR_LATENCY);
+		}
+		for (x = 0; x < PLOT_W; x++) {
+			if (!pass) {
+				top = col[x] > top ? col[x] : top;
+				continue;
+			}
+			if (!col[x])
+				continue;
+			y = PLOT_H * log10(1 + col[x]) / log10(1 + top);
+			fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"1\" height=\"%.1f\" fill=\"%s\"/>\n",
+				X0 + x, Y0 + PLOT_H - y, y, COLOR_LATENCY);
+		}
 	}
 	for (i = 0; i < 2; i++) {
 		double v = i ? (double)p->latency.p99 : (double)p->latency.p50;

@@ -24,6 +24,8 @@
 #define BUCKET_MIN_W 6
 #define BUCKET_MAX_W 10
 #define SYM_MIN_W 24  /* room for most kernel function names */
+#define MODULE_MIN_W 8  /* "[kernel]" */
+#define MODULE_MAX_W 12
 
 struct text_ctx {
 	FILE *f;
@@ -52,6 +54,7 @@ struct layout {
 	const struct model_row *rest_row;  /* summed rows: no spread known */
 	size_t nval;      /* event columns that fit */
 	int wbucket;
+	int wmodule;      /* 0: no module column (no row is in a module) */
 	int wsym;
 };
 
@@ -311,10 +314,20 @@ static void layout_compute(struct layout *L, const struct model *m,
 	}
 	if (L->wbucket > BUCKET_MAX_W)
 		L->wbucket = BUCKET_MAX_W;
+	/* a module column beside the bucket when any function is in one */
+	for (i = 0; show_bucket && i < nrows; i++) {
+		w = rows[i].module ? (int)strlen(rows[i].module) : 0;
+		if (w > L->wmodule)
+			L->wmodule = w < MODULE_MIN_W ? MODULE_MIN_W : w;
+	}
+	if (L->wmodule > MODULE_MAX_W)
+		L->wmodule = MODULE_MAX_W;
 
 	fixed = L->wsamples + 1 + PCT_W + 1 + PCT_W + 1;
 	if (show_bucket)
 		fixed += L->wbucket + 1;
+	if (L->wmodule)
+		fixed += L->wmodule + 1;
 	if (m->nevents) {
 		char v[64];
 
@@ -364,6 +377,10 @@ static void put_table_head(struct text_ctx *c, const struct layout *L,
 		line_field(&l, "bucket", L->wbucket);
 		line_add(&l, " ");
 	}
+	if (L->wmodule) {
+		line_field(&l, "module", L->wmodule);
+		line_add(&l, " ");
+	}
 	line_field(&l, name, L->wsym);
 	line_put(c, &l);
 }
@@ -409,9 +426,15 @@ static void put_row(struct text_ctx *c, const struct layout *L,
 			   L->wbucket);
 		line_add(&l, " ");
 	}
+	if (L->wmodule) {
+		/* the core kernel, as perf report shows it */
+		line_field(&l, label ? "" : r->module ? r->module : "[kernel]",
+			   L->wmodule);
+		line_add(&l, " ");
+	}
 	if (label)
 		snprintf(sym, sizeof(sym), "%s", label);
-	else if (r->module)
+	else if (r->module && !L->wmodule)
 		snprintf(sym, sizeof(sym), "%s [%s]", r->name, r->module);
 	else
 		snprintf(sym, sizeof(sym), "%s", r->name);

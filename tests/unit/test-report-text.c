@@ -180,6 +180,33 @@ static void test_two_events_width(void **state)
 	assert_true(longest_line(fx->out) <= 72);
 }
 
+/* A function in a module gets a module column ([kernel] for the rest),
+ * as in perf report; without modules there is no such column. */
+static void test_module_column(void **state)
+{
+	struct fixture *fx = *state;
+	struct sym_entry syms[sizeof(ksyms) / sizeof(ksyms[0]) + 1];
+	const char *line;
+
+	assert_int_equal(render(fx, NULL), 0);
+	assert_null(strstr(fx->out, " module "));
+	memcpy(syms, ksyms, sizeof(ksyms));
+	syms[sizeof(ksyms) / sizeof(ksyms[0])] =
+		(struct sym_entry){ 0x5000, 0x100, 't', "veth_xmit", "veth" };
+	symbolizer_close(fx->s);
+	assert_int_equal(symbolizer_open_entries(&fx->s, syms,
+			 sizeof(syms) / sizeof(syms[0])), 0);
+	fx->p.samples[fx->p.nsamples++] =
+		(struct profile_sample){ 0, 1, 0x5010, ROLE_RESPONDER, 30, 30000, 0 };
+	assert_int_equal(render(fx, NULL), 0);
+	line = strstr(fx->out, " module ");
+	assert_non_null(line);
+	assert_non_null(strstr(fx->out, " veth     veth_xmit\n"));
+	assert_non_null(strstr(fx->out, " [kernel] udp_sendmsg\n"));
+	assert_null(strstr(fx->out, "[veth]"));
+	assert_true(longest_line(fx->out) <= 72);
+}
+
 /* The default report is mail-sized: the headline first, the detail
  * behind --full, and it says so. */
 static void test_short_by_default(void **state)
@@ -465,6 +492,7 @@ int main(void)
 		T(test_width_72_and_100),
 		T(test_two_events_width),
 		T(test_short_by_default),
+		T(test_module_column),
 		T(test_header_software_clock),
 		T(test_long_name_truncated),
 		T(test_rows_in_order),
