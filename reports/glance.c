@@ -111,9 +111,14 @@ static void sampling_warnings(struct summary *s, const struct model *m)
 	size_t i;
 
 	for (i = 0; i < p->nevents; i++) {
+		const char *why = profile_event_not_counting(p, i);
+
 		samples += p->events[i].samples;
 		lost += p->events[i].lost;
 		thr += p->events[i].throttled;
+		if (why)
+			warn(s, summary_fmt(s, "%s: not counting (%s); shown as n/a",
+					   p->events[i].name, why));
 	}
 	if (lost && (double)lost > SUMMARY_LOSS_WARN * (double)(samples + lost))
 		warn(s, summary_fmt(s, "%.1f%% of samples lost (%llu): every value is low by about that; raise --ring-pages or the period",

@@ -7,6 +7,9 @@
 P=$SRCDIR/tests/fixtures/profiles
 
 expect_exit 0 "$PERPKT" report -i "$P/hw-zero.json"
+grep -q '^warning: arm_ac57::INST_RETIRED: not counting' "$TMP/out" ||
+	fail "the short report does not flag it at the top: $(head -5 "$TMP/out")"
+expect_exit 0 "$PERPKT" report -i "$P/hw-zero.json" --full
 grep -q '^! arm_ac57::INST_RETIRED: not counting (counted 0 while its group' "$TMP/out" ||
 	fail "not flagged in the reconciliation: $(grep INST_RETIRED "$TMP/out")"
 grep -q '^not counting: arm_ac57::INST_RETIRED' "$TMP/out" || fail "no not-counting fact"
