@@ -27,6 +27,7 @@ _perpkt_values()
 			if (done++)
 				return
 			gsub(/\([^)]*\)/, "", d)
+			sub(/;.*/, "", d)		# "cpu or role; or two keys"
 			gsub(/ or /, ",", d)
 			n = split(d, parts, ",")
 			for (i = 1; i <= n && !stop; i++) {

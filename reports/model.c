@@ -43,6 +43,7 @@ static const char *const by_names[MODEL_BY_MAX] = {
 	[MODEL_BY_FILE] = "file",
 	[MODEL_BY_CPU] = "cpu",
 	[MODEL_BY_ROLE] = "role",
+	[MODEL_BY_COMBINED] = "combined",
 };
 
 const char *model_role_name(enum model_role r)
@@ -54,7 +55,8 @@ int model_by_parse(const char *s)
 {
 	int i;
 
-	for (i = 0; i < MODEL_BY_MAX; i++)
+	/* a combined view is asked for by its keys, not by name */
+	for (i = 0; i < MODEL_BY_COMBINED; i++)
 		if (!strcmp(s, by_names[i]))
 			return i;
 	return -1;
@@ -62,6 +64,7 @@ int model_by_parse(const char *s)
 
 const char *model_by_name(enum model_by by)
 {
+	/* (the model's own name, "role,function", is m->combined_name) */
 	return by < MODEL_BY_MAX ? by_names[by] : "?";
 }
 

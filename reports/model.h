@@ -35,8 +35,10 @@ enum model_by {
 	MODEL_BY_FILE,
 	MODEL_BY_CPU,
 	MODEL_BY_ROLE,
+	MODEL_BY_COMBINED,  /* after model_combine(): e.g. role,function */
 	MODEL_BY_MAX,
 };
+#define MAX_COMBINE_VALUES 1024
 
 /*
  * Roles of the report. The profile's role comes from the sampled pid;
@@ -190,6 +192,9 @@ struct model {
 	char *callers_of;
 	struct model_row callee;       /* inclusive row of callers_of */
 
+	char combined_name[48];        /* "role,function" after model_combine */
+	enum model_by combined_second; /* its second key */
+
 	struct model_decomp decomp;
 	struct model_recon recon;
 };
@@ -216,6 +221,18 @@ const char *model_role_name(enum model_role r);
 
 /* "function" -> MODEL_BY_FUNCTION, ...; -1 when unknown. */
 int model_by_parse(const char *s);
+/* "role,function", "cpu,sym" (perf's spelling): the two keys; -1 when it
+ * is not such a pair. */
+int model_by_parse_combined(const char *s, enum model_by *first,
+			    enum model_by *second);
+/* Fill views[MODEL_BY_COMBINED] with rows per (first, second): first is
+ * role or cpu, second function, bucket or file (model-combine.c). */
+int model_combine(struct model *m, struct symbolizer *s, enum model_by first,
+		  enum model_by second);
+/* A view's column title: "function", ..., or "role,function". */
+const char *model_view_title(const struct model *m, enum model_by by);
+/* Whether rows of view `by` are functions (they have a bucket column). */
+int model_view_of_functions(const struct model *m, enum model_by by);
 const char *model_by_name(enum model_by by);
 /*
  * Sort every view by `key`: "samples", "per-rt" (first event, the

@@ -47,15 +47,15 @@ int report_csv(FILE *f, const void *model, const struct render_options *o)
 	enum model_by by = o ? o->by : MODEL_BY_FUNCTION;
 	/* bucket, module and file describe a function; other views are
 	 * those things themselves */
-	int fn = by == MODEL_BY_FUNCTION;
+	int fn = model_view_of_functions(m, by);
 	struct model_row rest;
 	size_t i, e, shown;
 
 	if (!m->profile)
 		return error("report of an empty model");
 	v = &m->views[by];
-	fprintf(f, "%s%s,samples,share,cum", model_by_name(by),
-		fn ? ",bucket,module,file" : "");
+	field(f, model_view_title(m, by));	/* "role,function" is quoted */
+	fprintf(f, "%s,samples,share,cum", fn ? ",bucket,module,file" : "");
 	for (e = 0; e < m->nevents; e++) {
 		fputc(',', f);
 		render_csv_field(f, m->profile->events[e].name);

@@ -376,8 +376,8 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 			  COLOR_FUNCTION, "functions");
 		fputs("<h2>Roles</h2>\n", f);
 		table(f, m, &m->views[MODEL_BY_ROLE], "role", o);
-		fprintf(f, "<h2>By %s</h2>\n", model_by_name(o->by));
-		table(f, m, &m->views[o->by], model_by_name(o->by), o);
+		fprintf(f, "<h2>By %s</h2>\n", model_view_title(m, o->by));
+		table(f, m, &m->views[o->by], model_view_title(m, o->by), o);
 		if (m->callers_of) {
 			fputs("<h2>Callers of ", f);
 			html_escape(f, m->callers_of);

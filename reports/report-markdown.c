@@ -138,7 +138,7 @@ int report_markdown(FILE *f, const void *model,
 		if (o->by != MODEL_BY_BUCKET)
 			table(f, m, &m->views[MODEL_BY_BUCKET], "bucket",
 			      &defaults);
-		table(f, m, &m->views[o->by], model_by_name(o->by), o);
+		table(f, m, &m->views[o->by], model_view_title(m, o->by), o);
 		if (m->callers_of) {
 			char title[300];
 

@@ -523,8 +523,8 @@ static void put_tables(struct text_ctx *c, const struct model *m,
 	if (o->by != MODEL_BY_BUCKET)
 		put_view(c, m, &m->views[MODEL_BY_BUCKET], "bucket", 0, &all, 0);
 	put_view(c, m, &m->views[o->by], o->by == MODEL_BY_FUNCTION ?
-		 "symbol" : model_by_name(o->by),
-		 o->by == MODEL_BY_FUNCTION, o, 1);
+		 "symbol" : model_view_title(m, o->by),
+		 model_view_of_functions(m, o->by), o, 1);
 	if (m->callers_of)
 		put_callers(c, m, o);
 	fmt_val(t, sizeof(t), m->total.per_rt[0]);

@@ -28,8 +28,11 @@ static const char report_usage[] =
 "      --format FMT\n"
 "      --stdio            the text report (perf report's spelling)\n"
 "      --by KEY           main table by function (default), bucket, file,\n"
-"                         cpu or role\n"
-"      --sort KEY         samples, per-rt (default), name, or an event name\n"
+"                         cpu or role; or role or cpu, then function,\n"
+"                         bucket or file: --by role,function\n"
+"      --sort KEY         samples, per-rt (default), name, or an event name;\n"
+"                         two keys as in perf (--sort cpu,sym) group\n"
+"                         like --by\n"
 "      --width N          text width in columns (default 72)\n"
 "      --limit N          show at most N rows, the rest summed in one row\n"
 "                         (default: text 15, 40 with --full; markdown\n"
@@ -63,6 +66,7 @@ struct report_args {
 	struct render_options ro;
 	int anonymize;
 	int limit_given;
+	enum model_by first, second;  /* --by role,function */
 	struct sample_filter filter;
 	int help;
 };
@@ -138,13 +142,17 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 6:
 			by = model_by_parse(optarg);
-			if (by < 0)
-				return error("unknown --by '%s' (use function, bucket, file, cpu or role)",
+			if (by < 0 && model_by_parse_combined(optarg, &a->first, &a->second))
+				return error("unknown --by '%s' (use function, bucket, file, cpu or role, or two keys such as role,function)",
 					     optarg);
-			a->ro.by = by;
+			a->ro.by = by < 0 ? MODEL_BY_COMBINED : by;
 			break;
 		case 7:
-			a->sort = optarg;
+			/* perf's --sort cpu,sym is a grouping: two keys */
+			if (!model_by_parse_combined(optarg, &a->first, &a->second))
+				a->ro.by = MODEL_BY_COMBINED;
+			else
+				a->sort = optarg;
 			break;
 		case 8:
 			a->callers = optarg;
@@ -239,6 +247,11 @@ int cmd_report(int argc, char **argv)
 		goto out_sym;
 	if (model_build(&m, &p, sym))
 		goto out_sym;
+	if (a.ro.by == MODEL_BY_COMBINED &&
+	    model_combine(&m, sym, a.first, a.second)) {
+		ret = PERPKT_EXIT_USAGE;
+		goto out_model;
+	}
 	if (model_sort(&m, a.sort)) {
 		/* which event names exist is known only now */
 		error("unknown --sort '%s' (use samples, per-rt, name or an event of the profile)",
