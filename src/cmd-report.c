@@ -249,7 +249,7 @@ int cmd_report(int argc, char **argv)
 		goto out_sym;
 	if (a.ro.by == MODEL_BY_COMBINED &&
 	    model_combine(&m, sym, a.first, a.second)) {
-		ret = PERPKT_EXIT_USAGE;
+		ret = RESULT_USAGE;
 		goto out_model;
 	}
 	if (model_sort(&m, a.sort)) {

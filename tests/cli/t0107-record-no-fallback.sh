@@ -16,7 +16,7 @@ grep -q "'cycles' cannot be measured here (no hardware PMU: .*), and --no-fallba
 
 # with cpu-clock asked for, only the
 # missing secondary event is at stake, and --no-fallback does not abort
-expect_exit 0 "$PERPKT" record -q -d 0.3 -w 0.1 -e cpu-clock,instructions --no-fallback -o "$TMP/sec.json"
+expect_exit 0 "$PERPKT" record -d 0.3 -w 0.1 -e cpu-clock,instructions --no-fallback -o "$TMP/sec.json"
 grep -q "'instructions' is not available here (no hardware PMU: " "$TMP/err" ||
 	fail "secondary event warning: $(cat "$TMP/err")"
 jq -e '[.counters.missing_events[].name] == ["instructions"] and
@@ -24,7 +24,7 @@ jq -e '[.counters.missing_events[].name] == ["instructions"] and
 	fail "events: $(jq -c '[.counters.events[].name, .counters.missing_events]' "$TMP/sec.json")"
 
 # without --no-fallback: cycles falls back and says which event it replaced
-expect_exit 0 "$PERPKT" record -q -d 0.3 -w 0.1 -o "$TMP/def.json"
+expect_exit 0 "$PERPKT" record -d 0.3 -w 0.1 -o "$TMP/def.json"
 grep -q "'cycles' cannot be measured here (no hardware PMU: .*): using cpu-clock" "$TMP/err" ||
 	fail "fallback warning: $(cat "$TMP/err")"
 jq -e '.counters.mode == "software-clock" and .counters.clock == null' "$TMP/def.json" >/dev/null ||
