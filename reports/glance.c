@@ -61,10 +61,16 @@ static void headline(struct summary *s, const struct model *m)
 	if (p->latency.count)
 		snprintf(lat, sizeof(lat), "p50 %.2f us, p99 %.2f us",
 			 p->latency.p50 / 1e3, p->latency.p99 / 1e3);
+	if (p->workload_command)
+		snprintf(what, sizeof(what), "'%.100s'", p->workload_command);
+	else
+		snprintf(what, sizeof(what), "%s over %s",
+			 p->transport ? p->transport : "?",
+			 p->network ? p->network : "?");
 	if (m->no_round_trips) {
-		s->headline = summary_fmt(s, "%s over %s: no round trips counted, so nothing per round trip",
-					  p->transport ? p->transport : "?",
-					  p->network ? p->network : "?");
+		s->headline = summary_fmt(s, "%s: no %ss counted, so nothing per %s",
+					  what, profile_unit_name(p),
+					  profile_unit_name(p));
 		return;
 	}
 	if (m->nevents && m->busy.samples[0])
@@ -73,9 +79,8 @@ static void headline(struct summary *s, const struct model *m)
 	if (top && m->busy.per_rt[0] > 0)
 		snprintf(tb, sizeof(tb), "; top bucket %s (%.0f%% of busy)", top->name,
 			 100 * top->per_rt[0] / m->busy.per_rt[0]);
-	s->headline = summary_fmt(s, "%s over %s: %s; busy kernel %s%s",
-				  p->transport ? p->transport : "?",
-				  p->network ? p->network : "?", lat, busy, tb);
+	s->headline = summary_fmt(s, "%s: %s; busy kernel %s%s", what, lat,
+				  busy, tb);
 }
 
 static int sampled(const struct profile *p, int cpu)
