@@ -165,7 +165,7 @@ static double row_bar(const struct model *m, const struct model_row *r)
 static int short_fact(const char *key)
 {
 	static const char *const keep[] = {
-		"kernel", "CPUs", "round trips", "latency (us)", "latency",
+		"kernel", "CPUs", "round trips", "latency (us)", "latency", "unit",
 	};
 	size_t i;
 
@@ -205,7 +205,8 @@ static void put_header(struct text_ctx *c, const struct model *m,
 			wrapf(c, "%s: %s", s->facts[i].key, s->facts[i].value);
 	if (!full) {
 		if (model_software_clock(m))
-			wrapf(c, "mode: software-clock, no hardware PMU: values are ns of CPU time per round trip, from cpu-clock sampling (blind spot and events: --full)");
+			wrapf(c, "mode: software-clock, no hardware PMU: values are ns of CPU time per %s, from cpu-clock sampling (blind spot and events: --full)",
+			      profile_unit_name(p));
 		return;
 	}
 	if (s->nconds) {

@@ -87,7 +87,10 @@ jq -e '.workload.unit.name == "irq" and (.workload.unit.source | test("LOC"))' "
 
 # reports say what the values are per, and refuse to mix units
 expect_exit 0 "$PERPKT" report -i "$TMP/pk.json"
+grep -q "^'sh -c for i" "$TMP/out" || fail "report headline: $(head -2 "$TMP/out")"
+expect_exit 0 "$PERPKT" report -i "$TMP/pk.json" --full
 grep -q "^perpkt report: 'sh -c for i" "$TMP/out" || fail "report header: $(head -2 "$TMP/out")"
+expect_exit 0 "$PERPKT" report -i "$TMP/pk.json"
 grep -Eq "(ns|cycles)/pkt" "$TMP/out" || fail "no ns-per-packet column: $(grep samples "$TMP/out" | head -2)"
 grep -q "^per packet: the workload's CPU time" "$TMP/out" || fail "no per-packet decomposition"
 grep -q "^unit: per packet (--per packets:veth0)" "$TMP/out" || fail "no unit line"
