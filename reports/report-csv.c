@@ -54,7 +54,7 @@ int report_csv(FILE *f, const void *model, const struct render_options *o)
 	if (!m->profile)
 		return error("report of an empty model");
 	v = &m->views[by];
-	field(f, model_view_title(m, by));	/* "role,function" is quoted */
+	render_csv_field(f, model_view_title(m, by));	/* "role,function" is quoted */
 	fprintf(f, "%s,samples,share,cum", fn ? ",bucket,module,file" : "");
 	for (e = 0; e < m->nevents; e++) {
 		fputc(',', f);
