@@ -54,7 +54,7 @@ static int parse_confidence(const char *s, struct stat_options *c)
 		const char *ws = end + 1;
 
 		w = strtod(ws, &end);
-		if (end == ws || w <= 0 || w > 100)
+		if (end == ws || w <= 0 || w > 10000)
 			end = (char *)s;
 	}
 	if (end == s || *end || !(l >= 50 && l < 100))

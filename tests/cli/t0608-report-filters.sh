@@ -36,6 +36,6 @@ expect_exit 0 "$PERPKT" report -i "$P" --role client --format csv --by role
 
 # diff filters both sides the same way
 expect_exit 0 "$PERPKT" diff "$P" "$P" --role client --format json
-jq -e --argjson c "$client" '.total.values[0] == $c and .total.values[1] == $c' "$TMP/out" >/dev/null ||
+jq -e --argjson c "$client" '.total.per_rt[0] == $c and .total.per_rt[1] == $c' "$TMP/out" >/dev/null ||
 	fail "diff --role client totals: $(jq -c .total "$TMP/out")"
 echo "ok: client $client of $(jq -n "$both") ns/RT"
