@@ -166,6 +166,7 @@ static int short_fact(const char *key)
 {
 	static const char *const keep[] = {
 		"kernel", "CPUs", "round trips", "latency (us)", "latency", "unit",
+		"PARTIAL",
 	};
 	size_t i;
 
