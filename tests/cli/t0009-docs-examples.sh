@@ -53,6 +53,9 @@ while IFS= read -r entry; do
 	doc=${entry%%: *}; cmd=${entry#*: }
 	n=$((n + 1))
 	case $cmd in
+	*\\)	# continued on the next line: a sketch of a longer command
+		echo "not run (continued over lines): $cmd"
+		continue ;;
 	*--kernel\ *)
 		out=$(printf '%s\n' "$cmd" | sed -n 's/.* -o \([^ ]*\).*/\1/p')
 		skipped="$skipped$out "
