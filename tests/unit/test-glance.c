@@ -53,7 +53,7 @@ static int setup(void **state)
 	p->nsamples = sizeof(samples) / sizeof(samples[0]);
 	p->samples = (struct profile_sample *)samples;
 	assert_int_equal(symbolizer_open_entries(&fx->s, ksyms,
-			 sizeof(ksyms) / sizeof(ksyms[0])), 0);
+			 sizeof(ksyms) / sizeof(ksyms[0]), NULL), 0);
 	*state = fx;
 	return 0;
 }

@@ -195,7 +195,7 @@ static void test_module_column(void **state)
 		(struct sym_entry){ 0x5000, 0x100, 't', "veth_xmit", "veth" };
 	symbolizer_close(fx->s);
 	assert_int_equal(symbolizer_open_entries(&fx->s, syms,
-			 sizeof(syms) / sizeof(syms[0])), 0);
+			 sizeof(syms) / sizeof(syms[0]), NULL), 0);
 	fx->p.samples[fx->p.nsamples++] =
 		(struct profile_sample){ 0, 1, 0x5010, ROLE_RESPONDER, 30, 30000, 0 };
 	assert_int_equal(render(fx, NULL), 0);
