@@ -25,7 +25,7 @@ wait $pid 2>/dev/null
 [ "$((16#$(cat $RPS)))" = $want ] || fail "the mask was put back without perpkt? $(cat $RPS)"
 
 # the same -o: its temporary file from the killed run goes too
-expect_exit 0 "$PERPKT" record -q -d 0.2 -w 0.1 -o "$TMP/killed.json"
+expect_exit 0 "$PERPKT" record -d 0.2 -w 0.1 -o "$TMP/killed.json"  # not -q: the restore is a warning
 [ "$(cat $RPS)" = "$orig" ] || fail "the next run left the mask at $(cat $RPS), not $orig"
 grep -q "restored '$RPS' to '$orig': perpkt pid $pid was killed" "$TMP/err" ||
 	fail "the next run did not say what it restored: $(cat "$TMP/err")"
