@@ -9,6 +9,7 @@
 #include "exitcode.h"
 #include "profile.h"
 #include "options.h"
+#include "record-options.h"
 #include "recording.h"
 #include "reports/render.h"
 #include "reports/stat.h"
@@ -84,16 +85,11 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
 	};
-	int c, r;
+	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+ho:c:F:gr:" RECORD_COMMON_SHORTOPTS,
-				longopts, NULL)) != -1) {
-		r = record_common_option(c, optarg, o);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
+	while ((c = record_getopt(argc, argv, "+ho:c:F:gr:" RECORD_COMMON_SHORTOPTS,
+				  longopts, o)) != -1) {
 		switch (c) {
 		case 6:
 			if (!renderer_find(&stat_renderers, optarg))

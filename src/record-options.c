@@ -5,7 +5,7 @@
  * record_common_option(); record's parser is here too, because sweep
  * checks every cell with it before recording any.
  */
-#include "recording.h"
+#include "record-options.h"
 
 #include <getopt.h>
 #include <stdint.h>
@@ -226,6 +226,21 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 	return 1;
 }
 
+int record_getopt(int argc, char **argv, const char *shortopts,
+		  const struct option *longopts, struct record_options *o)
+{
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		r = record_common_option(c, optarg, o);
+		if (r < 0)
+			return '?';
+		if (!r)
+			return c;
+	}
+	return -1;
+}
+
 void record_apply_verbosity(const struct record_options *o)
 {
 	if (o->quiet || o->verbose)
@@ -272,16 +287,11 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 {
 	const struct option *longopts = record_longopts;
 	uint64_t v;
-	int c, r;
+	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:r:c:F:gh" RECORD_COMMON_SHORTOPTS,
-				longopts, NULL)) != -1) {
-		r = record_common_option(c, optarg, o);
-		if (r < 0)
-			return -1;
-		if (r)
-			continue;
+	while ((c = record_getopt(argc, argv, "+o:r:c:F:gh" RECORD_COMMON_SHORTOPTS,
+				  longopts, o)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;

@@ -18,6 +18,11 @@ expect_exit 64 "$PERPKT" report extra-arg
 expect_exit 64 "$PERPKT" record -d nonsense
 grep -q "invalid --duration 'nonsense'" "$TMP/err" || fail "bad duration message: $(cat "$TMP/err")"
 expect_exit 64 "$PERPKT" record --ring-pages 3
+# stat parses record's common options with its own (record_getopt)
+expect_exit 64 "$PERPKT" stat -d nonsense
+grep -q "invalid --duration 'nonsense'" "$TMP/err" || fail "stat: bad duration message: $(cat "$TMP/err")"
+expect_exit 64 "$PERPKT" stat -q -r 0
+grep -q "invalid --repeat '0'" "$TMP/err" || fail "stat: own option after a common one: $(cat "$TMP/err")"
 expect_exit 64 "$PERPKT" report --format xml
 
 # missing and malformed profiles: exit 2 and the file named
