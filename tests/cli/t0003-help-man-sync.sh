@@ -12,7 +12,10 @@ for c in $cmds; do
 	grep -q "^\.B $c\$" "$MAN" || fail "man page COMMANDS lacks '$c'"
 	up=$(echo "$c" | tr a-z A-Z)
 	grep -q "^\.SH $up OPTIONS\$" "$MAN" || fail "man page has no '$up OPTIONS' section"
-	"$PERPKT" "$c" --help | grep -E '^ {2,6}(-[[:alnum:]], )?--' | opts >"$TMP/help"
+	"$PERPKT" "$c" --help | grep -E '^ {2,6}(-[[:alnum:]], )?--' >"$TMP/lines"
+	twice=$(sed -E 's/^ +(-[[:alnum:]], )?(--[a-z0-9-]+).*/\2/' "$TMP/lines" | sort | uniq -d)
+	[ -z "$twice" ] || fail "'perpkt $c --help' describes $twice twice"
+	opts <"$TMP/lines" >"$TMP/help"
 	awk -v s=".SH $up OPTIONS" '$0 == s { on = 1; next } on && /^\.SH / { exit } on' "$MAN" |
 		sed 's/\\f[BIRP]//g; s/\\//g' | opts >"$TMP/man"
 	[ -s "$TMP/help" ] || fail "'perpkt $c --help' lists no options"
