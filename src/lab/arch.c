@@ -114,30 +114,46 @@ const struct lab_arch *lab_arch_by_machine(int machine)
 	return NULL;
 }
 
+Elf *lab_elf_open(const char *path, int *fd)
+{
+	GElf_Ehdr eh;
+	Elf *e;
+
+	elf_version(EV_CURRENT);
+	*fd = open(path, O_RDONLY);
+	if (*fd < 0) {
+		error("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	e = elf_begin(*fd, ELF_C_READ, NULL);
+	if (!e || !gelf_getehdr(e, &eh)) {
+		error("'%s' is not an ELF file: %s", path, elf_errmsg(-1));
+		lab_elf_close(e, *fd);
+		return NULL;
+	}
+	return e;
+}
+
+void lab_elf_close(Elf *e, int fd)
+{
+	elf_end(e);
+	if (fd >= 0)
+		close(fd);
+}
+
 int lab_arch_of_file(const char *path, const struct lab_arch **out)
 {
 	GElf_Ehdr eh;
-	Elf *e = NULL;
-	int fd, ret = -1;
+	int fd;
+	Elf *e = lab_elf_open(path, &fd);
 
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || !gelf_getehdr(e, &eh)) {
-		error("'%s' is not an ELF file: %s", path, elf_errmsg(-1));
-		goto out;
-	}
+	if (!e)
+		return -1;
+	gelf_getehdr(e, &eh);  /* lab_elf_open read it once already */
 	*out = lab_arch_by_machine(eh.e_machine);
-	if (!*out) {
-		error("'%s' is for ELF machine %d: perpkt has no QEMU guest for it",
-		      path, eh.e_machine);
-		goto out;
-	}
-	ret = 0;
-out:
-	elf_end(e);
-	close(fd);
-	return ret;
+	lab_elf_close(e, fd);
+	if (!*out)
+		return error("'%s' is for ELF machine %d: perpkt has no QEMU guest for it",
+			     path, eh.e_machine);
+	return 0;
 }

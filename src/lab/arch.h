@@ -2,6 +2,7 @@
 #ifndef PERPKT_LAB_ARCH_H
 #define PERPKT_LAB_ARCH_H
 
+#include <libelf.h>
 #include <stddef.h>
 
 /*
@@ -30,6 +31,10 @@ struct lab_arch {
 const struct lab_arch *lab_arch_by_machine(int machine);
 /* The architecture of an ELF file; -1 after printing why. */
 int lab_arch_of_file(const char *path, const struct lab_arch **out);
+/* `path` open for libelf, its descriptor in *fd; NULL after printing
+ * why (missing, not ELF). lab_elf_close takes what it gave, NULL too. */
+Elf *lab_elf_open(const char *path, int *fd);
+void lab_elf_close(Elf *e, int fd);
 
 /* The architecture of a kernel image from its boot header (arm64 Image,
  * x86 bzImage); NULL when it is neither. */

@@ -96,12 +96,11 @@ static int add_elf(struct initramfs *ir, const struct lab_arch *a,
 		return 0;
 	if (initramfs_add_file(ir, guest, host, 0755))
 		return -1;
-	fd = open(host, O_RDONLY);
-	if (fd < 0)
-		return error("cannot open '%s': %s", host, strerror(errno));
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_getphdrnum(e, &n)) {
-		error("'%s' is not an ELF file: %s", host, elf_errmsg(-1));
+	e = lab_elf_open(host, &fd);
+	if (!e)
+		return -1;
+	if (elf_getphdrnum(e, &n)) {
+		error("'%s' has no program headers: %s", host, elf_errmsg(-1));
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -135,8 +134,9 @@ static int add_elf(struct initramfs *ir, const struct lab_arch *a,
 				snprintf(names[nnames++], sizeof(names[0]), "%s", s);
 		}
 	}
-	elf_end(e);
+	lab_elf_close(e, fd);
 	e = NULL;
+	fd = -1;
 	for (i = 0; i < nnames; i++) {
 		/* the interpreter is an absolute path, at the same place */
 		if (names[i][0] == '@')
@@ -148,8 +148,7 @@ static int add_elf(struct initramfs *ir, const struct lab_arch *a,
 	}
 	ret = 0;
 out:
-	elf_end(e);
-	close(fd);
+	lab_elf_close(e, fd);
 	return ret;
 }
 
@@ -203,7 +202,6 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 	size_t len = 0, i;
 	FILE *f;
 
-	elf_version(EV_CURRENT);
 	if (initramfs_create(&ir, path))
 		return -1;
 	f = open_memstream(&args, &len);
