@@ -90,14 +90,9 @@ int parse_cpu_list(const char *s, int *cpus, int max)
 		if (hi >= max)
 			return error("invalid CPU list '%s': CPU %ld is out of range "
 				     "(0-%d)", s, hi, max - 1);
-		for (; lo <= hi; lo++) {
-			int i, dup = 0;
-
-			for (i = 0; i < n; i++)
-				dup |= cpus[i] == lo;
-			if (!dup)
+		for (; lo <= hi; lo++)
+			if (!cpu_list_has(cpus, n, (int)lo))
 				cpus[n++] = (int)lo;
-		}
 		if (*end == ',')
 			end++;
 		else if (*end)
@@ -108,4 +103,14 @@ int parse_cpu_list(const char *s, int *cpus, int max)
 		return n;
 bad:
 	return error("invalid CPU list '%s': expected e.g. 0,2-3", s);
+}
+
+int cpu_list_has(const int *cpus, int n, int cpu)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (cpus[i] == cpu)
+			return 1;
+	return 0;
 }

@@ -27,5 +27,8 @@ int parse_seconds(const char *s, const char *what, double min, double max,
 		  double *out);
 /* "0,2-3" -> {0,2,3}; returns the count, -1 on error. */
 int parse_cpu_list(const char *s, int *cpus, int max);
+/* 1 when cpu is one of cpus[0..n): a list as parse_cpu_list or
+ * sysinfo_online_cpus fill it. */
+int cpu_list_has(const int *cpus, int n, int cpu);
 
 #endif

@@ -22,6 +22,7 @@
 #include "conditions.h"
 #include "error.h"
 #include "exitcode.h"
+#include "options.h"
 #include "procstat.h"
 #include "profile.h"
 #include "profile-output.h"
@@ -46,16 +47,6 @@ static int owns(void *ctx, pid_t pid)
 	return command_owns(ctx, pid);
 }
 
-static int contains(const int *v, int n, int x)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
 /* -a, -C, or the CPUs the workload may run on. */
 static int choose_cpus(const struct record_options *o, const struct command *c,
 		       int *cpus)
@@ -72,7 +63,7 @@ static int choose_cpus(const struct record_options *o, const struct command *c,
 	}
 	if (o->ncpus) {
 		for (i = 0; i < o->ncpus; i++)
-			if (!contains(online, nonline, o->cpus[i]))
+			if (!cpu_list_has(online, nonline, o->cpus[i]))
 				return error("CPU %d in --cpus is not online "
 					     "(see /sys/devices/system/cpu/online)",
 					     o->cpus[i]);
@@ -84,7 +75,7 @@ static int choose_cpus(const struct record_options *o, const struct command *c,
 	if (nmine < 0)
 		return -1;
 	for (i = 0; i < nmine; i++)
-		if (contains(online, nonline, mine[i]))
+		if (cpu_list_has(online, nonline, mine[i]))
 			cpus[n++] = mine[i];
 	return n ? n : error("the workload may run on no online CPU: give -C");
 }
