@@ -4,7 +4,9 @@
  * netperf's netserver. One client at a time: it sets transport, size
  * and CPU over the control connection (src/workload/control.h), then
  * brackets its window with start and stop and gets back the responder's
- * own CPU time over the window. No kernel profile of this side yet.
+ * own CPU time over the window. When the client asks and this process
+ * may sample, it records this side's kernel over the same windows and
+ * hands the profile over at the end (src/serve-recording.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/tcp.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -28,6 +31,7 @@
 #include "exitcode.h"
 #include "options.h"
 #include "reports/render.h"
+#include "serve-recording.h"
 #include "workload/transport.h"
 
 static const char serve_usage[] =
@@ -41,7 +45,9 @@ static const char serve_usage[] =
 "  -1, --once             exit after one client\n"
 "\n"
 "One client at a time: others are told 'busy'. The data port answers\n"
-"only the address that set the run up.\n"
+"only the address that set the run up. Run as root (or with\n"
+"CAP_PERFMON) it also records its own kernel over the client's window,\n"
+"for the profile's remote side; otherwise the client is told why not.\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
@@ -175,20 +181,23 @@ static void refuse_busy(int lfd)
 }
 
 /* Wait for the client's next request: 1 when it is there, 0 after
- * limit_ms or when the connection failed, -1 on SIGINT/SIGTERM. */
-static int wait_request(int fd, int lfd, int limit_ms)
+ * limit_ms or when the connection failed, -1 on SIGINT/SIGTERM. A
+ * recording's rings are emptied meanwhile. */
+static int wait_request(int fd, int lfd, int limit_ms,
+			struct serve_recording *rec)
 {
 	struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
 			       { .fd = lfd, .events = POLLIN } };
-	int waited = 0;
+	int waited = 0, step = rec ? 50 : 200;
 
 	while (!stop_serving && waited < limit_ms) {
-		int r = poll(p, 2, 200);
+		int r = poll(p, 2, step);
 
+		serve_recording_drain(rec);
 		if (r < 0 && errno != EINTR)
 			return 0;
 		if (r <= 0) {
-			waited += r == 0 ? 200 : 0;
+			waited += r == 0 ? step : 0;
 			continue;
 		}
 		if (p[1].revents & POLLIN)
@@ -199,21 +208,69 @@ static int wait_request(int fd, int lfd, int limit_ms)
 	return stop_serving ? -1 : 0;
 }
 
+/* The setup's answer: the port, a tcp run's token, and whether this
+ * side is recorded (and why not). */
+static void setup_answer(char *out, size_t len, struct transport *t,
+			 uint64_t token, const struct control_setup *setup,
+			 const struct serve_recording *rec, const char *why)
+{
+	size_t n = (size_t)snprintf(out, len, "ok port=%u", t->ops->responder_port(t));
+
+	if (token && n < len)
+		n += (size_t)snprintf(out + n, len - n, " token=%llu",
+				      (unsigned long long)token);
+	if (setup->profile && n < len)
+		snprintf(out + n, len - n, rec ? " profile=1" : " profile=0 why=%s",
+			 why);
+}
+
+/* "profile": this side's document, as "ok bytes=N" and N bytes. A
+ * profile that cannot be made is an error answer, not a closed line. */
+static void send_profile(int fd, struct serve_recording *rec, const char *why,
+			 const struct serve_options *o)
+{
+	char out[CONTROL_LINE_MAX], err[200];
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!rec) {
+		reply_error(fd, why[0] ? why : "this side was not recorded: ask "
+			    "with profile=1 in the setup");
+		return;
+	}
+	if (serve_recording_document(rec, "perpkt serve", &text, &len, err,
+				     sizeof(err))) {
+		reply_error(fd, err);
+		return;
+	}
+	snprintf(out, sizeof(out), "ok bytes=%zu", len);
+	if (control_write_line(fd, out) < 0 ||
+	    transport_write_full(fd, text, len) < 0)
+		warning("serve: the client went away during the profile");
+	else if (!o->quiet)
+		info("serve: sent this side's profile (%zu bytes)", len);
+	free(text);
+}
+
 /* One client, from setup to close. */
 static void serve_client(int fd, int lfd, const struct serve_options *o,
 			 const struct sockaddr_in *bind_addr,
 			 const struct sockaddr_in *peer)
 {
-	char line[CONTROL_LINE_MAX + 1], err[160], out[CONTROL_LINE_MAX];
+	char line[CONTROL_LINE_MAX + 1], err[160], out[CONTROL_LINE_MAX],
+	     why[200] = "";
 	struct transport_config tc;
 	struct control_setup setup;
 	struct transport *t = NULL;
+	struct serve_recording *rec = NULL;
 	struct schedstat s0 = { 0 }, s1;
+	volatile uint64_t *answered;
+	uint64_t answered0 = 0;
 	pid_t pid = -1;
 	int started = 0;
 
 	keepalive(fd);
-	if (wait_request(fd, lfd, CONTROL_TIMEOUT_MS) <= 0) {
+	if (wait_request(fd, lfd, CONTROL_TIMEOUT_MS, NULL) <= 0) {
 		if (!stop_serving && !o->quiet)
 			warning("serve: dropped a client that sent nothing for %d ms",
 				CONTROL_TIMEOUT_MS);
@@ -232,19 +289,27 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 		reply_error(fd, err);
 		return;
 	}
+	/* the responder counts what it answers where this process reads it */
+	answered = mmap(NULL, sizeof(*answered), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (answered == MAP_FAILED) {
+		reply_error(fd, "cannot map the responder's counter");
+		return;
+	}
 	memset(&tc, 0, sizeof(tc));
 	tc.size = setup.size;
 	tc.addr = *bind_addr;
 	tc.addr.sin_port = 0;
 	tc.local_responder = 1;
 	tc.only_from = peer->sin_addr;
+	tc.answered = answered;
 	/* tcp: a per-run secret as well, below 2^62 so it reads as int64 */
 	if (!strcmp(setup.transport, "tcp") &&
 	    getrandom(&tc.token, sizeof(tc.token), 0) == sizeof(tc.token))
 		tc.token = (tc.token >> 2) | 1;
 	if (transport_find(setup.transport)->create(&t, &tc) < 0) {
 		reply_error(fd, "cannot create the responder's socket");
-		return;
+		goto unmap;
 	}
 	pid = fork_responder(t, setup.cpu);
 	if (pid < 0) {
@@ -253,25 +318,35 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 	}
 	t->ops->release_responder(t);
 	wait_responder_blocked(pid);
-	if (tc.token)
-		snprintf(out, sizeof(out), "ok port=%u token=%llu",
-			 t->ops->responder_port(t), (unsigned long long)tc.token);
-	else
-		snprintf(out, sizeof(out), "ok port=%u", t->ops->responder_port(t));
+	if (setup.profile && serve_recording_open(&rec, &setup, pid, why,
+						  sizeof(why)) < 0 && !o->quiet)
+		warning("serve: not recording this side: %s", why);
+	setup_answer(out, sizeof(out), t, tc.token, &setup, rec, why);
 	if (control_write_line(fd, out) < 0)
 		goto out;
 	if (!o->quiet)
-		info("serve: %s responder, %u-byte messages, cpu %d, port %u",
+		info("serve: %s responder, %u-byte messages, cpu %d, port %u%s",
 		     setup.transport, setup.size, setup.cpu,
-		     t->ops->responder_port(t));
-	while (wait_request(fd, lfd, IDLE_MS) > 0) {
+		     t->ops->responder_port(t), rec ? ", recording this side" : "");
+	while (wait_request(fd, lfd, IDLE_MS, rec) > 0) {
 		if (control_read_line(fd, line, sizeof(line), CONTROL_TIMEOUT_MS,
 				      err, sizeof(err)) < 0)
 			break;
 		if (!strcmp(line, "start")) {
 			started = read_schedstat(pid, &s0) == 0;
+			answered0 = *answered;
+			if (rec && serve_recording_start(rec, answered0) < 0) {
+				reply_error(fd, "cannot open this side's window");
+				break;
+			}
 			control_write_line(fd, "ok");
 		} else if (!strcmp(line, "stop")) {
+			uint64_t n = *answered;
+
+			if (rec && serve_recording_stop(rec, n) < 0) {
+				reply_error(fd, "cannot close this side's window");
+				break;
+			}
 			if (!started) {
 				reply_error(fd, "stop without start");
 				break;
@@ -287,19 +362,26 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 				break;
 			}
 			snprintf(out, sizeof(out), "ok cpu=%d cpu_ns=%llu wait_ns=%llu "
-				 "switches=%llu", setup.cpu,
+				 "switches=%llu answered=%llu", setup.cpu,
 				 (unsigned long long)(s1.cpu_ns - s0.cpu_ns),
 				 (unsigned long long)(s1.wait_ns - s0.wait_ns),
-				 (unsigned long long)(s1.switches - s0.switches));
+				 (unsigned long long)(s1.switches - s0.switches),
+				 (unsigned long long)(n - answered0));
 			control_write_line(fd, out);
+		} else if (!strcmp(line, "profile")) {
+			send_profile(fd, rec, why, o);
 		} else {
-			reply_error(fd, "unknown request: expected start or stop");
+			reply_error(fd, "unknown request: expected start, stop or "
+				    "profile");
 			break;
 		}
 	}
 out:
+	serve_recording_close(rec);
 	stop_responder(pid);
 	t->ops->destroy(t);
+unmap:
+	munmap((void *)answered, sizeof(*answered));
 }
 
 static int parse_args(int argc, char **argv, struct serve_options *o)

@@ -731,62 +731,100 @@ static void read_counters(struct reader *r, json_t *o, struct profile *p)
 	read_missing(r, get_array_opt(r, o, "missing_events"), p);
 }
 
-int profile_read(struct profile *p, const char *path)
+/* One profile document; a remote side inside it is read the same way
+ * (depth 1: a remote side has none of its own). */
+static void read_document(struct reader *r, json_t *root, struct profile *p,
+			  int depth)
 {
-	struct reader r = { path, 0 };
-	json_error_t jerr;
-	json_t *root, *v;
-	struct stat st;
+	json_t *v = json_object_get(root, "format");
 	uint64_t version;
 	char msg[300];
 
-	memset(p, 0, sizeof(*p));
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		return bad(&r, "it is a directory; give a profile file");
-	/* "-i -": a profile piped from "record -o -" */
-	root = strcmp(path, "-") ? json_load_file(path, JSON_REJECT_DUPLICATES, &jerr) :
-	       json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (jerr.line < 1)
-			snprintf(msg, sizeof(msg), "%s", jerr.text);
-		else
-			snprintf(msg, sizeof(msg), "line %d: %s", jerr.line, jerr.text);
-		return bad(&r, msg);
-	}
-	v = json_object_get(root, "format");
 	if (!json_is_object(root) || !json_is_string(v) ||
 	    strcmp(json_string_value(v), PROFILE_FORMAT)) {
-		json_decref(root);
-		return bad(&r, "not a perpkt profile (no \"format\": \"" PROFILE_FORMAT "\")");
+		bad(r, depth ? "remote: not a perpkt profile" :
+		    "not a perpkt profile (no \"format\": \"" PROFILE_FORMAT "\")");
+		return;
 	}
-	version = get_u64(&r, root, "version");
-	if (!r.failed && (version > PROFILE_VERSION || version < 1)) {
+	version = get_u64(r, root, "version");
+	if (!r->failed && (version > PROFILE_VERSION || version < 1)) {
 		/* compared before any cast: 2^32 + 1 must not read as 1 */
 		snprintf(msg, sizeof(msg), version ?
 			 "format version %llu is newer than this perpkt reads (%d): "
 			 "upgrade perpkt" : "format version %llu is not one (%d) "
 			 "this perpkt reads", (unsigned long long)version,
 			 PROFILE_VERSION);
-		json_decref(root);
-		return bad(&r, msg);
+		bad(r, msg);
+		return;
 	}
 	p->version = (int)version;
-	p->tool_version = get_str(&r, root, "tool", 0);
-	p->created = get_str(&r, root, "created", 0);
-	p->command = get_str(&r, root, "command", 0);
-	read_system(&r, get_obj(&r, root, "system"), p);
-	read_workload(&r, get_obj(&r, root, "workload"), p);
-	read_counters(&r, get_obj(&r, root, "counters"), p);
-	read_repeat_counts(&r, root, p);
-	read_conditions(&r, json_object_get(root, "conditions"), p);
-	read_samples(&r, get_array(&r, root, "samples"), p);
-	read_stacks(&r, get_array_opt(&r, root, "stacks"), p);
-	read_ksyms(&r, get_array(&r, root, "kallsyms"), p);
-	read_modules(&r, get_array_opt(&r, root, "modules"), p);
+	p->tool_version = get_str(r, root, "tool", 0);
+	p->created = get_str(r, root, "created", 0);
+	p->command = get_str(r, root, "command", 0);
+	read_system(r, get_obj(r, root, "system"), p);
+	read_workload(r, get_obj(r, root, "workload"), p);
+	read_counters(r, get_obj(r, root, "counters"), p);
+	read_repeat_counts(r, root, p);
+	read_conditions(r, json_object_get(root, "conditions"), p);
+	read_samples(r, get_array(r, root, "samples"), p);
+	read_stacks(r, get_array_opt(r, root, "stacks"), p);
+	read_ksyms(r, get_array(r, root, "kallsyms"), p);
+	read_modules(r, get_array_opt(r, root, "modules"), p);
+	p->remote_missing = get_str(r, root, "remote_missing", 0);
+	v = json_object_get(root, "remote");
+	if (v && !json_is_null(v) && !r->failed) {
+		if (depth)
+			bad(r, "remote: a remote side holds no remote side");
+		else if (!(p->remote = calloc(1, sizeof(*p->remote))))
+			bad(r, "out of memory");
+		else
+			read_document(r, v, p->remote, 1);
+	}
+}
+
+static int read_root(struct reader *r, json_t *root, json_error_t *jerr,
+		     struct profile *p)
+{
+	char msg[300];
+
+	if (!root) {
+		if (jerr->line < 1)
+			snprintf(msg, sizeof(msg), "%s", jerr->text);
+		else
+			snprintf(msg, sizeof(msg), "line %d: %s", jerr->line, jerr->text);
+		return bad(r, msg);
+	}
+	read_document(r, root, p, 0);
 	json_decref(root);
-	if (r.failed) {
+	if (r->failed) {
 		profile_free(p);
 		return -1;
 	}
 	return 0;
+}
+
+int profile_read(struct profile *p, const char *path)
+{
+	struct reader r = { path, 0 };
+	json_error_t jerr;
+	struct stat st;
+
+	memset(p, 0, sizeof(*p));
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return bad(&r, "it is a directory; give a profile file");
+	/* "-i -": a profile piped from "record -o -" */
+	return read_root(&r, strcmp(path, "-") ?
+			 json_load_file(path, JSON_REJECT_DUPLICATES, &jerr) :
+			 json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr), &jerr, p);
+}
+
+int profile_read_json(struct profile *p, const char *text, size_t len,
+		      const char *what)
+{
+	struct reader r = { what, 0 };
+	json_error_t jerr;
+
+	memset(p, 0, sizeof(*p));
+	return read_root(&r, json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr),
+			 &jerr, p);
 }

@@ -464,6 +464,15 @@ json_t *profile_to_json(const struct profile *p)
 			"{s:I, s:I, s:I}", "asked_window_ns", (json_int_t)p->asked_window_ns,
 			"asked_ns", (json_int_t)p->asked_ns,
 			"wall_ns", (json_int_t)p->wall_ns));
+	/* record --peer: the responder's side, a whole profile of its own */
+	if (root && p->remote &&
+	    json_object_set_new(root, "remote", profile_to_json(p->remote))) {
+		json_decref(root);
+		return NULL;
+	}
+	if (root && p->remote_missing)
+		json_object_set_new(root, "remote_missing",
+				    json_string(p->remote_missing));
 	return root;
 }
 

@@ -218,7 +218,33 @@ void profile_free(struct profile *p)
 		free(p->missing[i].reason);
 	}
 	free(p->missing);
+	if (p->remote) {
+		profile_free(p->remote);
+		free(p->remote);
+	}
+	free(p->remote_missing);
 	memset(p, 0, sizeof(*p));
+}
+
+int profile_take_side(struct profile *p, const char *side, const char *path)
+{
+	struct profile *r;
+
+	if (!side || !strcmp(side, "local"))
+		return 0;
+	if (strcmp(side, "remote"))
+		return error("invalid --side '%s': use local or remote", side);
+	if (!p->remote)
+		return error("profile '%s' has no remote side%s%s", path,
+			     p->remote_missing ? ": " : " (record it with --peer "
+			     "and a perpkt serve that may sample there)",
+			     p->remote_missing ? p->remote_missing : "");
+	r = p->remote;
+	p->remote = NULL;
+	profile_free(p);
+	*p = *r;
+	free(r);
+	return 0;
 }
 
 int profile_emulated(const struct profile *p)

@@ -271,6 +271,13 @@ struct profile {
 	struct profile_missing *missing;
 	size_t nmissing;
 
+	/* Two-host mode (record --peer): the responder's side, a profile
+	 * of its own that `perpkt serve` recorded on the peer over the
+	 * same run (no remote of its own); NULL when there is none, and
+	 * then remote_missing says why, if it was asked for. */
+	struct profile *remote;
+	char *remote_missing;
+
 	/* not in the file: table and diff --include-partial set it */
 	int include_partial;
 };
@@ -330,6 +337,14 @@ int profile_write(const struct profile *p, const char *path);
 /* On failure prints "cannot read profile '<path>': ..." and returns -1.
  * "-" reads stdin. */
 int profile_read(struct profile *p, const char *path);
+/* The same from a document in memory (a peer's profile from the
+ * control channel); `what` names it in messages. */
+int profile_read_json(struct profile *p, const char *text, size_t len,
+		      const char *what);
+/* record --peer: the side a report, diff or table reads (--side).
+ * "local" (or NULL) leaves p as it is; "remote" replaces p by the
+ * responder's side. -1 after printing why when there is none. */
+int profile_take_side(struct profile *p, const char *side, const char *path);
 void profile_free(struct profile *p);
 
 #endif

@@ -272,6 +272,7 @@ static const struct option record_longopts[] = {
 		{ "qemu-arg", required_argument, NULL, 42 },
 		{ "qemu-timeout", required_argument, NULL, 43 },
 		{ "guest-perpkt", required_argument, NULL, 44 },
+		{ "no-remote", no_argument, NULL, 45 },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -340,6 +341,9 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 		case 44:
 			o->guest_perpkt = optarg;
 			break;
+		case 45:
+			o->no_remote = 1;
+			break;
 		case 'h':
 			*help = 1;
 			return 0;
@@ -350,6 +354,8 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 	if (!o->kernel && (o->vmlinux || o->nqemu_args || o->qemu_timeout ||
 			   o->guest_perpkt))
 		return error("--vmlinux, --qemu-arg, --qemu-timeout and --guest-perpkt go with --kernel (perpkt report takes --vmlinux)");
+	if (o->no_remote && !o->peer)
+		return error("--no-remote goes with --peer: only a peer has a remote side");
 	if (o->kernel && o->peer)
 		return error("--peer and --kernel both given: the guest has no network device");
 	return record_check_options(o, argc, argv);

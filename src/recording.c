@@ -236,6 +236,58 @@ static void fill_workload(struct profile *p, const struct record_options *o,
 	}
 }
 
+/* --peer: what perpkt serve should record of its side, as this side
+ * samples (stat counts only: nothing asked). */
+static const struct control_setup *peer_request(const struct record_options *o,
+						struct control_setup *rq)
+{
+	if (!o->peer || o->no_remote || o->counting_only)
+		return NULL;
+	memset(rq, 0, sizeof(*rq));
+	rq->profile = 1;
+	rq->period = o->period;
+	rq->freq = o->freq;
+	rq->callchain = o->callchain;
+	rq->include_user = o->include_user;
+	if (strlen(o->events) < sizeof(rq->events) && !strchr(o->events, ' '))
+		strcpy(rq->events, o->events);
+	else
+		warning("-e is too long for the peer: perpkt serve samples its "
+			"default events");
+	return rq;
+}
+
+/* The responder's side from perpkt serve into p->remote, or why not
+ * into p->remote_missing: the profile is kept either way. */
+static void attach_remote(const struct record_options *o, struct workload *w,
+			  struct profile *p)
+{
+	char why[300], *text = NULL;
+	struct profile *r;
+	size_t len = 0;
+
+	if (workload_peer_profile(w, &text, &len, why, sizeof(why)) == 0) {
+		r = calloc(1, sizeof(*r));
+		if (r && !profile_read_json(r, text, len, "from the peer")) {
+			p->remote = r;
+			free(text);
+			if (!o->quiet)
+				info("the responder's side: %llu round trips answered "
+				     "in %.3f s on %s, %zu sample entries",
+				     (unsigned long long)r->round_trips,
+				     (double)r->window_ns * 1e-9,
+				     r->hostname ? r->hostname : "the peer",
+				     r->nsamples);
+			return;
+		}
+		free(r);
+		snprintf(why, sizeof(why), "its profile did not read (said above)");
+	}
+	free(text);
+	warning("the responder's side is not in the profile: %s", why);
+	p->remote_missing = strdup(why);
+}
+
 /* Write the profile (record); stat's caller renders the counts. */
 int record_finish(const struct record_options *o, struct profile *p,
 		  struct sampler *s, struct profile_output *out, int cut_short)
@@ -465,6 +517,7 @@ static int run(const struct record_options *o, struct profile *keep)
 	struct workload_result res;
 	struct profile p;
 	struct profile_output out = { .fd = -1 };
+	struct control_setup peer_rq;
 	const int *fds;
 	int nfds, nev = 0, code = RESULT_FAILURE, snapped = 0, e, cut = 0;
 	double t0;
@@ -487,6 +540,7 @@ static int run(const struct record_options *o, struct profile *keep)
 		struct workload_config wc = {
 			.transport = o->transport, .network = o->network,
 			.peer = o->peer, .echo = o->echo, .count = o->count,
+			.peer_recording = peer_request(o, &peer_rq),
 			.gap_ns = o->gap_ns, .gap_spin = o->gap_spin,
 			.rps_cpus = o->rps_cpus, .set_irq_cpu = o->irq_cpu >= 0,
 			.irq_cpu = o->irq_cpu,
@@ -517,6 +571,8 @@ static int run(const struct record_options *o, struct profile *keep)
 	p.asked_ns = p.asked_window_ns ? p.asked_window_ns +
 				       (uint64_t)(o->warmup * 1e9) : 0;
 	snapped = 1;
+	if (o->peer && !o->no_remote && !o->counting_only)
+		attach_remote(o, w, &p);
 	workload_add_conditions(w, &p);
 	workload_stop(w);  /* before the slow part: symbols and the write */
 	w = NULL;

@@ -28,6 +28,7 @@ struct record_options {
 	const char *transport;     /* --transport udp|tcp|pipe|icmp */
 	const char *network;       /* --net loopback|veth */
 	const char *peer;          /* --peer HOST[:PORT] */
+	int no_remote;             /* --no-remote: serve records nothing */
 	const char *echo;          /* --echo HOST:PORT */
 	const char *placement;     /* --placement same|smt|... */
 	uint64_t count;            /* -n: round trips instead of -d */

@@ -87,26 +87,109 @@ int control_write_line(int fd, const char *line)
 	return transport_write_full(fd, buf, (size_t)n) < 0 ? -1 : 0;
 }
 
-int control_get(const char *line, const char *key, int64_t *out)
+/* The value of " key=" in line (or at its start), NULL if absent. */
+static const char *find_key(const char *line, const char *key)
 {
 	size_t klen = strlen(key);
 	const char *p = line;
-	char *end;
-	long long v;
 
 	while ((p = strstr(p, key))) {
-		if ((p == line || p[-1] == ' ') && p[klen] == '=') {
-			errno = 0;
-			v = strtoll(p + klen + 1, &end, 10);
-			if (errno || end == p + klen + 1 || (*end && *end != ' ') ||
-			    v < -1)
-				return -1;
-			*out = v;
-			return 0;
-		}
+		if ((p == line || p[-1] == ' ') && p[klen] == '=')
+			return p + klen + 1;
 		p += klen;
 	}
-	return -1;
+	return NULL;
+}
+
+int control_get(const char *line, const char *key, int64_t *out)
+{
+	const char *v = find_key(line, key);
+	char *end;
+	long long n;
+
+	if (!v)
+		return -1;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno || end == v || (*end && *end != ' ') || n < -1)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+int control_get_word(const char *line, const char *key, char *buf, size_t len)
+{
+	const char *v = find_key(line, key);
+	size_t n;
+
+	if (!v)
+		return -1;
+	n = strcspn(v, " ");
+	if (n >= len)
+		return -1;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+int control_read_bytes(int fd, char *buf, size_t len, int timeout_ms,
+		       char *err, size_t errlen)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	size_t got = 0;
+
+	while (got < len) {
+		int left = (int)(deadline - now_ms()), r;
+		ssize_t n;
+
+		if (left <= 0) {
+			snprintf(err, errlen, "%zu of %zu bytes within %d ms", got,
+				 len, timeout_ms);
+			return -1;
+		}
+		r = poll(&p, 1, left);
+		if (r <= 0)
+			continue;
+		n = read(fd, buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n)
+				snprintf(err, errlen, "cannot read: %s",
+					 strerror(errno));
+			else
+				snprintf(err, errlen, "connection closed after "
+					 "%zu of %zu bytes", got, len);
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/* What the client asks of serve's own recording; all optional. */
+static int parse_profile_request(const char *line, struct control_setup *out,
+				 char *err, size_t errlen)
+{
+	int64_t v;
+
+	if (control_get(line, "profile", &v) || v != 1)
+		return 0;
+	out->profile = 1;
+	if (!control_get(line, "period", &v) && v > 0)
+		out->period = (uint64_t)v;
+	if (!control_get(line, "freq", &v) && v > 0)
+		out->freq = (uint64_t)v;
+	out->callchain = !control_get(line, "callchain", &v) && v == 1;
+	out->include_user = !control_get(line, "user", &v) && v == 1;
+	if (find_key(line, "events") &&
+	    control_get_word(line, "events", out->events, sizeof(out->events))) {
+		snprintf(err, errlen, "malformed setup: events longer than %zu bytes",
+			 sizeof(out->events) - 1);
+		return -1;
+	}
+	return 0;
 }
 
 int control_parse_setup(const char *line, struct control_setup *out,
@@ -158,7 +241,7 @@ int control_parse_setup(const char *line, struct control_setup *out,
 		return -1;
 	}
 	out->cpu = (int)v;
-	return 0;
+	return parse_profile_request(line, out, err, errlen);
 }
 
 int control_resolve(const char *hostport, uint16_t default_port,

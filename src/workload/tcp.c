@@ -26,6 +26,7 @@ struct tcp {
 	uint32_t size;
 	struct sockaddr_in addr;
 	struct in_addr only_from;	/* transport_config.only_from */
+	volatile uint64_t *answered;	/* transport_config.answered */
 	uint64_t token;			/* transport_config.token */
 	char where[32];
 };
@@ -79,6 +80,7 @@ static int tcp_create(struct transport **out, const struct transport_config *c)
 	p->size = c->size;
 	p->addr = c->addr;
 	p->only_from = c->only_from;
+	p->answered = c->answered;
 	p->token = c->token;
 	inet_ntop(AF_INET, &p->addr.sin_addr, p->where, sizeof(p->where));
 	if (!c->local_responder) {
@@ -155,6 +157,8 @@ static void tcp_respond(struct transport *t, char *err, size_t errlen)
 				 strerror(errno));
 			return;
 		}
+		if (p->answered)
+			(*p->answered)++;
 	}
 }
 

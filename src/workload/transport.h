@@ -27,6 +27,10 @@ struct transport_config {
 				      this address alone (0: any) */
 	uint64_t token;            /* serve, tcp: the client's first 8 bytes
 				      must be this run's token (0: none) */
+	/* serve: the responder adds one per message it answers, in memory
+	 * serve shares with it, so the window's own count divides the
+	 * serve side's profile (NULL: not counted) */
+	volatile uint64_t *answered;
 };
 
 struct transport_ops {

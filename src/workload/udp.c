@@ -26,6 +26,7 @@ struct udp {
 	int client_fd;
 	struct sockaddr_in addr;	/* the responder's */
 	struct in_addr only_from;	/* transport_config.only_from */
+	volatile uint64_t *answered;	/* transport_config.answered */
 	char where[32];			/* addr as text, for messages */
 };
 
@@ -47,6 +48,7 @@ static int udp_create(struct transport **out, const struct transport_config *c)
 	u->responder_fd = -1;
 	u->addr = c->addr;
 	u->only_from = c->only_from;
+	u->answered = c->answered;
 	inet_ntop(AF_INET, &u->addr.sin_addr, u->where, sizeof(u->where));
 	if (!c->local_responder) {
 		*out = &u->t;
@@ -111,6 +113,8 @@ static void udp_respond(struct transport *t, char *err, size_t errlen)
 				 strerror(errno));
 			return;
 		}
+		if (u->answered)
+			(*u->answered)++;
 	}
 }
 

@@ -89,6 +89,9 @@ struct workload {
 	struct client_state *cs;/* in the client child only */
 	int ns_fd[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; -1: stay */
 	int ctl;		/* control connection to a peer, -1 if none */
+	/* --peer: whether serve records its side (1), or why not */
+	int peer_recording;
+	char peer_why[CONTROL_LINE_MAX];
 	int local_responder;
 	uint64_t count, gap_ns;
 	int gap_spin;

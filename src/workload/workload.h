@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "workload/control.h"
 #include "workload/histogram.h"
 #include "profile.h"
 
@@ -30,6 +31,9 @@ struct workload_config {
 	uint64_t gap_ns;         /* pause between round trips */
 	int gap_spin;            /* 1: busy-wait the gap, 0: sleep it */
 	const char *peer;        /* HOST[:PORT] of a `perpkt serve` */
+	/* what that serve should record of its own side (profile=1 and the
+	 * sampling options); NULL: nothing */
+	const struct control_setup *peer_recording;
 	const char *echo;        /* HOST:PORT of an RFC 862 echo service */
 	const char *rps_cpus;    /* hex mask for the rx queue; NULL: leave */
 	int set_irq_cpu;         /* 1: move the interface's IRQs to irq_cpu */
@@ -46,6 +50,8 @@ struct workload_remote {
 	int valid;
 	int cpu;                 /* responder CPU, -1 if not pinned */
 	uint64_t cpu_ns, wait_ns, switches;  /* schedstat, over the window */
+	uint64_t answered;       /* messages it answered in its window, 0:
+				    not said (an older serve) */
 };
 
 /* What the client measured inside the window. */
@@ -92,6 +98,11 @@ uint64_t workload_window_progress(const struct workload *w);
 /* Close it; returns once the counters are disabled and `res` is filled.
  * On -1, res->partial says whether the counts up to a failure are kept. */
 int workload_window_close(struct workload *w, struct workload_result *res);
+/* --peer with peer_recording: the profile serve recorded of its side
+ * over the windows, a JSON document in *text (malloc'd, *len bytes);
+ * -1 with the reason in why when there is none. */
+int workload_peer_profile(struct workload *w, char **text, size_t *len,
+			  char *why, size_t whylen);
 /* Add what only the running workload knows as test conditions: network
  * and interfaces, RPS/IRQ settings in effect, peer, gap. */
 void workload_add_conditions(const struct workload *w, struct profile *p);

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_SERVE_RECORDING_H
+#define PERPKT_SERVE_RECORDING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "workload/control.h"
+
+/*
+ * The responder's side of a two-host run: `perpkt serve` samples its
+ * own kernel on the responder's CPU (every online CPU when the
+ * responder is not pinned) between the client's start and stop, and
+ * hands the result over as a profile document of its own, divided by
+ * the messages its responder answered in those windows. The client
+ * stores it as the profile's "remote" side (src/recording.c).
+ */
+
+struct serve_recording;
+
+/* Counters opened, disabled, on the responder's CPUs; -1 with the
+ * reason for the client in why (no permission to sample here, no
+ * event that can be measured). */
+int serve_recording_open(struct serve_recording **out,
+			 const struct control_setup *rq, pid_t responder,
+			 char *why, size_t whylen);
+/* One window of the client's: counters on at start, off at stop;
+ * `answered` is the responder's count of messages at that moment. */
+int serve_recording_start(struct serve_recording *r, uint64_t answered);
+int serve_recording_stop(struct serve_recording *r, uint64_t answered);
+/* Empty the rings; while a window is open, often enough for them. */
+void serve_recording_drain(struct serve_recording *r);
+/* The profile of all windows as a JSON document (malloc'd, *len
+ * bytes); -1 with the reason in why. */
+int serve_recording_document(struct serve_recording *r, const char *command,
+			     char **text, size_t *len, char *why, size_t whylen);
+void serve_recording_close(struct serve_recording *r);
+
+#endif
