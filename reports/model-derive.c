@@ -130,6 +130,8 @@ static void derive_decomp(struct model *m)
 	if (have_c || have_r) {
 		/* when client and responder are one process, it is the client */
 		d->from_tasks = 1;
+		d->client_elsewhere = !have_c;
+		d->responder_elsewhere = !have_r;
 		d->client = ct / rt;
 		d->responder = rs / rt;
 		d->client_user = cu / rt;

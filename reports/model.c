@@ -740,7 +740,26 @@ void model_free(struct model *m)
 	row_clear(&m->callee);
 	model_free_stacks(m);
 	free(m->recon.cpus);
+	if (m->remote) {
+		model_free(m->remote);
+		free(m->remote);
+	}
 	memset(m, 0, sizeof(*m));
+}
+
+int model_build_remote(struct model *m, struct symbolizer *s)
+{
+	if (!m->profile || !m->profile->remote)
+		return 0;
+	m->remote = calloc(1, sizeof(*m->remote));
+	if (!m->remote)
+		return error("out of memory");
+	if (model_build(m->remote, m->profile->remote, s)) {
+		free(m->remote);
+		m->remote = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 double model_row_error(const struct model *m, const struct model_row *r,

@@ -107,6 +107,9 @@ struct model_decomp {
 	int valid;           /* round trips and a round-trip time known */
 	int from_tasks;      /* 1: schedstat of the two processes;
 			      * 0: kernel-only, from samples by role */
+	/* from_tasks with one process on another host (record --peer):
+	 * its CPU is in the rest, and in the other side's profile */
+	int client_elsewhere, responder_elsewhere;
 	const char *rtt_source;  /* "mean latency" or "window / round trips" */
 	double rtt;
 	double client, responder, rest;
@@ -197,6 +200,10 @@ struct model {
 
 	struct model_decomp decomp;
 	struct model_recon recon;
+
+	/* record --peer: the responder's side, a model of its own built
+	 * from profile->remote (model_build_remote); NULL when none */
+	struct model *remote;
 };
 
 /*
@@ -207,6 +214,10 @@ struct model {
  */
 int model_build(struct model *m, const struct profile *p, struct symbolizer *s);
 void model_free(struct model *m);
+/* m->remote from m->profile->remote, symbols from s (the remote's own
+ * kallsyms entries unless the command chose otherwise); nothing to do
+ * without a remote side. -1 after printing why. */
+int model_build_remote(struct model *m, struct symbolizer *s);
 
 /* The +- of row r, event e, in every format: the sample standard
  * deviation across repeats when the profile has them, else the Poisson

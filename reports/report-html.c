@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "reports/html-common.h"
+#include "reports/sides.h"
 #include "reports/summary.h"
 
 /*
@@ -282,6 +283,36 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 		fprintf(f, "<p>%zu more rows not shown.</p>\n", v->n - i);
 }
 
+/* record --peer: local and remote side by side. */
+static void sides(FILE *f, const struct model *m)
+{
+	struct sides sd;
+	size_t i;
+
+	if (sides_build(&sd, m) || !sd.n) {
+		sides_free(&sd);
+		return;
+	}
+	fputs("<h2>Both sides</h2>\n<p>", f);
+	html_escape(f, sd.title);
+	fputs("</p>\n<table id=sides>\n<tr><th></th><th>local</th><th>remote</th></tr>\n", f);
+	for (i = 0; i < sd.n; i++) {
+		fprintf(f, "<tr><td>%s", sd.lines[i].bucket ? "&nbsp;&nbsp;&nbsp;" : "");
+		html_escape(f, sd.lines[i].label + (sd.lines[i].bucket ? 2 : 0));
+		fputs("</td><td class=n>", f);
+		html_escape(f, sd.lines[i].local);
+		fputs("</td><td class=n>", f);
+		html_escape(f, sd.lines[i].remote);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n<p>", f);
+	html_escape(f, sd.tops);
+	fputs("</p>\n<p>", f);
+	html_escape(f, sd.note);
+	fputs("</p>\n", f);
+	sides_free(&sd);
+}
+
 static void body(FILE *f, const struct model *m, const struct summary *s,
 		 const struct render_options *o)
 {
@@ -385,6 +416,7 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 			table(f, m, &m->callers, "caller", o);
 		}
 	}
+	sides(f, m);
 	fputs("<h2>Notes</h2>\n<ul>\n", f);
 	for (i = 0; i < s->nnotes; i++) {
 		fputs("<li>", f);

@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "reports/json-common.h"
+#include "reports/sides.h"
 #include "reports/summary.h"
 
 /*
@@ -296,6 +297,41 @@ static json_t *warnings_json(const struct model *m, json_t *root_of_headline,
 	return a;
 }
 
+/* Both sides, line by line: numbers where there are numbers. */
+static json_t *sides_json(const struct model *m, int *bad)
+{
+	struct sides sd;
+	json_t *a = json_array();
+	size_t i;
+
+	if (sides_build(&sd, m)) {
+		*bad = 1;
+		return a;
+	}
+	for (i = 0; a && i < sd.n; i++) {
+		const struct side_line *l = &sd.lines[i];
+		json_t *o = json_object();
+		const char *label = l->label;
+
+		while (*label == ' ')
+			label++;
+		set(o, "label", json_string(label), bad);
+		if (l->vlocal == -2) {
+			set(o, "local", json_string(l->local), bad);
+			set(o, "remote", json_string(l->remote), bad);
+		} else {
+			set(o, "local", num_or_null(l->vlocal), bad);
+			set(o, "remote", num_or_null(l->vremote), bad);
+			set(o, "unit", str_or_null(l->unit), bad);
+		}
+		set(o, "bucket", json_boolean(l->bucket), bad);
+		if (json_array_append_new(a, o))
+			*bad = 1;
+	}
+	sides_free(&sd);
+	return a;
+}
+
 static json_t *build(const struct model *m, int *bad)
 {
 	const struct profile *p = m->profile;
@@ -399,6 +435,11 @@ static json_t *build(const struct model *m, int *bad)
 	set(o, "distinct", u64(m->naddrs), bad);
 	set(o, "unknown", u64(m->nunknown), bad);
 	set(root, "addresses", o, bad);
+	/* record --peer: the responder's side, a report of its own */
+	if (m->remote) {
+		set(root, "remote", build(m->remote, bad), bad);
+		set(root, "sides", sides_json(m, bad), bad);
+	}
 	return root;
 }
 

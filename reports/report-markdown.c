@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/sides.h"
 #include "reports/summary.h"
 
 /*
@@ -71,6 +72,34 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 	}
 	if (i < v->n)
 		fprintf(f, "\n%zu more rows not shown.\n", v->n - i);
+}
+
+/* record --peer: local and remote side by side. */
+static int sides(FILE *f, const struct model *m)
+{
+	struct sides sd;
+	size_t i;
+
+	if (sides_build(&sd, m))
+		return -1;
+	if (sd.n) {
+		fprintf(f, "\n### Both sides\n\n%s\n\n| | local | remote |\n|---|--:|--:|\n",
+			sd.title);
+		for (i = 0; i < sd.n; i++) {
+			char label[96];
+
+			snprintf(label, sizeof(label), "%s%s",
+				 sd.lines[i].bucket ? "bucket " : "",
+				 sd.lines[i].label + (sd.lines[i].bucket ? 2 : 0));
+			cell(f, label);
+			cell(f, sd.lines[i].local);
+			cell(f, sd.lines[i].remote);
+			fputs("|\n", f);
+		}
+		fprintf(f, "\n%s\n\n%s\n", sd.tops, sd.note);
+	}
+	sides_free(&sd);
+	return 0;
 }
 
 int report_markdown(FILE *f, const void *model,
@@ -150,6 +179,10 @@ int report_markdown(FILE *f, const void *model,
 			profile_unit_name(p), m->total.per_rt[0], p->events[0].unit ?
 			p->events[0].unit : "", m->busy.per_rt[0],
 			MODEL_IDLE_BUCKET);
+	}
+	if (sides(f, m)) {
+		summary_free(&s);
+		return error("out of memory writing the report");
 	}
 	fputc('\n', f);
 	for (i = 0; i < s.nnotes; i++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/sides.h"
 #include "reports/summary.h"
 
 /*
@@ -537,6 +538,45 @@ static void put_tables(struct text_ctx *c, const struct model *m,
 	      t, summary_unit(m, 0), b, summary_unit(m, 0), MODEL_IDLE_BUCKET);
 }
 
+/* record --peer: local and remote side by side. */
+static void put_sides(struct text_ctx *c, const struct model *m)
+{
+	struct sides sd;
+	int wv = 18, wl = c->width - 2 - 2 * (wv + 1);
+	size_t i;
+
+	if (sides_build(&sd, m)) {
+		c->oom = 1;
+		return;
+	}
+	if (!sd.n)
+		return;
+	fprintf(c->f, "\n");
+	wrapf(c, "%s", sd.title);
+	{
+		struct line l = { .len = 0 };
+
+		line_add(&l, "  %*s ", wl, "");
+		line_field(&l, "local", wv);
+		line_add(&l, " remote");
+		line_put(c, &l);
+	}
+	for (i = 0; i < sd.n; i++) {
+		struct line l = { .len = 0 };
+
+		line_add(&l, "  ");
+		line_field(&l, sd.lines[i].label, wl);
+		line_add(&l, " ");
+		line_field(&l, sd.lines[i].local, wv);
+		line_add(&l, " ");
+		line_field(&l, sd.lines[i].remote, wv);
+		line_put(c, &l);
+	}
+	wrapf(c, "%s", sd.tops);
+	wrapf(c, "note: %s", sd.note);
+	sides_free(&sd);
+}
+
 /*
  * Every byte of the report passes here: a profile is someone else's
  * file, and an escape sequence in a function name or condition must not
@@ -612,6 +652,7 @@ static int report_text_safe(FILE *f, const struct model *m,
 	} else {
 		put_tables(&c, m, o);
 	}
+	put_sides(&c, m);
 	fprintf(f, "\n");
 	for (i = 0; i < s.nnotes; i++)
 		if (o->full || s.note_brief[i])

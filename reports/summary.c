@@ -379,24 +379,33 @@ static void put_decomp(struct summary *s, const struct model *m)
 			      d->from_tasks ? "" : " (kernel only)");
 	snprintf(label, sizeof(label), "round trip (%s)", d->rtt_source);
 	dline(s, 0, label, d->rtt, "us", d->rtt, 0);
-	snprintf(label, sizeof(label), "client CPU (%s)", src);
-	dline(s, 0, label, d->client, "us", d->rtt, 0);
-	if (d->from_tasks) {
+	if (d->client_elsewhere) {
+		dline(s, 0, "client CPU (on the other host)", -1e9, "us", 0, 0);
+	} else {
+		snprintf(label, sizeof(label), "client CPU (%s)", src);
+		dline(s, 0, label, d->client, "us", d->rtt, 0);
+	}
+	if (d->from_tasks && !d->client_elsewhere) {
 		dline(s, 1, "user (stat, tick resolution)", d->client_user, "us", 0, 0);
 		dline(s, 1, "system (stat, tick resolution)", d->client_system, "us", 0, 0);
 		if (d->client_kernel >= 0)
 			dline(s, 1, "kernel, sampled", d->client_kernel, "us", 0, 0);
 	}
-	snprintf(label, sizeof(label), "responder CPU (%s)", src);
-	dline(s, 0, label, d->responder, "us", d->rtt, 0);
-	if (d->from_tasks) {
+	if (d->responder_elsewhere) {
+		dline(s, 0, "responder CPU (on the other host)", -1e9, "us", 0, 0);
+	} else {
+		snprintf(label, sizeof(label), "responder CPU (%s)", src);
+		dline(s, 0, label, d->responder, "us", d->rtt, 0);
+	}
+	if (d->from_tasks && !d->responder_elsewhere) {
 		dline(s, 1, "user (stat, tick resolution)", d->responder_user, "us", 0, 0);
 		dline(s, 1, "system (stat, tick resolution)", d->responder_system, "us", 0, 0);
 		if (d->responder_kernel >= 0)
 			dline(s, 1, "kernel, sampled", d->responder_kernel, "us", 0, 0);
 	}
-	dline(s, 0, "rest: waiting, wake-up, wire", d->rest, "us", d->rtt,
-	      d->rest < 0);
+	dline(s, 0, d->client_elsewhere || d->responder_elsewhere ?
+	      "rest: waiting, wire, the other host" :
+	      "rest: waiting, wake-up, wire", d->rest, "us", d->rtt, d->rest < 0);
 	if (d->wait >= 0)
 		dline(s, 1, "run-queue wait (schedstat; overlaps CPU on one CPU)", d->wait, "us", 0, 0);
 	if (d->idle_ctx > 0)

@@ -55,6 +55,9 @@ static const char diff_usage[] =
 "      --force            compare profiles normalised by different --per\n"
 "                         units (said in the output)\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
+"      --side SIDE        of two-host profiles (record --peer): local\n"
+"                         (default) or remote, the responder's host;\n"
+"                         each profile's same side is compared\n"
 SAMPLE_FILTER_HELP
 "      --width N          text width (default 72)\n"
 VERBOSITY_HELP
@@ -71,6 +74,7 @@ struct diff_args {
 	int allow_missing;
 	int include_partial;
 	int anonymize;
+	const char *side;  /* --side local|remote, NULL: local */
 	struct sample_filter filter;
 	int help;
 };
@@ -91,6 +95,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "force", no_argument, NULL, 11 },
 		{ "include-partial", no_argument, NULL, 13 },
 		{ "anonymize", no_argument, NULL, 12 },
+		{ "side", required_argument, NULL, 14 },
 		SAMPLE_FILTER_OPTIONS,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -171,6 +176,11 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		case 12:
 			a->anonymize = 1;
 			break;
+		case 14:
+			if (profile_side_check(optarg))
+				return -1;
+			a->side = optarg;
+			break;
 		case 'h':
 			help_show(diff_usage, &diff_renderers);
 			a->help = 1;
@@ -198,13 +208,15 @@ struct loaded {
 
 static int load(struct loaded *l, const char *path, const char *buckets,
 		int include_partial, struct anonymizer *anon,
-		const struct sample_filter *filter)
+		const struct sample_filter *filter, const char *side)
 {
 	struct symsource src = { .buckets = buckets };
 
 	if (profile_read(&l->p, path))
 		return -1;
 	l->have_p = 1;
+	if (profile_take_side(&l->p, side, path))
+		return -1;
 	if (sample_filter_apply(filter, &l->p))
 		return -1;
 	l->p.include_partial = include_partial;
@@ -269,7 +281,7 @@ int cmd_diff(int argc, char **argv)
 	const char *paths[DIFF_MAX_PROFILES];
 	struct diff d;
 	int ret = RESULT_FAILURE, built = 0, r;
-	size_t i, n;
+	size_t i, n, remotes = 0;
 
 	memset(&d, 0, sizeof(d));
 	for (i = 1; i < (size_t)argc; i++)
@@ -300,10 +312,15 @@ int cmd_diff(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		paths[i] = argv[optind + i];
 		if (load(&l[i], paths[i], a.buckets, a.include_partial, anon,
-			 &a.filter))
+			 &a.filter, a.side))
 			goto out;
 		models[i] = &l[i].m;
+		remotes += l[i].p.remote != NULL;
 	}
+	/* a side is compared with the same side, never with the other */
+	if (!a.side && remotes == n)
+		info("the profiles hold the responder's side too: --side remote "
+		     "compares those");
 	built = 1;
 	if (diff_build(&d, models, paths, n, &a.o))
 		goto out;

@@ -53,6 +53,9 @@ SAMPLE_FILTER_HELP
 "      --kallsyms FILE    symbols from a kallsyms file of the same boot\n"
 "      --modules DIR      module .ko files (with DWARF) for --vmlinux\n"
 "      --force            accept a vmlinux whose build-id differs\n"
+"      --side SIDE        of a two-host profile (record --peer): local\n"
+"                         (default; the remote side is shown beside it)\n"
+"                         or remote, the responder's host alone\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
@@ -68,6 +71,7 @@ struct report_args {
 	int limit_given;
 	enum model_by first, second;  /* --by role,function */
 	struct sample_filter filter;
+	const char *side;      /* --side local|remote, NULL: local */
 	int help;
 };
 
@@ -92,6 +96,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "kallsyms", required_argument, NULL, 31 },
 		{ "force", no_argument, NULL, 32 },
 		{ "modules", required_argument, NULL, 33 },
+		{ "side", required_argument, NULL, 34 },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -181,6 +186,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 33:
 			a->src.modules = optarg;
 			break;
+		case 34:
+			if (profile_side_check(optarg))
+				return -1;
+			a->side = optarg;
+			break;
 		case 'h':
 			help_show(report_usage, &report_renderers);
 			a->help = 1;
@@ -212,6 +222,38 @@ static int open_symbols(struct report_args *a, const struct profile *p,
 	return symsource_open(sym, &a->src, p, NULL);
 }
 
+/*
+ * The remote side beside the local one: its own kallsyms entries, or
+ * the vmlinux given when the two hosts ran the same build. A filter or
+ * an anonymized report applies to it as well; a filter that names
+ * this host's pids or CPUs leaves it out instead.
+ */
+static int add_remote_side(struct report_args *a, struct profile *p,
+			   struct model *m, struct symbolizer **rsym)
+{
+	struct symsource rs = a->src;
+	struct profile *r = p->remote;
+
+	if (!r)
+		return 0;
+	if (sample_filter_active(&a->filter) &&
+	    sample_filter_apply(&a->filter, r)) {
+		info("the filter leaves the remote side out: 'perpkt report "
+		     "--side remote' with a filter of its own shows it");
+		profile_free(r);
+		free(r);
+		p->remote = NULL;
+		return 0;
+	}
+	if (!(p->build_id && r->build_id && !strcmp(p->build_id, r->build_id))) {
+		rs.vmlinux = rs.kallsyms = rs.modules = NULL;
+		rs.force = 0;
+	}
+	if (symsource_open(rsym, &rs, r, NULL))
+		return -1;
+	return model_build_remote(m, *rsym);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {
@@ -220,7 +262,7 @@ int cmd_report(int argc, char **argv)
 		.sort = "per-rt",
 		.ro = { .width = 72, .limit = 40, .by = MODEL_BY_FUNCTION },
 	};
-	struct symbolizer *sym = NULL;
+	struct symbolizer *sym = NULL, *rsym = NULL;
 	struct profile p;
 	struct model m;
 	int ret = RESULT_FAILURE;
@@ -233,11 +275,14 @@ int cmd_report(int argc, char **argv)
 		return RESULT_OK;
 	if (profile_read(&p, a.input))
 		return RESULT_FAILURE;
+	if (profile_take_side(&p, a.side, a.input))
+		goto out_sym;
 	if (sample_filter_apply(&a.filter, &p))
 		goto out_sym;
 	if (a.anonymize) {
 		struct anonymizer *an = anonymizer_new();
-		int bad = !an || anonymize_profile(an, &p);
+		int bad = !an || anonymize_profile(an, &p) ||
+			  (p.remote && anonymize_profile(an, p.remote));
 
 		anonymizer_free(an);
 		if (bad)
@@ -247,6 +292,8 @@ int cmd_report(int argc, char **argv)
 		goto out_sym;
 	if (model_build(&m, &p, sym))
 		goto out_sym;
+	if (add_remote_side(&a, &p, &m, &rsym))
+		goto out_model;
 	if (a.ro.by == MODEL_BY_COMBINED &&
 	    model_combine(&m, sym, a.first, a.second)) {
 		ret = RESULT_USAGE;
@@ -268,6 +315,7 @@ int cmd_report(int argc, char **argv)
 out_model:
 	model_free(&m);
 out_sym:
+	symbolizer_close(rsym);
 	symbolizer_close(sym);
 	profile_free(&p);
 	return ret;

@@ -226,14 +226,21 @@ void profile_free(struct profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+int profile_side_check(const char *side)
+{
+	if (strcmp(side, "local") && strcmp(side, "remote"))
+		return error("invalid --side '%s': use local or remote", side);
+	return 0;
+}
+
 int profile_take_side(struct profile *p, const char *side, const char *path)
 {
 	struct profile *r;
 
 	if (!side || !strcmp(side, "local"))
 		return 0;
-	if (strcmp(side, "remote"))
-		return error("invalid --side '%s': use local or remote", side);
+	if (profile_side_check(side))
+		return -1;
 	if (!p->remote)
 		return error("profile '%s' has no remote side%s%s", path,
 			     p->remote_missing ? ": " : " (record it with --peer "

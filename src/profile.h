@@ -345,6 +345,8 @@ int profile_read_json(struct profile *p, const char *text, size_t len,
  * "local" (or NULL) leaves p as it is; "remote" replaces p by the
  * responder's side. -1 after printing why when there is none. */
 int profile_take_side(struct profile *p, const char *side, const char *path);
+/* --side's value: "local" or "remote"; -1 after printing why not. */
+int profile_side_check(const char *side);
 void profile_free(struct profile *p);
 
 #endif
