@@ -34,21 +34,6 @@ struct table {
 int table_value_check(const char *value);
 
 /*
- * Read, symbolize and model each profile and build the table: row i
- * takes the next per_row[i] paths (per_row NULL: one each), their
- * windows side by side. labels may be NULL or hold NULLs: then the
- * kernel release labels a row, or the file name when two profiles
- * share a release. `perpkt table` and `perpkt sweep` both build theirs
- * here. Windows cut short are left out of means unless include_partial
- * (and said so on stderr); anonymize: --anonymize, one mapping for all
- * the profiles. -1 after printing why.
- */
-int table_load(struct table *t, const char *const *paths,
-	       const size_t *per_row, const char *const *labels,
-	       size_t nrows, const char *value, const char *buckets,
-	       int include_partial, int anonymize);
-
-/*
  * One row per group of models, labelled by labels[i]: row i takes the
  * next per_row[i] models of m (per_row NULL: one each), their windows
  * side by side (sweep without record --repeat: one record per window).

@@ -28,6 +28,7 @@
 #include "recording.h"
 #include "reports/render.h"
 #include "reports/table.h"
+#include "table-load.h"
 
 #define MAX_VALUES 32
 #define MAX_CELLS 4096

@@ -11,6 +11,7 @@
 #include "reports/render.h"
 #include "options.h"
 #include "reports/table.h"
+#include "table-load.h"
 
 #define MAX_TABLE_FILES 256
 

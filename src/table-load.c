@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The table of `perpkt table` and `perpkt sweep`, from profile files. */
-#include "reports/table.h"
+/* The table of `perpkt table` and `perpkt sweep`, from profile files:
+ * read, anonymized, symbolized and modelled here, rendered by reports/. */
+#include "table-load.h"
 
 #include <stdlib.h>
 #include <string.h>
