@@ -131,8 +131,8 @@ int table_build(struct table *t, const struct model *const *m,
 	for (i = 0; i < nm; i++) {
 		const struct profile *p = m[i]->profile;
 
-		if (!t->per)
-			t->per = profile_unit_name(p);
+		if (!t->per[0])
+			snprintf(t->per, sizeof(t->per), "%s", profile_unit_name(p));
 		else if (strcmp(t->per, profile_unit_name(p)))
 			return error("cannot put values per %s and per %s in one table: record them with the same --per",
 				     t->per, profile_unit_name(p));

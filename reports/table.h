@@ -23,7 +23,9 @@ struct table_row {
 struct table {
 	char *title;         /* "latency mean", "bucket udp", ... */
 	char unit[32];       /* "us", "ns", "cycles" */
-	const char *per;     /* "round trip" or the profiles' --per unit */
+	/* "round trip" or the profiles' --per unit: a copy, the table
+	 * outlives the profiles it is made from */
+	char per[64];
 	struct table_row *rows;
 	size_t n;
 	size_t ncols;        /* the most repeats of any row */

@@ -470,6 +470,7 @@ static int table_of(const struct sweep *s, char (*names)[256], size_t ncells)
 	char **paths = calloc(ncells * files, sizeof(*paths));
 	const char **labels = calloc(ncells, sizeof(*labels));
 	size_t *per = calloc(ncells, sizeof(*per)), i, k, n = 0;
+	struct table_load_options tl = { .value = s->value };
 	int ret = RESULT_FAILURE;
 	struct table t;
 
@@ -491,8 +492,7 @@ static int table_of(const struct sweep *s, char (*names)[256], size_t ncells)
 				  files > 1 ? (int)k : -1, 0);
 		}
 	}
-	if (!table_load(&t, (const char *const *)paths, per, labels, ncells,
-			s->value, NULL, 0, 0) &&
+	if (!table_load(&t, (const char *const *)paths, per, labels, ncells, &tl) &&
 	    !render_stdout(&table_renderers, s->format, &t, NULL))
 		ret = RESULT_OK;
 out:

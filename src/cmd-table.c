@@ -34,6 +34,8 @@ static const char table_usage[] =
 "      --anonymize        replace host names, addresses, MAC addresses,\n"
 "                         interface names and the kernel command line by\n"
 "                         placeholders, so the table can go public\n"
+"      --side SIDE        of two-host profiles (record --peer): local\n"
+"                         (default) or remote, the responder's host\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
@@ -46,17 +48,18 @@ int cmd_table(int argc, char **argv)
 		{ "buckets", required_argument, NULL, 4 },
 		{ "include-partial", no_argument, NULL, 5 },
 		{ "anonymize", no_argument, NULL, 6 },
+		{ "side", required_argument, NULL, 7 },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *labels[MAX_TABLE_FILES] = { NULL };
-	const char *value = "latency", *buckets = NULL;
+	struct table_load_options tl = { .value = "latency" };
 	const char *format = renderer_default(&table_renderers);
 	struct table t;
 	int ret = RESULT_FAILURE;
 	size_t nlabels = 0;
-	int c, include_partial = 0, anonymize = 0;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hqv", longopts, NULL)) != -1) {
@@ -69,7 +72,7 @@ int cmd_table(int argc, char **argv)
 				      optarg);
 				goto usage;
 			}
-			value = optarg;
+			tl.value = optarg;
 			break;
 		case 2:
 			if (nlabels == MAX_TABLE_FILES) {
@@ -85,13 +88,18 @@ int cmd_table(int argc, char **argv)
 			format = optarg;
 			break;
 		case 4:
-			buckets = optarg;
+			tl.buckets = optarg;
 			break;
 		case 5:
-			include_partial = 1;
+			tl.include_partial = 1;
 			break;
 		case 6:
-			anonymize = 1;
+			tl.anonymize = 1;
+			break;
+		case 7:
+			if (profile_side_check(optarg))
+				goto usage;
+			tl.side = optarg;
 			break;
 		case 'h':
 			help_show(table_usage, &table_renderers);
@@ -114,7 +122,7 @@ int cmd_table(int argc, char **argv)
 		goto usage;
 	}
 	if (!table_load(&t, (const char *const *)argv + optind, NULL, labels,
-			argc - optind, value, buckets, include_partial, anonymize) &&
+			argc - optind, &tl) &&
 	    !render_stdout(&table_renderers, format, &t, NULL))
 		ret = RESULT_OK;
 	table_free(&t);

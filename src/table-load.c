@@ -18,15 +18,17 @@ struct table_in {
 	int have_p, have_m;
 };
 
-static int load(struct table_in *t, const char *path, const char *buckets,
-		int include_partial, struct anonymizer *anon)
+static int load(struct table_in *t, const char *path,
+		const struct table_load_options *o, struct anonymizer *anon)
 {
-	struct symsource src = { .buckets = buckets };
+	struct symsource src = { .buckets = o->buckets };
 
 	if (profile_read(&t->p, path))
 		return -1;
 	t->have_p = 1;
-	t->p.include_partial = include_partial;
+	if (profile_take_side(&t->p, o->side, path))
+		return -1;
+	t->p.include_partial = o->include_partial;
 	profile_note_partial(&t->p, path);
 	if (anon && anonymize_profile(anon, &t->p))
 		return -1;
@@ -74,10 +76,9 @@ static int shared_release(const struct table_in *const *first, size_t n,
 
 int table_load(struct table *t, const char *const *paths,
 	       const size_t *per_row, const char *const *labels,
-	       size_t nrows, const char *value, const char *buckets,
-	       int include_partial, int anonymize)
+	       size_t nrows, const struct table_load_options *o)
 {
-	struct anonymizer *anon = anonymize ? anonymizer_new() : NULL;
+	struct anonymizer *anon = o->anonymize ? anonymizer_new() : NULL;
 	size_t n = 0, i, at = 0;
 	struct table_in *in;
 	const struct table_in **first;
@@ -97,8 +98,7 @@ int table_load(struct table *t, const char *const *paths,
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		if ((anonymize && !anon) ||
-		    load(&in[i], paths[i], buckets, include_partial, anon))
+		if ((o->anonymize && !anon) || load(&in[i], paths[i], o, anon))
 			goto out;
 		models[i] = &in[i].m;
 	}
@@ -122,7 +122,7 @@ int table_load(struct table *t, const char *const *paths,
 		}
 	}
 	ret = table_build(t, models, per_row, (const char *const *)lab, nrows,
-			  value);
+			  o->value);
 out:
 	for (i = 0; in && i < n; i++)
 		unload(&in[i]);

@@ -13,13 +13,19 @@
  * windows side by side. labels may be NULL or hold NULLs: then the
  * kernel release labels a row, or the file name when two profiles
  * share a release. `perpkt table` and `perpkt sweep` both build theirs
- * here. Windows cut short are left out of means unless include_partial
- * (and said so on stderr); anonymize: --anonymize, one mapping for all
- * the profiles. -1 after printing why.
+ * here. -1 after printing why.
  */
+struct table_load_options {
+	const char *value;     /* --value */
+	const char *buckets;   /* --buckets FILE, or NULL */
+	const char *side;      /* --side local|remote of two-host profiles */
+	/* windows cut short are left out of means unless this (and said so
+	 * on stderr) */
+	int include_partial;
+	int anonymize;         /* one mapping for all the profiles */
+};
 int table_load(struct table *t, const char *const *paths,
 	       const size_t *per_row, const char *const *labels,
-	       size_t nrows, const char *value, const char *buckets,
-	       int include_partial, int anonymize);
+	       size_t nrows, const struct table_load_options *o);
 
 #endif

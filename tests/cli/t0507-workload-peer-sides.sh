@@ -85,6 +85,12 @@ jq -e --argjson rt "$(jq .remote.workload.round_trips "$TMP/both.json")" \
 	(.profiles[0].round_trips // $rt) == $rt' "$TMP/out" >/dev/null ||
 	fail "diff --side remote: $(jq -c '[.profiles, [.buckets[].delta]]' "$TMP/out" | head -c 600)"
 
+# table takes a side too: the remote side's busy time per round trip
+expect_exit 0 "$PERPKT" table "$TMP/both.json" --side remote --value busy --format json
+jq -e --argjson b "$(jq '.remote.busy.per_rt.primary' "$TMP/r.json")" \
+	'(.rows[0].mean - $b) | fabs < 0.01 * $b' "$TMP/out" >/dev/null ||
+	fail "table --side remote: $(jq -c .rows "$TMP/out") against $(jq .remote.busy.per_rt.primary "$TMP/r.json")"
+
 # --no-remote: nothing asked, nothing missing
 expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 \
 	--peer 10.248.0.5:12997 --no-remote -o "$TMP/local.json"

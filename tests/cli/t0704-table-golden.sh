@@ -28,6 +28,10 @@ expect_exit 0 "$PERPKT" table --format json --value total rep-a.json
 expect_exit 0 "$PERPKT" report -i rep-a.json --format json
 [ "$(jq '.functions[] | select(.name=="udp_sendmsg") | .spread["cpu-clock"] | . * 1000 | round' "$TMP/out")" = 816497 ] ||
 	fail "model spread"
+# the unit in the text head outlives the profiles it came from
+expect_exit 0 "$PERPKT" table --value busy rep-a.json rep-shift.json
+head -1 "$TMP/out" | grep -qx 'kernel busy (ns per round trip), per repeat' ||
+	fail "table head: $(head -1 "$TMP/out")"
 expect_exit 64 "$PERPKT" table --value speed rep-a.json
 expect_exit 64 "$PERPKT" table
 expect_exit 2 "$PERPKT" table "$TMP/missing.json"
