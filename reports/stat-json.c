@@ -4,13 +4,16 @@
 
 #include <jansson.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "error.h"
 #include "reports/json-common.h"
 #include "reports/stat.h"
 
 #define STAT_FORMAT "perpkt-stat"
-#define STAT_VERSION 2
+/* 3: -r N figures in ns, named by the key they follow; units.primary,
+ * primary_event and per_rt.primary */
+#define STAT_VERSION 3
 
 /* json_object_set_new that remembers failure (NULL value or no memory). */
 static void set(json_t *o, const char *k, json_t *v, int *bad)
@@ -23,6 +26,36 @@ static void push(json_t *a, json_t *v, int *bad)
 {
 	if (!a || !v || json_array_append_new(a, v))
 		*bad = 1;
+}
+
+/* Where the primary (first) event is among the counted ones, -1 when
+ * it is not: cpu-clock per CPU counts idle time too, so stat gives CPU
+ * time from /proc/stat (cpus[].busy_ns_per_rt) rather than from it. */
+static int primary_index(const struct stat_model *m)
+{
+	int e;
+
+	for (e = 0; m->p->nevents && e < m->nevents; e++)
+		if (m->p->events[0].name &&
+		    !strcmp(m->events[e].name, m->p->events[0].name))
+			return e;
+	return -1;
+}
+
+/* {"primary": v[primary] or null, event name: value, ...}, as in the
+ * report: .per_rt.primary reads any profile. */
+static json_t *per_event_json(const struct stat_model *m, const double *v,
+			      int *bad)
+{
+	json_t *o = json_object();
+	int e, pe = primary_index(m);
+
+	for (e = 0; e < m->nevents; e++)
+		set(o, m->events[e].name, stat_not_counting(m->p, m->events[e].name) ?
+		    json_null() : json_real(v[e]), bad);
+	set(o, "primary", pe >= 0 && !stat_not_counting(m->p, m->events[pe].name) ?
+	    json_real(v[pe]) : json_null(), bad);
+	return o;
 }
 
 /* [{name, per_rt, total}], heaviest first. */
@@ -42,15 +75,11 @@ static json_t *values_json(const struct stat_value *v, int n, int *bad)
 static json_t *cpus_json(const struct stat_model *m, int *bad)
 {
 	json_t *a = json_array();
-	int i, e;
+	int i;
 
 	for (i = 0; i < m->ncpus; i++) {
 		const struct stat_cpu *c = &m->cpus[i];
-		json_t *ev = json_object();
-
-		for (e = 0; e < m->nevents; e++)
-			set(ev, m->events[e].name,
-			    json_real(c->events_per_rt[e]), bad);
+		json_t *ev = per_event_json(m, c->events_per_rt, bad);
 		push(a, json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o}",
 				  "cpu", c->cpu, "busy", c->busy_pct / 100,
 				  "user", c->user_pct / 100,
@@ -84,16 +113,14 @@ int stat_json(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct stat_model *m = model;
 	const struct profile *p = m->p;
-	json_t *root = json_object(), *per_rt = json_object(),
-	       *missing = json_array(), *counted = json_array();
-	int bad = 0, ret;
+	json_t *root = json_object(), *missing = json_array(),
+	       *counted = json_array();
+	double per_rt[STAT_MAX_ROWS];
+	int bad = 0, ret, e;
 	size_t i;
-	int e;
 
 	for (e = 0; e < m->nevents; e++)
-		set(per_rt, m->events[e].name,
-		    stat_not_counting(m->p, m->events[e].name) ?
-		    json_null() : json_real(m->events[e].per_rt), &bad);
+		per_rt[e] = m->events[e].per_rt;
 	for (i = 0; i < p->nmissing; i++)
 		push(missing, json_pack("{s:s, s:s}", "name", p->missing[i].name,
 					"reason", p->missing[i].reason), &bad);
@@ -101,7 +128,11 @@ int stat_json(FILE *f, const void *model, const struct render_options *o)
 		push(counted, json_integer(p->cpus[i]), &bad);
 	set(root, "format", json_string(STAT_FORMAT), &bad);
 	set(root, "version", json_integer(STAT_VERSION), &bad);
-	set(root, "units", render_json_units(NULL, profile_unit_name(p)), &bad);
+	set(root, "units", render_json_units(p->nevents ? p->events[0].unit : NULL,
+					     profile_unit_name(p)), &bad);
+	if (p->nevents)
+		set(root, "primary_event", p->events[0].name ?
+		    json_string(p->events[0].name) : json_null(), &bad);
 	/* what per_rt is per: round trips, or the --per unit */
 	set(root, "unit", report_unit_json(p), &bad);
 	set(root, "mode", json_string(p->mode ? p->mode : "unknown"), &bad);
@@ -126,7 +157,7 @@ int stat_json(FILE *f, const void *model, const struct render_options *o)
 	    p->latency_unsampled.mean > 0 ?
 	    json_real((p->latency.mean - p->latency_unsampled.mean) /
 		      p->latency_unsampled.mean) : json_null(), &bad);
-	set(root, "per_rt", per_rt, &bad);
+	set(root, "per_rt", per_event_json(m, per_rt, &bad), &bad);
 	set(root, "repeats", stat_repeats_json(p, &m->rep), &bad);
 	set(root, "ipc", m->ipc >= 0 ? json_real(m->ipc) : json_null(), &bad);
 	set(root, "missing_events", missing, &bad);

@@ -16,17 +16,17 @@ static double rts(const struct profile_repeat *rp)
 
 static double lat_mean(const struct profile_repeat *rp, size_t e)
 {
-	return rp->latency.mean / 1e3;
+	return rp->latency.mean;
 }
 
 static double lat_p50(const struct profile_repeat *rp, size_t e)
 {
-	return (double)rp->latency.p50 / 1e3;
+	return (double)rp->latency.p50;
 }
 
 static double lat_p99(const struct profile_repeat *rp, size_t e)
 {
-	return (double)rp->latency.p99 / 1e3;
+	return (double)rp->latency.p99;
 }
 
 static double rate(const struct profile_repeat *rp, size_t e)
@@ -34,14 +34,14 @@ static double rate(const struct profile_repeat *rp, size_t e)
 	return rp->window_ns ? rts(rp) * 1e9 / (double)rp->window_ns : 0;
 }
 
-static double client_us(const struct profile_repeat *rp, size_t e)
+static double client_ns(const struct profile_repeat *rp, size_t e)
 {
-	return rts(rp) > 0 ? (double)rp->client_cpu_ns / rts(rp) / 1e3 : 0;
+	return rts(rp) > 0 ? (double)rp->client_cpu_ns / rts(rp) : 0;
 }
 
-static double responder_us(const struct profile_repeat *rp, size_t e)
+static double responder_ns(const struct profile_repeat *rp, size_t e)
 {
-	return rts(rp) > 0 ? (double)rp->responder_cpu_ns / rts(rp) / 1e3 : 0;
+	return rts(rp) > 0 ? (double)rp->responder_cpu_ns / rts(rp) : 0;
 }
 
 static double event_per_rt(const struct profile_repeat *rp, size_t e)
@@ -49,9 +49,17 @@ static double event_per_rt(const struct profile_repeat *rp, size_t e)
 	return rts(rp) > 0 && rp->counts ? (double)rp->counts[e] / rts(rp) : 0;
 }
 
+/* A figure's JSON name, its text label and whether it is a time (ns,
+ * shown in us); the event index for event_per_rt. */
+struct figure_spec {
+	const char *name, *label;
+	int is_time;
+	double (*get)(const struct profile_repeat *, size_t);
+};
+
 static int add_figure(const struct profile *p, double confidence,
-		      const char *label, double (*get)(const struct profile_repeat *, size_t),
-		      size_t e, struct stat_figure *out)
+		      const struct figure_spec *f, size_t e,
+		      struct stat_figure *out)
 {
 	double *v = calloc(p->nrepeats, sizeof(*v));
 	size_t r;
@@ -59,8 +67,10 @@ static int add_figure(const struct profile *p, double confidence,
 	if (!v)
 		return 0;
 	for (r = 0; r < p->nrepeats; r++)
-		v[r] = get(&p->repeats[r], e);
-	snprintf(out->name, sizeof(out->name), "%s", label);
+		v[r] = f->get(&p->repeats[r], e);
+	snprintf(out->name, sizeof(out->name), "%s", f->name);
+	snprintf(out->label, sizeof(out->label), "%s", f->label);
+	out->text_scale = f->is_time ? 1e3 : 1;
 	spread_of(v, (int)p->nrepeats, confidence, &out->s);
 	free(v);
 	return 1;
@@ -72,27 +82,31 @@ static int add_figure(const struct profile *p, double confidence,
 int stat_repeat_figures(const struct profile *p, double confidence,
 			struct stat_figure *out, int max)
 {
+	static const struct figure_spec fixed[] = {
+		{ "latency_ns.mean", "latency mean (us)", 1, lat_mean },
+		{ "latency_ns.p50", "latency p50 (us)", 1, lat_p50 },
+		{ "latency_ns.p99", "latency p99 (us)", 1, lat_p99 },
+		{ "round_trips_per_s", "round trips/s", 0, rate },
+		/* the tasks' CPU time: only when the profile has tasks */
+		{ "decomposition.client_ns", "client CPU/RT (us)", 1, client_ns },
+		{ "decomposition.responder_ns", "responder CPU/RT (us)", 1, responder_ns },
+	};
+	size_t nfixed = p->ntasks ? 6 : 4, e;
 	int n = 0;
-	size_t e;
 
 	if (p->nrepeats < 2 || max < 6)
 		return 0;
-	n += add_figure(p, confidence, "latency mean (us)", lat_mean, 0, &out[n]);
-	n += add_figure(p, confidence, "latency p50 (us)", lat_p50, 0, &out[n]);
-	n += add_figure(p, confidence, "latency p99 (us)", lat_p99, 0, &out[n]);
-	n += add_figure(p, confidence, "round trips/s", rate, 0, &out[n]);
-	if (p->ntasks) {
-		n += add_figure(p, confidence, "client CPU/RT (us)", client_us, 0, &out[n]);
-		n += add_figure(p, confidence, "responder CPU/RT (us)", responder_us, 0,
-				&out[n]);
-	}
+	for (e = 0; e < nfixed; e++)
+		n += add_figure(p, confidence, &fixed[e], 0, &out[n]);
 	for (e = 0; e < p->nevents && n < max; e++) {
-		char label[48];
+		char name[48], label[48];
+		struct figure_spec f = { name, label, 0, event_per_rt };
 
 		if (!strcmp(p->events[e].name, "cpu-clock"))
 			continue;
+		snprintf(name, sizeof(name), "per_rt.%.40s", p->events[e].name);
 		snprintf(label, sizeof(label), "%.40s/RT", p->events[e].name);
-		n += add_figure(p, confidence, label, event_per_rt, e, &out[n]);
+		n += add_figure(p, confidence, &f, e, &out[n]);
 	}
 	return n;
 }
@@ -116,10 +130,13 @@ void stat_repeats_text(FILE *f, const struct profile *p,
 		   "interval of the mean (Student t, %d degrees of freedom)\n",
 		fig[0].s.n, 100 * o->confidence, fig[0].s.n - 1);
 	fprintf(f, "  %-26s %11s %9s %9s %7s\n", "", "mean", "sd", "+-", "+-%");
-	for (i = 0; i < n; i++)
-		fprintf(f, "  %-26.26s %11.3f %9.3f %9.3f %6.2f%%\n", fig[i].name,
-			fig[i].s.mean, fig[i].s.sd, fig[i].s.half,
+	for (i = 0; i < n; i++) {
+		double k = fig[i].text_scale;
+
+		fprintf(f, "  %-26.26s %11.3f %9.3f %9.3f %6.2f%%\n", fig[i].label,
+			fig[i].s.mean / k, fig[i].s.sd / k, fig[i].s.half / k,
 			spread_rel_pct(&fig[i].s));
+	}
 	if (!o->width_pct)
 		return;
 	if (stat_confidence_reached(fig, n, o))

@@ -62,9 +62,14 @@ int stat_build(struct stat_model *m, const struct profile *p);
 const char *stat_not_counting(const struct profile *p, const char *name);
 
 
-/* One figure followed across the windows of stat -r N. */
+/* One figure followed across the windows of stat -r N. Its spread is
+ * in the JSON's units (ns, per s, per round trip); the text shows times
+ * in us, value / text_scale. */
 struct stat_figure {
-	char name[48];
+	char name[48];      /* the whole run's JSON key it follows:
+			     * "latency_ns.mean", "per_rt.cycles" */
+	char label[48];     /* in the text: "latency mean (us)" */
+	double text_scale;  /* 1e3 for a time, else 1 */
 	struct spread s;
 };
 

@@ -22,6 +22,13 @@ if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]
 	jq -e '.latency_ns.p50 > 0 and .latency_ns.p99 >= .latency_ns.p50 and
 	       .decomposition.rtt_ns > 1000' "$TMP/stat.json" >/dev/null ||
 		fail "stat JSON lacks its latency figures in ns"
+	# stat -r N: its figures validate too, times in ns as units.time says
+	expect_exit 0 "$PERPKT" stat -q -d 0.2 -w 0.1 -r 2 --format json
+	cp "$TMP/out" "$TMP/stat-r.json"
+	$V stat "$TMP/stat-r.json" || fail "stat -r JSON does not validate"
+	jq -e '[.repeats.figures[] | select(.name == "latency_ns.p99") | .mean][0] as $p99 |
+	       $p99 > 1000 and $p99 >= .latency_ns.p50 / 2' "$TMP/stat-r.json" >/dev/null ||
+		fail "stat -r p99 not in ns: $(jq -c .repeats.figures "$TMP/stat-r.json")"
 fi
 
 # report, of every fixture and of the live profile
@@ -40,6 +47,16 @@ for p in sw-clock hw-mux; do
 done
 [ "$(jq -r .units.primary "$TMP/r-sw-clock.json") $(jq -r .units.primary "$TMP/r-hw-mux.json")" = "ns cycles" ] ||
 	fail "units.primary does not name the primary event's unit"
+# stat names the same primary event as a report of the same machine;
+# its per_rt.primary is that event's value, or null for cpu-clock
+if [ -n "$live" ]; then
+	[ "$(jq -c '[.units.primary, .primary_event]' "$TMP/stat.json")" = \
+	  "$(jq -c '[.units.primary, .primary_event]' "$TMP/r-live.json")" ] ||
+		fail "stat and report differ on the primary event: $(jq -c .units "$TMP/stat.json")"
+	jq -e '.per_rt.primary == (if .primary_event == "cpu-clock" then null else .per_rt[.primary_event] end) and
+	       all(.cpus[]; .per_rt | has("primary"))' "$TMP/stat.json" >/dev/null ||
+		fail "stat per_rt.primary: $(jq -c .per_rt "$TMP/stat.json")"
+fi
 
 # diff, table and resolve
 expect_exit 0 "$PERPKT" diff --format json "$F/diff-a.json" "$F/diff-b.json"
