@@ -273,6 +273,7 @@ static const struct option record_longopts[] = {
 		{ "qemu-timeout", required_argument, NULL, 43 },
 		{ "guest-perpkt", required_argument, NULL, 44 },
 		{ "no-remote", no_argument, NULL, 45 },
+		{ "remote-cpus", required_argument, NULL, 46 },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -344,6 +345,18 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 		case 45:
 			o->no_remote = 1;
 			break;
+		case 46: {
+			int cpus[MAX_CPUS];
+
+			/* checked here for its form, there for its CPUs */
+			if (strcmp(optarg, "all") &&
+			    (strlen(optarg) >= 64 ||
+			     parse_cpu_list(optarg, cpus, MAX_CPUS) <= 0))
+				return error("invalid --remote-cpus '%s': give all or a "
+					     "CPU list such as 0,2-3", optarg);
+			o->remote_cpus = optarg;
+			break;
+		}
 		case 'h':
 			*help = 1;
 			return 0;
@@ -354,8 +367,11 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 	if (!o->kernel && (o->vmlinux || o->nqemu_args || o->qemu_timeout ||
 			   o->guest_perpkt))
 		return error("--vmlinux, --qemu-arg, --qemu-timeout and --guest-perpkt go with --kernel (perpkt report takes --vmlinux)");
-	if (o->no_remote && !o->peer)
-		return error("--no-remote goes with --peer: only a peer has a remote side");
+	if ((o->no_remote || o->remote_cpus) && !o->peer)
+		return error("--%s goes with --peer: only a peer has a remote side",
+			     o->no_remote ? "no-remote" : "remote-cpus");
+	if (o->no_remote && o->remote_cpus)
+		return error("--no-remote and --remote-cpus both given: choose one");
 	if (o->kernel && o->peer)
 		return error("--peer and --kernel both given: the guest has no network device");
 	return record_check_options(o, argc, argv);

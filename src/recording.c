@@ -249,6 +249,8 @@ static const struct control_setup *peer_request(const struct record_options *o,
 	rq->freq = o->freq;
 	rq->callchain = o->callchain;
 	rq->include_user = o->include_user;
+	if (o->remote_cpus)
+		snprintf(rq->cpus, sizeof(rq->cpus), "%s", o->remote_cpus);
 	if (strlen(o->events) < sizeof(rq->events) && !strchr(o->events, ' '))
 		strcpy(rq->events, o->events);
 	else

@@ -29,6 +29,8 @@ struct record_options {
 	const char *network;       /* --net loopback|veth */
 	const char *peer;          /* --peer HOST[:PORT] */
 	int no_remote;             /* --no-remote: serve records nothing */
+	const char *remote_cpus;   /* --remote-cpus all|LIST, NULL: serve's
+				    * responder CPU */
 	const char *echo;          /* --echo HOST:PORT */
 	const char *placement;     /* --placement same|smt|... */
 	uint64_t count;            /* -n: round trips instead of -d */

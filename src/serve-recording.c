@@ -19,6 +19,7 @@
 
 #include "conditions.h"
 #include "error.h"
+#include "options.h"
 #include "procstat.h"
 #include "profile-output.h"
 #include "sysinfo.h"
@@ -68,7 +69,25 @@ static int choose_cpus(struct serve_recording *r, char *why, size_t whylen)
 		snprintf(why, whylen, "perpkt serve cannot read its online CPUs");
 		return -1;
 	}
-	if (r->rq.cpu >= 0) {
+	/* --remote-cpus: a real NIC's softirqs run on its IRQ's CPU */
+	if (r->rq.cpus[0] && strcmp(r->rq.cpus, "all")) {
+		int i;
+
+		r->ncpus = parse_cpu_list(r->rq.cpus, r->cpus, MAX_CPUS);
+		if (r->ncpus <= 0) {
+			snprintf(why, whylen, "--remote-cpus '%.40s' is not a CPU "
+				 "list", r->rq.cpus);
+			return -1;
+		}
+		for (i = 0; i < r->ncpus; i++)
+			if (!cpu_list_has(online, n, r->cpus[i])) {
+				snprintf(why, whylen, "CPU %d of --remote-cpus is "
+					 "not online on the peer", r->cpus[i]);
+				return -1;
+			}
+		return 0;
+	}
+	if (r->rq.cpu >= 0 && !r->rq.cpus[0]) {
 		r->cpus[0] = r->rq.cpu;
 		r->ncpus = 1;
 		return 0;

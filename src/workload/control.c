@@ -189,6 +189,12 @@ static int parse_profile_request(const char *line, struct control_setup *out,
 			 sizeof(out->events) - 1);
 		return -1;
 	}
+	if (find_key(line, "cpus") &&
+	    control_get_word(line, "cpus", out->cpus, sizeof(out->cpus))) {
+		snprintf(err, errlen, "malformed setup: cpus longer than %zu bytes",
+			 sizeof(out->cpus) - 1);
+		return -1;
+	}
 	return 0;
 }
 

@@ -12,7 +12,8 @@
  * at most CONTROL_LINE_MAX bytes, one request and one answer at a time.
  *
  *   -> "perpkt-serve 1 transport=udp size=40 cpu=1"   (cpu=-1: unpinned)
- *      [profile=1 period=N freq=N callchain=0|1 user=0|1 events=LIST]
+ *      [profile=1 period=N freq=N callchain=0|1 user=0|1 events=LIST
+ *       cpus=all|LIST]
  *   <- "ok port=40123 [token=T]"       the responder is listening there
  *      [profile=1 | profile=0 why=<the reason, to the end of the line>]
  *   -> "start"            <- "ok"      the window opens
@@ -43,6 +44,9 @@ struct control_setup {
 	int callchain;           /* -g */
 	int include_user;        /* --user */
 	char events[128];        /* -e; "" for serve's default */
+	char cpus[64];           /* --remote-cpus: "all" or a CPU list; ""
+				  * for the responder's CPU (all when it is
+				  * not pinned) */
 };
 /* Most bytes of a profile document on the channel. */
 #define CONTROL_PROFILE_MAX (64u << 20)

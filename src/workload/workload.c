@@ -223,11 +223,11 @@ static int setup_line(char *line, size_t len, const struct workload *w,
 
 	if (r && n >= 0 && (size_t)n < len)
 		n += snprintf(line + n, len - (size_t)n, " profile=1 period=%llu "
-			      "freq=%llu callchain=%d user=%d%s%s",
+			      "freq=%llu callchain=%d user=%d%s%s%s%s",
 			      (unsigned long long)r->period,
 			      (unsigned long long)r->freq, r->callchain,
 			      r->include_user, r->events[0] ? " events=" : "",
-			      r->events);
+			      r->events, r->cpus[0] ? " cpus=" : "", r->cpus);
 	if (n < 0 || (size_t)n >= len)
 		return error("the setup for the peer is longer than %zu bytes: "
 			     "name fewer events", len - 1);

@@ -91,6 +91,18 @@ jq -e --argjson b "$(jq '.remote.busy.per_rt.primary' "$TMP/r.json")" \
 	'(.rows[0].mean - $b) | fabs < 0.01 * $b' "$TMP/out" >/dev/null ||
 	fail "table --side remote: $(jq -c .rows "$TMP/out") against $(jq .remote.busy.per_rt.primary "$TMP/r.json")"
 
+# --remote-cpus: serve samples the CPUs asked; one it lacks is said
+expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 \
+	--peer 10.248.0.5:12997 --server-cpu 0 --remote-cpus all -o "$TMP/all.json"
+jq -e --argjson n "$(nproc)" '(.remote.counters.cpus | length) == $n' "$TMP/all.json" >/dev/null ||
+	fail "--remote-cpus all: $(jq -c .remote.counters.cpus "$TMP/all.json")"
+expect_exit 0 ip netns exec $B "$PERPKT" record -n 500 -w 0.1 \
+	--peer 10.248.0.5:12997 --remote-cpus 1000 -o "$TMP/bad.json"
+jq -e '.remote == null and (.remote_missing | test("CPU 1000 of --remote-cpus is not online"))' \
+	"$TMP/bad.json" >/dev/null || fail "--remote-cpus 1000: $(jq -c .remote_missing "$TMP/bad.json")"
+expect_exit 64 "$PERPKT" record --remote-cpus 0-x --peer 10.248.0.5:12997 -o "$TMP/x.json"
+expect_exit 64 "$PERPKT" record --remote-cpus all -n 10 -o "$TMP/x.json"
+
 # --no-remote: nothing asked, nothing missing
 expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 \
 	--peer 10.248.0.5:12997 --no-remote -o "$TMP/local.json"
