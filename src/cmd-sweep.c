@@ -58,15 +58,32 @@ static const char sweep_usage[] =
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
-/* One dimension of the matrix: a record option and its values. */
+enum { D_PLACE, D_PAIR, D_CCPU, D_SCPU, D_RPS, D_GAP, D_SIZE, D_TRANS, D_MAX };
+
+/* The matrix's dimensions, one row each: sweep's option, the word in
+ * cell names, and the record option each value goes to (NULL for cpu
+ * pairs, which give --client-cpu and --server-cpu). */
+static const struct dim_spec {
+	const char *option, *cell, *record;
+} dim_specs[D_MAX] = {
+	[D_PLACE] = { "placements", "place", "--placement" },
+	[D_PAIR] = { "cpu-pairs", "cpu", NULL },
+	[D_CCPU] = { "client-cpu", "client", "--client-cpu" },
+	[D_SCPU] = { "server-cpu", "server", "--server-cpu" },
+	[D_RPS] = { "rps-cpus", "rps", "--rps-cpus" },
+	[D_GAP] = { "gap", "gap", "--gap" },
+	[D_SIZE] = { "size", "size", "--size" },
+	[D_TRANS] = { "transport", "tr", "--transport" },
+};
+/* getopt_long's value for dimension i: DIM_OPT + i, above every letter */
+#define DIM_OPT 256
+
+/* One dimension of the matrix: its row of dim_specs and its values. */
 struct dim {
-	const char *name;      /* in cell names, e.g. "size" */
-	const char *option;    /* record's option, NULL for cpu pairs */
+	const struct dim_spec *spec;
 	char *values[MAX_VALUES];
 	size_t n;
 };
-
-enum { D_PLACE, D_PAIR, D_CCPU, D_SCPU, D_RPS, D_GAP, D_SIZE, D_TRANS, D_MAX };
 
 struct sweep {
 	const char *dir;
@@ -99,7 +116,7 @@ static int split(struct dim *d, const char *list)
 		if (d->n == MAX_VALUES) {
 			free(copy);
 			return error("too many values for --%s: at most %d",
-				     d->name, MAX_VALUES);
+				     d->spec->option, MAX_VALUES);
 		}
 		if (!(d->values[d->n++] = strdup(tok))) {
 			free(copy);
@@ -108,7 +125,7 @@ static int split(struct dim *d, const char *list)
 	}
 	free(copy);
 	if (!d->n)
-		return error("empty list for --%s", d->name);
+		return error("empty list for --%s", d->spec->option);
 	return 0;
 }
 
@@ -148,13 +165,13 @@ static int check_record(struct sweep *s)
 	for (i = 0; i < D_MAX; i++) {
 		const struct dim *d = &s->dims[i];
 
-		if (!d->n || !d->option)
+		if (!d->n || !d->spec->record)
 			continue;
-		snprintf(opt, sizeof(opt), "%s ", d->option);
+		snprintf(opt, sizeof(opt), "%s ", d->spec->record);
 		if (!strstr(help, opt)) {
 			free(help);
 			return error("record has no %s yet: cannot sweep over --%s",
-				     d->option, d->name);
+				     d->spec->record, d->spec->option);
 		}
 	}
 	s->record_repeat = strstr(help, "--repeat ") != NULL;
@@ -181,7 +198,7 @@ static void cell_name(char *buf, size_t len, const struct sweep *s,
 			continue;
 		v = d->values[idx[i]];
 		at += snprintf(buf + at, len > at ? len - at : 0, "%s%s%s",
-			       at ? "_" : "", d->name, v);
+			       at ? "_" : "", d->spec->cell, v);
 		if (at >= len)
 			break;
 		/* keep file names plain */
@@ -272,7 +289,7 @@ static size_t record_argv(const struct sweep *s, const size_t *idx,
 			argv[n++] = "--server-cpu";
 			argv[n++] = sv;
 		} else {
-			argv[n++] = (char *)d->option;
+			argv[n++] = (char *)d->spec->record;
 			argv[n++] = v;
 		}
 	}
@@ -359,36 +376,40 @@ static int record_file(const struct sweep *s, const size_t *idx,
 
 static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "repeat", required_argument, NULL, 1 },
-		{ "placements", required_argument, NULL, 2 },
-		{ "cpu-pairs", required_argument, NULL, 3 },
-		{ "client-cpu", required_argument, NULL, 4 },
-		{ "server-cpu", required_argument, NULL, 5 },
-		{ "rps-cpus", required_argument, NULL, 6 },
-		{ "gap", required_argument, NULL, 7 },
-		{ "size", required_argument, NULL, 8 },
-		{ "transport", required_argument, NULL, 9 },
 		{ "value", required_argument, NULL, 10 },
 		{ "format", required_argument, NULL, 11 },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
 	};
-	static const int dim_of[] = { [2] = D_PLACE, [3] = D_PAIR,
-		[4] = D_CCPU, [5] = D_SCPU, [6] = D_RPS, [7] = D_GAP,
-		[8] = D_SIZE, [9] = D_TRANS };
+	const size_t nown = sizeof(own) / sizeof(own[0]);
+	struct option longopts[sizeof(own) / sizeof(own[0]) + D_MAX + 1];
 	double secs;
 	uint64_t v;
 	size_t i;
 	int c;
 
+	memcpy(longopts, own, sizeof(own));
+	for (i = 0; i < D_MAX; i++)
+		longopts[nown + i] = (struct option){ dim_specs[i].option,
+			required_argument, NULL, DIM_OPT + (int)i };
+	memset(&longopts[nown + D_MAX], 0, sizeof(longopts[0]));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:d:hqv", longopts, NULL)) != -1) {
 		if (parse_verbosity(c))
 			continue;
+		if (c >= DIM_OPT && c < DIM_OPT + D_MAX) {
+			struct dim *d = &s->dims[c - DIM_OPT];
+
+			if (d->n)
+				return error("--%s given twice", d->spec->option);
+			if (split(d, optarg))
+				return -1;
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			s->dir = optarg;
@@ -402,12 +423,6 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
 				return -1;
 			s->repeat = (unsigned)v;
-			break;
-		case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 9:
-			if (s->dims[dim_of[c]].n)
-				return error("--%s given twice", s->dims[dim_of[c]].name);
-			if (split(&s->dims[dim_of[c]], optarg))
-				return -1;
 			break;
 		case 10:
 			s->value = optarg;
@@ -442,17 +457,10 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 
 static void init_dims(struct sweep *s)
 {
-	static const char *const names[D_MAX] = {
-		"place", "cpu", "client", "server", "rps", "gap", "size", "tr" };
-	static const char *const options[D_MAX] = {
-		"--placement", NULL, "--client-cpu", "--server-cpu",
-		"--rps-cpus", "--gap", "--size", "--transport" };
 	size_t i;
 
-	for (i = 0; i < D_MAX; i++) {
-		s->dims[i].name = names[i];
-		s->dims[i].option = options[i];
-	}
+	for (i = 0; i < D_MAX; i++)
+		s->dims[i].spec = &dim_specs[i];
 }
 
 static void free_dims(struct sweep *s)

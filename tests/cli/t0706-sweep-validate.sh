@@ -14,4 +14,13 @@ for args in "--size 40,a" "--size 40 --transport udp,carrier-pigeon" \
 	[ -s "$TMP/err" ] || fail "'$args': no message"
 done
 grep -q "unknown --value 'bogus'" "$TMP/err" || fail "no reason for --value: $(cat "$TMP/err")"
+
+# a list's messages name sweep's own option, not the cell-name word
+expect_exit 64 "$PERPKT" sweep -o "$TMP/sw" --transport udp --transport tcp
+grep -q "^perpkt: --transport given twice" "$TMP/err" || fail "twice: $(head -1 "$TMP/err")"
+expect_exit 64 "$PERPKT" sweep -o "$TMP/sw" --placements ,
+grep -q "^perpkt: empty list for --placements" "$TMP/err" || fail "empty: $(head -1 "$TMP/err")"
+expect_exit 64 "$PERPKT" sweep -o "$TMP/sw" --size "$(seq -s, 1 33)"
+grep -q "^perpkt: too many values for --size: at most 32" "$TMP/err" || fail "too many: $(head -1 "$TMP/err")"
+[ ! -e "$TMP/sw" ] || fail "a refused sweep made $TMP/sw"
 echo ok
