@@ -54,8 +54,9 @@ SAMPLE_FILTER_HELP
 "      --modules DIR      module .ko files (with DWARF) for --vmlinux\n"
 "      --force            accept a vmlinux whose build-id differs\n"
 "      --side SIDE        of a two-host profile (record --peer): local\n"
-"                         (default; the remote side is shown beside it)\n"
-"                         or remote, the responder's host alone\n"
+"                         (default; text, markdown, html and json show\n"
+"                         the remote side beside it, csv and folded one\n"
+"                         side only) or remote, the responder's host\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
