@@ -51,6 +51,7 @@ struct serve_recording {
 	size_t nwin;
 	uint64_t answered0, t0;
 	int open;
+	int documented;          /* the profile was made: no more windows */
 };
 
 static uint64_t now_ns(void)
@@ -186,8 +187,9 @@ static int edge(struct serve_recording *r, unsigned long req)
 
 int serve_recording_start(struct serve_recording *r, uint64_t answered)
 {
-	if (r->open || r->nwin >= MAX_WINDOWS)
-		return error("serve: window %zu cannot open", r->nwin + 1);
+	if (r->open || r->nwin >= MAX_WINDOWS || r->documented)
+		return error("serve: window %zu cannot open%s", r->nwin + 1,
+			     r->documented ? ": the profile was sent" : "");
 	sampler_set_repeat(r->s, (int)r->nwin);
 	procstat_free(&r->at_start);
 	if (procstat_take(&r->at_start, 0, r->responder))
@@ -315,12 +317,17 @@ int serve_recording_document(struct serve_recording *r, const char *command,
 	json_t *doc;
 
 	*text = NULL;
-	if (r->open && serve_recording_stop(r, r->answered0)) {
-		snprintf(why, whylen, "perpkt serve could not close its window");
+	if (r->documented) {
+		snprintf(why, whylen, "the profile of this side was sent already");
 		return -1;
 	}
-	if (!r->nwin) {
-		snprintf(why, whylen, "perpkt serve recorded no window");
+	if (!r->nwin && !r->open) {
+		snprintf(why, whylen, "perpkt serve recorded no window yet");
+		return -1;
+	}
+	r->documented = 1;
+	if (r->open && serve_recording_stop(r, r->answered0)) {
+		snprintf(why, whylen, "perpkt serve could not close its window");
 		return -1;
 	}
 	if (fill(r, p, command)) {

@@ -69,6 +69,29 @@ elif what == "stranger":     # the data port: only the client's address
             u.recvfrom(100); print(name, "answered")
         except socket.timeout:
             print(name, "ignored")
+elif what == "profile":      # this side's profile: once, whole, bounded
+    c = socket.create_connection(("10.248.1.1", 12998), timeout=5)
+    fb = c.makefile("rwb")   # one binary reader: lines, then the document
+    def askb(line):
+        fb.write((line + "\n").encode()); fb.flush()
+        return fb.readline().decode().strip()
+    ans = askb("perpkt-serve 1 transport=udp size=40 cpu=-1 profile=1 cpus=0")
+    port = int(ans.split("port=")[1].split()[0])
+    print("setup", " ".join(ans.split()[2:]))
+    print("early", askb("profile"))
+    askb("start")
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    u.bind(("10.248.1.2", 0)); u.settimeout(0.5)
+    for i in range(200):
+        u.sendto(b"x" * 40, ("10.248.1.1", port)); u.recvfrom(100)
+    stop = askb("stop")
+    print("answered", stop.split("answered=")[1])
+    head = askb("profile")
+    import json
+    doc = json.loads(fb.read(int(head.split("bytes=")[1])))
+    print("doc", doc["format"], doc["workload"]["round_trips"], doc["counters"]["cpus"])
+    print("again", askb("profile"))
+    print("late", askb("start"))
 elif what == "token":        # tcp: the data port wants the run's token
     import struct
     c, f = control()
@@ -132,6 +155,16 @@ grep -q "^error no traffic" "$TMP/nt" || fail "stop with no traffic answered: $(
 py stranger >"$TMP/str" || fail "stranger check: $(cat "$TMP/str")"
 grep -qx "stranger ignored" "$TMP/str" || fail "a stranger got an echo: $(cat "$TMP/str")"
 grep -qx "client answered" "$TMP/str" || fail "the client got no echo: $(cat "$TMP/str")"
+# the profile of serve's own side: not before a window, exactly the
+# messages answered, sent once (then no more windows)
+py profile >"$TMP/prof" || fail "profile check: $(cat "$TMP/prof")"
+grep -qx "setup profile=1" "$TMP/prof" || fail "profile setup: $(cat "$TMP/prof")"
+grep -q "^early error " "$TMP/prof" || fail "a profile before any window: $(cat "$TMP/prof")"
+grep -qx "answered 200" "$TMP/prof" || fail "answered count: $(cat "$TMP/prof")"
+grep -qx "doc perpkt-profile 200 \[0\]" "$TMP/prof" || fail "profile document: $(cat "$TMP/prof")"
+grep -qx "again error the profile of this side was sent already" "$TMP/prof" ||
+	fail "a second profile: $(cat "$TMP/prof")"
+grep -q "^late error " "$TMP/prof" || fail "a window after the profile: $(cat "$TMP/prof")"
 # tcp: a connection without the run's token gets nothing
 py token >"$TMP/tok" || fail "token check: $(cat "$TMP/tok")"
 grep -qx "guess closed" "$TMP/tok" || fail "a wrong token got an echo: $(cat "$TMP/tok")"
