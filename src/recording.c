@@ -28,16 +28,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int contains(const int *v, int n, int x)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (v[i] == x)
-			return 1;
-	return 0;
-}
-
 /* Work out which CPUs to use; the choices are printed so runs can be
  * repeated exactly. */
 struct placement {
@@ -55,7 +45,7 @@ static int cmp_int(const void *a, const void *b)
 
 static void add_cpu(struct placement *pl, int cpu)
 {
-	if (cpu >= 0 && !contains(pl->sample, pl->nsample, cpu))
+	if (cpu >= 0 && !cpu_list_has(pl->sample, pl->nsample, cpu))
 		pl->sample[pl->nsample++] = cpu;
 }
 
@@ -75,10 +65,10 @@ static int place(const struct record_options *o, struct placement *pl)
 		pl->client = pl->online[pl->nonline - 1];
 	if (pl->server < 0)
 		pl->server = pl->client;
-	if (!contains(pl->online, pl->nonline, pl->client))
+	if (!cpu_list_has(pl->online, pl->nonline, pl->client))
 		return error("client CPU %d is not online (online CPUs: see "
 			     "/sys/devices/system/cpu/online)", pl->client);
-	if (!contains(pl->online, pl->nonline, pl->server))
+	if (!cpu_list_has(pl->online, pl->nonline, pl->server))
 		return error("server CPU %d is not online (online CPUs: see "
 			     "/sys/devices/system/cpu/online)", pl->server);
 	/* keep perpkt's own work off the workload's CPUs when it can */
@@ -95,7 +85,7 @@ static int place(const struct record_options *o, struct placement *pl)
 		pl->nsample = pl->nonline;
 	} else if (o->ncpus) {
 		for (i = 0; i < o->ncpus; i++)
-			if (!contains(pl->online, pl->nonline, o->cpus[i]))
+			if (!cpu_list_has(pl->online, pl->nonline, o->cpus[i]))
 				return error("CPU %d in --cpus is not online "
 					     "(see /sys/devices/system/cpu/online)",
 					     o->cpus[i]);
