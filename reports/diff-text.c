@@ -147,12 +147,14 @@ static void put_profiles(FILE *f, const struct diff *d)
 		const struct profile *p = dp->m->profile;
 
 		fprintf(f, "%c: %s\n", diff_letter(i), dp->path);
-		fprintf(f, "   %s, %s over %s, %u bytes, %llu RTs, %d run%s%s\n",
+		fprintf(f, "   %s, %s over %s, %u bytes, %llu RTs, %d run%s%s%s\n",
 			dp->label, p->transport ? p->transport : "?",
 			p->network ? p->network : "?", p->message_size,
 			(unsigned long long)p->round_trips, dp->m->nrepeats,
 			dp->m->nrepeats > 1 ? "s" : "",
-			dp->scale != 1 ? ", cycles as ns" : "");
+			dp->scale != 1 ? ", cycles as ns" : "",
+			profile_condition(p, PROFILE_COND_PEER_SIDE) ?
+			", the remote side (--side remote)" : "");
 	}
 }
 

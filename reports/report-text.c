@@ -166,8 +166,8 @@ static double row_bar(const struct model *m, const struct model_row *r)
 static int short_fact(const char *key)
 {
 	static const char *const keep[] = {
-		"kernel", "CPUs", "round trips", "latency (us)", "latency", "unit",
-		"PARTIAL",
+		"side", "kernel", "CPUs", "round trips", "latency (us)", "latency",
+		"unit", "PARTIAL",
 	};
 	size_t i;
 

@@ -199,6 +199,9 @@ static void put_facts(struct summary *s, const struct model *m)
 	uint64_t lost = 0, thr = 0;
 	size_t i, len = 0;
 
+	/* record --peer, --side remote: say which host this is */
+	if (profile_condition(p, PROFILE_COND_PEER_SIDE))
+		FACT(s, "side", "%s", profile_condition(p, PROFILE_COND_PEER_SIDE));
 	FACT(s, "kernel", "%s", or_unknown(p->kernel_release));
 	FACT(s, "build-id", "%s", or_unknown(p->build_id));
 	FACT(s, "CPU model", "%s", or_unknown(p->cpu_model));

@@ -300,6 +300,9 @@ const char *profile_condition(const struct profile *p, const char *key);
 /* report/diff --role, --cpu, --pid: what was kept (src/sample-filter.c);
  * never written to a profile file. */
 #define PROFILE_COND_FILTER "report.filter"
+/* The remote side of a two-host profile (record --peer) says so:
+ * "remote: the responder's host, recorded by perpkt serve". */
+#define PROFILE_COND_PEER_SIDE "peer.side"
 /* How record --kernel ran the guest: "kvm", or "tcg (why)". */
 #define PROFILE_COND_ACCEL "lab.accel"
 /* The vmlinux record --kernel --vmlinux checked: report and diff use

@@ -19,6 +19,9 @@
 int record_choose_events(const struct record_options *o, int probe_cpu,
 			 struct event_spec *evs, int *nev, struct profile *p);
 
+/* src/recording.c: data pages per ring for ncpus rings (--ring-pages,
+ * else fewer per ring the more CPUs, so the locked total stays bounded) */
+unsigned record_ring_pages(const struct record_options *o, int ncpus);
 /* src/recording.c: the sampler on cpus[], ring size by their number */
 int record_open_counters(const struct record_options *o, const int *cpus,
 			 int ncpus, const struct event_spec *evs, int nev,

@@ -102,7 +102,7 @@ static int place(const struct record_options *o, struct placement *pl)
 	return 0;
 }
 
-static unsigned ring_pages(const struct record_options *o, int ncpus)
+unsigned record_ring_pages(const struct record_options *o, int ncpus)
 {
 	unsigned pages = 512;
 
@@ -122,7 +122,7 @@ int record_open_counters(const struct record_options *o, const int *cpus,
 	struct sampler_config cfg = {
 		.events = evs, .nevents = nev,
 		.cpus = cpus, .ncpus = ncpus,
-		.ring_pages = ring_pages(o, ncpus), .callchain = o->callchain,
+		.ring_pages = record_ring_pages(o, ncpus), .callchain = o->callchain,
 	};
 	struct sampler_failure why;
 

@@ -25,9 +25,7 @@
 #include "sysinfo.h"
 #include "unit.h"
 
-/* A ring per CPU of 1 MiB: drained every 50 ms (see cmd-serve.c),
- * enough for 4 kHz of callchain samples. */
-#define SERVE_RING_PAGES 256
+/* Rings sized as record sizes them, drained every 50 ms (cmd-serve.c) */
 #define MAX_WINDOWS 1024
 
 struct window {
@@ -150,7 +148,7 @@ int serve_recording_open(struct serve_recording **out,
 	cfg.nevents = r->nev;
 	cfg.cpus = r->cpus;
 	cfg.ncpus = r->ncpus;
-	cfg.ring_pages = SERVE_RING_PAGES;
+	cfg.ring_pages = record_ring_pages(&r->o, r->ncpus);
 	cfg.callchain = rq->callchain;
 	if (sampler_open(&r->s, &cfg, &f)) {
 		snprintf(why, whylen, "perpkt serve cannot open its counters: %.160s",
@@ -263,8 +261,8 @@ static int fill(struct serve_recording *r, struct profile *p, const char *comman
 	p->command = strdup(command);
 	sysinfo_fill(p);
 	conditions_capture(p, -1, r->rq.cpu, r->rq.size);
-	profile_add_condition(p, "peer.side", "remote: the responder's host, "
-			      "recorded by perpkt serve");
+	profile_add_condition(p, PROFILE_COND_PEER_SIDE, "remote: the responder's "
+			      "host, recorded by perpkt serve");
 	if (unit_parse("rt", &rt) || record_fill_unit(p, &rt))
 		return -1;
 	p->transport = strdup(r->rq.transport);

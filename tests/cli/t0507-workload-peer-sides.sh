@@ -59,6 +59,7 @@ grep -Eq '^  service demand \(/proc/stat\) +[0-9.]+ us +[0-9.]+ us$' "$TMP/out" 
 	fail "service demand not side by side: $(grep -A12 '^both sides' "$TMP/out")"
 expect_exit 0 "$PERPKT" report -i "$TMP/both.json" --side remote
 grep -q 'client CPU (on the other host)' "$TMP/out" || fail "remote report: $(head -20 "$TMP/out")"
+grep -q "^side: remote: the responder's host" "$TMP/out" || fail "the remote report does not say which side: $(head -12 "$TMP/out")"
 grep -q '^both sides' "$TMP/out" && fail "the remote side alone shows both sides"
 
 # the cross-check: both sides sampled CPU 0 of this one kernel over
@@ -77,7 +78,9 @@ jq -e '(.sides | length) > 5 and (.sides[] | select(.label == "service demand (/
 	(.local > 0 and .remote > 0 and .unit == "ns"))' "$TMP/r.json" >/dev/null ||
 	fail "JSON sides: $(jq -c .sides "$TMP/r.json")"
 
-# diff compares a side with the same side
+# diff compares a side with the same side, and says which
+expect_exit 0 "$PERPKT" diff "$TMP/both.json" "$TMP/both.json" --side remote
+[ "$(grep -c ', the remote side (--side remote)$' "$TMP/out")" = 2 ] || fail "diff header: $(head -6 "$TMP/out")"
 expect_exit 0 "$PERPKT" diff "$TMP/both.json" "$TMP/both.json" --side remote --format json
 jq -e --argjson rt "$(jq .remote.workload.round_trips "$TMP/both.json")" \
 	'(.profiles | length) == 2 and (.buckets | length) > 0 and
