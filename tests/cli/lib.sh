@@ -11,16 +11,18 @@ skip() { echo "SKIP: $*" >&2; exit 77; }
 # expect_exit CODE CMD...: run, keep stdout/stderr in $TMP/out, $TMP/err.
 # A command (not a shell function) that runs past EXPECT_TIMEOUT seconds
 # is stopped and named, so a hang fails here rather than as ctest's
-# timeout of the whole script.
+# timeout of the whole script. timeout's path is taken now: a test may
+# run a command with a PATH that has nothing on it.
+TIMEOUT_BIN=$(command -v timeout)
 expect_exit() {
 	local want=$1; shift
 	local got=0 limit=${EXPECT_TIMEOUT:-240}
-	if [ "$(type -t "$1")" = function ]; then
+	if [ "$(type -t "$1")" = function ] || [ -z "$TIMEOUT_BIN" ]; then
 		"$@" >"$TMP/out" 2>"$TMP/err" || got=$?
 	else
-		timeout -k 10 "$limit" "$@" >"$TMP/out" 2>"$TMP/err" || got=$?
+		"$TIMEOUT_BIN" -k 10 "$limit" "$@" >"$TMP/out" 2>"$TMP/err" || got=$?
 		[ "$got" = 124 ] && [ "$want" != 124 ] &&
-			fail "'$*' ran past ${limit} s: stopped (stderr: $(tail -3 "$TMP/err"))"
+			fail "'$*' ran past ${limit} s: stopped (stderr: $(/usr/bin/tail -3 "$TMP/err"))"
 	fi
 	[ "$got" = "$want" ] || { cat "$TMP/err" >&2; fail "'$*' exited $got, expected $want"; }
 }
