@@ -48,6 +48,7 @@ static const char serve_usage[] =
 "only the address that set the run up. Run as root (or with\n"
 "CAP_PERFMON) it also records its own kernel over the client's window,\n"
 "for the profile's remote side; otherwise the client is told why not.\n"
+"\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
