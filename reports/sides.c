@@ -151,11 +151,25 @@ static const char *top_function(const struct model *m)
 	return NULL;
 }
 
+/* "0" or "0,1,2": the CPUs a side sampled, cut short when long */
+static const char *cpu_list(char *buf, size_t len, const struct profile *p)
+{
+	size_t used = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->ncpus_sampled && used + 16 < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d",
+					 i ? "," : "", p->cpus[i]);
+	if (i < p->ncpus_sampled)
+		snprintf(buf + used, len - used, ",...");
+	return buf;
+}
+
 int sides_build(struct sides *s, const struct model *m)
 {
 	const struct model *r = m->remote;
 	const struct profile *lp = m->profile, *rp;
-	char lrt[32], rrt[32];
+	char lrt[32], rrt[32], cpus[128];
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
@@ -197,9 +211,7 @@ int sides_build(struct sides *s, const struct model *m)
 		s->note = fmt("the remote side is perpkt serve's own profile of "
 			      "its CPU%s %s; 'perpkt report --side remote' shows it "
 			      "whole", rp->ncpus_sampled == 1 ? "" : "s",
-			      rp->ncpus_sampled == 1 && rp->cpus ?
-			      (snprintf(rrt, sizeof(rrt), "%d", rp->cpus[0]), rrt) :
-			      "sampled");
+			      cpu_list(cpus, sizeof(cpus), rp));
 	for (i = 0; i < s->n; i++)
 		if (!s->lines[i].label || !s->lines[i].local || !s->lines[i].remote)
 			return error("out of memory");

@@ -10,178 +10,36 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "error.h"
-
-struct reader {
-	const char *path;
-	int failed;
-};
-
-static int bad(struct reader *r, const char *what)
-{
-	if (!r->failed)
-		error("cannot read profile '%s': %s", r->path, what);
-	r->failed = 1;
-	return -1;
-}
-
-static char *get_str(struct reader *r, json_t *obj, const char *key, int required)
-{
-	json_t *v = json_object_get(obj, key);
-	char msg[160];
-
-	if (v && json_is_string(v))
-		return strdup(json_string_value(v));
-	if ((!v || json_is_null(v)) && !required)
-		return NULL;
-	snprintf(msg, sizeof(msg), "field '%s' must be a string", key);
-	bad(r, msg);
-	return NULL;
-}
-
-static uint64_t get_u64(struct reader *r, json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-	char msg[160];
-
-	if (v && json_is_integer(v) && json_integer_value(v) >= 0)
-		return (uint64_t)json_integer_value(v);
-	snprintf(msg, sizeof(msg), "field '%s' must be a non-negative integer", key);
-	bad(r, msg);
-	return 0;
-}
-
-static double get_num(struct reader *r, json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-	char msg[160];
-
-	if (v && json_is_number(v))
-		return json_number_value(v);
-	snprintf(msg, sizeof(msg), "field '%s' must be a number", key);
-	bad(r, msg);
-	return 0;
-}
-
-static uint64_t get_hex(struct reader *r, json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-	const char *s;
-	char *end;
-	uint64_t x;
-	char msg[160];
-
-	if (v && json_is_string(v)) {
-		s = json_string_value(v);
-		errno = 0;
-		x = strtoull(s, &end, 16);
-		if (!strncmp(s, "0x", 2) && end != s + 2 && !*end && !errno)
-			return x;
-	}
-	snprintf(msg, sizeof(msg), "field '%s' must be a hex string like \"0x1f\"", key);
-	bad(r, msg);
-	return 0;
-}
-
-/* Counts and indexes stored in 32 bits: 2^32 must not wrap to 0. */
-static uint32_t get_u32(struct reader *r, json_t *obj, const char *key)
-{
-	uint64_t v = get_u64(r, obj, key);
-	char msg[160];
-
-	if (v <= UINT32_MAX)
-		return (uint32_t)v;
-	snprintf(msg, sizeof(msg), "field '%s' is %llu, above 4294967295", key,
-		 (unsigned long long)v);
-	bad(r, msg);
-	return 0;
-}
-
-/* Arrays that older profiles may lack: absent is empty, anything but an
- * array is an error (json_array_size of a string is 0: silent). */
-static json_t *get_array_opt(struct reader *r, json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-	char msg[160];
-
-	if (!v || json_is_array(v))
-		return v;
-	snprintf(msg, sizeof(msg), "field '%s' must be an array", key);
-	bad(r, msg);
-	return NULL;
-}
-
-/* Fields added within version 1 read as 0 when absent. */
-static uint64_t get_u64_opt(struct reader *r, json_t *obj, const char *key)
-{
-	return json_object_get(obj, key) ? get_u64(r, obj, key) : 0;
-}
-
-static int get_int(struct reader *r, json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-	char msg[160];
-
-	if (v && json_is_integer(v) && json_integer_value(v) >= -1 &&
-	    json_integer_value(v) <= 1 << 30)
-		return (int)json_integer_value(v);
-	snprintf(msg, sizeof(msg), "field '%s' must be an integer", key);
-	bad(r, msg);
-	return 0;
-}
-
-static json_t *get_obj(struct reader *r, json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-	char msg[160];
-
-	if (v && json_is_object(v))
-		return v;
-	snprintf(msg, sizeof(msg), "missing object '%s'", key);
-	bad(r, msg);
-	return NULL;
-}
-
-static json_t *get_array(struct reader *r, json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-	char msg[160];
-
-	if (v && json_is_array(v))
-		return v;
-	snprintf(msg, sizeof(msg), "missing array '%s'", key);
-	bad(r, msg);
-	return NULL;
-}
+#include "profile-read-fields.h"
 
 static void read_latency(struct reader *r, json_t *o, struct latency_summary *l)
 {
 	if (!o)
 		return;
-	l->count = get_u64(r, o, "count");
-	l->min = get_u64(r, o, "min");
-	l->p50 = get_u64(r, o, "p50");
-	l->p90 = get_u64(r, o, "p90");
-	l->p99 = get_u64(r, o, "p99");
-	l->p999 = get_u64(r, o, "p999");
-	l->p9999 = get_u64_opt(r, o, "p9999");	/* newer than the others */
-	l->max = get_u64(r, o, "max");
-	l->mean = get_num(r, o, "mean");
-	l->stddev = get_num(r, o, "stddev");
+	l->count = reader_u64(r, o, "count");
+	l->min = reader_u64(r, o, "min");
+	l->p50 = reader_u64(r, o, "p50");
+	l->p90 = reader_u64(r, o, "p90");
+	l->p99 = reader_u64(r, o, "p99");
+	l->p999 = reader_u64(r, o, "p999");
+	l->p9999 = reader_u64_opt(r, o, "p9999");	/* newer than the others */
+	l->max = reader_u64(r, o, "max");
+	l->mean = reader_num(r, o, "mean");
+	l->stddev = reader_num(r, o, "stddev");
 }
 
 static void read_system(struct reader *r, json_t *o, struct profile *p)
 {
 	if (!o)
 		return;
-	p->kernel_release = get_str(r, o, "kernel_release", 0);
-	p->kernel_version = get_str(r, o, "kernel_version", 0);
-	p->build_id = get_str(r, o, "build_id", 0);
-	p->machine = get_str(r, o, "machine", 0);
-	p->hostname = get_str(r, o, "hostname", 0);
-	p->cpu_model = get_str(r, o, "cpu_model", 0);
-	p->ncpus = (int)get_u64(r, o, "ncpus");
-	p->text_addr = get_hex(r, o, "text_addr");
+	p->kernel_release = reader_str(r, o, "kernel_release", 0);
+	p->kernel_version = reader_str(r, o, "kernel_version", 0);
+	p->build_id = reader_str(r, o, "build_id", 0);
+	p->machine = reader_str(r, o, "machine", 0);
+	p->hostname = reader_str(r, o, "hostname", 0);
+	p->cpu_model = reader_str(r, o, "cpu_model", 0);
+	p->ncpus = (int)reader_u64(r, o, "ncpus");
+	p->text_addr = reader_hex(r, o, "text_addr");
 }
 
 static void read_modules(struct reader *r, json_t *a, struct profile *p)
@@ -198,13 +56,13 @@ static void read_modules(struct reader *r, json_t *a, struct profile *p)
 		const char *key;
 
 		if (!json_is_object(o)) {
-			bad(r, "modules[] entries must be objects");
+			reader_bad(r, "modules[] entries must be objects");
 			return;
 		}
-		m->name = get_str(r, o, "name", 1);
+		m->name = reader_str(r, o, "name", 1);
 		secs = json_object_get(o, "sections");
 		if (!json_is_object(secs)) {
-			bad(r, "modules[].sections must be an object");
+			reader_bad(r, "modules[].sections must be an object");
 			return;
 		}
 		m->sections = calloc(json_object_size(secs) ?
@@ -216,7 +74,7 @@ static void read_modules(struct reader *r, json_t *a, struct profile *p)
 			struct profile_section *sc = &m->sections[m->nsections];
 			json_t *wrap = json_pack("{s:O}", "addr", v);
 
-			sc->addr = get_hex(r, wrap, "addr");
+			sc->addr = reader_hex(r, wrap, "addr");
 			json_decref(wrap);
 			if (!(sc->name = strdup(key)))
 				return;
@@ -238,18 +96,18 @@ static void read_unit(struct reader *r, json_t *o, struct profile *p)
 	if (!o)
 		return;
 	if (!json_is_object(o)) {
-		bad(r, "field 'unit' must be an object");
+		reader_bad(r, "field 'unit' must be an object");
 		return;
 	}
-	u->spec = get_str(r, o, "spec", 1);
-	u->name = get_str(r, o, "name", 1);
-	u->source = get_str(r, o, "source", 0);
-	u->outside = get_u64_opt(r, o, "outside");
-	u->outside_ns = get_u64_opt(r, o, "outside_ns");
+	u->spec = reader_str(r, o, "spec", 1);
+	u->name = reader_str(r, o, "name", 1);
+	u->source = reader_str(r, o, "source", 0);
+	u->outside = reader_u64_opt(r, o, "outside");
+	u->outside_ns = reader_u64_opt(r, o, "outside_ns");
 	b = json_object_get(o, "outside_busy");
 	u->outside_busy = b && json_is_true(b);
 	if (!r->failed && (!u->name[0] || strlen(u->name) > 40))
-		bad(r, "field 'unit.name' must be a short noun");
+		reader_bad(r, "field 'unit.name' must be a short noun");
 }
 
 static void read_workload(struct reader *r, json_t *o, struct profile *p)
@@ -258,33 +116,33 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 
 	if (!o)
 		return;
-	p->transport = get_str(r, o, "transport", 1);
-	p->network = get_str(r, o, "network", 1);
-	p->message_size = get_u32(r, o, "message_size");
-	p->client_cpu = get_int(r, o, "client_cpu");
-	p->server_cpu = get_int(r, o, "server_cpu");
+	p->transport = reader_str(r, o, "transport", 1);
+	p->network = reader_str(r, o, "network", 1);
+	p->message_size = reader_u32(r, o, "message_size");
+	p->client_cpu = reader_int(r, o, "client_cpu");
+	p->server_cpu = reader_int(r, o, "server_cpu");
 	/* version 1 gave the warm-up in seconds, 2 in ns like every time */
 	if (p->version >= 2)
-		p->warmup_s = (double)get_u64(r, o, "warmup_ns") / 1e9;
+		p->warmup_s = (double)reader_u64(r, o, "warmup_ns") / 1e9;
 	else
-		p->warmup_s = get_num(r, o, "warmup_s");
-	p->round_trips = get_u64(r, o, "round_trips");
-	p->window_ns = get_u64(r, o, "window_ns");
-	p->asked_window_ns = get_u64_opt(r, o, "asked_window_ns");
-	p->asked_ns = get_u64_opt(r, o, "asked_ns");
-	p->wall_ns = get_u64_opt(r, o, "wall_ns");
-	read_latency(r, get_obj(r, o, "latency_ns"), &p->latency);
+		p->warmup_s = reader_num(r, o, "warmup_s");
+	p->round_trips = reader_u64(r, o, "round_trips");
+	p->window_ns = reader_u64(r, o, "window_ns");
+	p->asked_window_ns = reader_u64_opt(r, o, "asked_window_ns");
+	p->asked_ns = reader_u64_opt(r, o, "asked_ns");
+	p->wall_ns = reader_u64_opt(r, o, "wall_ns");
+	read_latency(r, reader_obj(r, o, "latency_ns"), &p->latency);
 	if (json_object_get(o, "latency_unsampled_ns"))
-		read_latency(r, get_obj(r, o, "latency_unsampled_ns"),
+		read_latency(r, reader_obj(r, o, "latency_unsampled_ns"),
 			     &p->latency_unsampled);
 	read_unit(r, json_object_get(o, "unit"), p);
-	p->workload_command = get_str(r, o, "workload_command", 0);
-	read_tasks(r, get_array_opt(r, o, "tasks"), p);
-	read_repeats(r, get_array_opt(r, o, "repeats"), p);
-	read_histogram(r, get_array_opt(r, o, "latency_histogram"), p);
+	p->workload_command = reader_str(r, o, "workload_command", 0);
+	read_tasks(r, reader_array_opt(r, o, "tasks"), p);
+	read_repeats(r, reader_array_opt(r, o, "repeats"), p);
+	read_histogram(r, reader_array_opt(r, o, "latency_histogram"), p);
 	res = json_object_get(o, "latency_histogram_resolution");
 	if (res)
-		p->hist_sub_buckets = (uint32_t)get_u64(r, res,
+		p->hist_sub_buckets = (uint32_t)reader_u64(r, res,
 							"sub_buckets_per_power_of_two");
 	else if (p->nhistogram)
 		p->hist_sub_buckets = 32;	/* what older profiles used */
@@ -298,7 +156,7 @@ static void read_events(struct reader *r, json_t *a, struct profile *p)
 		return;
 	p->nevents = json_array_size(a);
 	if (!p->nevents) {
-		bad(r, "no events");
+		reader_bad(r, "no events");
 		return;
 	}
 	p->events = calloc(p->nevents, sizeof(*p->events));
@@ -307,24 +165,24 @@ static void read_events(struct reader *r, json_t *a, struct profile *p)
 		json_t *o = json_array_get(a, i);
 
 		if (!json_is_object(o)) {
-			bad(r, "events[] entries must be objects");
+			reader_bad(r, "events[] entries must be objects");
 			return;
 		}
-		e->name = get_str(r, o, "name", 1);
-		e->requested = get_str(r, o, "requested", 1);
-		e->pmu = get_str(r, o, "pmu", 1);
-		e->encoding = get_str(r, o, "encoding", 0);
-		e->unit = get_str(r, o, "unit", 1);
-		e->type = (uint32_t)get_u64(r, o, "type");
-		e->config = get_hex(r, o, "config");
-		e->period = get_u64(r, o, "period");
-		e->samples = get_u64(r, o, "samples");
-		e->lost = get_u64(r, o, "lost");
-		e->throttled = get_u64(r, o, "throttled");
-		e->count = get_u64(r, o, "count");
-		e->freq = get_u64_opt(r, o, "freq");
-		e->enabled_ns = get_u64_opt(r, o, "enabled_ns");
-		e->running_ns = get_u64_opt(r, o, "running_ns");
+		e->name = reader_str(r, o, "name", 1);
+		e->requested = reader_str(r, o, "requested", 1);
+		e->pmu = reader_str(r, o, "pmu", 1);
+		e->encoding = reader_str(r, o, "encoding", 0);
+		e->unit = reader_str(r, o, "unit", 1);
+		e->type = (uint32_t)reader_u64(r, o, "type");
+		e->config = reader_hex(r, o, "config");
+		e->period = reader_u64(r, o, "period");
+		e->samples = reader_u64(r, o, "samples");
+		e->lost = reader_u64(r, o, "lost");
+		e->throttled = reader_u64(r, o, "throttled");
+		e->count = reader_u64(r, o, "count");
+		e->freq = reader_u64_opt(r, o, "freq");
+		e->enabled_ns = reader_u64_opt(r, o, "enabled_ns");
+		e->running_ns = reader_u64_opt(r, o, "running_ns");
 	}
 }
 
@@ -342,22 +200,22 @@ static void read_samples(struct reader *r, json_t *a, struct profile *p)
 		json_t *role;
 
 		if (!json_is_object(o)) {
-			bad(r, "samples[] entries must be objects");
+			reader_bad(r, "samples[] entries must be objects");
 			return;
 		}
-		s->event = get_u32(r, o, "event");
+		s->event = reader_u32(r, o, "event");
 		if (s->event >= p->nevents)
-			bad(r, "a sample refers to an event that is not listed");
-		s->cpu = get_u32(r, o, "cpu");
-		s->ip = get_hex(r, o, "ip");
+			reader_bad(r, "a sample refers to an event that is not listed");
+		s->cpu = reader_u32(r, o, "cpu");
+		s->ip = reader_hex(r, o, "ip");
 		role = json_object_get(o, "role");
 		if (!json_is_string(role) || role_parse(json_string_value(role), &s->role))
-			bad(r, "a sample has an unknown role");
-		s->count = get_u64(r, o, "count");
-		s->weight = get_u64(r, o, "weight");
-		s->repeat = json_object_get(o, "repeat") ? get_u32(r, o, "repeat") : 0;
+			reader_bad(r, "a sample has an unknown role");
+		s->count = reader_u64(r, o, "count");
+		s->weight = reader_u64(r, o, "weight");
+		s->repeat = json_object_get(o, "repeat") ? reader_u32(r, o, "repeat") : 0;
 		if (p->nrepeats && s->repeat >= p->nrepeats)
-			bad(r, "a sample refers to a repeat that is not listed");
+			reader_bad(r, "a sample refers to a repeat that is not listed");
 	}
 }
 
@@ -368,7 +226,7 @@ static void read_stacks(struct reader *r, json_t *a, struct profile *p)
 	if (!a)
 		return;
 	if (!json_is_array(a)) {
-		bad(r, "'stacks' must be an array");
+		reader_bad(r, "'stacks' must be an array");
 		return;
 	}
 	p->nstacks = json_array_size(a);
@@ -378,35 +236,35 @@ static void read_stacks(struct reader *r, json_t *a, struct profile *p)
 		json_t *o = json_array_get(a, i), *role, *ips;
 
 		if (!json_is_object(o)) {
-			bad(r, "stacks[] entries must be objects");
+			reader_bad(r, "stacks[] entries must be objects");
 			return;
 		}
-		st->event = get_u32(r, o, "event");
+		st->event = reader_u32(r, o, "event");
 		if (st->event >= p->nevents)
-			bad(r, "a stack refers to an event that is not listed");
+			reader_bad(r, "a stack refers to an event that is not listed");
 		role = json_object_get(o, "role");
 		if (!json_is_string(role) || role_parse(json_string_value(role), &st->role))
-			bad(r, "a stack has an unknown role");
-		st->count = get_u64(r, o, "count");
-		st->weight = get_u64(r, o, "weight");
-		ips = get_array(r, o, "ips");
+			reader_bad(r, "a stack has an unknown role");
+		st->count = reader_u64(r, o, "count");
+		st->weight = reader_u64(r, o, "weight");
+		ips = reader_array(r, o, "ips");
 		if (!ips)
 			return;
 		st->depth = (uint32_t)json_array_size(ips);
 		if (!st->depth || st->depth > 512) {
-			bad(r, "a stack must have 1 to 512 addresses");
+			reader_bad(r, "a stack must have 1 to 512 addresses");
 			return;
 		}
 		st->ips = calloc(st->depth, sizeof(*st->ips));
 		if (!st->ips) {
-			bad(r, "out of memory");
+			reader_bad(r, "out of memory");
 			return;
 		}
 		for (d = 0; d < st->depth && !r->failed; d++) {
 			json_t *v = json_array_get(ips, d);
 			json_t *wrap = json_pack("{s:O}", "ip", v);
 
-			st->ips[d] = get_hex(r, wrap, "ip");
+			st->ips[d] = reader_hex(r, wrap, "ip");
 			json_decref(wrap);
 		}
 	}
@@ -426,16 +284,16 @@ static void read_ksyms(struct reader *r, json_t *a, struct profile *p)
 		char *type;
 
 		if (!json_is_object(o)) {
-			bad(r, "kallsyms[] entries must be objects");
+			reader_bad(r, "kallsyms[] entries must be objects");
 			return;
 		}
-		k->addr = get_hex(r, o, "addr");
-		k->size = get_u64(r, o, "size");
-		type = get_str(r, o, "type", 1);
+		k->addr = reader_hex(r, o, "addr");
+		k->size = reader_u64(r, o, "size");
+		type = reader_str(r, o, "type", 1);
 		k->type = type && type[0] ? type[0] : '?';
 		free(type);
-		k->name = get_str(r, o, "name", 1);
-		k->module = get_str(r, o, "module", 0);
+		k->name = reader_str(r, o, "name", 1);
+		k->module = reader_str(r, o, "module", 0);
 	}
 }
 
@@ -452,19 +310,19 @@ static void read_tasks(struct reader *r, json_t *a, struct profile *p)
 		json_t *o = json_array_get(a, i), *role;
 
 		if (!json_is_object(o)) {
-			bad(r, "tasks[] entries must be objects");
+			reader_bad(r, "tasks[] entries must be objects");
 			return;
 		}
 		role = json_object_get(o, "role");
 		if (!json_is_string(role) || role_parse(json_string_value(role), &t->role))
-			bad(r, "a task has an unknown role");
-		t->pid = get_int(r, o, "pid");
-		t->cpu = get_int(r, o, "cpu");
-		t->cpu_ns = get_u64(r, o, "cpu_ns");
-		t->wait_ns = get_u64(r, o, "wait_ns");
-		t->user_ns = get_u64(r, o, "user_ns");
-		t->system_ns = get_u64(r, o, "system_ns");
-		t->switches = get_u64(r, o, "switches");
+			reader_bad(r, "a task has an unknown role");
+		t->pid = reader_int(r, o, "pid");
+		t->cpu = reader_int(r, o, "cpu");
+		t->cpu_ns = reader_u64(r, o, "cpu_ns");
+		t->wait_ns = reader_u64(r, o, "wait_ns");
+		t->user_ns = reader_u64(r, o, "user_ns");
+		t->system_ns = reader_u64(r, o, "system_ns");
+		t->switches = reader_u64(r, o, "switches");
 	}
 }
 
@@ -475,7 +333,7 @@ static void read_histogram(struct reader *r, json_t *a, struct profile *p)
 	if (!a)
 		return;
 	if (!json_is_array(a)) {
-		bad(r, "'latency_histogram' must be an array");
+		reader_bad(r, "'latency_histogram' must be an array");
 		return;
 	}
 	p->nhistogram = json_array_size(a);
@@ -489,13 +347,13 @@ static void read_histogram(struct reader *r, json_t *a, struct profile *p)
 
 			if (!json_is_array(b) || json_array_size(b) != 3 ||
 			    !json_is_integer(x) || json_integer_value(x) < 0) {
-				bad(r, "latency_histogram entries must be [lo, hi, count]");
+				reader_bad(r, "latency_histogram entries must be [lo, hi, count]");
 				return;
 			}
 			v[k] = json_integer_value(x);
 		}
 		if (v[1] <= v[0] || (i && (uint64_t)v[0] < p->histogram[i - 1].hi)) {
-			bad(r, "latency_histogram buckets must be ordered and not overlap");
+			reader_bad(r, "latency_histogram buckets must be ordered and not overlap");
 			return;
 		}
 		p->histogram[i].lo = (uint64_t)v[0];
@@ -511,7 +369,7 @@ static void read_repeats(struct reader *r, json_t *a, struct profile *p)
 	if (!a)
 		return;
 	if (!json_is_array(a)) {
-		bad(r, "'repeats' must be an array");
+		reader_bad(r, "'repeats' must be an array");
 		return;
 	}
 	p->nrepeats = json_array_size(a);
@@ -521,25 +379,25 @@ static void read_repeats(struct reader *r, json_t *a, struct profile *p)
 		json_t *o = json_array_get(a, i);
 
 		if (!json_is_object(o)) {
-			bad(r, "repeats[] entries must be objects");
+			reader_bad(r, "repeats[] entries must be objects");
 			return;
 		}
-		rp->round_trips = get_u64(r, o, "round_trips");
-		rp->window_ns = get_u64(r, o, "window_ns");
-		read_latency(r, get_obj(r, o, "latency_ns"), &rp->latency);
-		rp->client_cpu_ns = get_u64_opt(r, o, "client_cpu_ns");
-		rp->responder_cpu_ns = get_u64_opt(r, o, "responder_cpu_ns");
+		rp->round_trips = reader_u64(r, o, "round_trips");
+		rp->window_ns = reader_u64(r, o, "window_ns");
+		read_latency(r, reader_obj(r, o, "latency_ns"), &rp->latency);
+		rp->client_cpu_ns = reader_u64_opt(r, o, "client_cpu_ns");
+		rp->responder_cpu_ns = reader_u64_opt(r, o, "responder_cpu_ns");
 		/* older profiles lack both: complete, as they were shown */
 		rp->fraction = 1;
 		if (json_object_get(o, "complete")) {
 			if (!json_is_boolean(json_object_get(o, "complete")))
-				bad(r, "field 'complete' must be true or false");
+				reader_bad(r, "field 'complete' must be true or false");
 			rp->partial = json_is_false(json_object_get(o, "complete"));
 		}
 		if (json_object_get(o, "fraction")) {
-			rp->fraction = get_num(r, o, "fraction");
+			rp->fraction = reader_num(r, o, "fraction");
 			if (!(rp->fraction >= 0 && rp->fraction <= 1))
-				bad(r, "field 'fraction' must be from 0 to 1");
+				reader_bad(r, "field 'fraction' must be from 0 to 1");
 		}
 		/* counts are per event: read once the events are known */
 	}
@@ -555,19 +413,19 @@ static void read_repeat_counts(struct reader *r, json_t *root, struct profile *p
 		json_t *c = json_object_get(json_array_get(a, i), "counts");
 
 		if (!json_is_array(c) || json_array_size(c) != p->nevents) {
-			bad(r, "repeats[].counts must have one number per event");
+			reader_bad(r, "repeats[].counts must have one number per event");
 			return;
 		}
 		p->repeats[i].counts = calloc(p->nevents ? p->nevents : 1, sizeof(uint64_t));
 		if (!p->repeats[i].counts) {
-			bad(r, "out of memory");
+			reader_bad(r, "out of memory");
 			return;
 		}
 		for (e = 0; e < p->nevents; e++) {
 			json_t *v = json_array_get(c, e);
 
 			if (!json_is_integer(v) || json_integer_value(v) < 0) {
-				bad(r, "repeats[].counts must be non-negative integers");
+				reader_bad(r, "repeats[].counts must be non-negative integers");
 				return;
 			}
 			p->repeats[i].counts[e] = (uint64_t)json_integer_value(v);
@@ -588,18 +446,18 @@ static void read_cpu_times(struct reader *r, json_t *a, struct profile *p)
 		json_t *o = json_array_get(a, i);
 
 		if (!json_is_object(o)) {
-			bad(r, "cpu_times[] entries must be objects");
+			reader_bad(r, "cpu_times[] entries must be objects");
 			return;
 		}
-		c->cpu = get_int(r, o, "cpu");
-		c->user_ns = get_u64(r, o, "user_ns");
-		c->system_ns = get_u64(r, o, "system_ns");
-		c->irq_ns = get_u64(r, o, "irq_ns");
-		c->softirq_ns = get_u64(r, o, "softirq_ns");
-		c->idle_ns = get_u64(r, o, "idle_ns");
-		c->other_ns = get_u64(r, o, "other_ns");
-		c->lost = get_u64(r, o, "lost");
-		c->throttled = get_u64(r, o, "throttled");
+		c->cpu = reader_int(r, o, "cpu");
+		c->user_ns = reader_u64(r, o, "user_ns");
+		c->system_ns = reader_u64(r, o, "system_ns");
+		c->irq_ns = reader_u64(r, o, "irq_ns");
+		c->softirq_ns = reader_u64(r, o, "softirq_ns");
+		c->idle_ns = reader_u64(r, o, "idle_ns");
+		c->other_ns = reader_u64(r, o, "other_ns");
+		c->lost = reader_u64(r, o, "lost");
+		c->throttled = reader_u64(r, o, "throttled");
 	}
 }
 
@@ -616,15 +474,15 @@ static void read_counts(struct reader *r, json_t *a, struct profile *p)
 		json_t *o = json_array_get(a, i);
 
 		if (!json_is_object(o)) {
-			bad(r, "counts[] entries must be objects");
+			reader_bad(r, "counts[] entries must be objects");
 			return;
 		}
-		c->name = get_str(r, o, "name", 1);
-		c->cpu = get_int(r, o, "cpu");
-		c->value = get_u64(r, o, "value");
-		c->raw = get_u64(r, o, "raw");
-		c->enabled_ns = get_u64(r, o, "enabled_ns");
-		c->running_ns = get_u64(r, o, "running_ns");
+		c->name = reader_str(r, o, "name", 1);
+		c->cpu = reader_int(r, o, "cpu");
+		c->value = reader_u64(r, o, "value");
+		c->raw = reader_u64(r, o, "raw");
+		c->enabled_ns = reader_u64(r, o, "enabled_ns");
+		c->running_ns = reader_u64(r, o, "running_ns");
 	}
 }
 
@@ -641,14 +499,14 @@ static void read_irqs(struct reader *r, json_t *a, struct profile *p)
 		json_t *o = json_array_get(a, i);
 
 		if (!json_is_object(o)) {
-			bad(r, "irqs[] entries must be objects");
+			reader_bad(r, "irqs[] entries must be objects");
 			return;
 		}
-		q->kind = get_str(r, o, "kind", 1);
-		q->name = get_str(r, o, "name", 1);
-		q->desc = get_str(r, o, "desc", 0);
-		q->cpu = get_int(r, o, "cpu");
-		q->count = get_u64(r, o, "count");
+		q->kind = reader_str(r, o, "kind", 1);
+		q->name = reader_str(r, o, "name", 1);
+		q->desc = reader_str(r, o, "desc", 0);
+		q->cpu = reader_int(r, o, "cpu");
+		q->count = reader_u64(r, o, "count");
 	}
 }
 
@@ -664,11 +522,11 @@ static void read_missing(struct reader *r, json_t *a, struct profile *p)
 		json_t *o = json_array_get(a, i);
 
 		if (!json_is_object(o)) {
-			bad(r, "missing_events[] entries must be objects");
+			reader_bad(r, "missing_events[] entries must be objects");
 			return;
 		}
-		p->missing[i].name = get_str(r, o, "name", 1);
-		p->missing[i].reason = get_str(r, o, "reason", 1);
+		p->missing[i].name = reader_str(r, o, "name", 1);
+		p->missing[i].reason = reader_str(r, o, "reason", 1);
 	}
 }
 
@@ -680,16 +538,16 @@ static void read_conditions(struct reader *r, json_t *o, struct profile *p)
 	if (!o)
 		return;
 	if (!json_is_object(o)) {
-		bad(r, "'conditions' must be an object of strings");
+		reader_bad(r, "'conditions' must be an object of strings");
 		return;
 	}
 	json_object_foreach(o, key, v) {
 		if (!json_is_string(v)) {
-			bad(r, "'conditions' must be an object of strings");
+			reader_bad(r, "'conditions' must be an object of strings");
 			return;
 		}
 		if (profile_add_condition(p, key, json_string_value(v)))
-			bad(r, "out of memory");
+			reader_bad(r, "out of memory");
 	}
 }
 
@@ -700,16 +558,16 @@ static void read_counters(struct reader *r, json_t *o, struct profile *p)
 
 	if (!o)
 		return;
-	p->mode = get_str(r, o, "mode", 1);
+	p->mode = reader_str(r, o, "mode", 1);
 	if (p->mode && strcmp(p->mode, "hardware") && strcmp(p->mode, "software-clock"))
-		bad(r, "mode must be \"hardware\" or \"software-clock\"");
-	p->fallback_reason = get_str(r, o, "fallback_reason", 0);
+		reader_bad(r, "mode must be \"hardware\" or \"software-clock\"");
+	p->fallback_reason = reader_str(r, o, "fallback_reason", 0);
 	clock = json_object_get(o, "clock");
 	if (json_is_object(clock)) {  /* optional: older profiles lack it */
-		p->clock_mhz = get_num(r, clock, "mhz");
-		p->clock_source = get_str(r, clock, "source", 0);
+		p->clock_mhz = reader_num(r, clock, "mhz");
+		p->clock_source = reader_str(r, clock, "source", 0);
 	}
-	cpus = get_array(r, o, "cpus");
+	cpus = reader_array(r, o, "cpus");
 	if (cpus) {
 		p->ncpus_sampled = json_array_size(cpus);
 		p->cpus = calloc(p->ncpus_sampled ? p->ncpus_sampled : 1, sizeof(int));
@@ -718,17 +576,17 @@ static void read_counters(struct reader *r, json_t *o, struct profile *p)
 
 			if (!json_is_integer(c) || json_integer_value(c) < 0 ||
 			    json_integer_value(c) > 1 << 30) {
-				bad(r, "counters.cpus[] must be CPU numbers");
+				reader_bad(r, "counters.cpus[] must be CPU numbers");
 				break;
 			}
 			p->cpus[i] = (int)json_integer_value(c);
 		}
 	}
-	read_events(r, get_array(r, o, "events"), p);
-	read_cpu_times(r, get_array_opt(r, o, "cpu_times"), p);
-	read_counts(r, get_array_opt(r, o, "counts"), p);
-	read_irqs(r, get_array_opt(r, o, "irqs"), p);
-	read_missing(r, get_array_opt(r, o, "missing_events"), p);
+	read_events(r, reader_array(r, o, "events"), p);
+	read_cpu_times(r, reader_array_opt(r, o, "cpu_times"), p);
+	read_counts(r, reader_array_opt(r, o, "counts"), p);
+	read_irqs(r, reader_array_opt(r, o, "irqs"), p);
+	read_missing(r, reader_array_opt(r, o, "missing_events"), p);
 }
 
 /* One profile document; a remote side inside it is read the same way
@@ -742,11 +600,11 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 
 	if (!json_is_object(root) || !json_is_string(v) ||
 	    strcmp(json_string_value(v), PROFILE_FORMAT)) {
-		bad(r, depth ? "remote: not a perpkt profile" :
+		reader_bad(r, depth ? "remote: not a perpkt profile" :
 		    "not a perpkt profile (no \"format\": \"" PROFILE_FORMAT "\")");
 		return;
 	}
-	version = get_u64(r, root, "version");
+	version = reader_u64(r, root, "version");
 	if (!r->failed && (version > PROFILE_VERSION || version < 1)) {
 		/* compared before any cast: 2^32 + 1 must not read as 1 */
 		snprintf(msg, sizeof(msg), version ?
@@ -754,29 +612,29 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 			 "upgrade perpkt" : "format version %llu is not one (%d) "
 			 "this perpkt reads", (unsigned long long)version,
 			 PROFILE_VERSION);
-		bad(r, msg);
+		reader_bad(r, msg);
 		return;
 	}
 	p->version = (int)version;
-	p->tool_version = get_str(r, root, "tool", 0);
-	p->created = get_str(r, root, "created", 0);
-	p->command = get_str(r, root, "command", 0);
-	read_system(r, get_obj(r, root, "system"), p);
-	read_workload(r, get_obj(r, root, "workload"), p);
-	read_counters(r, get_obj(r, root, "counters"), p);
+	p->tool_version = reader_str(r, root, "tool", 0);
+	p->created = reader_str(r, root, "created", 0);
+	p->command = reader_str(r, root, "command", 0);
+	read_system(r, reader_obj(r, root, "system"), p);
+	read_workload(r, reader_obj(r, root, "workload"), p);
+	read_counters(r, reader_obj(r, root, "counters"), p);
 	read_repeat_counts(r, root, p);
 	read_conditions(r, json_object_get(root, "conditions"), p);
-	read_samples(r, get_array(r, root, "samples"), p);
-	read_stacks(r, get_array_opt(r, root, "stacks"), p);
-	read_ksyms(r, get_array(r, root, "kallsyms"), p);
-	read_modules(r, get_array_opt(r, root, "modules"), p);
-	p->remote_missing = get_str(r, root, "remote_missing", 0);
+	read_samples(r, reader_array(r, root, "samples"), p);
+	read_stacks(r, reader_array_opt(r, root, "stacks"), p);
+	read_ksyms(r, reader_array(r, root, "kallsyms"), p);
+	read_modules(r, reader_array_opt(r, root, "modules"), p);
+	p->remote_missing = reader_str(r, root, "remote_missing", 0);
 	v = json_object_get(root, "remote");
 	if (v && !json_is_null(v) && !r->failed) {
 		if (depth)
-			bad(r, "remote: a remote side holds no remote side");
+			reader_bad(r, "remote: a remote side holds no remote side");
 		else if (!(p->remote = calloc(1, sizeof(*p->remote))))
-			bad(r, "out of memory");
+			reader_bad(r, "out of memory");
 		else
 			read_document(r, v, p->remote, 1);
 	}
@@ -792,7 +650,7 @@ static int read_root(struct reader *r, json_t *root, json_error_t *jerr,
 			snprintf(msg, sizeof(msg), "%s", jerr->text);
 		else
 			snprintf(msg, sizeof(msg), "line %d: %s", jerr->line, jerr->text);
-		return bad(r, msg);
+		return reader_bad(r, msg);
 	}
 	read_document(r, root, p, 0);
 	json_decref(root);
@@ -811,7 +669,7 @@ int profile_read(struct profile *p, const char *path)
 
 	memset(p, 0, sizeof(*p));
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		return bad(&r, "it is a directory; give a profile file");
+		return reader_bad(&r, "it is a directory; give a profile file");
 	/* "-i -": a profile piped from "record -o -" */
 	return read_root(&r, strcmp(path, "-") ?
 			 json_load_file(path, JSON_REJECT_DUPLICATES, &jerr) :
