@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /*
  * What every JSON document of perpkt shares (docs/schema/): the

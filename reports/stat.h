@@ -5,7 +5,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 #include "reports/spread.h"
 
 /*

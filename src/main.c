@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "commands/commands.h"
 #include "error.h"
 #include "exitcode.h"
 #include "reports/render.h"

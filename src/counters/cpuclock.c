@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "procfile.h"
+#include "system/procfile.h"
 
 #define CALIBRATION_NS 20000000LL
 

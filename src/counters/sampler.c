@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "profile.h"
-#include "procfile.h"
+#include "profile/profile.h"
+#include "system/procfile.h"
 
 /* One CPU: its group of events and their shared ring. */
 struct group {

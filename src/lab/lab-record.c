@@ -16,8 +16,8 @@
 #include "lab/channel.h"
 #include "lab/guest.h"
 #include "lab/qemu.h"
-#include "procfile.h"
-#include "profile.h"
+#include "system/procfile.h"
+#include "profile/profile.h"
 #include "symbolize/symbolize.h"
 
 char *record_command_line(int argc, char **argv);

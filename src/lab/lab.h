@@ -2,8 +2,8 @@
 #ifndef PERPKT_LAB_LAB_H
 #define PERPKT_LAB_LAB_H
 
-#include "profile.h"
-#include "recording.h"
+#include "profile/profile.h"
+#include "record/record.h"
 
 /*
  * perpkt record --kernel IMAGE: boot IMAGE under QEMU with an initramfs

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "procfile.h"
+#include "system/procfile.h"
 
 struct strv {
 	char **v;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "procfile.h"
+#include "system/procfile.h"
 
 #define MAX_ROOTS 64
 #define CACHE_SLOTS 4096   /* a power of two */

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /*
  * A workload of the user's own: a command perpkt starts (`-- CMD

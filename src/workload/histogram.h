@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /*
  * Log-linear latency histogram (HdrHistogram-like): fixed size, no

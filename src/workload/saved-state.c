@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "procfile.h"
+#include "system/procfile.h"
 
 #define LINE_MAX_LEN 512
 

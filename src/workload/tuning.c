@@ -10,7 +10,7 @@
 #include "error.h"
 #include "workload/netns.h"
 #include "workload/saved-state.h"
-#include "procfile.h"
+#include "system/procfile.h"
 
 #define LO_RPS "/sys/class/net/lo/queues/rx-0/rps_cpus"
 #define VETH_RPS "/sys/class/net/" NETNS_IFNAME "/queues/rx-0/rps_cpus"

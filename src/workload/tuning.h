@@ -2,7 +2,7 @@
 #ifndef PERPKT_TUNING_H
 #define PERPKT_TUNING_H
 
-#include "profile.h"
+#include "profile/profile.h"
 
 /*
  * --rps-cpus and --irq-cpu: settings changed for one run and put back

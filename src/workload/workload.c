@@ -17,7 +17,7 @@
 #include "workload/cpu.h"
 #include "error.h"
 #include "workload/netns.h"
-#include "workload/placement.h"
+#include "system/placement.h"
 #include "workload/tuning.h"
 #include "workload/workload-priv.h"
 

@@ -7,7 +7,7 @@
 
 #include "workload/control.h"
 #include "workload/histogram.h"
-#include "profile.h"
+#include "profile/profile.h"
 
 /*
  * The ping-pong workload: a responder and a client, separate processes,

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "fuzz-input.h"
-#include "profile.h"
+#include "profile/profile.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

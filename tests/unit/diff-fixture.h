@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "reports/diff.h"
-#include "profile.h"
+#include "profile/profile.h"
 #include "symbolize/symbolize.h"
-#include "symsource.h"
+#include "commands/symsource.h"
 
 struct fixture_diff {
 	struct profile p[4];

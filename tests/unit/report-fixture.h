@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 #include "symbolize/symbolize.h"
 
 #define LONG_NAME "a_very_long_function_name_that_will_never_fit_in_a_mail_column"

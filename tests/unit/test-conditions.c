@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "conditions.h"
+#include "system/conditions.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "procstat.h"
+#include "system/procstat.h"
 
 static const char stat_a[] =
 	"cpu  100 0 50 1000 0 1 2 0 0 0\n"

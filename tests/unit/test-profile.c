@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 static char dir[] = "/tmp/perpkt-test-profile.XXXXXX";
 

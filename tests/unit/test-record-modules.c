@@ -4,7 +4,7 @@
  * (tests/fixtures/sysmodule/NAME/sections/) or else /proc/modules
  * (tests/fixtures/proc-modules.txt), for the modules the samples fall in.
  */
-#include "record-internal.h"
+#include "record/internal.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

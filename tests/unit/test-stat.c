@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 #include "reports/renderers.h"
 #include "reports/stat.h"
 

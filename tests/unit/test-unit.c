@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "unit.h"
+#include "system/unit.h"
 
 static const char snmp[] =
 	"Ip: Forwarding DefaultTTL InReceives\n"

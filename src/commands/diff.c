@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perpkt diff: where did the time per round trip go between profiles. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/anonymize.h"
+#include "commands/commands.h"
+#include "reports/diff.h"
+#include "error.h"
+#include "exitcode.h"
+#include "reports/failif.h"
+#include "reports/model.h"
+#include "reports/render.h"
+#include "parse.h"
+#include "profile/profile.h"
+#include "profile/sample-filter.h"
+#include "symbolize/symbolize.h"
+#include "commands/symsource.h"
+
+#define MAX_FAILIF 16
+
+static const char diff_usage[] =
+"usage: perpkt diff [options] A B [C...]\n"
+"\n"
+"Value per round trip (or --per unit) of every function and bucket in each profile,\n"
+"its change against the first (A, the baseline), and whether that\n"
+"change is larger than the noise; set beside the change in latency.\n"
+"\n"
+"      --format FMT\n"
+"      --by KEY           function (default) or bucket\n"
+"      --limit N          rows shown (default 30, 0 = all); the rest is\n"
+"                         one [other] row, so the deltas still add up\n"
+"      --threshold V      hide rows whose |delta| is below V per round\n"
+"                         trip (in the diff's unit)\n"
+"      --alias FILE       lines \"old new\": functions renamed between\n"
+"                         the kernels, matched as one\n"
+"      --convert-cycles-ghz F  compare hardware cycles with\n"
+"                         software-clock ns (or latency) at F GHz\n"
+"      --fail-if EXPR     exit 1 when EXPR holds for any profile against\n"
+"                         A, e.g. 'bucket:udp > +5%', 'total > +200',\n"
+"                         'function:udp_sendmsg > +200', 'latency > +1us',\n"
+"                         'latency.p99 > +5%' (also p50, p90, p999)\n"
+"                         (repeatable; errors then exit 130 or 192 so that\n"
+"                         'git bisect run' stops instead of marking bad)\n"
+"      --anonymize        replace host names, addresses, MAC addresses,\n"
+"                         interface names and the kernel command line by\n"
+"                         placeholders, so the report can go public\n"
+"      --include-partial  keep windows that were cut short (left out of\n"
+"                         means and spreads by default)\n"
+"      --allow-missing    a --fail-if bucket or function in no profile\n"
+"                         moved by nothing (default: an error, exit 130)\n"
+"      --force            compare profiles normalised by different --per\n"
+"                         units (said in the output)\n"
+"      --buckets FILE     bucket rules replacing the built-in ones\n"
+"      --side SIDE        of two-host profiles (record --peer): local\n"
+"                         (default) or remote, the responder's host;\n"
+"                         each profile's same side is compared\n"
+SAMPLE_FILTER_HELP
+"      --width N          text width (default 72)\n"
+VERBOSITY_HELP
+"  -h, --help             show this help\n";
+
+struct diff_args {
+	const char *format;
+	const char *buckets;
+	struct render_options ro;  /* --width */
+	struct diff_options o;
+	struct failif fail[MAX_FAILIF];
+	size_t nfail;
+	int bisect;   /* --fail-if on the command line, even a bad one */
+	int allow_missing;
+	int include_partial;
+	int anonymize;
+	const char *side;  /* --side local|remote, NULL: local */
+	struct sample_filter filter;
+	int help;
+};
+
+static int parse_args(int argc, char **argv, struct diff_args *a)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 1 },
+		{ "by", required_argument, NULL, 2 },
+		{ "limit", required_argument, NULL, 3 },
+		{ "threshold", required_argument, NULL, 4 },
+		{ "alias", required_argument, NULL, 5 },
+		{ "convert-cycles-ghz", required_argument, NULL, 6 },
+		{ "fail-if", required_argument, NULL, 7 },
+		{ "buckets", required_argument, NULL, 8 },
+		{ "width", required_argument, NULL, 9 },
+		{ "allow-missing", no_argument, NULL, 10 },
+		{ "force", no_argument, NULL, 11 },
+		{ "include-partial", no_argument, NULL, 13 },
+		{ "anonymize", no_argument, NULL, 12 },
+		{ "side", required_argument, NULL, 14 },
+		SAMPLE_FILTER_OPTIONS,
+		VERBOSITY_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	uint64_t v;
+	char *end;
+	int c, by;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hqv", longopts, NULL)) != -1) {
+		int r = sample_filter_option(&a->filter, c, optarg);
+
+		if (r < 0)
+			return -1;
+		if (r || parse_verbosity(c))
+			continue;
+		switch (c) {
+		case 1:
+			if (!renderer_find(&diff_renderers, optarg))
+				return -1;
+			a->format = optarg;
+			break;
+		case 2:
+			by = model_by_parse(optarg);
+			if (by != MODEL_BY_FUNCTION && by != MODEL_BY_BUCKET)
+				return error("unknown --by '%s' (use function or bucket)",
+					     optarg);
+			a->o.by = by;
+			break;
+		case 3:
+			if (parse_u64(optarg, "--limit", 0, 1000000, &v))
+				return -1;
+			a->o.limit = (int)v;
+			break;
+		case 4:
+			a->o.threshold = strtod(optarg, &end);
+			if (end == optarg || *end || a->o.threshold < 0 ||
+			    !isfinite(a->o.threshold))
+				return error("invalid --threshold '%s': expected a value per round trip, 0 or more",
+					     optarg);
+			break;
+		case 5:
+			a->o.alias_file = optarg;
+			break;
+		case 6:
+			a->o.ghz = strtod(optarg, &end);
+			if (end == optarg || *end || !(a->o.ghz > 0.01) ||
+			    a->o.ghz > 100)
+				return error("invalid --convert-cycles-ghz '%s': expected a clock in GHz, e.g. 2.9",
+					     optarg);
+			break;
+		case 7:
+			if (a->nfail == MAX_FAILIF)
+				return error("too many --fail-if: at most %d",
+					     MAX_FAILIF);
+			if (failif_parse(optarg, &a->fail[a->nfail]))
+				return error("for example %s", FAILIF_EXAMPLE);
+			a->nfail++;
+			break;
+		case 8:
+			a->buckets = optarg;
+			break;
+		case 9:
+			if (parse_u64(optarg, "--width", 60, 1000, &v))
+				return -1;
+			a->ro.width = (int)v;
+			break;
+		case 10:
+			a->allow_missing = 1;
+			break;
+		case 11:
+			a->o.force = 1;
+			break;
+		case 13:
+			a->include_partial = 1;
+			break;
+		case 12:
+			a->anonymize = 1;
+			break;
+		case 14:
+			if (profile_side_check(optarg))
+				return -1;
+			a->side = optarg;
+			break;
+		case 'h':
+			help_show(diff_usage, &diff_renderers);
+			a->help = 1;
+			return 0;
+		default:
+			return -1;
+		}
+	}
+	if (argc - optind < 2)
+		return error("diff needs at least two profiles, the baseline first");
+	if (argc - optind > DIFF_MAX_PROFILES)
+		return error("diff compares at most %d profiles", DIFF_MAX_PROFILES);
+	/* diff_folded says so too, but only after loading the profiles */
+	if (!strcmp(a->format, "folded") && argc - optind != 2)
+		return error("folded output compares exactly two profiles");
+	return 0;
+}
+
+struct loaded {
+	struct profile p;
+	struct symbolizer *sym;
+	struct model m;
+	int have_p, have_m;
+};
+
+static int load(struct loaded *l, const char *path, const char *buckets,
+		int include_partial, struct anonymizer *anon,
+		const struct sample_filter *filter, const char *side)
+{
+	struct symsource src = { .buckets = buckets };
+
+	if (profile_read(&l->p, path))
+		return -1;
+	l->have_p = 1;
+	if (profile_take_side(&l->p, side, path))
+		return -1;
+	if (sample_filter_apply(filter, &l->p))
+		return -1;
+	l->p.include_partial = include_partial;
+	profile_note_partial(&l->p, path);
+	if (anon && anonymize_profile(anon, &l->p))
+		return -1;
+	if (symsource_open(&l->sym, &src, &l->p, NULL))
+		return -1;
+	if (model_build(&l->m, &l->p, l->sym))
+		return -1;
+	l->have_m = 1;
+	return 0;
+}
+
+static void unload(struct loaded *l)
+{
+	if (l->have_m)
+		model_free(&l->m);
+	symbolizer_close(l->sym);
+	if (l->have_p)
+		profile_free(&l->p);
+}
+
+/* 1 when any condition holds for any profile against A, 0 when none,
+ * -1 when one cannot be evaluated. */
+static int check_failif(const struct diff_args *a, const struct diff *d)
+{
+	int any = 0, r;
+	size_t i, k;
+	double delta;
+
+	for (k = 0; k < a->nfail; k++) {
+		for (i = 1; i < d->n; i++) {
+			r = failif_eval(&a->fail[k], d, i, &delta);
+			if (r < 0)
+				return -1;
+			if (!r)
+				continue;
+			any = 1;
+			if (a->fail[k].relative)
+				info("fail-if '%s' holds for '%s': %+.1f%%",
+				     a->fail[k].expr, d->prof[i].path,
+				     delta * 100);
+			else
+				info("fail-if '%s' holds for '%s': %+.1f %s",
+				     a->fail[k].expr, d->prof[i].path, delta,
+				     a->fail[k].target == FAILIF_LATENCY ||
+				     a->fail[k].target == FAILIF_PERCENTILE ||
+				     a->fail[k].time ? "ns" : d->unit);
+		}
+	}
+	return any;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_args a = { .format = renderer_default(&diff_renderers),
+			       .o = { .by = MODEL_BY_FUNCTION, .limit = 30 } };
+	struct loaded *l = NULL;
+	struct anonymizer *anon = NULL;
+	const struct model *models[DIFF_MAX_PROFILES];
+	const char *paths[DIFF_MAX_PROFILES];
+	struct diff d;
+	int ret = RESULT_FAILURE, built = 0, r;
+	size_t i, n, remotes = 0;
+
+	memset(&d, 0, sizeof(d));
+	for (i = 1; i < (size_t)argc; i++)
+		if (!strncmp(argv[i], "--fail-if", 9))
+			a.bisect = 1;
+	if (parse_args(argc, argv, &a)) {
+		help_error(diff_usage, &diff_renderers);
+		ret = RESULT_USAGE;
+		goto out;
+	}
+	if (a.help) {
+		ret = RESULT_OK;
+		goto out;
+	}
+	for (i = 0; i < a.nfail; i++)
+		a.fail[i].allow_missing = a.allow_missing;
+	/* one for all profiles: the same host is the same placeholder */
+	if (a.anonymize && !(anon = anonymizer_new())) {
+		error("out of memory");
+		goto out;
+	}
+	n = argc - optind;
+	l = calloc(n, sizeof(*l));
+	if (!l) {
+		error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		paths[i] = argv[optind + i];
+		if (load(&l[i], paths[i], a.buckets, a.include_partial, anon,
+			 &a.filter, a.side))
+			goto out;
+		models[i] = &l[i].m;
+		remotes += l[i].p.remote != NULL;
+	}
+	/* a side is compared with the same side, never with the other */
+	if (!a.side && remotes == n)
+		info("the profiles hold the responder's side too: --side remote "
+		     "compares those");
+	built = 1;
+	if (diff_build(&d, models, paths, n, &a.o))
+		goto out;
+	if (render_stdout(&diff_renderers, a.format, &d, &a.ro))
+		goto out;
+	r = check_failif(&a, &d);
+	if (r < 0)
+		goto out;
+	ret = r ? RESULT_MET : RESULT_OK;
+out:
+	if (built || l)
+		diff_free(&d);
+	for (i = 0; l && i < (size_t)(argc - optind); i++)
+		unload(&l[i]);
+	free(l);
+	anonymizer_free(anon);
+	for (i = 0; i < a.nfail; i++)
+		failif_free(&a.fail[i]);
+	/* under --fail-if, errors must stop a bisect, not mark it bad */
+	return a.bisect ? ret | RESULT_BISECT : ret;
+}

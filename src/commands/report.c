@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perpkt report: per-round-trip tables from a profile. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/anonymize.h"
+#include "commands/commands.h"
+#include "error.h"
+#include "exitcode.h"
+#include "reports/model.h"
+#include "reports/render.h"
+#include "parse.h"
+#include "profile/profile.h"
+#include "profile/sample-filter.h"
+#include "symbolize/symbolize.h"
+#include "commands/symsource.h"
+
+static const char report_usage[] =
+"usage: perpkt report [options] [-i FILE]\n"
+"\n"
+"Kernel time per round trip, by function, bucket, source file, CPU or\n"
+"role, with the latency decomposition and reconciliation lines, from a\n"
+"profile made by 'perpkt record'.\n"
+"\n"
+"  -i, --input FILE       profile to read (default perpkt.json)\n"
+"      --format FMT\n"
+"      --stdio            the text report (perf report's spelling)\n"
+"      --by KEY           main table by function (default), bucket, file,\n"
+"                         cpu or role; or role or cpu, then function,\n"
+"                         bucket or file: --by role,function\n"
+"      --sort KEY         samples, per-rt (default), name, or an event name;\n"
+"                         two keys as in perf (--sort cpu,sym) group\n"
+"                         like --by\n"
+"      --width N          text width in columns (default 72)\n"
+"      --limit N          show at most N rows, the rest summed in one row\n"
+"                         (default: text 15, 40 with --full; markdown\n"
+"                         and html 40; csv all; 0 = all)\n"
+"      --full             text: every section (conditions, reconciliation,\n"
+"                         roles, events, notes), not the mail-sized\n"
+"                         summary; -v does the same\n"
+"      --threshold PCT    hide rows below PCT percent\n"
+"      --callers FUNC     who calls FUNC, from callchains (record -g)\n"
+SAMPLE_FILTER_HELP
+"      --all-conditions   list every test condition, not the first few\n"
+"      --anonymize        replace host names, addresses, MAC addresses,\n"
+"                         interface names and the kernel command line by\n"
+"                         placeholders, so the report can go public\n"
+"      --buckets FILE     bucket rules replacing the built-in ones\n"
+"      --vmlinux FILE     symbols, file:line and buckets by source path\n"
+"                         from this vmlinux (its build-id must match)\n"
+"      --kallsyms FILE    symbols from a kallsyms file of the same boot\n"
+"      --modules DIR      module .ko files (with DWARF) for --vmlinux\n"
+"      --force            accept a vmlinux whose build-id differs\n"
+"      --side SIDE        of a two-host profile (record --peer): local\n"
+"                         (default; text, markdown, html and json show\n"
+"                         the remote side beside it, csv and folded one\n"
+"                         side only) or remote, the responder's host\n"
+VERBOSITY_HELP
+"  -h, --help             show this help\n";
+
+struct report_args {
+	const char *input;
+	const char *format;
+	const char *buckets;
+	struct symsource src;  /* --vmlinux, --kallsyms, --force */
+	const char *sort;
+	const char *callers;
+	struct render_options ro;
+	int anonymize;
+	int limit_given;
+	enum model_by first, second;  /* --by role,function */
+	struct sample_filter filter;
+	const char *side;      /* --side local|remote, NULL: local */
+	int help;
+};
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "format", required_argument, NULL, 1 },
+		{ "width", required_argument, NULL, 2 },
+		{ "limit", required_argument, NULL, 3 },
+		{ "threshold", required_argument, NULL, 4 },
+		{ "buckets", required_argument, NULL, 5 },
+		{ "by", required_argument, NULL, 6 },
+		{ "sort", required_argument, NULL, 7 },
+		{ "callers", required_argument, NULL, 8 },
+		{ "all-conditions", no_argument, NULL, 9 },
+		{ "anonymize", no_argument, NULL, 10 },
+		{ "stdio", no_argument, NULL, 60 },
+		{ "full", no_argument, NULL, 11 },
+		SAMPLE_FILTER_OPTIONS,
+		{ "vmlinux", required_argument, NULL, 30 },
+		{ "kallsyms", required_argument, NULL, 31 },
+		{ "force", no_argument, NULL, 32 },
+		{ "modules", required_argument, NULL, 33 },
+		{ "side", required_argument, NULL, 34 },
+		VERBOSITY_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	uint64_t v;
+	double pct;
+	char *end;
+	int c, by;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
+		int r = sample_filter_option(&a->filter, c, optarg);
+
+		if (r < 0)
+			return -1;
+		if (r || parse_verbosity(c))
+			continue;
+		switch (c) {
+		case 'i':
+			a->input = optarg;
+			break;
+		case 1:
+			if (!renderer_find(&report_renderers, optarg))
+				return -1;
+			a->format = optarg;
+			break;
+		case 2:
+			if (parse_u64(optarg, "--width", 60, 1000, &v))
+				return -1;
+			a->ro.width = (int)v;
+			break;
+		case 3:
+			if (parse_u64(optarg, "--limit", 0, 1000000, &v))
+				return -1;
+			a->ro.limit = (int)v;
+			a->limit_given = 1;
+			break;
+		case 4:
+			pct = strtod(optarg, &end);
+			/* written so that nan fails too */
+			if (end == optarg || *end || !(pct >= 0 && pct <= 100))
+				return error("invalid --threshold '%s': expected a percentage "
+					     "between 0 and 100", optarg);
+			a->ro.threshold = pct / 100;
+			break;
+		case 5:
+			a->buckets = optarg;
+			break;
+		case 6:
+			by = model_by_parse(optarg);
+			if (by < 0 && model_by_parse_combined(optarg, &a->first, &a->second))
+				return error("unknown --by '%s' (use function, bucket, file, cpu or role, or two keys such as role,function)",
+					     optarg);
+			a->ro.by = by < 0 ? MODEL_BY_COMBINED : by;
+			break;
+		case 7:
+			/* perf's --sort cpu,sym is a grouping: two keys */
+			if (!model_by_parse_combined(optarg, &a->first, &a->second))
+				a->ro.by = MODEL_BY_COMBINED;
+			else
+				a->sort = optarg;
+			break;
+		case 8:
+			a->callers = optarg;
+			break;
+		case 9:
+			a->ro.all_conditions = 1;
+			break;
+		case 10:
+			a->anonymize = 1;
+			break;
+		case 60:
+			a->format = "text";
+			break;
+		case 11:
+			a->ro.full = 1;
+			break;
+		case 30:
+			a->src.vmlinux = optarg;
+			break;
+		case 31:
+			a->src.kallsyms = optarg;
+			break;
+		case 32:
+			a->src.force = 1;
+			break;
+		case 33:
+			a->src.modules = optarg;
+			break;
+		case 34:
+			if (profile_side_check(optarg))
+				return -1;
+			a->side = optarg;
+			break;
+		case 'h':
+			help_show(report_usage, &report_renderers);
+			a->help = 1;
+			return 0;
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc)
+		return error("unexpected argument '%s'", argv[optind]);
+	if (diag_verbosity() >= DIAG_VERBOSE)
+		a->ro.full = 1;
+	/* text is for mail: 15 rows, 40 with --full; markdown and html 40;
+	 * csv, json and folded are for tools: every row */
+	if (!a->limit_given)
+		a->ro.limit = !strcmp(a->format, "text") ? (a->ro.full ? 40 : 15) :
+			      !strcmp(a->format, "markdown") ||
+			      !strcmp(a->format, "html") ? 40 : 0;
+	if (a->src.vmlinux && a->src.kallsyms)
+		return error("--vmlinux and --kallsyms exclude each other");
+	return 0;
+}
+
+/* The profile's own symbols unless --vmlinux or --kallsyms says else. */
+static int open_symbols(struct report_args *a, const struct profile *p,
+			struct symbolizer **sym)
+{
+	a->src.buckets = a->buckets;
+	return symsource_open(sym, &a->src, p, NULL);
+}
+
+/*
+ * The remote side beside the local one: its own kallsyms entries, or
+ * the vmlinux given when the two hosts ran the same build. A filter or
+ * an anonymized report applies to it as well; a filter that names
+ * this host's pids or CPUs leaves it out instead.
+ */
+static int add_remote_side(struct report_args *a, struct profile *p,
+			   struct model *m, struct symbolizer **rsym)
+{
+	struct symsource rs = a->src;
+	struct profile *r = p->remote;
+
+	if (!r)
+		return 0;
+	if (sample_filter_active(&a->filter) &&
+	    sample_filter_apply(&a->filter, r)) {
+		info("the filter leaves the remote side out: 'perpkt report "
+		     "--side remote' with a filter of its own shows it");
+		profile_free(r);
+		free(r);
+		p->remote = NULL;
+		return 0;
+	}
+	if (!(p->build_id && r->build_id && !strcmp(p->build_id, r->build_id))) {
+		rs.vmlinux = rs.kallsyms = rs.modules = NULL;
+		rs.force = 0;
+	}
+	if (symsource_open(rsym, &rs, r, NULL))
+		return -1;
+	return model_build_remote(m, *rsym);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = {
+		.input = "perpkt.json",
+		.format = renderer_default(&report_renderers),
+		.sort = "per-rt",
+		.ro = { .width = 72, .limit = 40, .by = MODEL_BY_FUNCTION },
+	};
+	struct symbolizer *sym = NULL, *rsym = NULL;
+	struct profile p;
+	struct model m;
+	int ret = RESULT_FAILURE;
+
+	if (parse_args(argc, argv, &a)) {
+		help_error(report_usage, &report_renderers);
+		return RESULT_USAGE;
+	}
+	if (a.help)
+		return RESULT_OK;
+	if (profile_read(&p, a.input))
+		return RESULT_FAILURE;
+	if (profile_take_side(&p, a.side, a.input))
+		goto out_sym;
+	if (sample_filter_apply(&a.filter, &p))
+		goto out_sym;
+	if (a.anonymize) {
+		struct anonymizer *an = anonymizer_new();
+		int bad = !an || anonymize_profile(an, &p) ||
+			  (p.remote && anonymize_profile(an, p.remote));
+
+		anonymizer_free(an);
+		if (bad)
+			goto out_sym;
+	}
+	if (open_symbols(&a, &p, &sym))
+		goto out_sym;
+	if (model_build(&m, &p, sym))
+		goto out_sym;
+	if (add_remote_side(&a, &p, &m, &rsym))
+		goto out_model;
+	if (a.ro.by == MODEL_BY_COMBINED &&
+	    model_combine(&m, sym, a.first, a.second)) {
+		ret = RESULT_USAGE;
+		goto out_model;
+	}
+	if (model_sort(&m, a.sort)) {
+		/* which event names exist is known only now */
+		error("unknown --sort '%s' (use samples, per-rt, name or an event of the profile)",
+		      a.sort);
+		help_error(report_usage, &report_renderers);
+		ret = RESULT_USAGE;
+		goto out_model;
+	}
+	if (a.callers && (model_callers(&m, a.callers) ||
+			  model_sort(&m, a.sort)))
+		goto out_model;
+	if (!render_stdout(&report_renderers, a.format, &m, &a.ro))
+		ret = RESULT_OK;
+out_model:
+	model_free(&m);
+out_sym:
+	symbolizer_close(rsym);
+	symbolizer_close(sym);
+	profile_free(&p);
+	return ret;
+}

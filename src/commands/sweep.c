@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perpkt sweep: record a matrix of configurations, one profile per
+ * cell, then print the table. Each cell is this binary run as a child
+ * `perpkt record`, so a sweep measures exactly what record would; the
+ * network is whatever record makes (loopback, or its own veth pair).
+ *
+ * Resumable: a cell whose profile exists and reads cleanly is kept. A
+ * cell records into NAME.partial.json and is renamed to NAME.json only
+ * when record finished it, so an interrupted cell never looks complete.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands/commands.h"
+#include "error.h"
+#include "exitcode.h"
+#include "parse.h"
+#include "profile/profile.h"
+#include "record/record.h"
+#include "reports/render.h"
+#include "reports/table.h"
+#include "commands/table-load.h"
+
+#define MAX_VALUES 32
+#define MAX_CELLS 4096
+#define MAX_ARGS 64
+
+static const char sweep_usage[] =
+"usage: perpkt sweep [options] -o DIR\n"
+"\n"
+"Record every combination of the lists given (one 'perpkt record' per\n"
+"cell, one profile per cell in DIR), then print the table. Cells whose\n"
+"profile is already in DIR are kept, so an interrupted sweep resumes.\n"
+"\n"
+"  -o, --output DIR       directory of the profiles (made if missing)\n"
+"  -d, --duration SECS    measurement window of each record (default 2)\n"
+"      --repeat N         windows per cell (default 1): record --repeat N\n"
+"                         when record has it, else N records per cell\n"
+"      --placements LIST  record --placement values, e.g. same,smt\n"
+"      --cpu-pairs LIST   client:server CPU pairs, e.g. 1:1,0:1\n"
+"      --client-cpu LIST  client CPUs (each with each --server-cpu)\n"
+"      --server-cpu LIST  responder CPUs\n"
+"      --rps-cpus LIST    RPS masks, e.g. 0,1,2\n"
+"      --gap LIST         pauses between round trips, e.g. 0,100us\n"
+"      --size LIST        message sizes in bytes, e.g. 40,1400\n"
+"      --transport LIST   e.g. udp,tcp\n"
+"      --value V          table value (see perpkt table; default latency)\n"
+"      --format FMT\n"
+VERBOSITY_HELP
+"  -h, --help             show this help\n";
+
+enum { D_PLACE, D_PAIR, D_CCPU, D_SCPU, D_RPS, D_GAP, D_SIZE, D_TRANS, D_MAX };
+
+/* The matrix's dimensions, one row each: sweep's option, the word in
+ * cell names, and the record option each value goes to (NULL for cpu
+ * pairs, which give --client-cpu and --server-cpu). */
+static const struct dim_spec {
+	const char *option, *cell, *record;
+} dim_specs[D_MAX] = {
+	[D_PLACE] = { "placements", "place", "--placement" },
+	[D_PAIR] = { "cpu-pairs", "cpu", NULL },
+	[D_CCPU] = { "client-cpu", "client", "--client-cpu" },
+	[D_SCPU] = { "server-cpu", "server", "--server-cpu" },
+	[D_RPS] = { "rps-cpus", "rps", "--rps-cpus" },
+	[D_GAP] = { "gap", "gap", "--gap" },
+	[D_SIZE] = { "size", "size", "--size" },
+	[D_TRANS] = { "transport", "tr", "--transport" },
+};
+/* getopt_long's value for dimension i: DIM_OPT + i, above every letter */
+#define DIM_OPT 256
+
+/* One dimension of the matrix: its row of dim_specs and its values. */
+struct dim {
+	const struct dim_spec *spec;
+	char *values[MAX_VALUES];
+	size_t n;
+};
+
+struct sweep {
+	const char *dir;
+	const char *duration;
+	unsigned repeat;
+	const char *value, *format;
+	struct dim dims[D_MAX];
+	int record_repeat;     /* record accepts --repeat */
+};
+
+static volatile sig_atomic_t interrupted;
+static volatile pid_t child;
+
+static void on_signal(int sig)
+{
+	interrupted = 1;
+	/* the child may not be in our terminal's group: pass it on */
+	if (child > 0)
+		kill(child, sig);
+}
+
+static int split(struct dim *d, const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+
+	if (!copy)
+		return error("out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (d->n == MAX_VALUES) {
+			free(copy);
+			return error("too many values for --%s: at most %d",
+				     d->spec->option, MAX_VALUES);
+		}
+		if (!(d->values[d->n++] = strdup(tok))) {
+			free(copy);
+			return error("out of memory");
+		}
+	}
+	free(copy);
+	if (!d->n)
+		return error("empty list for --%s", d->spec->option);
+	return 0;
+}
+
+/* Text of `record --help`, to see which options record has today. */
+static char *record_help(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	char cmd[64];
+	FILE *p, *m;
+	int c;
+
+	snprintf(cmd, sizeof(cmd), "/proc/%d/exe record --help", (int)getpid());
+	p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	if (!m) {
+		pclose(p);
+		return NULL;
+	}
+	while ((c = fgetc(p)) != EOF)
+		fputc(c, m);
+	pclose(p);
+	fclose(m);
+	return buf;
+}
+
+static int check_record(struct sweep *s)
+{
+	char *help = record_help();
+	size_t i;
+	char opt[64];
+
+	if (!help)
+		return error("cannot run 'perpkt record --help' to check its options");
+	for (i = 0; i < D_MAX; i++) {
+		const struct dim *d = &s->dims[i];
+
+		if (!d->n || !d->spec->record)
+			continue;
+		snprintf(opt, sizeof(opt), "%s ", d->spec->record);
+		if (!strstr(help, opt)) {
+			free(help);
+			return error("record has no %s yet: cannot sweep over --%s",
+				     d->spec->record, d->spec->option);
+		}
+	}
+	s->record_repeat = strstr(help, "--repeat ") != NULL;
+	free(help);
+	if (s->repeat > 1 && !s->record_repeat)
+		info("record has no --repeat yet: running %u records per cell, one per window",
+		     s->repeat);
+	return 0;
+}
+
+/* Cell names: the settings that vary, e.g. "cpu1-1_size40". */
+static void cell_name(char *buf, size_t len, const struct sweep *s,
+		      const size_t *idx)
+{
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < D_MAX; i++) {
+		const struct dim *d = &s->dims[i];
+		const char *v;
+		char *p;
+
+		if (!d->n)
+			continue;
+		v = d->values[idx[i]];
+		at += snprintf(buf + at, len > at ? len - at : 0, "%s%s%s",
+			       at ? "_" : "", d->spec->cell, v);
+		if (at >= len)
+			break;
+		/* keep file names plain */
+		for (p = buf; *p; p++)
+			if (*p == '/' || *p == ' ' || *p == ':')
+				*p = '-';
+	}
+	if (!buf[0])
+		snprintf(buf, len, "default");
+}
+
+/* The profile path of window k (k < 0: the cell's only file). */
+static void cell_path(char *buf, size_t len, const struct sweep *s,
+		      const char *name, int k, int partial)
+{
+	if (k < 0)
+		snprintf(buf, len, "%s/%s%s.json", s->dir, name,
+			 partial ? ".partial" : "");
+	else
+		snprintf(buf, len, "%s/%s.r%d%s.json", s->dir, name, k + 1,
+			 partial ? ".partial" : "");
+}
+
+static int readable(const char *path)
+{
+	struct profile p;
+
+	if (access(path, R_OK))
+		return 0;
+	/* profile_read says why on stderr: a broken file is news */
+	if (profile_read(&p, path))
+		return 0;
+	profile_free(&p);
+	return 1;
+}
+
+static int next_index(const struct sweep *s, size_t *idx)
+{
+	int i;
+
+	for (i = D_MAX - 1; i >= 0; i--) {
+		if (!s->dims[i].n)
+			continue;
+		if (++idx[i] < s->dims[i].n)
+			return 1;
+		idx[i] = 0;
+	}
+	return 0;
+}
+
+/* record's arguments for one cell, from argv[1] = "record"; the count.
+ * Uses static buffers: one cell at a time. */
+static size_t record_argv(const struct sweep *s, const size_t *idx,
+			  const char *out, char **argv)
+{
+	static char exe[64], rep[16];
+	size_t n = 0, i;
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)getpid());
+	argv[n++] = exe;
+	argv[n++] = "record";
+	argv[n++] = "-q";
+	argv[n++] = "-d";
+	argv[n++] = (char *)s->duration;
+	argv[n++] = "-o";
+	argv[n++] = (char *)out;
+	if (s->repeat > 1 && s->record_repeat) {
+		snprintf(rep, sizeof(rep), "%u", s->repeat);
+		argv[n++] = "--repeat";
+		argv[n++] = rep;
+	}
+	for (i = 0; i < D_MAX; i++) {
+		const struct dim *d = &s->dims[i];
+		char *v;
+
+		if (!d->n)
+			continue;
+		v = d->values[idx[i]];
+		if (i == D_PAIR) {
+			/* "C:S" was checked when parsed */
+			static char c[16], sv[16];
+
+			snprintf(c, sizeof(c), "%.*s",
+				 (int)(strchr(v, ':') - v), v);
+			snprintf(sv, sizeof(sv), "%s", strchr(v, ':') + 1);
+			argv[n++] = "--client-cpu";
+			argv[n++] = c;
+			argv[n++] = "--server-cpu";
+			argv[n++] = sv;
+		} else {
+			argv[n++] = (char *)d->spec->record;
+			argv[n++] = v;
+		}
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+/* Every cell through record's own option parser before any runs, so a
+ * bad value in any list fails at once (exit 64), not after hours. */
+static int check_cells(const struct sweep *s)
+{
+	size_t idx[D_MAX] = { 0 };
+	char *argv[MAX_ARGS], name[256];
+
+	if (table_value_check(s->value))
+		return error("unknown --value '%s': see perpkt table --help", s->value);
+	do {
+		struct record_options o;
+		size_t n = record_argv(s, idx, "/dev/null", argv);
+		int help = 0;
+
+		record_defaults(&o);
+		if (record_parse_args((int)n - 1, argv + 1, &o, &help)) {
+			cell_name(name, sizeof(name), s, idx);
+			return error("cell %s: record refuses these settings; nothing "
+				     "was recorded", name);
+		}
+	} while (next_index(s, idx));
+	return 0;
+}
+
+static int run_record(const struct sweep *s, const size_t *idx,
+		      const char *out)
+{
+	char *argv[MAX_ARGS];
+	int status;
+	pid_t pid;
+
+	record_argv(s, idx, out, argv);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return error("cannot start record: %s", strerror(errno));
+	if (!pid) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	child = pid;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	child = 0;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return PERPKT_EXIT_FAILURE;
+}
+
+/* Record one file of a cell; 0 done, 1 interrupted, -1 failed. */
+static int record_file(const struct sweep *s, const size_t *idx,
+		       const char *name, int k)
+{
+	char part[4096], final[4096];
+	int rc;
+
+	cell_path(part, sizeof(part), s, name, k, 1);
+	cell_path(final, sizeof(final), s, name, k, 0);
+	unlink(part);
+	rc = run_record(s, idx, part);
+	if (interrupted) {
+		/* record may have saved what it had: not a finished cell */
+		unlink(part);
+		return 1;
+	}
+	if (rc == PERPKT_EXIT_PARTIAL)
+		warning("cell %s: record reported lost samples; kept", name);
+	else if (rc != PERPKT_EXIT_OK) {
+		unlink(part);
+		return error("cell %s: record failed (exit %d)", name, rc);
+	}
+	if (rename(part, final))
+		return error("cannot rename '%s' to '%s': %s", part, final,
+			     strerror(errno));
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct sweep *s, int *help)
+{
+	static const struct option own[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "repeat", required_argument, NULL, 1 },
+		{ "value", required_argument, NULL, 10 },
+		{ "format", required_argument, NULL, 11 },
+		VERBOSITY_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+	};
+	const size_t nown = sizeof(own) / sizeof(own[0]);
+	struct option longopts[sizeof(own) / sizeof(own[0]) + D_MAX + 1];
+	double secs;
+	uint64_t v;
+	size_t i;
+	int c;
+
+	memcpy(longopts, own, sizeof(own));
+	for (i = 0; i < D_MAX; i++)
+		longopts[nown + i] = (struct option){ dim_specs[i].option,
+			required_argument, NULL, DIM_OPT + (int)i };
+	memset(&longopts[nown + D_MAX], 0, sizeof(longopts[0]));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:d:hqv", longopts, NULL)) != -1) {
+		if (parse_verbosity(c))
+			continue;
+		if (c >= DIM_OPT && c < DIM_OPT + D_MAX) {
+			struct dim *d = &s->dims[c - DIM_OPT];
+
+			if (d->n)
+				return error("--%s given twice", d->spec->option);
+			if (split(d, optarg))
+				return -1;
+			continue;
+		}
+		switch (c) {
+		case 'o':
+			s->dir = optarg;
+			break;
+		case 'd':
+			if (parse_seconds(optarg, "--duration", 0.01, 86400, &secs))
+				return -1;
+			s->duration = optarg;
+			break;
+		case 1:
+			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
+				return -1;
+			s->repeat = (unsigned)v;
+			break;
+		case 10:
+			s->value = optarg;
+			break;
+		case 11:
+			if (!renderer_find(&table_renderers, optarg))
+				return -1;
+			s->format = optarg;
+			break;
+		case 'h':
+			help_show(sweep_usage, &table_renderers);
+			*help = 1;
+			return 0;
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc)
+		return error("unexpected argument '%s'", argv[optind]);
+	if (!s->dir)
+		return error("sweep needs -o DIR for its profiles");
+	for (i = 0; i < s->dims[D_PAIR].n; i++) {
+		const char *p = s->dims[D_PAIR].values[i], *colon = strchr(p, ':');
+
+		if (!colon || colon == p || !colon[1] || strlen(p) > 12)
+			return error("invalid --cpu-pairs value '%s': expected CLIENT:SERVER, e.g. 1:1", p);
+	}
+	if (s->dims[D_PAIR].n && (s->dims[D_CCPU].n || s->dims[D_SCPU].n))
+		return error("--cpu-pairs and --client-cpu/--server-cpu exclude each other");
+	return 0;
+}
+
+static void init_dims(struct sweep *s)
+{
+	size_t i;
+
+	for (i = 0; i < D_MAX; i++)
+		s->dims[i].spec = &dim_specs[i];
+}
+
+static void free_dims(struct sweep *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < D_MAX; i++)
+		for (j = 0; j < s->dims[i].n; j++)
+			free(s->dims[i].values[j]);
+}
+
+static int table_of(const struct sweep *s, char (*names)[256], size_t ncells)
+{
+	size_t files = s->record_repeat || s->repeat < 2 ? 1 : s->repeat;
+	char **paths = calloc(ncells * files, sizeof(*paths));
+	const char **labels = calloc(ncells, sizeof(*labels));
+	size_t *per = calloc(ncells, sizeof(*per)), i, k, n = 0;
+	struct table_load_options tl = { .value = s->value };
+	int ret = RESULT_FAILURE;
+	struct table t;
+
+	memset(&t, 0, sizeof(t));
+	if (!paths || !labels || !per) {
+		error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < ncells; i++) {
+		labels[i] = names[i];
+		per[i] = files;
+		for (k = 0; k < files; k++) {
+			paths[n] = malloc(4096);
+			if (!paths[n]) {
+				error("out of memory");
+				goto out;
+			}
+			cell_path(paths[n++], 4096, s, names[i],
+				  files > 1 ? (int)k : -1, 0);
+		}
+	}
+	if (!table_load(&t, (const char *const *)paths, per, labels, ncells, &tl) &&
+	    !render_stdout(&table_renderers, s->format, &t, NULL))
+		ret = RESULT_OK;
+out:
+	table_free(&t);
+	for (i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
+	free(labels);
+	free(per);
+	return ret;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep s = { .duration = "2", .repeat = 1, .value = "latency",
+			   .format = renderer_default(&table_renderers) };
+	struct sigaction sa, old_int, old_term;
+	char (*names)[256] = NULL;
+	size_t idx[D_MAX] = { 0 }, ncells = 1, cell = 0, files, k, i;
+	int help = 0, ret = RESULT_FAILURE, r;
+
+	init_dims(&s);
+	if (parse_args(argc, argv, &s, &help)) {
+		help_error(sweep_usage, &table_renderers);
+		free_dims(&s);
+		return RESULT_USAGE;
+	}
+	if (help) {
+		free_dims(&s);
+		return RESULT_OK;
+	}
+	for (i = 0; i < D_MAX; i++)
+		if (s.dims[i].n)
+			ncells *= s.dims[i].n;
+	if (ncells > MAX_CELLS) {
+		error("%zu cells are too many: at most %d", ncells, MAX_CELLS);
+		free_dims(&s);
+		return RESULT_USAGE;
+	}
+	if (check_record(&s))
+		goto out;
+	if (check_cells(&s)) {
+		ret = RESULT_USAGE;
+		goto out;
+	}
+	if (mkdir(s.dir, 0777) && errno != EEXIST) {
+		error("cannot make directory '%s': %s", s.dir, strerror(errno));
+		goto out;
+	}
+	names = calloc(ncells, sizeof(*names));
+	if (!names) {
+		error("out of memory");
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	files = s.record_repeat || s.repeat < 2 ? 1 : s.repeat;
+	do {
+		cell_name(names[cell], sizeof(names[cell]), &s, idx);
+		for (k = 0; k < files; k++) {
+			char path[4096];
+			int kk = files > 1 ? (int)k : -1;
+
+			cell_path(path, sizeof(path), &s, names[cell], kk, 0);
+			if (readable(path)) {
+				info("sweep %zu/%zu %s%s: kept (already recorded)",
+				     cell + 1, ncells, names[cell],
+				     files > 1 ? path + strlen(path) - 8 : "");
+				continue;
+			}
+			info("sweep %zu/%zu %s: recording for %s s",
+			     cell + 1, ncells, names[cell], s.duration);
+			r = record_file(&s, idx, names[cell], kk);
+			if (r > 0) {
+				info("sweep interrupted: %zu of %zu cells done; run the same command again to finish",
+				     cell, ncells);
+				ret = RESULT_PARTIAL;
+				goto restore;
+			}
+			if (r < 0)
+				goto restore;
+		}
+		cell++;
+	} while (next_index(&s, idx));
+	ret = table_of(&s, names, ncells);
+restore:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+out:
+	free(names);
+	free_dims(&s);
+	return ret;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perpkt table: profiles by repeat, like the threads' kernel tables. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/commands.h"
+#include "error.h"
+#include "exitcode.h"
+#include "reports/render.h"
+#include "parse.h"
+#include "reports/table.h"
+#include "commands/table-load.h"
+
+#define MAX_TABLE_FILES 256
+
+static const char table_usage[] =
+"usage: perpkt table [options] FILE...\n"
+"\n"
+"One row per profile, one column per repeat (record --repeat), then the\n"
+"average and the sample standard deviation.\n"
+"\n"
+"      --value V          latency (mean, default), latency-p50,\n"
+"                         latency-p99, total,\n"
+"                         busy, bucket:NAME or function:NAME (per RT)\n"
+"      --label L          label of the next row, in file order\n"
+"                         (repeatable; default: kernel release, or the\n"
+"                         file name when two share a release)\n"
+"      --format FMT\n"
+"      --buckets FILE     bucket rules replacing the built-in ones\n"
+"      --include-partial  keep windows that were cut short (left out of\n"
+"                         means and spreads by default)\n"
+"      --anonymize        replace host names, addresses, MAC addresses,\n"
+"                         interface names and the kernel command line by\n"
+"                         placeholders, so the table can go public\n"
+"      --side SIDE        of two-host profiles (record --peer): local\n"
+"                         (default) or remote, the responder's host\n"
+VERBOSITY_HELP
+"  -h, --help             show this help\n";
+
+int cmd_table(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "value", required_argument, NULL, 1 },
+		{ "label", required_argument, NULL, 2 },
+		{ "format", required_argument, NULL, 3 },
+		{ "buckets", required_argument, NULL, 4 },
+		{ "include-partial", no_argument, NULL, 5 },
+		{ "anonymize", no_argument, NULL, 6 },
+		{ "side", required_argument, NULL, 7 },
+		VERBOSITY_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *labels[MAX_TABLE_FILES] = { NULL };
+	struct table_load_options tl = { .value = "latency" };
+	const char *format = renderer_default(&table_renderers);
+	struct table t;
+	int ret = RESULT_FAILURE;
+	size_t nlabels = 0;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hqv", longopts, NULL)) != -1) {
+		if (parse_verbosity(c))
+			continue;
+		switch (c) {
+		case 1:
+			if (table_value_check(optarg)) {
+				error("unknown --value '%s' (use latency, latency-p50, latency-p99, total, busy, bucket:NAME or function:NAME)",
+				      optarg);
+				goto usage;
+			}
+			tl.value = optarg;
+			break;
+		case 2:
+			if (nlabels == MAX_TABLE_FILES) {
+				error("too many --label: at most %d",
+				      MAX_TABLE_FILES);
+				goto usage;
+			}
+			labels[nlabels++] = optarg;
+			break;
+		case 3:
+			if (!renderer_find(&table_renderers, optarg))
+				goto usage;
+			format = optarg;
+			break;
+		case 4:
+			tl.buckets = optarg;
+			break;
+		case 5:
+			tl.include_partial = 1;
+			break;
+		case 6:
+			tl.anonymize = 1;
+			break;
+		case 7:
+			if (profile_side_check(optarg))
+				goto usage;
+			tl.side = optarg;
+			break;
+		case 'h':
+			help_show(table_usage, &table_renderers);
+			return RESULT_OK;
+		default:
+			goto usage;
+		}
+	}
+	if (optind >= argc) {
+		error("table needs at least one profile");
+		goto usage;
+	}
+	if (argc - optind > MAX_TABLE_FILES) {
+		error("table takes at most %d profiles", MAX_TABLE_FILES);
+		goto usage;
+	}
+	if (nlabels > (size_t)(argc - optind)) {
+		error("%zu --label given for %d profiles", nlabels,
+		      argc - optind);
+		goto usage;
+	}
+	if (!table_load(&t, (const char *const *)argv + optind, NULL, labels,
+			argc - optind, &tl) &&
+	    !render_stdout(&table_renderers, format, &t, NULL))
+		ret = RESULT_OK;
+	table_free(&t);
+	return ret;
+usage:
+	help_error(table_usage, &table_renderers);
+	return RESULT_USAGE;
+}

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "system/conditions.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "system/placement.h"
+#include "workload/workload.h"
+#include "system/procfile.h"
+
+#define VALUE_MAX 1024
+
+static void add(struct profile *p, const char *key, const char *value)
+{
+	profile_add_condition(p, key, value);
+}
+
+static void add_file(struct profile *p, const char *key, const char *path,
+		     const char *absent)
+{
+	char buf[VALUE_MAX];
+
+	if (procfile_line(path, buf, sizeof(buf)) < 0 || !buf[0])
+		snprintf(buf, sizeof(buf), "%s", absent);
+	add(p, key, buf);
+}
+
+/* Append to a bounded string, keeping it NUL-terminated. */
+static void cat(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void cat(char *out, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(out);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+void conditions_kconfig_summary(const char *config, char *out, size_t len)
+{
+	static const char *const keys[] = {
+		"CONFIG_HZ=", "CONFIG_NO_HZ_FULL=y", "CONFIG_NO_HZ_IDLE=y",
+		"CONFIG_HZ_PERIODIC=y", "CONFIG_PREEMPT_NONE=y",
+		"CONFIG_PREEMPT_VOLUNTARY=y", "CONFIG_PREEMPT=y",
+		"CONFIG_PREEMPT_RT=y", "CONFIG_PREEMPT_DYNAMIC=y",
+	};
+	const char *line = config;
+	size_t i, n;
+
+	out[0] = '\0';
+	while (line && *line) {
+		n = strcspn(line, "\n");
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			size_t k = strlen(keys[i]);
+
+			if (n < k || strncmp(line, keys[i], k))
+				continue;
+			/* CONFIG_HZ=250 but not CONFIG_HZ_1000=y */
+			if (i == 0)
+				cat(out, len, "%sHZ=%.*s", out[0] ? ", " : "",
+				    (int)(n - k), line + k);
+			else
+				cat(out, len, "%s%.*s", out[0] ? ", " : "",
+				    (int)(k - 9), keys[i] + 7);
+		}
+		line = line[n] ? line + n + 1 : NULL;
+	}
+}
+
+void conditions_cpuinfo_topology(const char *cpuinfo, char *out, size_t len)
+{
+	const char *line = cpuinfo;
+	int cpu = -1, pkg = -1, core = -1, ncpus = 0, v;
+	char body[VALUE_MAX] = "";
+	size_t n;
+
+	out[0] = '\0';
+	for (;;) {
+		int end = !line || !*line;
+
+		n = end ? 0 : strcspn(line, "\n");
+		/* a blank line (or the end) closes one processor's block */
+		if ((end || n == 0) && cpu >= 0) {
+			/* arm64 has neither field: say only what is known */
+			cat(body, sizeof(body), "%scpu%d", ncpus ? ", " : "", cpu);
+			if (pkg >= 0)
+				cat(body, sizeof(body), " pkg %d", pkg);
+			if (core >= 0)
+				cat(body, sizeof(body), " core %d", core);
+			ncpus++;
+			cpu = pkg = core = -1;
+		}
+		if (end)
+			break;
+		if (sscanf(line, "processor : %d", &v) == 1)
+			cpu = v;
+		else if (sscanf(line, "physical id : %d", &v) == 1)
+			pkg = v;
+		else if (sscanf(line, "core id : %d", &v) == 1)
+			core = v;
+		line = line[n] ? line + n + 1 : line + n;
+	}
+	snprintf(out, len, "%d CPU%s; %s", ncpus, ncpus == 1 ? "" : "s", body);
+}
+
+uint64_t conditions_text_size(const char *kallsyms_path)
+{
+	FILE *f = fopen(kallsyms_path, "r");
+	unsigned long long addr, stext = 0, etext = 0;
+	char line[512], type, name[256];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f) && (!stext || !etext)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_stext"))
+			stext = addr;
+		else if (!strcmp(name, "_etext"))
+			etext = addr;
+	}
+	fclose(f);
+	return stext && etext > stext ? etext - stext : 0;
+}
+
+static void kernel_conditions(struct profile *p)
+{
+	char buf[VALUE_MAX], path[300];
+	struct utsname u;
+	char *text = NULL;
+	uint64_t size;
+	FILE *f;
+
+	if (!uname(&u)) {
+		add(p, "kernel.release", u.release);
+		add(p, "kernel.version", u.version);
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+		text = procfile_read(path);
+	}
+	add_file(p, "kernel.cmdline", "/proc/cmdline", "unknown (no /proc/cmdline)");
+	size = conditions_text_size("/proc/kallsyms");
+	if (size)
+		snprintf(buf, sizeof(buf), "%llu bytes (_etext - _stext)",
+			 (unsigned long long)size);
+	else
+		snprintf(buf, sizeof(buf), "unknown (_stext/_etext not in /proc/kallsyms)");
+	add(p, "kernel.text_size", buf);
+
+	if (!text && (f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r"))) {
+		text = procfile_read_stream(f, 1 << 22);
+		pclose(f);
+	}
+	if (text && text[0])
+		conditions_kconfig_summary(text, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "unknown (no /boot/config-* or /proc/config.gz)");
+	free(text);
+	add(p, "kernel.config", buf);
+	/* the preemption model chosen at boot with PREEMPT_DYNAMIC */
+	if (procfile_line("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) < 0)
+		snprintf(buf, sizeof(buf), "unknown (debugfs not mounted: "
+			 "/sys/kernel/debug/sched/preempt)");
+	add(p, "kernel.preempt", buf);
+}
+
+static void cpu_conditions(struct profile *p, int client, int server)
+{
+	char buf[VALUE_MAX], model[256] = "unknown";
+	char *info = procfile_read("/proc/cpuinfo");
+	const char *m;
+
+	if (info && (m = strstr(info, "model name"))) {
+		m = strchr(m, ':');
+		if (m)
+			snprintf(model, sizeof(model), "%.*s",
+				 (int)strcspn(m + 2, "\n"), m + 2);
+	}
+	add(p, "cpu.model", model);
+	if (info) {
+		conditions_cpuinfo_topology(info, buf, sizeof(buf));
+		add(p, "cpu.topology", buf);
+	}
+	free(info);
+	placement_describe(PLACEMENT_SYSFS, client, server, buf, sizeof(buf));
+	add(p, "placement", buf);
+	add_file(p, "cpu.governor",
+		 "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+		 "none (no cpufreq)");
+	add_file(p, "cpu.idle_driver", "/sys/devices/system/cpu/cpuidle/current_driver",
+		 "none (no cpuidle)");
+	add_file(p, "cpu.idle_governor",
+		 "/sys/devices/system/cpu/cpuidle/current_governor", "none");
+}
+
+static void netfilter_conditions(struct profile *p)
+{
+	char buf[VALUE_MAX] = "", count[64], *tables;
+	static const char *const names[] = {
+		"/proc/net/ip_tables_names", "/proc/net/ip6_tables_names",
+	};
+	size_t i;
+	FILE *f;
+
+	if (procfile_line("/proc/sys/net/netfilter/nf_conntrack_count", count,
+		      sizeof(count)) == 0)
+		cat(buf, sizeof(buf), "conntrack active (%s entries)", count);
+	else
+		cat(buf, sizeof(buf), "conntrack not loaded");
+	for (i = 0; i < 2; i++) {
+		tables = procfile_read(names[i]);
+		if (!tables)
+			continue;
+		for (char *c = tables; *c; c++)
+			if (*c == '\n')
+				*c = c[1] ? ',' : '\0';
+		cat(buf, sizeof(buf), "; %s tables: %s", i ? "ip6" : "ip",
+		    tables[0] ? tables : "none");
+		free(tables);
+	}
+	if (access("/usr/sbin/nft", X_OK) == 0 &&
+	    (f = popen("/usr/sbin/nft list tables 2>/dev/null", "r"))) {
+		char *nft = procfile_read_stream(f, 1 << 16);
+
+		pclose(f);
+		if (nft) {
+			for (char *c = nft; *c; c++)
+				if (*c == '\n')
+					*c = c[1] ? ',' : '\0';
+			cat(buf, sizeof(buf), "; nft: %s", nft[0] ? nft : "no tables");
+			free(nft);
+		}
+	}
+	add(p, "net.netfilter", buf);
+}
+
+/* IRQ lines of /proc/interrupts whose name contains dev, with their
+ * affinity and per-CPU counts. */
+static void irqs_of(const char *interrupts, const char *dev, char *out, size_t len)
+{
+	const char *line = interrupts;
+	char aff[128], path[64];
+	size_t n;
+	int irq;
+
+	while (line && *line) {
+		n = strcspn(line, "\n");
+		if (sscanf(line, " %d:", &irq) == 1 && memmem(line, n, dev, strlen(dev))) {
+			const char *name = line + n;
+
+			while (name > line && name[-1] == ' ')
+				name--;
+			while (name > line && name[-1] != ' ')
+				name--;
+			snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irq);
+			if (procfile_line(path, aff, sizeof(aff)) < 0)
+				snprintf(aff, sizeof(aff), "?");
+			cat(out, len, "%sirq %d %.*s -> cpus %s", out[0] ? ", " : "",
+			    irq, (int)(line + n - name), name, aff);
+		}
+		line = line[n] ? line + n + 1 : NULL;
+	}
+}
+
+static void interface_conditions(struct profile *p)
+{
+	char buf[VALUE_MAX] = "", rps[VALUE_MAX] = "", link[512], path[512];
+	char irqs[VALUE_MAX], mask[128];
+	char *interrupts = procfile_read("/proc/interrupts");
+	DIR *d = opendir("/sys/class/net");
+	struct dirent *e;
+	ssize_t n;
+
+	while (d && (e = readdir(d))) {
+		const char *drv = "virtual", *devname = NULL;
+		char dev[512];
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver", e->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n > 0) {
+			link[n] = '\0';
+			drv = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+		}
+		snprintf(path, sizeof(path), "/sys/class/net/%s/device", e->d_name);
+		n = readlink(path, dev, sizeof(dev) - 1);
+		if (n > 0) {
+			dev[n] = '\0';
+			devname = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+		}
+		irqs[0] = '\0';
+		if (interrupts && devname)
+			irqs_of(interrupts, devname, irqs, sizeof(irqs));
+		cat(buf, sizeof(buf), "%s%s (%s%s%s)", buf[0] ? "; " : "", e->d_name,
+		    !strcmp(e->d_name, "lo") ? "loopback" : drv,
+		    irqs[0] ? ": " : ", no IRQs", irqs);
+		snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-0/rps_cpus",
+			 e->d_name);
+		if (procfile_line(path, mask, sizeof(mask)) == 0)
+			cat(rps, sizeof(rps), "%s%s rx-0 %s", rps[0] ? ", " : "",
+			    e->d_name, mask);
+	}
+	if (d)
+		closedir(d);
+	free(interrupts);
+	add(p, "net.interfaces", buf[0] ? buf : "unknown");
+	add(p, "net.rps_cpus.host", rps[0] ? rps : "unknown (no rps_cpus files)");
+}
+
+void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
+			uint32_t message_size)
+{
+	char buf[64];
+
+	kernel_conditions(p);
+	cpu_conditions(p, client_cpu, server_cpu);
+	netfilter_conditions(p);
+	interface_conditions(p);
+	snprintf(buf, sizeof(buf), "%u bytes", message_size);
+	add(p, "workload.message_size", buf);
+}
+
+void conditions_add_result(struct profile *p, const struct workload_result *res)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->timeouts);
+	add(p, "replies.lost", buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->late_replies);
+	add(p, "replies.late", buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->duplicates);
+	add(p, "replies.duplicate", buf);
+	if (res->partial) {
+		snprintf(buf, sizeof(buf), "partial: %llu round trips before: %.160s",
+			 (unsigned long long)res->round_trips, res->error);
+		add(p, "workload.result", buf);
+	}
+	if (res->remote.valid) {
+		snprintf(buf, sizeof(buf), "cpu %d; %llu ns on CPU, %llu ns waiting, "
+			 "%llu switches over the window (%.0f ns on CPU per round trip)",
+			 res->remote.cpu, (unsigned long long)res->remote.cpu_ns,
+			 (unsigned long long)res->remote.wait_ns,
+			 (unsigned long long)res->remote.switches,
+			 res->round_trips ? (double)res->remote.cpu_ns /
+			 (double)res->round_trips : 0.0);
+		add(p, "peer.responder", buf);
+	}
+}

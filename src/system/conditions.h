@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_CONDITIONS_H
+#define PERPKT_CONDITIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile/profile.h"
+
+struct workload_result;
+
+/*
+ * Test conditions, captured into every profile so that two runs can be
+ * compared knowing what differed (the netdev threads kept asking "HZ?
+ * NO_HZ? iptables? conntrack? which CPU takes the interrupt?"). Each is
+ * a short string under a stable key listed in docs/workload.md. What
+ * cannot be read is recorded as "unknown (<why>)", never left out
+ * silently.
+ */
+
+/* System conditions, plus the placement of client and server CPUs and
+ * the message size. */
+void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
+			uint32_t message_size);
+/* What the workload saw: lost, late and duplicate replies, and the
+ * peer's responder counters in --peer mode. */
+void conditions_add_result(struct profile *p, const struct workload_result *res);
+
+/* Exposed for tests. */
+/* "HZ=250, NO_HZ_IDLE, PREEMPT_DYNAMIC" from kernel config text. */
+void conditions_kconfig_summary(const char *config, char *out, size_t len);
+/* "2 CPUs; cpu0 pkg 0 core 0, cpu1 pkg 0 core 1" from /proc/cpuinfo. */
+void conditions_cpuinfo_topology(const char *cpuinfo, char *out, size_t len);
+/* _etext - _stext from kallsyms text; 0 if either is missing. */
+uint64_t conditions_text_size(const char *kallsyms_path);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_PROCSTAT_H
+#define PERPKT_PROCSTAT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "profile/profile.h"
+
+/*
+ * Snapshots of the kernel's own accounting, taken at the edges of the
+ * window and subtracted: CPU time per CPU (/proc/stat), CPU time per
+ * task (/proc/<pid>/schedstat, /proc/<pid>/stat), interrupts and
+ * softirqs per source and CPU (/proc/interrupts, /proc/softirqs).
+ */
+
+struct irq_row {
+	char kind[8];        /* "irq" or "softirq" */
+	char name[32];
+	char desc[96];
+	uint64_t *counts;    /* per column of the file */
+};
+
+struct procstat {
+	int ncpus;           /* columns: CPU numbers in col_cpu[] */
+	int *col_cpu;
+	struct profile_cpu *cpu;      /* per column */
+	struct irq_row *rows;
+	size_t nrows;
+	struct profile_task task[2];  /* client, responder */
+	int ntasks;
+};
+
+/* Take a snapshot; pids <= 0 are skipped. */
+int procstat_take(struct procstat *s, pid_t client, pid_t responder);
+/* after - before into the profile: cpu_times and irqs for the CPUs in
+ * cpus[], tasks for the workload's processes. */
+int procstat_delta(const struct procstat *before, const struct procstat *after,
+		   const int *cpus, int ncpus, struct profile *p);
+void procstat_free(struct procstat *s);
+
+/* Parsers, public for tests. */
+int procstat_parse_stat(const char *text, struct procstat *s);
+int procstat_parse_irqs(const char *text, const char *kind, struct procstat *s);
+
+#endif
