@@ -13,10 +13,11 @@
 #include "reports/render.h"
 
 /*
- * To add a command: write src/cmd-<name>.c with
+ * To add a command: write src/commands/<name>.c with
  *   int cmd_<name>(int argc, char **argv)
- * returning an enum result (src/exitcode.h), declare it in commands.h with its one-line
- * summary below, and document it in docs/perpkt.1.
+ * returning an enum result (src/exitcode.h), declare it in
+ * src/commands/commands.h, add it below with its one-line summary, and
+ * document it in docs/perpkt.1 (docs/HACKING.md, "Add a command").
  */
 static const struct command commands[] = {
 	{ "record", cmd_record, "run the workload and sample the kernel, save a profile" },

@@ -6,6 +6,101 @@
 
 #include "record/record.h"
 
+/* The options of record and stat: what to count and the workload's. */
+
+/* The workload's options, shared by the help of record and stat (one
+ * option table parses them for both). */
+#define WORKLOAD_OPTIONS_HELP \
+"  -d, --duration SECS    measurement window (default 5)\n" \
+"  -w, --warmup SECS      ping-pong before the window opens (default 1)\n" \
+"  -n, --count N          stop after N round trips in the window\n" \
+"      --transport NAME   udp (default), tcp, pipe or icmp\n" \
+"  -s, --size BYTES       message payload size (default 40)\n" \
+"      --gap TIME         pause between round trips (e.g. 100us)\n" \
+"      --gap-mode MODE    sleep (default) or spin through the gap\n" \
+"      --net NAME         loopback (default) or veth: two namespaces\n" \
+"                         made by perpkt, joined by a veth pair\n" \
+"      --peer HOST[:PORT] responder is a 'perpkt serve' there (port 12865)\n" \
+"      --echo HOST:PORT   responder is an RFC 862 echo service\n" \
+"      --client-cpu N     CPU of the client (default: last online CPU)\n" \
+"      --server-cpu N     CPU of the responder (default: the client's)\n" \
+"      --placement REL    same, smt, shared-cache, cross-cache or\n" \
+"                         cross-socket: CPUs chosen from the topology\n" \
+"      --rps-cpus MASK    RPS mask of the receive queue for the run\n" \
+"      --irq-cpu N        move the interface's IRQs to CPU N for the run\n" \
+"\n" \
+"Or a workload of your own, normalised by a count the kernel keeps:\n" \
+"  -- CMD [ARGS...]       run CMD (its process tree has the role\n" \
+"                         'workload'); the window is its lifetime, or -d\n" \
+"  -p, --pid PID,...      attach to running processes for -d seconds\n" \
+"      --per UNIT         what values are per: rt (round trips of the\n" \
+"                         built-in workload, the default), packets:IFACE,\n" \
+"                         rx-packets:IFACE, tx-packets:IFACE,\n" \
+"                         udp-datagrams[:in|out|both] (in by default),\n" \
+"                         tcp-segments[:in|out|both], irqs:NAME (lines of\n" \
+"                         /proc/interrupts) or count:N (your own count)\n"
+
+/* The long options record and stat share, for their option tables
+ * (the values are the short letters or small numbers below 32), and
+ * their short letters. */
+#define RECORD_COMMON_LONGOPTS \
+	{ "duration", required_argument, NULL, 'd' }, \
+	{ "warmup", required_argument, NULL, 'w' }, \
+	{ "event", required_argument, NULL, 'e' }, \
+	{ "user", no_argument, NULL, 5 }, \
+	{ "all-cpus", no_argument, NULL, 'a' }, \
+	{ "cpus", required_argument, NULL, 'C' }, \
+	{ "client-cpu", required_argument, NULL, 1 }, \
+	{ "server-cpu", required_argument, NULL, 2 }, \
+	{ "size", required_argument, NULL, 's' }, \
+	{ "transport", required_argument, NULL, 20 }, \
+	{ "net", required_argument, NULL, 21 }, \
+	{ "peer", required_argument, NULL, 22 }, \
+	{ "echo", required_argument, NULL, 23 }, \
+	{ "placement", required_argument, NULL, 24 }, \
+	{ "count", required_argument, NULL, 'n' }, \
+	{ "gap", required_argument, NULL, 25 }, \
+	{ "gap-mode", required_argument, NULL, 26 }, \
+	{ "rps-cpus", required_argument, NULL, 27 }, \
+	{ "irq-cpu", required_argument, NULL, 28 }, \
+	{ "no-fallback", no_argument, NULL, 4 }, \
+	{ "per", required_argument, NULL, 7 }, \
+	{ "pid", required_argument, NULL, 'p' }, \
+	VERBOSITY_OPTIONS
+/* record's options for what is sampled and where it goes, which stat
+ * (counting only) refuses by name: both tables list them from here. */
+#define RECORD_SAMPLING_LONGOPTS \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "period", required_argument, NULL, 'c' }, \
+	{ "freq", required_argument, NULL, 'F' }, \
+	{ "call-graph", no_argument, NULL, 'g' }, \
+	{ "ring-pages", required_argument, NULL, 3 }
+/* after a '+': the first word that is not an option starts CMD */
+#define RECORD_COMMON_SHORTOPTS "d:w:e:aC:s:n:p:qv"
+
+
+/* commands/record-options.c */
+/* The long name of the option whose value is val in opts, "?" if none. */
+const char *record_longopt_name(const struct option *opts, int val);
+void record_defaults(struct record_options *o);
+/* One option of RECORD_COMMON_LONGOPTS: 1 taken, 0 not one of them,
+ * -1 after printing what is wrong with arg. */
+int record_common_option(int c, const char *arg, struct record_options *o);
+/* After getopt: words left from optind on are -- CMD; then options
+ * that exclude each other. -1 after printing which. */
+int record_check_options(struct record_options *o, int argc, char **argv);
+/* -q/-v set the process's message level: when the command runs, not
+ * when sweep checks a cell's arguments. */
+void record_apply_verbosity(const struct record_options *o);
+
+/* commands/record.c */
+/* "period" for 'c': record's long option names, for messages */
+const char *record_option_name(int c);
+/* record's whole command line; sweep checks its cells with it. *help
+ * set for -h. -1 after printing why. */
+int record_parse_args(int argc, char **argv, struct record_options *o,
+		      int *help);
+
 /*
  * getopt_long for a command that takes RECORD_COMMON_LONGOPTS (record,
  * stat): the common options go to record_common_option, so the caller

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "commands/commands.h"
+#include "commands/record-options.h"
 #include "error.h"
 #include "exitcode.h"
-#include "lab/lab.h"
 #include "parse.h"
 #include "record/record.h"
 #include "reports/render.h"
@@ -58,6 +58,119 @@ WORKLOAD_OPTIONS_HELP
 "                         (another architecture's picks its QEMU)\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
+
+static const struct option record_longopts[] = {
+		RECORD_SAMPLING_LONGOPTS,
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "kernel", required_argument, NULL, 40 },
+		{ "vmlinux", required_argument, NULL, 41 },
+		{ "qemu-arg", required_argument, NULL, 42 },
+		{ "qemu-timeout", required_argument, NULL, 43 },
+		{ "guest-perpkt", required_argument, NULL, 44 },
+		{ "no-remote", no_argument, NULL, 45 },
+		{ "remote-cpus", required_argument, NULL, 46 },
+		{ "help", no_argument, NULL, 'h' },
+		RECORD_COMMON_LONGOPTS,
+		{ 0 }
+};
+
+const char *record_option_name(int c)
+{
+	return record_longopt_name(record_longopts, c);
+}
+
+int record_parse_args(int argc, char **argv, struct record_options *o,
+		      int *help)
+{
+	const struct option *longopts = record_longopts;
+	uint64_t v;
+	int c;
+
+	optind = 1;
+	while ((c = record_getopt(argc, argv, "+o:r:c:F:gh" RECORD_COMMON_SHORTOPTS,
+				  longopts, o)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'F':
+			if (parse_u64(optarg, "--freq", 1, 1000000, &o->sampling.freq))
+				return -1;
+			break;
+		case 'g':
+			o->sampling.callchain = 1;
+			break;
+		case 'r':
+			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
+				return -1;
+			o->window.repeat = (int)v;
+			break;
+		case 'c':
+			if (parse_u64(optarg, "--period", 1, UINT64_MAX / 2, &o->sampling.period))
+				return -1;
+			break;
+		case 3:
+			if (parse_u64(optarg, "--ring-pages", 1, 1 << 20, &v))
+				return -1;
+			if (v & (v - 1))
+				return error("--ring-pages must be a power of two, not %llu",
+					     (unsigned long long)v);
+			o->sampling.ring_pages = (unsigned)v;
+			break;
+		case 40:
+			o->kernel.kernel = optarg;
+			break;
+		case 41:
+			o->kernel.vmlinux = optarg;
+			break;
+		case 42:
+			if (o->kernel.nqemu_args == sizeof(o->kernel.qemu_args) / sizeof(o->kernel.qemu_args[0]))
+				return error("too many --qemu-arg: at most %zu",
+					     o->kernel.nqemu_args);
+			o->kernel.qemu_args[o->kernel.nqemu_args++] = optarg;
+			break;
+		case 43:
+			if (parse_seconds(optarg, "--qemu-timeout", 1, 86400,
+					  &o->kernel.qemu_timeout))
+				return -1;
+			break;
+		case 44:
+			o->kernel.guest_perpkt = optarg;
+			break;
+		case 45:
+			o->builtin.no_remote = 1;
+			break;
+		case 46: {
+			int cpus[MAX_CPUS];
+
+			/* checked here for its form, there for its CPUs */
+			if (strcmp(optarg, "all") &&
+			    (strlen(optarg) >= 64 ||
+			     parse_cpu_list(optarg, cpus, MAX_CPUS) <= 0))
+				return error("invalid --remote-cpus '%s': give all or a "
+					     "CPU list such as 0,2-3", optarg);
+			o->builtin.remote_cpus = optarg;
+			break;
+		}
+		case 'h':
+			*help = 1;
+			return 0;
+		default:
+			return -1;
+		}
+	}
+	if (!o->kernel.kernel && (o->kernel.vmlinux || o->kernel.nqemu_args || o->kernel.qemu_timeout ||
+			   o->kernel.guest_perpkt))
+		return error("--vmlinux, --qemu-arg, --qemu-timeout and --guest-perpkt go with --kernel (perpkt report takes --vmlinux)");
+	if ((o->builtin.no_remote || o->builtin.remote_cpus) && !o->builtin.peer)
+		return error("--%s goes with --peer: only a peer has a remote side",
+			     o->builtin.no_remote ? "no-remote" : "remote-cpus");
+	if (o->builtin.no_remote && o->builtin.remote_cpus)
+		return error("--no-remote and --remote-cpus both given: choose one");
+	if (o->kernel.kernel && o->builtin.peer)
+		return error("--peer and --kernel both given: the guest has no network device");
+	return record_check_options(o, argc, argv);
+}
 
 int cmd_record(int argc, char **argv)
 {

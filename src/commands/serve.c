@@ -6,7 +6,7 @@
  * brackets its window with start and stop and gets back the responder's
  * own CPU time over the window. When the client asks and this process
  * may sample, it records this side's kernel over the same windows and
- * hands the profile over at the end (src/serve-recording.c).
+ * hands the profile over at the end (src/record/serve-recording.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>

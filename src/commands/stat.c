@@ -69,11 +69,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 6 },
 		/* record's, named in the error rather than unknown */
-		{ "output", required_argument, NULL, 'o' },
-		{ "period", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "call-graph", no_argument, NULL, 'g' },
-		{ "ring-pages", required_argument, NULL, 3 },
+		RECORD_SAMPLING_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "confidence", required_argument, NULL, 29 },
 		{ "help", no_argument, NULL, 'h' },
@@ -97,7 +93,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 		case 'r':
 			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
 				return -1;
-			o->repeat = (int)v;
+			o->window.repeat = (int)v;
 			break;
 		case 29:
 			if (parse_confidence(optarg, confidence))
@@ -110,7 +106,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 			return -1;
 		}
 	}
-	if (confidence->width_pct && o->repeat < 2)
+	if (confidence->width_pct && o->window.repeat < 2)
 		return error("--confidence needs -r N with N >= 2: one window has no spread");
 	return record_check_options(o, argc, argv);
 }
@@ -125,7 +121,7 @@ int cmd_stat(int argc, char **argv)
 	int help = 0, ret;
 
 	record_defaults(&o);
-	o.counting_only = 1;
+	o.sampling.counting_only = 1;
 	if (parse_args(argc, argv, &o, &format, &rep, &help)) {
 		help_error(stat_usage, &stat_renderers);
 		return RESULT_USAGE;

@@ -25,6 +25,7 @@
 #include "exitcode.h"
 #include "parse.h"
 #include "profile/profile.h"
+#include "commands/record-options.h"
 #include "record/record.h"
 #include "reports/render.h"
 #include "reports/table.h"

@@ -248,7 +248,8 @@ int sampler_open(struct sampler **out, const struct sampler_config *c,
 	s->data_size = (uint64_t)c->ring_pages * (uint64_t)sysconf(_SC_PAGESIZE);
 	s->groups = calloc((size_t)c->ncpus, sizeof(*s->groups));
 	s->leaders = calloc((size_t)c->ncpus, sizeof(*s->leaders));
-	s->pfds = calloc((size_t)c->ncpus, sizeof(*s->pfds));
+	/* one more slot: sampler_poll's extra fd */
+	s->pfds = calloc((size_t)c->ncpus + 1, sizeof(*s->pfds));
 	if (!s->groups || !s->leaders || !s->pfds)
 		goto oom;
 	for (i = 0; i < c->ncpus; i++) {
@@ -282,6 +283,17 @@ int sampler_fds(const struct sampler *s, const int **fds)
 {
 	*fds = s->leaders;
 	return s->ngroups;
+}
+
+int sampler_enable(struct sampler *s, int on)
+{
+	int i;
+
+	for (i = 0; i < s->ngroups; i++)
+		if (ioctl(s->leaders[i], on ? PERF_EVENT_IOC_ENABLE :
+			  PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0)
+			return -1;
+	return 0;
 }
 
 void sampler_set_roles(struct sampler *s, pid_t client, pid_t responder,
@@ -367,10 +379,14 @@ void sampler_drain(struct sampler *s)
 	}
 }
 
-int sampler_poll(struct sampler *s, int timeout_ms)
+int sampler_poll(struct sampler *s, int fd, int timeout_ms)
 {
-	int n = s->npfds ? poll(s->pfds, (nfds_t)s->npfds, timeout_ms) :
-		poll(NULL, 0, timeout_ms);
+	int n;
+
+	s->pfds[s->npfds].fd = fd;
+	s->pfds[s->npfds].events = POLLIN;
+	s->pfds[s->npfds].revents = 0;
+	n = poll(s->pfds, (nfds_t)s->npfds + (fd >= 0), timeout_ms);
 
 	if (n < 0 && errno != EINTR)
 		return error("cannot poll perf events: %s", strerror(errno));

@@ -50,6 +50,9 @@ int sampler_open(struct sampler **out, const struct sampler_config *c,
 		 struct sampler_failure *why);
 /* Group leaders, one per CPU: ENABLE/DISABLE them at the window edges. */
 int sampler_fds(const struct sampler *s, const int **fds);
+/* Enable (on) or disable every group at once, as a window's edge; -1
+ * with errno set when an ioctl fails. */
+int sampler_enable(struct sampler *s, int on);
 /* pids whose samples are tagged client / responder / perpkt itself. */
 void sampler_set_roles(struct sampler *s, pid_t client, pid_t responder,
 		       pid_t self);
@@ -61,8 +64,9 @@ void sampler_set_owner(struct sampler *s, int (*owns)(void *ctx, pid_t pid),
 /* Tag samples from now on with this repeat (window) index. Drain first:
  * samples still in the rings would be counted for the new one. */
 void sampler_set_repeat(struct sampler *s, int repeat);
-/* Wait up to timeout_ms for a ring to pass its watermark, then drain all. */
-int sampler_poll(struct sampler *s, int timeout_ms);
+/* Wait up to timeout_ms for a ring to pass its watermark or fd (-1:
+ * none) to become readable, then drain all. */
+int sampler_poll(struct sampler *s, int fd, int timeout_ms);
 void sampler_drain(struct sampler *s);
 const struct aggregate *sampler_aggregate(const struct sampler *s);
 const struct stack_table *sampler_stacks(const struct sampler *s);

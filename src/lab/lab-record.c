@@ -20,8 +20,6 @@
 #include "profile/profile.h"
 #include "symbolize/symbolize.h"
 
-char *record_command_line(int argc, char **argv);
-
 /* Host-only options and whether each takes a value. */
 static int host_option(const char *a, int *takes_value)
 {
@@ -108,7 +106,7 @@ static int console_has(const char *path, const char *mark)
 
 /* Why the boot ended before the profile came out, with the console's
  * tail (or QEMU's own messages when the kernel never started). */
-static int boot_failed(const struct lab_run *r, const struct record_options *o,
+static int boot_failed(const struct lab_run *r, const struct lab_request *rq,
 		       enum lab_qemu_end end, int status, double timeout)
 {
 	int up = console_has(r->console, LAB_GUEST_UP_MARK);
@@ -135,24 +133,25 @@ static int boot_failed(const struct lab_run *r, const struct record_options *o,
 	lab_print_tail(r->console, 20);
 	if (end == LAB_QEMU_TIMEOUT)
 		return error("kernel '%s' %s within %.0f s: stopped (give more with --qemu-timeout)",
-			     o->kernel, up ? "booted but the guest did not finish"
+			     rq->kernel, up ? "booted but the guest did not finish"
 			     : "did not boot to /init", timeout);
 	if (!up)
 		return error("kernel '%s' did not boot to /init (%s %s): see its messages above",
-			     o->kernel, r->arch->qemu, how);
+			     rq->kernel, r->arch->qemu, how);
 	return error("the guest stopped before sending its files out on %s",
 		     r->arch->data_port);
 }
 
 /* Boot once; 0 when the guest's files came out. */
-static int boot(struct lab_run *r, const struct record_options *o)
+static int boot(struct lab_run *r, const struct lab_request *rq,
+		const struct lab_job *job)
 {
 	struct lab_qemu q = {
-		.arch = r->arch, .kernel = o->kernel, .initrd = r->initrd,
+		.arch = r->arch, .kernel = rq->kernel, .initrd = r->initrd,
 		.console = r->console, .data = r->data, .log = r->log,
-		.extra = (char **)o->qemu_args, .nextra = o->nqemu_args,
+		.extra = (char **)rq->qemu_args, .nextra = rq->nqemu_args,
 		.kvm = r->kvm, .cpus = 2, .mem_mb = 1024,
-		.interrupted = o->interrupted, .up_mark = LAB_GUEST_UP_MARK,
+		.interrupted = job->interrupted, .up_mark = LAB_GUEST_UP_MARK,
 	};
 	enum lab_qemu_end end;
 	char **argv;
@@ -160,9 +159,8 @@ static int boot(struct lab_run *r, const struct record_options *o)
 	size_t i, len = 0;
 
 	/* boot in seconds, the windows at TCG's pace, and the reply */
-	q.timeout_s = o->qemu_timeout > 0 ? o->qemu_timeout :
-		90 + 2 * (o->warmup + o->duration) * o->repeat +
-		(o->count ? 120 : 0);
+	q.timeout_s = rq->qemu_timeout > 0 ? rq->qemu_timeout :
+		90 + 2 * job->run_s + (job->counted ? 120 : 0);
 	argv = lab_qemu_argv(&q);
 	for (i = 0; argv && argv[i]; i++)
 		len += strlen(argv[i]) + 1;
@@ -171,8 +169,8 @@ static int boot(struct lab_run *r, const struct record_options *o)
 	for (i = 0; r->qemu_command && argv && argv[i]; i++)
 		strcat(strcat(r->qemu_command, i ? " " : ""), argv[i]);
 	lab_qemu_argv_free(argv);
-	if (!o->quiet)
-		info("booting '%s' under %s (%s)", o->kernel, r->arch->qemu,
+	if (!job->quiet)
+		info("booting '%s' under %s (%s)", rq->kernel, r->arch->qemu,
 		     r->accel);
 	if (lab_qemu_run(&q, &end, &status, &r->wall_s))
 		return -1;
@@ -181,14 +179,14 @@ static int boot(struct lab_run *r, const struct record_options *o)
 	if (n < 0)
 		return -1;
 	if (!n)
-		return boot_failed(r, o, end, status, q.timeout_s);
+		return boot_failed(r, rq, end, status, q.timeout_s);
 	return 0;
 }
 
-static void choose_accel(struct lab_run *r, const struct record_options *o)
+static void choose_accel(struct lab_run *r, const struct lab_request *rq)
 {
-	struct lab_qemu q = { .extra = (char **)o->qemu_args,
-			      .nextra = o->nqemu_args };
+	struct lab_qemu q = { .extra = (char **)rq->qemu_args,
+			      .nextra = rq->nqemu_args };
 	char why[256];
 
 	if (lab_qemu_extra_accel(&q)) {
@@ -215,21 +213,21 @@ static char *read_text(const struct lab_run *r, const char *name)
 }
 
 /* The guest perpkt's messages, as if it had run here. */
-static void relay_stderr(const struct lab_run *r, const struct record_options *o)
+static void relay_stderr(const struct lab_run *r, const struct lab_job *job)
 {
 	char *text = read_text(r, LAB_GUEST_STDERR), *p, *at;
 	static const char guest_path[] = "/tmp/" LAB_GUEST_PROFILE;
 
 	/* "wrote '/tmp/profile.json'" is about the guest's copy */
 	for (p = text; p && (at = strstr(p, guest_path)); p = at + strlen(guest_path))
-		fprintf(stderr, "%.*s%s", (int)(at - p), p, o->output);
+		fprintf(stderr, "%.*s%s", (int)(at - p), p, job->output);
 	if (p)
 		fputs(p, stderr);
 	free(text);
 }
 
 static void add_conditions(struct profile *p, const struct lab_run *r,
-			   const struct record_options *o)
+			   const struct lab_request *rq)
 {
 	char buf[64];
 
@@ -237,11 +235,11 @@ static void add_conditions(struct profile *p, const struct lab_run *r,
 	profile_add_condition(p, LAB_COND_QEMU, r->qemu_version);
 	profile_add_condition(p, LAB_COND_COMMAND,
 			      r->qemu_command ? r->qemu_command : "unknown");
-	profile_add_condition(p, LAB_COND_KERNEL, o->kernel);
-	if (o->vmlinux) {
-		char *abs = realpath(o->vmlinux, NULL);
+	profile_add_condition(p, LAB_COND_KERNEL, rq->kernel);
+	if (rq->vmlinux) {
+		char *abs = realpath(rq->vmlinux, NULL);
 
-		profile_add_condition(p, LAB_COND_VMLINUX, abs ? abs : o->vmlinux);
+		profile_add_condition(p, LAB_COND_VMLINUX, abs ? abs : rq->vmlinux);
 		free(abs);
 	}
 	snprintf(buf, sizeof(buf), "%.2f", r->up_s);
@@ -291,7 +289,8 @@ static int check_notes(const struct lab_run *r, struct profile *p)
 	return ret;
 }
 
-static int finish(struct lab_run *r, const struct record_options *o)
+static int finish(struct lab_run *r, const struct lab_request *rq,
+		  const struct lab_job *job)
 {
 	char *text, path[4300];
 	struct profile p;
@@ -311,8 +310,8 @@ static int finish(struct lab_run *r, const struct record_options *o)
 	text = read_text(r, LAB_GUEST_RC);
 	guest_rc = text ? atoi(text) : PERPKT_EXIT_FAILURE;
 	free(text);
-	if (!o->quiet || guest_rc)
-		relay_stderr(r, o);
+	if (!job->quiet || guest_rc)
+		relay_stderr(r, job);
 	snprintf(path, sizeof(path), "%s/%s", r->out, LAB_GUEST_PROFILE);
 	if (access(path, R_OK)) {
 		error("perpkt in the guest wrote no profile (exit %d): its messages are above",
@@ -321,17 +320,17 @@ static int finish(struct lab_run *r, const struct record_options *o)
 	}
 	if (profile_read(&p, path))
 		return RESULT_FAILURE;
-	if (check_notes(r, &p) || (o->vmlinux && check_vmlinux(&p, o->vmlinux)))
+	if (check_notes(r, &p) || (rq->vmlinux && check_vmlinux(&p, rq->vmlinux)))
 		goto out;
-	add_conditions(&p, r, o);
+	add_conditions(&p, r, rq);
 	/* what reproduces it is the host's command */
 	free(p.command);
-	p.command = record_command_line(o->argc - 1, o->argv + 1);
-	if (profile_write(&p, o->output))
+	p.command = profile_command_line(job->argc - 1, job->argv + 1);
+	if (profile_write(&p, job->output))
 		goto out;
-	if (!o->quiet)
+	if (!job->quiet)
 		info("guest booted to /init in %.2f s (%.2f s by its own clock), QEMU ran %.1f s (%s); profile written to '%s'",
-		     r->up_s, r->boot_s, r->wall_s, r->accel, o->output);
+		     r->up_s, r->boot_s, r->wall_s, r->accel, job->output);
 	/* the guest's exit status back to a result, for main() to map */
 	rc = guest_rc == PERPKT_EXIT_OK ? RESULT_OK :
 	     guest_rc == PERPKT_EXIT_PARTIAL ? RESULT_PARTIAL : RESULT_FAILURE;
@@ -347,10 +346,10 @@ out:
  * leaves them). The kernel's architecture and the binary's must agree.
  * A malloc'd path, or NULL after printing why.
  */
-static char *guest_binary(const struct record_options *o,
+static char *guest_binary(const struct lab_request *rq,
 			  const struct lab_arch **arch)
 {
-	const struct lab_arch *k = lab_arch_of_kernel(o->kernel);
+	const struct lab_arch *k = lab_arch_of_kernel(rq->kernel);
 	char *self = realpath("/proc/self/exe", NULL), *path, *cross;
 	const char *deb;
 
@@ -358,10 +357,10 @@ static char *guest_binary(const struct record_options *o,
 		error("cannot find perpkt's own binary: %s", strerror(errno));
 		return NULL;
 	}
-	path = o->guest_perpkt ? strdup(o->guest_perpkt) : self;
-	if (o->guest_perpkt)
+	path = rq->guest_perpkt ? strdup(rq->guest_perpkt) : self;
+	if (rq->guest_perpkt)
 		free(self);
-	if (!o->guest_perpkt && k && lab_arch_of_file(path, arch) == 0 &&
+	if (!rq->guest_perpkt && k && lab_arch_of_file(path, arch) == 0 &&
 	    *arch != k && !strcmp(k->name, "aarch64")) {
 		/* <dir>/../build-arm64/perpkt beside <dir>/perpkt */
 		if (asprintf(&cross, "%s/../build-arm64/perpkt", dirname(self)) < 0)
@@ -370,7 +369,7 @@ static char *guest_binary(const struct record_options *o,
 		path = cross;
 		if (!path || access(path, X_OK)) {
 			error("'%s' is an %s kernel and this perpkt is not: give --guest-perpkt with an %s perpkt (make cross-arm64 builds build-arm64/perpkt)",
-			      o->kernel, k->name, k->name);
+			      rq->kernel, k->name, k->name);
 			free(path);
 			return NULL;
 		}
@@ -385,27 +384,28 @@ static char *guest_binary(const struct record_options *o,
 	if (k && *arch != k) {
 		deb = strcmp(k->name, "aarch64") ? "" : " (make cross-arm64 builds one)";
 		error("'%s' is an %s kernel but '%s' is an %s binary: give --guest-perpkt with an %s perpkt%s",
-		      o->kernel, k->name, path, (*arch)->name, k->name, deb);
+		      rq->kernel, k->name, path, (*arch)->name, k->name, deb);
 		free(path);
 		return NULL;
 	}
 	return path;
 }
 
-static int prepare(struct lab_run *r, const struct record_options *o)
+static int prepare(struct lab_run *r, const struct lab_request *rq,
+		   const struct lab_job *job)
 {
 	const char *tmp = getenv("TMPDIR");
-	struct lab_guest g = { .kernel = o->kernel };
+	struct lab_guest g = { .kernel = rq->kernel };
 	char *self = NULL;
 	int ret;
 
-	if (access(o->kernel, R_OK))
-		return error("cannot read kernel image '%s': %s", o->kernel,
+	if (access(rq->kernel, R_OK))
+		return error("cannot read kernel image '%s': %s", rq->kernel,
 			     strerror(errno));
-	if (o->vmlinux && access(o->vmlinux, R_OK))
-		return error("cannot read vmlinux '%s': %s", o->vmlinux,
+	if (rq->vmlinux && access(rq->vmlinux, R_OK))
+		return error("cannot read vmlinux '%s': %s", rq->vmlinux,
 			     strerror(errno));
-	self = guest_binary(o, &r->arch);
+	self = guest_binary(rq, &r->arch);
 	if (!self)
 		return -1;
 	g.perpkt = self;
@@ -430,7 +430,7 @@ static int prepare(struct lab_run *r, const struct record_options *o)
 		free(self);
 		return error("cannot create '%s': %s", r->out, strerror(errno));
 	}
-	g.args = lab_guest_args(o->argc, o->argv, &g.nargs);
+	g.args = lab_guest_args(job->argc, job->argv, &g.nargs);
 	if (!g.args) {
 		free(self);
 		return error("out of memory");
@@ -438,33 +438,33 @@ static int prepare(struct lab_run *r, const struct record_options *o)
 	ret = lab_guest_initramfs(&g, r->initrd, &r->module);
 	free(g.args);
 	free(self);
-	if (!ret && !r->module && o->network && !strcmp(o->network, "veth"))
+	if (!ret && !r->module && job->veth)
 		warning("no veth module beside '%s' (../lib/modules/*/kernel/drivers/net/veth.ko*): --net veth works only if it is built in",
-			o->kernel);
+			rq->kernel);
 	return ret;
 }
 
-int lab_record(const struct record_options *o)
+int lab_record(const struct lab_request *rq, const struct lab_job *job)
 {
 	struct lab_run r;
 	int rc = RESULT_FAILURE, ret;
 
 	memset(&r, 0, sizeof(r));
-	if (prepare(&r, o))
+	if (prepare(&r, rq, job))
 		goto out;
 	lab_qemu_version(r.arch, r.qemu_version, sizeof(r.qemu_version));
-	choose_accel(&r, o);
-	ret = boot(&r, o);
-	if (ret && r.kvm && !(o->interrupted && *o->interrupted)) {
+	choose_accel(&r, rq);
+	ret = boot(&r, rq, job);
+	if (ret && r.kvm && !(job->interrupted && *job->interrupted)) {
 		/* /dev/kvm opens on hosts whose nested KVM cannot run a
 		 * guest: say so and emulate instead */
 		info("trying TCG (emulation) instead");
 		r.kvm = 0;
 		snprintf(r.accel, sizeof(r.accel), "tcg (KVM failed to run the guest)");
-		ret = boot(&r, o);
+		ret = boot(&r, rq, job);
 	}
 	if (!ret)
-		rc = finish(&r, o);
+		rc = finish(&r, rq, job);
 out:
 	free(r.qemu_command);
 	if (r.dir[0] && !getenv("PERPKT_LAB_KEEP"))

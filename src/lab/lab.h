@@ -2,17 +2,41 @@
 #ifndef PERPKT_LAB_LAB_H
 #define PERPKT_LAB_LAB_H
 
+#include <signal.h>
+#include <stddef.h>
+
 #include "profile/profile.h"
-#include "record/record.h"
+
+/* record's --kernel and the options that go with it. */
+struct lab_request {
+	const char *kernel;        /* --kernel IMAGE; NULL: not in a guest */
+	const char *vmlinux;       /* --vmlinux: its DWARF, build-id checked */
+	const char *guest_perpkt;  /* --guest-perpkt: binary for the guest */
+	const char *qemu_args[32]; /* --qemu-arg, in order */
+	size_t nqemu_args;
+	double qemu_timeout;       /* --qemu-timeout; 0: from the run length */
+};
+
+/* The record run the guest is to do, as far as the host must know it. */
+struct lab_job {
+	const char *output;        /* where the profile goes, on the host */
+	int argc;                  /* record's arguments (argv[0] "record"), */
+	char **argv;               /* passed on without the host-only ones */
+	double run_s;              /* warm-up and windows, guest seconds */
+	int counted;               /* -n: the run's length is not known */
+	int veth;                  /* --net veth: the guest needs the module */
+	int quiet;
+	volatile sig_atomic_t *interrupted;
+};
 
 /*
  * perpkt record --kernel IMAGE: boot IMAGE under QEMU with an initramfs
  * perpkt builds, run the same `perpkt record` inside, bring the profile
  * out on a serial port, add how it was emulated to its conditions and
- * write it to o->output. With o->vmlinux, that file's build-id must be
- * the guest's, and reports use its DWARF. Returns an enum result.
+ * write it to job->output. With rq->vmlinux, that file's build-id must
+ * be the guest's, and reports use its DWARF. Returns an enum result.
  */
-int lab_record(const struct record_options *o);
+int lab_record(const struct lab_request *rq, const struct lab_job *job);
 
 /* The `perpkt record` arguments for inside the guest: argv without the
  * host-only options (--kernel, --vmlinux, --qemu-arg, --guest-perpkt,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The in-memory profile: role names, conditions, freeing. Reading and
- * writing the file are in profile-read.c and profile-write.c. */
+ * writing the file are in read.c and write.c. */
 #include "profile/profile.h"
 
 #include <stdlib.h>
@@ -34,6 +34,25 @@ int role_parse(const char *s, enum role *out)
 		}
 	}
 	return -1;
+}
+
+char *profile_command_line(int argc, char **argv)
+{
+	size_t len = strlen("perpkt") + 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "perpkt");
+	for (i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
 }
 
 int profile_add_condition(struct profile *p, const char *key, const char *value)

@@ -292,12 +292,16 @@ size_t profile_npartial(const struct profile *p);
  * short, and whether they are left out (table, diff). */
 void profile_note_partial(const struct profile *p, const char *path);
 
+/* "perpkt ARGS...": the command line that made a profile (malloc'd;
+ * NULL when out of memory). */
+char *profile_command_line(int argc, char **argv);
+
 /* Append a condition (copies both strings); -1 when out of memory. */
 int profile_add_condition(struct profile *p, const char *key, const char *value);
 /* The value of a condition, NULL if absent. */
 const char *profile_condition(const struct profile *p, const char *key);
 
-/* report/diff --role, --cpu, --pid: what was kept (src/sample-filter.c);
+/* report/diff --role, --cpu, --pid: what was kept (src/profile/sample-filter.c);
  * never written to a profile file. */
 #define PROFILE_COND_FILTER "report.filter"
 /* The remote side of a two-host profile (record --peer) says so:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Typed, checked reads of one JSON field (profile-read-fields.h). */
+/* Typed, checked reads of one JSON field (profile/read-fields.h). */
 #include "profile/read-fields.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /*
- * The checked field readers of src/profile-read.c: each takes a key of
+ * The checked field readers of src/profile/read.c: each takes a key of
  * a JSON object, checks its type and range, and on the first problem
  * says what is wrong with the file (once) and marks the reader failed,
  * so a reader goes on without a half-filled result being used.

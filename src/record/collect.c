@@ -9,25 +9,6 @@
 #include "error.h"
 #include "symbolize/symbolize.h"
 
-char *record_command_line(int argc, char **argv)
-{
-	size_t len = strlen("perpkt") + 1;
-	char *s;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	strcpy(s, "perpkt");
-	for (i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 int record_fill_unit(struct profile *p, const struct unit *u)
 {
 	p->unit.spec = strdup(u->spec);
@@ -155,6 +136,44 @@ int record_collect_samples(struct profile *p, const struct aggregate *a)
 	/* a stable order makes profiles diffable with plain tools */
 	if (n > 1)
 		qsort(p->samples, n, sizeof(*p->samples), cmp_sample);
+	return 0;
+}
+
+void record_window_counts(const struct event_spec *evs, int nev, int ncpus,
+			  const struct sampler_count *prev,
+			  const struct sampler_count *cur, uint64_t *counts)
+{
+	int e, i, k = 0;
+
+	for (e = 0; e < nev; e++) {
+		if (evs[e].companion)
+			continue;
+		counts[k] = 0;
+		for (i = 0; i < ncpus; i++)
+			counts[k] += record_scaled(&cur[i * nev + e]) -
+				     record_scaled(&prev[i * nev + e]);
+		k++;
+	}
+}
+
+void record_fill_mode(struct profile *p, const struct event_spec *evs, int nev)
+{
+	int e;
+
+	for (e = 0; e < nev; e++)
+		if (evs[e].software_clock)
+			break;
+	free(p->mode);
+	p->mode = strdup(e < nev ? "software-clock" : "hardware");
+}
+
+int record_collect(struct profile *p, struct sampler *s)
+{
+	if (record_collect_samples(p, sampler_aggregate(s)) ||
+	    record_collect_stacks(p, sampler_stacks(s)))
+		return -1;
+	record_attach_ksyms(p);
+	record_attach_modules(p, "/sys/module", "/proc/modules");
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Which of the events asked for this machine can measure, and how often. */
-#include "record/internal.h"
+#include "record/events.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -133,7 +133,7 @@ static int asked_for(const struct event_spec *evs, int n, uint64_t sw_config)
  * PMU, the first cycle-like event falls back to cpu-clock; the others are
  * recorded as not available, never as zero.
  */
-int record_choose_events(const struct record_options *o, int probe_cpu,
+int record_choose_events(const struct sampling_request *o, int probe_cpu,
 			 struct event_spec *evs, int *nev, struct profile *p)
 {
 	char *list = strdup(o->events), *name, *save = NULL;
@@ -261,3 +261,15 @@ int record_choose_events(const struct record_options *o, int probe_cpu,
  * a busy machine has seconds, not one, before samples are lost; fewer
  * when many CPUs are sampled, to keep the pinned total near 8 MiB.
  */
+unsigned record_ring_pages(unsigned asked, int ncpus)
+{
+	unsigned pages = 512;
+
+	if (asked)
+		return asked;
+	if (geteuid() != 0)
+		return 128;
+	while (pages > 128 && pages * (unsigned)ncpus > 2048)
+		pages /= 2;
+	return pages;
+}

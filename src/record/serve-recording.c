@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perpkt serve's own kernel profile over a record --peer run. It is
- * made by the parts record uses (record-internal.h): the same events
+ * made by the parts record uses (record/internal.h): the same events
  * and fallback, the same counts, samples, callchains and kallsyms
  * entries, so the remote side reads like any profile.
  */
@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,7 +24,7 @@
 #include "system/sysinfo.h"
 #include "system/unit.h"
 
-/* Rings sized as record sizes them, drained every 50 ms (cmd-serve.c) */
+/* Rings sized as record sizes them, drained every 50 ms (commands/serve.c) */
 #define MAX_WINDOWS 1024
 
 struct window {
@@ -35,7 +34,7 @@ struct window {
 
 struct serve_recording {
 	struct control_setup rq;
-	struct record_options o;
+	struct sampling_request smp;
 	struct event_spec evs[MAX_EVENTS];
 	int nev;
 	int cpus[MAX_CPUS];
@@ -128,19 +127,16 @@ int serve_recording_open(struct serve_recording **out,
 	}
 	r->rq = *rq;
 	r->responder = responder;
-	record_defaults(&r->o);
-	if (rq->events[0])
-		r->o.events = r->rq.events;
-	r->o.period = rq->period;
-	r->o.freq = rq->freq;
-	r->o.callchain = rq->callchain;
-	r->o.include_user = rq->include_user;
-	r->o.quiet = 1;
+	r->smp.events = rq->events[0] ? r->rq.events : RECORD_DEFAULT_EVENTS;
+	r->smp.period = rq->period;
+	r->smp.freq = rq->freq;
+	r->smp.callchain = rq->callchain;
+	r->smp.include_user = rq->include_user;
 	if (choose_cpus(r, why, whylen) || may_sample(r->cpus[0], why, whylen))
 		goto fail;
-	if (record_choose_events(&r->o, r->cpus[0], r->evs, &r->nev, &r->p)) {
+	if (record_choose_events(&r->smp, r->cpus[0], r->evs, &r->nev, &r->p)) {
 		snprintf(why, whylen, "perpkt serve cannot measure '%.80s' there "
-			 "(its messages say why)", r->o.events);
+			 "(its messages say why)", r->smp.events);
 		goto fail;
 	}
 	memset(&cfg, 0, sizeof(cfg));
@@ -148,7 +144,7 @@ int serve_recording_open(struct serve_recording **out,
 	cfg.nevents = r->nev;
 	cfg.cpus = r->cpus;
 	cfg.ncpus = r->ncpus;
-	cfg.ring_pages = record_ring_pages(&r->o, r->ncpus);
+	cfg.ring_pages = record_ring_pages(0, r->ncpus);
 	cfg.callchain = rq->callchain;
 	if (sampler_open(&r->s, &cfg, &f)) {
 		snprintf(why, whylen, "perpkt serve cannot open its counters: %.160s",
@@ -170,16 +166,11 @@ fail:
 	return -1;
 }
 
-static int edge(struct serve_recording *r, unsigned long req)
+static int edge(struct serve_recording *r, int on)
 {
-	const int *fds;
-	int n = sampler_fds(r->s, &fds), i;
-
-	for (i = 0; i < n; i++)
-		if (ioctl(fds[i], req, PERF_IOC_FLAG_GROUP) < 0)
-			return error("serve: cannot %s the counters: %s",
-				     req == PERF_EVENT_IOC_ENABLE ? "enable" :
-				     "disable", strerror(errno));
+	if (sampler_enable(r->s, on))
+		return error("serve: cannot %s the counters: %s",
+			     on ? "enable" : "disable", strerror(errno));
 	return 0;
 }
 
@@ -194,7 +185,7 @@ int serve_recording_start(struct serve_recording *r, uint64_t answered)
 		return -1;
 	if (!r->nwin && procstat_take(&r->first, 0, r->responder))
 		return -1;
-	if (edge(r, PERF_EVENT_IOC_ENABLE))
+	if (edge(r, 1))
 		return -1;
 	r->answered0 = answered;
 	r->t0 = now_ns();
@@ -202,26 +193,13 @@ int serve_recording_start(struct serve_recording *r, uint64_t answered)
 	return 0;
 }
 
-static uint64_t responder_cpu(const struct procstat *a, const struct procstat *b,
-			      pid_t pid)
-{
-	int i, j;
-
-	for (i = 0; i < b->ntasks; i++)
-		for (j = 0; j < a->ntasks; j++)
-			if (b->task[i].pid == pid && a->task[j].pid == pid)
-				return b->task[i].cpu_ns - a->task[j].cpu_ns;
-	return 0;
-}
-
 int serve_recording_stop(struct serve_recording *r, uint64_t answered)
 {
 	struct window *w = &r->win[r->nwin];
-	int e, i, k = 0;
 
 	if (!r->open)
 		return error("serve: stop without start");
-	if (edge(r, PERF_EVENT_IOC_DISABLE))
+	if (edge(r, 0))
 		return -1;
 	w->ns = now_ns() - r->t0;
 	w->answered = answered - r->answered0;
@@ -230,16 +208,9 @@ int serve_recording_stop(struct serve_recording *r, uint64_t answered)
 	procstat_free(&r->last);
 	if (procstat_take(&r->last, 0, r->responder) || sampler_read(r->s, r->cur))
 		return -1;
-	w->responder_cpu_ns = responder_cpu(&r->at_start, &r->last, r->responder);
-	/* group counts run on across windows: take the difference */
-	for (e = 0; e < r->nev; e++) {
-		if (r->evs[e].companion)
-			continue;
-		for (i = 0; i < r->ncpus; i++)
-			w->counts[k] += record_scaled(&r->cur[i * r->nev + e]) -
-					record_scaled(&r->prev[i * r->nev + e]);
-		k++;
-	}
+	w->responder_cpu_ns = procstat_task_cpu(&r->at_start, &r->last,
+						ROLE_RESPONDER);
+	record_window_counts(r->evs, r->nev, r->ncpus, r->prev, r->cur, w->counts);
 	memcpy(r->prev, r->cur, sizeof(*r->cur) * (size_t)(r->nev * r->ncpus));
 	r->nwin++;
 	return 0;
@@ -270,7 +241,7 @@ static int fill(struct serve_recording *r, struct profile *p, const char *comman
 	p->message_size = r->rq.size;
 	p->client_cpu = -1;
 	p->server_cpu = r->rq.cpu;
-	p->mode = strdup(r->evs[0].software_clock ? "software-clock" : "hardware");
+	record_fill_mode(p, r->evs, r->nev);
 	if (procstat_delta(&r->first, &r->last, r->cpus, r->ncpus, p) ||
 	    record_fill_counters(p, r->evs, r->nev, r->s, r->cpus, r->ncpus))
 		return -1;
@@ -300,12 +271,7 @@ static int fill(struct serve_recording *r, struct profile *p, const char *comman
 		return error("out of memory");
 	memcpy(p->cpus, r->cpus, sizeof(int) * (size_t)r->ncpus);
 	p->ncpus_sampled = (size_t)r->ncpus;
-	if (record_collect_samples(p, sampler_aggregate(r->s)) ||
-	    record_collect_stacks(p, sampler_stacks(r->s)))
-		return -1;
-	record_attach_ksyms(p);
-	record_attach_modules(p, "/sys/module", "/proc/modules");
-	return 0;
+	return record_collect(p, r->s);
 }
 
 int serve_recording_document(struct serve_recording *r, const char *command,

@@ -14,7 +14,7 @@
  * responder is not pinned) between the client's start and stop, and
  * hands the result over as a profile document of its own, divided by
  * the messages its responder answered in those windows. The client
- * stores it as the profile's "remote" side (src/recording.c).
+ * stores it as the profile's "remote" side (record/workload-builtin.c).
  */
 
 struct serve_recording;

@@ -7,39 +7,90 @@
  * counter is read over a short quiet stretch before CMD starts and after
  * it ends: traffic that is not the workload's, told apart.
  */
-#include "record/record.h"
-#include "record/internal.h"
+#include "record/workload.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "system/conditions.h"
 #include "error.h"
-#include "exitcode.h"
-#include "parse.h"
-#include "system/procstat.h"
-#include "profile/profile.h"
-#include "profile/output.h"
-#include "counters/sampler.h"
-#include "system/sysinfo.h"
+#include "record/internal.h"
+#include "record/plan.h"
+#include "record/window.h"
 #include "system/unit.h"
 #include "workload/command.h"
 
 /* The quiet stretch on each side of a started command. */
-#define OUTSIDE_NS 250000000ULL
+#define OUTSIDE_S 0.25
 
-static uint64_t now_ns(void)
+struct own {
+	struct record_workload base;
+	const struct command_request *rq;
+	struct command *c;
+	struct sampler *s;         /* its counters, enabled at the window */
+	int hold;                  /* released at the window's open */
+	double open_s;
+	uint64_t u0;
+	struct profile_task t0, t1;
+	uint64_t outside, outside_ns;
+};
+
+static struct own *of(struct record_workload *w)
 {
-	struct timespec ts;
+	return (struct own *)w;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+/* The counter's count over `s` seconds of nothing but waiting. */
+static int outside(struct own *c, double s)
+{
+	uint64_t a, b;
+	double t0 = record_now();
+
+	if (unit_read(&c->rq->per, &a))
+		return -1;
+	while (!*c->base.interrupted && record_now() - t0 < s)
+		usleep(10000);
+	if (unit_read(&c->rq->per, &b))
+		return -1;
+	c->outside += b - a;
+	c->outside_ns += (uint64_t)(s * 1e9);
+	return 0;
+}
+
+static int prepare(struct record_workload *base)
+{
+	struct own *c = of(base);
+	uint64_t probe;
+
+	/* an interface or IRQ that is not there fails before anything runs */
+	if (unit_is_counter(&c->rq->per) && unit_read(&c->rq->per, &probe))
+		return -1;
+	return c->rq->argv ? command_start(&c->c, c->rq->argv) :
+	       command_attach(&c->c, c->rq->attach, c->rq->nattach);
+}
+
+static int cpus(struct record_workload *base, int *out, int max)
+{
+	return command_cpus(of(base)->c, out, max);
+}
+
+static void describe(const struct record_workload *base,
+		     const struct record_plan *plan)
+{
+	const struct own *c = (const struct own *)base;
+	char list[256] = "";
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i < plan->ncpus && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d",
+					i ? "," : "", plan->cpus[i]);
+	info("%s %s (pid %d) on CPU %s, per %s (%s)",
+	     plan->sampling->counting_only ? "counting" : "sampling",
+	     c->rq->argv ? "command" : "attached processes",
+	     (int)command_pid(c->c), list, c->rq->per.name, c->rq->per.source);
 }
 
 static int owns(void *ctx, pid_t pid)
@@ -47,132 +98,133 @@ static int owns(void *ctx, pid_t pid)
 	return command_owns(ctx, pid);
 }
 
-/* -a, -C, or the CPUs the workload may run on. */
-static int choose_cpus(const struct record_options *o, const struct command *c,
-		       int *cpus)
+static int start(struct record_workload *base, const struct record_plan *plan,
+		 struct sampler *s)
 {
-	int online[MAX_CPUS], mine[MAX_CPUS];
-	int nonline = sysinfo_online_cpus(online, MAX_CPUS), n = 0, nmine, i;
+	struct own *c = of(base);
 
-	if (nonline <= 0)
-		return error("cannot read '/sys/devices/system/cpu/online'");
-	if (o->all_cpus) {
-		for (i = 0; i < nonline; i++)
-			cpus[i] = online[i];
-		return nonline;
-	}
-	if (o->ncpus) {
-		for (i = 0; i < o->ncpus; i++)
-			if (!cpu_list_has(online, nonline, o->cpus[i]))
-				return error("CPU %d in --cpus is not online "
-					     "(see /sys/devices/system/cpu/online)",
-					     o->cpus[i]);
-		for (i = 0; i < o->ncpus; i++)
-			cpus[i] = o->cpus[i];
-		return o->ncpus;
-	}
-	nmine = command_cpus(c, mine, MAX_CPUS);
-	if (nmine < 0)
+	c->s = s;
+	sampler_set_roles(s, 0, 0, getpid());
+	sampler_set_owner(s, owns, c->c);
+	/* a started command is still held: the counter is quiet of it */
+	if (unit_is_counter(&c->rq->per) && c->rq->argv && outside(c, OUTSIDE_S))
 		return -1;
-	for (i = 0; i < nmine; i++)
-		if (cpu_list_has(online, nonline, mine[i]))
-			cpus[n++] = mine[i];
-	return n ? n : error("the workload may run on no online CPU: give -C");
-}
-
-/* The counter's rate over `ns` of nothing but waiting. */
-static int outside(const struct record_options *o, uint64_t ns, uint64_t *count)
-{
-	uint64_t a, b, t0 = now_ns();
-
-	if (unit_read(&o->per, &a))
+	/* no warm-up: let it go at the window's open, so its first
+	 * packet is inside */
+	c->hold = c->rq->argv && base->window->warmup <= 0;
+	if (c->rq->argv && !c->hold && command_release(c->c))
 		return -1;
-	while (!*o->interrupted && now_ns() - t0 < ns)
-		usleep(10000);
-	if (unit_read(&o->per, &b))
-		return -1;
-	*count = b - a;
+	base->wake_fd = command_exit_fd(c->c);
 	return 0;
 }
 
-static int window_edge(const int *fds, int nfds, unsigned long req)
+static int ended(struct record_workload *base, char *why, size_t len)
 {
-	int i;
+	struct own *c = of(base);
 
-	for (i = 0; i < nfds; i++)
-		if (ioctl(fds[i], req, PERF_IOC_FLAG_GROUP) < 0)
-			return error("cannot %s the counters: %s",
-				     req == PERF_EVENT_IOC_ENABLE ? "enable" : "disable",
-				     strerror(errno));
+	if (command_running(c->c))
+		return 0;
+	snprintf(why, len, "the command %s", command_status(c->c));
+	return 1;
+}
+
+static int edge(const struct own *c, int on)
+{
+	if (sampler_enable(c->s, on))
+		return error("cannot %s the counters: %s",
+			     on ? "enable" : "disable", strerror(errno));
 	return 0;
 }
 
-struct window {
-	uint64_t open_ns, close_ns;
-	int cut;  /* a signal ended it */
-	uint64_t units;
-	struct procstat before, after;
-	struct profile_task t0, t1;
-};
-
-/* Open, wait for the command's end, -d or a signal, close. A command
- * still held (no warm-up) is let go just after the open, so its first
- * packet is inside. */
-static int run_window(const struct record_options *o, struct command *c,
-		      struct sampler *s, struct window *w, int release)
+static int open_window(struct record_workload *base)
 {
-	const int *fds;
-	int nfds = sampler_fds(s, &fds), limited = o->duration_set || !o->command;
-	uint64_t u0 = 0, u1 = 0, limit = (uint64_t)(o->duration * 1e9);
+	struct own *c = of(base);
 
-	if (procstat_take(&w->before, 0, 0) || command_times(c, &w->t0))
+	if (command_times(c->c, &c->t0))
 		return -1;
-	if (unit_is_counter(&o->per) && unit_read(&o->per, &u0))
+	if (unit_is_counter(&c->rq->per) && unit_read(&c->rq->per, &c->u0))
 		return -1;
-	if (window_edge(fds, nfds, PERF_EVENT_IOC_ENABLE))
+	if (edge(c, 1))
 		return -1;
-	w->open_ns = now_ns();
-	if (release && command_release(c))
+	c->open_s = record_now();
+	if (c->hold && command_release(c->c))
 		return -1;
-	while (!*o->interrupted && command_running(c) &&
-	       (!limited || now_ns() - w->open_ns < limit)) {
-		struct pollfd pf = { .fd = command_exit_fd(c), .events = POLLIN };
+	return 0;
+}
 
-		/* wake at the command's exit; drain the rings meanwhile */
-		poll(&pf, pf.fd >= 0 ? 1 : 0, 10);
-		sampler_drain(s);
+static int running(struct record_workload *base, uint64_t *so_far)
+{
+	*so_far = 0;
+	return command_running(of(base)->c);
+}
+
+static int close_window(struct record_workload *base, struct profile_repeat *rp)
+{
+	struct own *c = of(base);
+	const struct unit *per = &c->rq->per;
+	uint64_t u1 = 0;
+
+	if (edge(c, 0))
+		return -1;
+	if (unit_is_counter(per) && unit_read(per, &u1))
+		return -1;
+	rp->window_ns = (uint64_t)((record_now() - c->open_s) * 1e9);
+	command_running(c->c);  /* reaps it if it ended: rusage */
+	if (command_times(c->c, &c->t1))
+		return -1;
+	rp->round_trips = per->kind == UNIT_COUNT ? per->fixed : u1 - c->u0;
+	return 0;
+}
+
+static int after(struct record_workload *base, struct profile *p)
+{
+	struct own *c = of(base);
+
+	if (c->rq->argv) {
+		if (!command_running(c->c) && command_failed(c->c))
+			warning("the command %s", command_status(c->c));
+		if (command_running(c->c) && !base->quiet)
+			info("the window is closed: stopping the command");
+		command_stop(c->c);
+		c->c = NULL;
 	}
-	w->cut = *o->interrupted != 0;
-	if (window_edge(fds, nfds, PERF_EVENT_IOC_DISABLE))
+	/* -p: the processes run on, and their traffic counts here */
+	if (unit_is_counter(&c->rq->per) && outside(c, OUTSIDE_S))
 		return -1;
-	if (unit_is_counter(&o->per) && unit_read(&o->per, &u1))
-		return -1;
-	w->close_ns = now_ns();
-	command_running(c);  /* reaps it if it ended: rusage */
-	if (command_times(c, &w->t1) || procstat_take(&w->after, 0, 0))
-		return -1;
-	sampler_drain(s);
-	w->units = o->per.kind == UNIT_COUNT ? o->per.fixed : u1 - u0;
 	return 0;
 }
 
-static void task_delta(const struct window *w, struct profile *p)
+static void stop(struct record_workload *base)
+{
+	struct own *c = of(base);
+
+	command_stop(c->c);
+	c->c = NULL;
+}
+
+static uint64_t since(uint64_t a, uint64_t b)
+{
+	return b > a ? b - a : 0;
+}
+
+/* The tree's CPU time over the window: the profile's one task. */
+static int task_delta(const struct own *c, struct profile *p)
 {
 	struct profile_task *t = calloc(1, sizeof(*t));
 
 	if (!t)
-		return;
-	*t = w->t1;
-	t->cpu_ns = w->t1.cpu_ns > w->t0.cpu_ns ? w->t1.cpu_ns - w->t0.cpu_ns : 0;
-	t->wait_ns = w->t1.wait_ns > w->t0.wait_ns ? w->t1.wait_ns - w->t0.wait_ns : 0;
-	t->user_ns = w->t1.user_ns > w->t0.user_ns ? w->t1.user_ns - w->t0.user_ns : 0;
-	t->system_ns = w->t1.system_ns > w->t0.system_ns ?
-		       w->t1.system_ns - w->t0.system_ns : 0;
-	t->switches = w->t1.switches > w->t0.switches ?
-		      w->t1.switches - w->t0.switches : 0;
+		return error("out of memory");
+	*t = c->t1;
+	t->cpu_ns = since(c->t0.cpu_ns, c->t1.cpu_ns);
+	t->wait_ns = since(c->t0.wait_ns, c->t1.wait_ns);
+	t->user_ns = since(c->t0.user_ns, c->t1.user_ns);
+	t->system_ns = since(c->t0.system_ns, c->t1.system_ns);
+	t->switches = since(c->t0.switches, c->t1.switches);
+	t->cpu = -1;
 	free(p->tasks);
 	p->tasks = t;
 	p->ntasks = 1;
+	return 0;
 }
 
 static char *join_words(char *const *v, const char *sep)
@@ -195,18 +247,18 @@ static char *join_words(char *const *v, const char *sep)
 	return s;
 }
 
-static char *workload_text(const struct record_options *o)
+static char *workload_text(const struct command_request *rq)
 {
 	char *s = NULL;
 	int i;
 
-	if (o->command)
-		return join_words(o->command, " ");
-	for (i = 0; i < o->nattach; i++) {
+	if (rq->argv)
+		return join_words(rq->argv, " ");
+	for (i = 0; i < rq->nattach; i++) {
 		char *t;
 
 		if (asprintf(&t, "%s%s%d", s ? s : "-p ", s ? "," : "",
-			     o->attach[i]) < 0) {
+			     rq->attach[i]) < 0) {
 			free(s);
 			return NULL;
 		}
@@ -216,169 +268,62 @@ static char *workload_text(const struct record_options *o)
 	return s;
 }
 
-static int fill(struct profile *p, const struct record_options *o,
-		const int *cpus, int ncpus, const struct window *w,
-		uint64_t outside_count, uint64_t outside_ns)
+static int fill(struct record_workload *base, struct profile *p)
 {
-	struct profile_repeat *rp;
-	size_t e;
+	struct own *c = of(base);
 
-	p->version = PROFILE_VERSION;
-	p->tool_version = strdup("perpkt " PERPKT_VERSION);
-	p->command = record_command_line(o->argc, o->argv);
-	p->workload_command = workload_text(o);
+	p->workload_command = workload_text(c->rq);
 	p->transport = strdup("command");
 	p->network = strdup("host");
 	p->client_cpu = p->server_cpu = -1;
-	p->warmup_s = o->warmup;
-	p->round_trips = w->units;
-	p->window_ns = w->close_ns - w->open_ns;
-	if (record_fill_unit(p, &o->per))
-		return -1;
-	p->unit.outside = outside_count;
-	p->unit.outside_ns = outside_ns;
-	p->unit.outside_busy = !o->command;
-	p->cpus = malloc(sizeof(int) * (size_t)ncpus);
-	if (!p->cpus || !p->tool_version || !p->transport || !p->network)
+	p->unit.outside = c->outside;
+	p->unit.outside_ns = c->outside_ns;
+	p->unit.outside_busy = !c->rq->argv;
+	if (!p->transport || !p->network || task_delta(c, p))
 		return error("out of memory");
-	memcpy(p->cpus, cpus, sizeof(int) * (size_t)ncpus);
-	p->ncpus_sampled = (size_t)ncpus;
-	/* one window: its figures are the profile's */
-	p->repeats = calloc(1, sizeof(*p->repeats));
-	if (!p->repeats || !(p->repeats->counts = calloc(p->nevents ? p->nevents : 1,
-							 sizeof(uint64_t))))
-		return error("out of memory");
-	rp = p->repeats;
-	p->nrepeats = 1;
-	rp->round_trips = p->round_trips;
-	rp->window_ns = p->window_ns;
-	for (e = 0; e < p->nevents; e++)
-		rp->counts[e] = p->events[e].count;
+	if (p->window_ns && p->unit.outside_ns && !base->quiet) {
+		double expect = (double)p->unit.outside * (double)p->window_ns /
+				(double)p->unit.outside_ns;
+
+		info("%s outside the window: %.0f/s%s, about %.0f of the %llu "
+		     "counted inside", c->rq->per.name,
+		     (double)p->unit.outside * 1e9 / (double)p->unit.outside_ns,
+		     p->unit.outside_busy ? " (the workload running)" : "",
+		     expect, (unsigned long long)p->round_trips);
+	}
 	return 0;
 }
 
-static void describe(const struct record_options *o, const int *cpus, int ncpus,
-		     const struct command *c)
+static void destroy(struct record_workload *base)
 {
-	char list[256] = "";
-	size_t len = 0;
-	int i;
-
-	for (i = 0; i < ncpus && len < sizeof(list); i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d",
-					i ? "," : "", cpus[i]);
-	info("%s %s (pid %d) on CPU %s, per %s (%s)",
-	     o->counting_only ? "counting" : "sampling",
-	     o->command ? "command" : "attached processes", (int)command_pid(c),
-	     list, o->per.name, o->per.source);
+	stop(base);
+	free(base);
 }
 
-int record_run_command(const struct record_options *o, struct profile *keep)
+static const struct record_workload_ops command_ops = {
+	.prepare = prepare, .cpus = cpus, .describe = describe, .start = start,
+	.ended = ended, .open = open_window, .running = running,
+	.close = close_window, .after = after, .stop = stop, .fill = fill,
+	.destroy = destroy,
+};
+
+struct record_workload *record_workload_command(const struct command_request *rq,
+						const struct window_request *win)
 {
-	struct event_spec evs[MAX_EVENTS];
-	int cpus[MAX_CPUS], ncpus, nev = 0, code = RESULT_FAILURE, hold;
-	uint64_t before = 0, after = 0, outside_ns = 0, probe, t0;
-	struct command *c = NULL;
-	struct sampler *s = NULL;
-	struct profile_output output = { .fd = -1 };
-	struct window w;
-	struct profile p;
+	struct own *c = calloc(1, sizeof(*c));
 
-	memset(&p, 0, sizeof(p));
-	memset(&w, 0, sizeof(w));
-	/* an interface or IRQ that is not there fails before anything runs */
-	if (unit_is_counter(&o->per) && unit_read(&o->per, &probe))
-		return RESULT_FAILURE;
-	/* a bad -o must fail now, not after the measurement */
-	if (!o->counting_only && profile_output_open(&output, o->output))
-		return RESULT_FAILURE;
-	if (o->command ? command_start(&c, o->command) :
-	    command_attach(&c, o->attach, o->nattach))
-		return RESULT_FAILURE;
-	ncpus = choose_cpus(o, c, cpus);
-	if (ncpus <= 0 || record_choose_events(o, cpus[0], evs, &nev, &p) ||
-	    record_open_counters(o, cpus, ncpus, evs, nev, &s))
-		goto out;
-	sampler_set_roles(s, 0, 0, getpid());
-	sampler_set_owner(s, owns, c);
-	if (!o->quiet)
-		describe(o, cpus, ncpus, c);
-	/* a started command is still held: the counter is quiet of it */
-	if (unit_is_counter(&o->per) && o->command) {
-		if (outside(o, OUTSIDE_NS, &before))
-			goto out;
-		outside_ns += OUTSIDE_NS;
+	if (!c) {
+		error("out of memory");
+		return NULL;
 	}
-	hold = o->command && o->warmup <= 0;
-	if (o->command && !hold && command_release(c))
-		goto out;
-	t0 = now_ns();
-	while (!*o->interrupted && command_running(c) &&
-	       now_ns() - t0 < (uint64_t)(o->warmup * 1e9))
-		usleep(10000);
-	if (*o->interrupted) {
-		error("interrupted during warm-up: nothing measured");
-		goto out;
-	}
-	if (!command_running(c)) {
-		error("the command %s during the warm-up: nothing measured",
-		      command_status(c));
-		goto out;
-	}
-	if (run_window(o, c, s, &w, hold))
-		goto out;
-	if (o->command) {
-		if (!command_running(c) && command_failed(c))
-			warning("the command %s", command_status(c));
-		if (command_running(c) && !o->quiet)
-			info("the window is closed: stopping the command");
-		command_stop(c);
-		c = NULL;
-	}
-	if (unit_is_counter(&o->per)) {
-		uint64_t n = 0;
-
-		/* -p: the processes run on, and their traffic counts here */
-		if (outside(o, OUTSIDE_NS, &n))
-			goto out;
-		after = n;
-		outside_ns += OUTSIDE_NS;
-	}
-	sysinfo_fill(&p);
-	conditions_capture(&p, -1, -1, 0);
-	if (procstat_delta(&w.before, &w.after, cpus, ncpus, &p) ||
-	    record_fill_counters(&p, evs, nev, s, cpus, ncpus) ||
-	    fill(&p, o, cpus, ncpus, &w, before + after, outside_ns))
-		goto out;
-	task_delta(&w, &p);
-	p.tasks[0].cpu = -1;
-	p.mode = strdup(evs[0].software_clock ? "software-clock" : "hardware");
-	if (p.window_ns && p.unit.outside_ns && !o->quiet) {
-		double expect = (double)p.unit.outside * (double)p.window_ns /
-				(double)p.unit.outside_ns;
-
-		info("%s outside the window: %.0f/s%s, about %.0f of the %llu "
-		     "counted inside", o->per.name,
-		     (double)p.unit.outside * 1e9 / (double)p.unit.outside_ns,
-		     p.unit.outside_busy ? " (the workload running)" : "",
-		     expect, (unsigned long long)p.round_trips);
-	}
-	code = record_finish(o, &p, s, &output, w.cut);
-	if (!p.round_trips && code == RESULT_OK) {
-		warning("no %ss were counted in the window (%s): nothing to "
-			"divide by", o->per.name, o->per.source);
-		code = RESULT_PARTIAL;
-	}
-out:
-	if (keep && code != RESULT_FAILURE) {
-		*keep = p;
-		memset(&p, 0, sizeof(p));
-	}
-	profile_output_abort(&output);
-	command_stop(c);
-	sampler_close(s);
-	procstat_free(&w.before);
-	procstat_free(&w.after);
-	profile_free(&p);
-	return code;
+	c->base.ops = &command_ops;
+	c->base.window = win;
+	/* a command's window is its lifetime unless -d; -p needs one */
+	c->base.limit_ns = win->duration_set || !rq->argv ?
+			   (uint64_t)(win->duration * 1e9) : 0;
+	c->base.unit = rq->per.name;
+	c->base.wake_fd = -1;
+	c->base.client_cpu = c->base.server_cpu = -1;
+	c->rq = rq;
+	return &c->base;
 }

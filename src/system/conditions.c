@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "system/placement.h"
-#include "workload/workload.h"
 #include "system/procfile.h"
 
 #define VALUE_MAX 1024
@@ -328,31 +327,4 @@ void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
 	interface_conditions(p);
 	snprintf(buf, sizeof(buf), "%u bytes", message_size);
 	add(p, "workload.message_size", buf);
-}
-
-void conditions_add_result(struct profile *p, const struct workload_result *res)
-{
-	char buf[256];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->timeouts);
-	add(p, "replies.lost", buf);
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->late_replies);
-	add(p, "replies.late", buf);
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->duplicates);
-	add(p, "replies.duplicate", buf);
-	if (res->partial) {
-		snprintf(buf, sizeof(buf), "partial: %llu round trips before: %.160s",
-			 (unsigned long long)res->round_trips, res->error);
-		add(p, "workload.result", buf);
-	}
-	if (res->remote.valid) {
-		snprintf(buf, sizeof(buf), "cpu %d; %llu ns on CPU, %llu ns waiting, "
-			 "%llu switches over the window (%.0f ns on CPU per round trip)",
-			 res->remote.cpu, (unsigned long long)res->remote.cpu_ns,
-			 (unsigned long long)res->remote.wait_ns,
-			 (unsigned long long)res->remote.switches,
-			 res->round_trips ? (double)res->remote.cpu_ns /
-			 (double)res->round_trips : 0.0);
-		add(p, "peer.responder", buf);
-	}
 }

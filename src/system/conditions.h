@@ -7,8 +7,6 @@
 
 #include "profile/profile.h"
 
-struct workload_result;
-
 /*
  * Test conditions, captured into every profile so that two runs can be
  * compared knowing what differed (the netdev threads kept asking "HZ?
@@ -22,9 +20,6 @@ struct workload_result;
  * the message size. */
 void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
 			uint32_t message_size);
-/* What the workload saw: lost, late and duplicate replies, and the
- * peer's responder counters in --peer mode. */
-void conditions_add_result(struct profile *p, const struct workload_result *res);
 
 /* Exposed for tests. */
 /* "HZ=250, NO_HZ_IDLE, PREEMPT_DYNAMIC" from kernel config text. */

@@ -298,6 +298,18 @@ int procstat_delta(const struct procstat *b, const struct procstat *a,
 	return 0;
 }
 
+uint64_t procstat_task_cpu(const struct procstat *a, const struct procstat *b,
+			   enum role role)
+{
+	int i, j;
+
+	for (i = 0; i < b->ntasks; i++)
+		for (j = 0; j < a->ntasks; j++)
+			if (b->task[i].role == role && a->task[j].pid == b->task[i].pid)
+				return b->task[i].cpu_ns - a->task[j].cpu_ns;
+	return 0;
+}
+
 void procstat_free(struct procstat *s)
 {
 	size_t i;

@@ -37,6 +37,10 @@ int procstat_take(struct procstat *s, pid_t client, pid_t responder);
  * cpus[], tasks for the workload's processes. */
 int procstat_delta(const struct procstat *before, const struct procstat *after,
 		   const int *cpus, int ncpus, struct profile *p);
+/* CPU time of the task of `role` between two snapshots; 0 when either
+ * lacks it. */
+uint64_t procstat_task_cpu(const struct procstat *before,
+			   const struct procstat *after, enum role role);
 void procstat_free(struct procstat *s);
 
 /* Parsers, public for tests. */

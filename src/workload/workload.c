@@ -609,6 +609,33 @@ void workload_add_conditions(const struct workload *w, struct profile *p)
 	tuning_describe(w->tuning, p);
 }
 
+void workload_result_conditions(struct profile *p, const struct workload_result *res)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->timeouts);
+	profile_add_condition(p, "replies.lost", buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->late_replies);
+	profile_add_condition(p, "replies.late", buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->duplicates);
+	profile_add_condition(p, "replies.duplicate", buf);
+	if (res->partial) {
+		snprintf(buf, sizeof(buf), "partial: %llu round trips before: %.160s",
+			 (unsigned long long)res->round_trips, res->error);
+		profile_add_condition(p, "workload.result", buf);
+	}
+	if (res->remote.valid) {
+		snprintf(buf, sizeof(buf), "cpu %d; %llu ns on CPU, %llu ns waiting, "
+			 "%llu switches over the window (%.0f ns on CPU per round trip)",
+			 res->remote.cpu, (unsigned long long)res->remote.cpu_ns,
+			 (unsigned long long)res->remote.wait_ns,
+			 (unsigned long long)res->remote.switches,
+			 res->round_trips ? (double)res->remote.cpu_ns /
+			 (double)res->round_trips : 0.0);
+		profile_add_condition(p, "peer.responder", buf);
+	}
+}
+
 /* Reap whatever has exited; 1 when no child is left. */
 static int reap_some(struct workload *w, int flags)
 {

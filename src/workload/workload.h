@@ -106,6 +106,11 @@ int workload_peer_profile(struct workload *w, char **text, size_t *len,
 /* Add what only the running workload knows as test conditions: network
  * and interfaces, RPS/IRQ settings in effect, peer, gap. */
 void workload_add_conditions(const struct workload *w, struct profile *p);
+/* What the workload saw, as test conditions: lost, late and duplicate
+ * replies, a partial result, and the peer's responder counters in
+ * --peer mode. */
+void workload_result_conditions(struct profile *p,
+				const struct workload_result *res);
 /* Stop and reap both processes, restore changed settings, remove the
  * namespaces, unmap and free w. NULL is a no-op, so
  * `workload_stop(w); w = NULL;` is safe on every exit path. */

@@ -72,7 +72,7 @@ static void test_capture(void **state)
 	res.timeouts = 3;
 	res.duplicates = 2;
 	conditions_capture(&p, 0, 0, 40);
-	conditions_add_result(&p, &res);
+	workload_result_conditions(&p, &res);
 	assert_non_null(profile_condition(&p, "kernel.release"));
 	assert_non_null(profile_condition(&p, "kernel.config"));
 	assert_non_null(profile_condition(&p, "net.netfilter"));

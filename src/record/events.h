@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_RECORD_EVENTS_H
+#define PERPKT_RECORD_EVENTS_H
+
+#include <stdint.h>
+
+#include "counters/events.h"
+#include "profile/profile.h"
+
+#define RECORD_DEFAULT_EVENTS "cycles,instructions"
+
+/* What to count and sample, and how often (record and serve alike). */
+struct sampling_request {
+	const char *events;        /* comma-separated libpfm4 names */
+	uint64_t period;           /* -c; 0: chosen from the sample-rate limit */
+	uint64_t freq;             /* -F; samples per second, 0: use periods */
+	int callchain;             /* -g */
+	int include_user;          /* --user */
+	int no_fallback;           /* --no-fallback */
+	int counting_only;         /* perpkt stat: count, never sample */
+	unsigned ring_pages;       /* --ring-pages; 0: by the number of CPUs */
+};
+
+/* Encode the event list, probe each event on probe_cpu, fall back to
+ * cpu-clock without a PMU (the others go to p->missing), choose
+ * periods, add the always-counted companions. -1 after printing why. */
+int record_choose_events(const struct sampling_request *rq, int probe_cpu,
+			 struct event_spec *evs, int *nev, struct profile *p);
+
+/* Data pages per ring for ncpus rings: `asked` (--ring-pages) when
+ * given, else fewer per ring the more CPUs, so the locked total stays
+ * bounded. */
+unsigned record_ring_pages(unsigned asked, int ncpus);
+
+#endif

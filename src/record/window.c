@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The measurement windows: counters on, the workload's units counted
+ * inside, counters off, /proc snapshots at both edges; --repeat N of
+ * them, same set-up, fresh counts for each. Samples carry their
+ * window's index; `total` figures are the sums.
+ */
+#include "record/window.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "record/internal.h"
+
+double record_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The traffic runs, counters off, for -w seconds. */
+static int warm_up(struct record_workload *w)
+{
+	char why[300] = "";
+
+	w->t_start = record_now();
+	while (!*w->interrupted && record_now() - w->t_start < w->window->warmup &&
+	       !(w->ops->ended && w->ops->ended(w, why, sizeof(why))))
+		usleep(10000);
+	if (*w->interrupted)
+		return error("interrupted during warm-up: nothing measured");
+	if (w->ops->ended && (why[0] || w->ops->ended(w, why, sizeof(why))))
+		return error("%s during the warm-up: nothing measured", why);
+	return 0;
+}
+
+/* Whether a progress line is wanted: a terminal, a long enough run. */
+static int show_progress(const struct record_workload *w, double elapsed)
+{
+	const struct window_request *win = w->window;
+
+	return w->progress && !w->quiet && isatty(STDERR_FILENO) &&
+	       (win->count ? elapsed >= 2 : win->duration >= 2);
+}
+
+static void progress(const struct record_workload *w, uint64_t so_far,
+		     double elapsed)
+{
+	const struct window_request *win = w->window;
+
+	if (!show_progress(w, elapsed))
+		return;
+	if (win->count)
+		fprintf(stderr, "\rperpkt: recording %llu/%llu %ss, %.0f s ",
+			(unsigned long long)so_far, (unsigned long long)win->count,
+			w->unit, elapsed);
+	else
+		fprintf(stderr, "\rperpkt: recording %.0f/%.0f s, %llu %ss ",
+			elapsed, win->duration, (unsigned long long)so_far, w->unit);
+}
+
+/* One window: open, drain the rings until the workload, the length or
+ * a signal ends it, close. */
+static int run_window(struct record_workload *w, struct sampler *s,
+		      struct procstat *a, struct procstat *b,
+		      struct profile_repeat *rp, int *cut)
+{
+	uint64_t so_far = 0;
+	double t0, elapsed;
+
+	if (w->ops->open(w) || procstat_take(a, w->client, w->responder))
+		return -1;
+	t0 = record_now();
+	for (;;) {
+		double left_ms = 100;
+
+		elapsed = record_now() - t0;
+		if (*w->interrupted || !w->ops->running(w, &so_far))
+			break;
+		if (w->limit_ns) {
+			left_ms = ((double)w->limit_ns * 1e-9 - elapsed) * 1000;
+			if (left_ms <= 0)
+				break;
+		}
+		/* wake at the workload's end; drain the rings meanwhile */
+		if (sampler_poll(s, w->wake_fd, left_ms < 100 ? (int)left_ms + 1 : 100))
+			break;
+		progress(w, so_far, record_now() - t0);
+	}
+	*cut = *w->interrupted != 0;
+	if (show_progress(w, record_now() - t0))
+		fputc('\n', stderr);
+	/* a responder that died mid-run leaves a partial, labelled result */
+	if ((w->ops->close(w, rp) && !rp->partial) ||
+	    procstat_take(b, w->client, w->responder))
+		return -1;
+	/* every sample of this window is read before the next one starts */
+	sampler_drain(s);
+	return 0;
+}
+
+/* How much of the asked window was measured, for one cut short. */
+static double fraction(const struct record_workload *w,
+		       const struct profile_repeat *rp)
+{
+	const struct window_request *win = w->window;
+	double f;
+
+	if (!rp->partial)
+		return 1;
+	if (win->count)
+		f = (double)rp->round_trips / (double)win->count;
+	else if (w->limit_ns)
+		f = (double)rp->window_ns / (double)w->limit_ns;
+	else
+		return 1;  /* a command's lifetime: no length was asked */
+	return f > 1 ? 1 : f;
+}
+
+int record_windows(struct record_workload *w, const struct record_plan *plan,
+		   struct sampler *s, struct profile *p, struct procstat *first,
+		   struct procstat *last, int *cut_short)
+{
+	size_t ncounts = (size_t)(plan->nev * plan->ncpus);
+	struct sampler_count *prev = calloc(ncounts, sizeof(*prev));
+	struct sampler_count *cur = calloc(ncounts, sizeof(*cur));
+	int nrep = w->window->repeat > 0 ? w->window->repeat : 1, r, ret = -1;
+
+	p->repeats = calloc((size_t)nrep, sizeof(*p->repeats));
+	if (!prev || !cur || !p->repeats) {
+		error("out of memory");
+		goto out;
+	}
+	if (warm_up(w))
+		goto out;
+	for (r = 0; r < nrep && !*w->interrupted && !w->partial; r++) {
+		struct profile_repeat *rp = &p->repeats[r];
+		struct procstat a, b;
+		int cut = 0;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		sampler_set_repeat(s, r);
+		rp->counts = calloc((size_t)plan->nev, sizeof(uint64_t));
+		if (!rp->counts) {
+			error("out of memory");
+			goto out;
+		}
+		p->nrepeats = (size_t)r + 1;
+		if (run_window(w, s, &a, &b, rp, &cut) || sampler_read(s, cur)) {
+			procstat_free(&a);
+			procstat_free(&b);
+			goto out;
+		}
+		w->partial |= rp->partial;
+		rp->partial |= cut;
+		rp->fraction = fraction(w, rp);
+		*cut_short |= cut;
+		rp->client_cpu_ns = procstat_task_cpu(&a, &b, ROLE_CLIENT);
+		rp->responder_cpu_ns = procstat_task_cpu(&a, &b, ROLE_RESPONDER);
+		record_window_counts(plan->evs, plan->nev, plan->ncpus, prev, cur,
+				     rp->counts);
+		memcpy(prev, cur, ncounts * sizeof(*cur));
+		p->round_trips += rp->round_trips;
+		p->window_ns += rp->window_ns;
+		w->units = p->round_trips;
+		if (r == 0)
+			*first = a;
+		else
+			procstat_free(&a);
+		procstat_free(last);
+		*last = b;
+		if (nrep > 1 && !w->quiet)
+			info("window %d of %d: %llu %ss, p50 %.1f us", r + 1,
+			     nrep, (unsigned long long)rp->round_trips, w->unit,
+			     (double)rp->latency.p50 / 1000);
+	}
+	w->t_end = record_now();
+	ret = 0;
+out:
+	free(prev);
+	free(cur);
+	return ret;
+}

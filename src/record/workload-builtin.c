@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The built-in ping-pong as record's workload: client and responder
+ * placed on their CPUs (src/workload/), the window opened and closed by
+ * the client at round-trip boundaries, the round trips, latency and
+ * replies it measured, and with --peer the responder's own side.
+ */
+#include "record/workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "record/plan.h"
+#include "record/window.h"
+#include "system/sysinfo.h"
+#include "workload/workload.h"
+
+struct builtin {
+	struct record_workload base;
+	const struct builtin_request *rq;
+	const struct cpu_request *cpus;
+	const struct sampling_request *smp;
+	struct control_setup peer_rq;
+	int client, server, self;  /* self -1: perpkt not pinned */
+	struct workload *w;
+	struct workload_result total;
+	int windows;
+};
+
+static struct builtin *of(struct record_workload *w)
+{
+	return (struct builtin *)w;
+}
+
+/* Client and server CPUs, and perpkt's own off theirs when it can. The
+ * choices are printed so runs can be repeated exactly. */
+static int prepare(struct record_workload *base)
+{
+	struct builtin *b = of(base);
+	int online[MAX_CPUS], nonline = sysinfo_online_cpus(online, MAX_CPUS), i;
+
+	if (nonline <= 0)
+		return error("cannot read '/sys/devices/system/cpu/online'");
+	b->client = b->cpus->client;
+	b->server = b->cpus->server;
+	if (b->cpus->placement &&
+	    workload_place(b->cpus->placement, online, nonline, &b->client,
+			   &b->server))
+		return -1;
+	if (b->client < 0)
+		b->client = online[nonline - 1];
+	if (b->server < 0)
+		b->server = b->client;
+	if (!cpu_list_has(online, nonline, b->client))
+		return error("client CPU %d is not online (online CPUs: see "
+			     "/sys/devices/system/cpu/online)", b->client);
+	if (!cpu_list_has(online, nonline, b->server))
+		return error("server CPU %d is not online (online CPUs: see "
+			     "/sys/devices/system/cpu/online)", b->server);
+	base->client_cpu = b->client;
+	base->server_cpu = b->server;
+	base->message_size = b->rq->message_size;
+	b->self = -1;
+	for (i = 0; i < nonline; i++) {
+		if (online[i] != b->client && online[i] != b->server) {
+			b->self = online[i];
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The workload's CPUs, where loopback softirqs run too, and perpkt's
+ * own, so its cost is seen rather than hidden. */
+static int cpus(struct record_workload *base, int *out, int max)
+{
+	struct builtin *b = of(base);
+	int n = 0;
+
+	out[n++] = b->client;
+	out[n++] = b->server;
+	if (b->self >= 0)
+		out[n++] = b->self;
+	return n;
+}
+
+static void describe(const struct record_workload *base,
+		     const struct record_plan *plan)
+{
+	const struct builtin *b = (const struct builtin *)base;
+	const struct builtin_request *rq = b->rq;
+	const struct window_request *win = base->window;
+	char events[512] = "", list[256] = "", self[32] = "perpkt not pinned",
+	     span[64];
+	size_t len = 0, clen = 0;
+	int e, i;
+
+	for (e = 0; e < plan->nev && len < sizeof(events); e++) {
+		const struct event_spec *ev = &plan->evs[e];
+
+		if (ev->companion)
+			continue;
+		len += (size_t)snprintf(events + len, sizeof(events) - len, "%s%s",
+					len ? ", " : "", ev->name);
+		if (ev->count_only || len >= sizeof(events))
+			continue;
+		if (ev->freq)
+			len += (size_t)snprintf(events + len, sizeof(events) - len,
+						" at %llu Hz",
+						(unsigned long long)ev->period);
+		else
+			len += (size_t)snprintf(events + len, sizeof(events) - len,
+						" every %llu %s",
+						(unsigned long long)ev->period,
+						ev->unit);
+	}
+	for (i = 0; i < plan->ncpus && clen < sizeof(list); i++)
+		clen += (size_t)snprintf(list + clen, sizeof(list) - clen, "%s%d",
+					 i ? "," : "", plan->cpus[i]);
+	/* client and server on different CPUs leave perpkt unpinned */
+	if (b->self >= 0)
+		snprintf(self, sizeof(self), "perpkt on CPU %d", b->self);
+	if (win->repeat > 1)
+		snprintf(span, sizeof(span), "%d windows of %g s (%g s)", win->repeat,
+			 win->duration, win->repeat * win->duration);
+	else
+		snprintf(span, sizeof(span), "%g s", win->duration);
+	info("%s ping-pong %s %s, %u-byte messages, client CPU %d, "
+	     "server CPU %d, %s",
+	     rq->transport ? rq->transport : "udp",
+	     rq->peer ? "with peer" : rq->echo ? "with echo service" : "on",
+	     rq->peer ? rq->peer : rq->echo ? rq->echo :
+	     rq->network ? rq->network : "loopback",
+	     rq->message_size, b->client, b->server, self);
+	if (win->count)
+		snprintf(span, sizeof(span), "%llu round trips",
+			 (unsigned long long)win->count);
+	info("%s %s on CPU %s for %s%s",
+	     plan->sampling->counting_only ? "counting" : "sampling",
+	     events, list, span, plan->sampling->callchain ? ", with callchains" : "");
+}
+
+/* --peer: what perpkt serve should record of its side, as this side
+ * samples (stat counts only: nothing asked). */
+static const struct control_setup *peer_request(struct builtin *b)
+{
+	const struct sampling_request *smp = b->smp;
+	struct control_setup *rq = &b->peer_rq;
+
+	if (!b->rq->peer || b->rq->no_remote || smp->counting_only)
+		return NULL;
+	memset(rq, 0, sizeof(*rq));
+	rq->profile = 1;
+	rq->period = smp->period;
+	rq->freq = smp->freq;
+	rq->callchain = smp->callchain;
+	rq->include_user = smp->include_user;
+	if (b->rq->remote_cpus)
+		snprintf(rq->cpus, sizeof(rq->cpus), "%s", b->rq->remote_cpus);
+	if (strlen(smp->events) < sizeof(rq->events) && !strchr(smp->events, ' '))
+		strcpy(rq->events, smp->events);
+	else
+		warning("-e is too long for the peer: perpkt serve samples its "
+			"default events");
+	return rq;
+}
+
+static int start(struct record_workload *base, const struct record_plan *plan,
+		 struct sampler *s)
+{
+	struct builtin *b = of(base);
+	const struct builtin_request *rq = b->rq;
+	const int *fds;
+	int nfds = sampler_fds(s, &fds);
+	struct workload_config wc = {
+		.transport = rq->transport, .network = rq->network,
+		.peer = rq->peer, .echo = rq->echo, .count = base->window->count,
+		.peer_recording = peer_request(b),
+		.gap_ns = rq->gap_ns, .gap_spin = rq->gap_spin,
+		.rps_cpus = rq->rps_cpus, .set_irq_cpu = rq->irq_cpu >= 0,
+		.irq_cpu = rq->irq_cpu,
+		.pin_self = b->self >= 0, .self_cpu = b->self,
+		.client_cpu = b->client, .server_cpu = b->server,
+		.message_size = rq->message_size,
+		.window_fds = fds, .nwindow_fds = nfds,
+	};
+
+	if (workload_start(&b->w, &wc))
+		return -1;
+	base->client = workload_client_pid(b->w);
+	base->responder = workload_responder_pid(b->w);
+	sampler_set_roles(s, base->client, base->responder, getpid());
+	histogram_init(&b->total.latency);
+	return 0;
+}
+
+static int open_window(struct record_workload *base)
+{
+	return workload_window_open(of(base)->w);
+}
+
+static int running(struct record_workload *base, uint64_t *so_far)
+{
+	struct builtin *b = of(base);
+
+	*so_far = workload_window_progress(b->w);
+	/* -n: the client closes the window itself after that many */
+	return !base->window->count || !workload_window_done(b->w);
+}
+
+/* The window's figures into rp, and into the run's totals. */
+static int close_window(struct record_workload *base, struct profile_repeat *rp)
+{
+	struct builtin *b = of(base);
+	struct workload_result res, *total = &b->total;
+	int ret;
+
+	memset(&res, 0, sizeof(res));
+	ret = workload_window_close(b->w, &res);
+	rp->round_trips = res.round_trips;
+	rp->window_ns = res.window_ns;
+	rp->partial = res.partial;
+	histogram_summary(&res.latency, &rp->latency);
+	total->round_trips += res.round_trips;
+	total->window_ns += res.window_ns;
+	total->timeouts += res.timeouts;
+	total->late_replies += res.late_replies;
+	total->duplicates += res.duplicates;
+	histogram_merge(&total->latency, &res.latency);
+	if (res.partial) {
+		total->partial = 1;
+		memcpy(total->error, res.error, sizeof(total->error));
+		snprintf(base->error, sizeof(base->error), "%s", res.error);
+	}
+	total->remote = res.remote;
+	if (b->windows++ == 0)
+		total->unsampled = res.unsampled;
+	return ret;
+}
+
+/* The responder's side from perpkt serve into p->remote, or why not
+ * into p->remote_missing: the profile is kept either way. */
+static void attach_remote(struct builtin *b, struct profile *p)
+{
+	char why[300], *text = NULL;
+	struct profile *r;
+	size_t len = 0;
+
+	if (workload_peer_profile(b->w, &text, &len, why, sizeof(why)) == 0) {
+		r = calloc(1, sizeof(*r));
+		if (r && !profile_read_json(r, text, len, "from the peer")) {
+			p->remote = r;
+			free(text);
+			if (!b->base.quiet)
+				info("the responder's side: %llu round trips answered "
+				     "in %.3f s on %s, %zu sample entries",
+				     (unsigned long long)r->round_trips,
+				     (double)r->window_ns * 1e-9,
+				     r->hostname ? r->hostname : "the peer",
+				     r->nsamples);
+			return;
+		}
+		free(r);
+		snprintf(why, sizeof(why), "its profile did not read (said above)");
+	}
+	free(text);
+	warning("the responder's side is not in the profile: %s", why);
+	p->remote_missing = strdup(why);
+}
+
+static int after(struct record_workload *base, struct profile *p)
+{
+	struct builtin *b = of(base);
+	const struct window_request *win = base->window;
+
+	/* asked against taken, so a report can say the run went wrong */
+	p->wall_ns = (uint64_t)((base->t_end - base->t_start) * 1e9);
+	p->asked_window_ns = win->count ? 0 : (uint64_t)(win->duration * 1e9) *
+					      (uint64_t)(win->repeat > 0 ? win->repeat : 1);
+	p->asked_ns = p->asked_window_ns ? p->asked_window_ns +
+					   (uint64_t)(win->warmup * 1e9) : 0;
+	if (b->rq->peer && !b->rq->no_remote && !b->smp->counting_only)
+		attach_remote(b, p);
+	workload_add_conditions(b->w, p);
+	return 0;
+}
+
+static void stop(struct record_workload *base)
+{
+	struct builtin *b = of(base);
+
+	workload_stop(b->w);
+	b->w = NULL;
+}
+
+static int fill(struct record_workload *base, struct profile *p)
+{
+	struct builtin *b = of(base);
+	const struct builtin_request *rq = b->rq;
+	const struct workload_result *res = &b->total;
+	size_t k;
+
+	workload_result_conditions(p, res);
+	p->transport = strdup(rq->transport ? rq->transport : "udp");
+	p->network = strdup(rq->peer ? "peer" : rq->echo ? "echo" :
+			    rq->network ? rq->network : "loopback");
+	p->message_size = rq->message_size;
+	p->client_cpu = b->client;
+	p->server_cpu = b->server;
+	histogram_summary(&res->latency, &p->latency);
+	histogram_summary(&res->unsampled, &p->latency_unsampled);
+	p->hist_sub_buckets = HIST_SUB;
+	if (histogram_export(&res->latency, &p->histogram, &p->nhistogram))
+		warning("out of memory: the latency histogram is left out");
+	for (k = 0; k < p->ntasks; k++)
+		p->tasks[k].cpu = p->tasks[k].role == ROLE_CLIENT ? b->client : b->server;
+	return 0;
+}
+
+static void destroy(struct record_workload *base)
+{
+	stop(base);
+	free(base);
+}
+
+static const struct record_workload_ops builtin_ops = {
+	.prepare = prepare, .cpus = cpus, .describe = describe, .start = start,
+	.open = open_window, .running = running, .close = close_window,
+	.after = after, .stop = stop, .fill = fill, .destroy = destroy,
+};
+
+struct record_workload *record_workload_builtin(const struct builtin_request *rq,
+						const struct cpu_request *cpus,
+						const struct window_request *win,
+						const struct sampling_request *smp)
+{
+	struct builtin *b = calloc(1, sizeof(*b));
+
+	if (!b) {
+		error("out of memory");
+		return NULL;
+	}
+	b->base.ops = &builtin_ops;
+	b->base.window = win;
+	b->base.limit_ns = win->count ? 0 : (uint64_t)(win->duration * 1e9);
+	b->base.progress = 1;
+	b->base.unit = "round trip";
+	b->base.wake_fd = -1;
+	b->rq = rq;
+	b->cpus = cpus;
+	b->smp = smp;
+	b->self = -1;
+	return &b->base;
+}
