@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The layout's floors (docs/HACKING.md, "The map"): a folder of src/
+# includes only headers of the folders below it, so nothing runs back
+# up a floor: the recording pipeline never reaches into a command, the
+# profile and system readers never into the pipeline.
+. "$(dirname "$0")/lib.sh"
+cd "$SRCDIR" || fail "no source tree at '$SRCDIR'"
+
+# folder: the folders its includes may name (the base headers error.h,
+# exitcode.h and parse.h, which name no folder, go everywhere)
+floors='
+src/profile: profile
+src/system: system profile symbolize
+src/counters: counters system profile
+src/workload: workload system profile
+src/lab: lab system profile symbolize
+src/record: record lab workload counters system profile symbolize
+src/commands: commands record lab workload counters system profile reports symbolize
+reports: reports profile symbolize
+'
+
+# check ROOT: every include in ROOT's folders that its floor does not
+# allow, as file:line: include
+check() {
+	local root=$1
+	echo "$floors" | while IFS=: read -r dir allowed; do
+		[ -n "$dir" ] || continue
+		[ -d "$root/$dir" ] || fail "no folder '$dir' under '$root'"
+		pattern=$(echo $allowed | sed 's/ /|/g')
+		grep -HnE '^#include "' "$root/$dir"/*.[ch] |
+			grep -vE "#include \"(($pattern)/[a-z0-9_-]+|error|exitcode|parse)\.h\"" |
+			sed "s|^$root/||"
+	done
+}
+
+check . >"$TMP/up"
+if [ -s "$TMP/up" ]; then
+	cat "$TMP/up" >&2
+	fail "an include runs up a floor, or names no folder (see docs/HACKING.md, \"The map\")"
+fi
+# src/ itself holds only main.c and the base
+extra=$(ls src/*.[ch] | grep -vE '^src/(main\.c|error\.[ch]|exitcode\.h|parse\.[ch])$')
+[ -z "$extra" ] || fail "files in src/ itself, not in a folder: $extra"
+
+# the check can fail: a copy of the pipeline that calls up into a command
+mkdir -p "$TMP/copy/src"
+cp -r src/record src/profile "$TMP/copy/src/"
+for d in system counters workload lab commands; do mkdir -p "$TMP/copy/src/$d"; done
+mkdir -p "$TMP/copy/reports"
+sed -i '0,/^#include "record\//s//#include "commands\/commands.h"\n&/' "$TMP/copy/src/record/window.c"
+echo '#include "record/record.h"' >>"$TMP/copy/src/profile/profile.h"
+check "$TMP/copy" >"$TMP/caught" 2>/dev/null
+grep -q '^src/record/window.c:.*commands/commands.h' "$TMP/caught" ||
+	fail "the check misses record/ including a command's header"
+grep -q '^src/profile/profile.h:.*record/record.h' "$TMP/caught" ||
+	fail "the check misses profile/ including the pipeline's header"
+echo "ok: $(find src reports -name '*.[ch]' | wc -l) files include only their floor and below"
