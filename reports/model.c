@@ -559,6 +559,31 @@ static void repeat_latency(struct model *m)
 	m->rep_latency_sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
 }
 
+/* The conditions and the histogram, for the renderers that show them. */
+static int copy_lists(struct model *m, const struct profile *p)
+{
+	size_t i;
+
+	m->conditions = calloc(p->nconditions ? p->nconditions : 1,
+			       sizeof(*m->conditions));
+	m->histogram = calloc(p->nhistogram ? p->nhistogram : 1,
+			      sizeof(*m->histogram));
+	if (!m->conditions || !m->histogram)
+		return -1;
+	for (i = 0; i < p->nconditions; i++) {
+		m->conditions[i].key = p->conditions[i].key;
+		m->conditions[i].value = p->conditions[i].value;
+	}
+	m->nconditions = p->nconditions;
+	for (i = 0; i < p->nhistogram; i++) {
+		m->histogram[i].lo = p->histogram[i].lo;
+		m->histogram[i].hi = p->histogram[i].hi;
+		m->histogram[i].count = p->histogram[i].count;
+	}
+	m->nhistogram = p->nhistogram;
+	return 0;
+}
+
 int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
 {
 	const struct model_row *idle;
@@ -580,6 +605,10 @@ int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
 	m->no_round_trips = p->round_trips == 0;
 	for (e = 0; e < m->nevents; e++)
 		m->not_counting[e] = profile_event_not_counting(p, e);
+	if (run_facts_fill(&m->run, p))
+		return -1;
+	if (copy_lists(m, p))
+		goto oom;
 	m->time_event = find_unit(p, "ns");
 	m->cycles_event = find_unit(p, "cycles");
 	m->insns_event = find_unit(p, "instructions");
@@ -640,6 +669,8 @@ void model_free(struct model *m)
 	row_clear(&m->callee);
 	model_free_stacks(m);
 	free(m->recon.cpus);
+	free(m->conditions);
+	free(m->histogram);
 	if (m->remote) {
 		model_free(m->remote);
 		free(m->remote);
@@ -668,10 +699,14 @@ double model_row_error(const struct model *m, const struct model_row *r,
 	return m->nrepeats > 1 && r->nrep ? r->spread[e] : r->err[e];
 }
 
+int model_empty(const struct model *m)
+{
+	return !m->profile;
+}
+
 int model_software_clock(const struct model *m)
 {
-	return m->profile && m->profile->mode &&
-	       !strcmp(m->profile->mode, "software-clock");
+	return m->run.mode && !strcmp(m->run.mode, "software-clock");
 }
 
 const struct model_row *model_bucket(const struct model *m, const char *name)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "profile/profile.h"
+#include "reports/facts.h"
 #include "symbolize/symbolize.h"
 
 /*
@@ -164,8 +165,29 @@ struct model_recon {
 /* Sampled and counted time differing by more than this get flagged. */
 #define MODEL_GAP_FLAG 0.25
 
+/* A test condition, in the order recorded: "cpu.governor" = "performance". */
+struct model_condition {
+	const char *key, *value;
+};
+
+/* A bucket of the round trips' latency histogram: [lo, hi) ns. */
+struct model_hist_bucket {
+	uint64_t lo, hi, count;
+};
+
 struct model {
+	/* For the builders (model*.c, diff.c, table.c), which may read
+	 * more of it later (model_combine, model_callers). Renderers read
+	 * `run` and the fields below, never the profile. */
 	const struct profile *profile;
+	/* What the run was: host, workload, unit, window, latency, events
+	 * and mode (reports/facts.h), filled by model_build. */
+	struct run_facts run;
+	/* The model's own copies; their strings point into the profile */
+	struct model_condition *conditions;
+	size_t nconditions;
+	struct model_hist_bucket *histogram;  /* non-empty buckets, by lo */
+	size_t nhistogram;
 	size_t nevents;
 	struct model_row *functions;   /* sorted by first event, descending */
 	size_t nfunctions;
@@ -224,6 +246,9 @@ int model_build_remote(struct model *m, struct symbolizer *s);
  * sampling error. One definition, so text, HTML, markdown and CSV agree. */
 double model_row_error(const struct model *m, const struct model_row *r,
 		       size_t e);
+/* 1 for a model that model_build did not fill (zeroed or freed):
+ * renderers refuse it. */
+int model_empty(const struct model *m);
 /* 1 when values come from cpu-clock sampling (no hardware PMU). */
 int model_software_clock(const struct model *m);
 /* The bucket row called `name`, or NULL. */

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "reports/facts.h"
+
+#include <string.h>
+
+#include "error.h"
+
+/* Throttling on a CPU that idles without a tick pauses sampling until the
+ * tick returns: only idle time goes unsampled. True when every throttle
+ * was on a CPU idle for more than half the window. */
+static int idle_throttles(const struct profile *p)
+{
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < p->ncpu_times; i++) {
+		const struct profile_cpu *c = &p->cpu_times[i];
+		uint64_t all = c->user_ns + c->system_ns + c->irq_ns +
+			       c->softirq_ns + c->idle_ns + c->other_ns;
+
+		if (!c->throttled)
+			continue;
+		if (!all || c->idle_ns * 2 < all)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+static double first_partial_fraction(const struct profile *p)
+{
+	size_t k;
+
+	for (k = 0; k < p->nrepeats; k++)
+		if (p->repeats[k].partial)
+			return p->repeats[k].fraction;
+	return 1;
+}
+
+static void fill_unit(struct run_unit *u, const struct profile *p)
+{
+	u->name = profile_unit_name(p);
+	u->spec = profile_unit_spec(p);
+	u->abbrev = profile_unit_abbrev(p);
+	u->source = p->unit.source;
+	u->is_rt = profile_unit_is_rt(p);
+	u->outside = p->unit.outside;
+	u->outside_ns = p->unit.outside_ns;
+	u->outside_busy = p->unit.outside_busy;
+}
+
+static void fill_event(struct run_event *ev, const struct profile *p,
+		       size_t e)
+{
+	const struct profile_event *pe = &p->events[e];
+
+	ev->name = pe->name;
+	ev->requested = pe->requested;
+	ev->pmu = pe->pmu;
+	ev->unit = pe->unit;
+	ev->period = pe->period;
+	ev->freq = pe->freq;
+	ev->samples = pe->samples;
+	ev->lost = pe->lost;
+	ev->throttled = pe->throttled;
+	ev->count = pe->count;
+	ev->enabled_ns = pe->enabled_ns;
+	ev->running_ns = pe->running_ns;
+	ev->not_counting = profile_event_not_counting(p, e);
+}
+
+int run_facts_fill(struct run_facts *f, const struct profile *p)
+{
+	size_t e;
+
+	memset(f, 0, sizeof(*f));
+	if (p->nevents > RUN_MAX_EVENTS)
+		return error("profile has %zu events, at most %d are supported",
+			     p->nevents, RUN_MAX_EVENTS);
+	f->tool_version = p->tool_version;
+	f->created = p->created;
+	f->command = p->command;
+	f->hostname = p->hostname;
+	f->kernel_release = p->kernel_release;
+	f->kernel_version = p->kernel_version;
+	f->build_id = p->build_id;
+	f->cpu_model = p->cpu_model;
+	f->ncpus = p->ncpus;
+	f->cpus = p->cpus;
+	f->ncpus_sampled = p->ncpus_sampled;
+
+	f->workload_command = p->workload_command;
+	f->transport = p->transport;
+	f->network = p->network;
+	f->message_size = p->message_size;
+	f->client_cpu = p->client_cpu;
+	f->server_cpu = p->server_cpu;
+	fill_unit(&f->unit, p);
+	f->round_trips = p->round_trips;
+	f->window_ns = p->window_ns;
+	f->warmup_s = p->warmup_s;
+	f->asked_window_ns = p->asked_window_ns;
+	f->asked_ns = p->asked_ns;
+	f->wall_ns = p->wall_ns;
+	f->nwindows = p->nrepeats;
+	f->npartial = profile_npartial(p);
+	f->partial_fraction = first_partial_fraction(p);
+	f->latency = p->latency;
+	f->latency_unsampled = p->latency_unsampled;
+	f->hist_sub_buckets = p->hist_sub_buckets;
+
+	f->mode = p->mode;
+	f->fallback_reason = p->fallback_reason;
+	f->clock_mhz = p->clock_mhz;
+	f->clock_source = p->clock_source;
+	f->nevents = p->nevents;
+	for (e = 0; e < p->nevents; e++)
+		fill_event(&f->events[e], p, e);
+	f->idle_throttles = idle_throttles(p);
+
+	f->side = profile_condition(p, PROFILE_COND_PEER_SIDE);
+	f->filter = profile_condition(p, PROFILE_COND_FILTER);
+	f->qemu_command = profile_condition(p, PROFILE_COND_QEMU_COMMAND);
+	f->emulated = profile_emulated(p);
+	return 0;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_FACTS_H
+#define PERPKT_FACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile/profile.h"
+
+/*
+ * What a run was, as the reports state it: the host, the workload, what
+ * values are per, the window, the latency, the events and the mode.
+ * Filled once from the profile when a model is built, so that renderers
+ * read their model and never the profile. Strings point into the
+ * profile: every command frees it after the models made of it.
+ */
+
+/* More than any recording has (the counters open at most 10). */
+#define RUN_MAX_EVENTS 16
+
+/* What the values are per (record --per). */
+struct run_unit {
+	const char *name;    /* singular noun: "round trip", "udp-datagram" */
+	const char *spec;    /* as --per takes it: "rt", "udp-datagrams:in" */
+	const char *abbrev;  /* for column heads: "RT", "dgram" */
+	const char *source;  /* where it was counted, NULL if unknown */
+	int is_rt;           /* the built-in workload's round trips */
+	/* a counter outside the window (outside_ns 0: not measured);
+	 * outside_busy: the workload ran outside it too */
+	uint64_t outside, outside_ns;
+	int outside_busy;
+};
+
+struct run_event {
+	const char *name;       /* what was measured: "cycles", "cpu-clock" */
+	const char *requested;  /* what the user asked for */
+	const char *pmu;
+	const char *unit;       /* "cycles", "instructions", "ns" */
+	uint64_t period, freq;  /* freq: samples/s asked for (-F), else 0 */
+	uint64_t samples, lost, throttled;
+	uint64_t count;         /* counted over the window, all CPUs */
+	uint64_t enabled_ns, running_ns;  /* running < enabled: multiplexed */
+	/* why it measured nothing although it ran; NULL when it counts */
+	const char *not_counting;
+};
+
+struct run_facts {
+	const char *tool_version, *created, *command;  /* the recording */
+	const char *hostname, *kernel_release, *kernel_version, *build_id;
+	const char *cpu_model;
+	int ncpus;                /* online */
+	const int *cpus;          /* sampled (stat: counted) */
+	size_t ncpus_sampled;
+
+	const char *workload_command;  /* record -- CMD; NULL: built-in */
+	const char *transport, *network;
+	uint32_t message_size;
+	int client_cpu, server_cpu;    /* -1: not pinned */
+	struct run_unit unit;
+	uint64_t round_trips;     /* in the window, counted in `unit` */
+	uint64_t window_ns;
+	double warmup_s;
+	/* asked: -d x --repeat, and that plus warm-up; wall: the whole
+	 * run. 0 when unknown */
+	uint64_t asked_window_ns, asked_ns, wall_ns;
+	size_t nwindows;          /* windows listed, 0 in older profiles */
+	size_t npartial;          /* of those, cut short */
+	double partial_fraction;  /* share the first cut-short one reached */
+	struct latency_summary latency;
+	struct latency_summary latency_unsampled;  /* warm-up, counters off */
+	uint32_t hist_sub_buckets;  /* histogram resolution, 0: not stated */
+
+	const char *mode;         /* "hardware" or "software-clock" */
+	const char *fallback_reason;
+	double clock_mhz;         /* the clock a cycle period came from */
+	const char *clock_source;
+	struct run_event events[RUN_MAX_EVENTS];
+	size_t nevents;
+	/* every throttle was on a CPU idle most of the window (NO_HZ):
+	 * only idle time went unsampled */
+	int idle_throttles;
+
+	/* conditions that reports word themselves; NULL when absent */
+	const char *side;         /* record --peer: which host this is */
+	const char *filter;       /* report --role, --cpu, --pid */
+	const char *qemu_command; /* record --kernel */
+	int emulated;             /* under QEMU TCG: times are emulated */
+};
+
+/* f from p; -1 after printing why (more than RUN_MAX_EVENTS events). */
+int run_facts_fill(struct run_facts *f, const struct profile *p);
+
+#endif
