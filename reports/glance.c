@@ -25,11 +25,10 @@ static void value_text(char *buf, size_t len, const struct model *m,
 		       double v, double err)
 {
 	const char *unit = m->nevents ? summary_unit(m, 0) : "";
-	const struct profile *p = m->profile;
 	char per[48] = "/RT";
 
-	if (p->workload_command)
-		snprintf(per, sizeof(per), " per %s", profile_unit_name(p));
+	if (m->run.workload_command)
+		snprintf(per, sizeof(per), " per %s", m->run.unit.name);
 	if (!strcmp(unit, "ns"))
 		snprintf(buf, len, "%.2f +- %.2f us%s", v / 1e3, err / 1e3, per);
 	else
@@ -53,24 +52,23 @@ static const struct model_row *top_bucket(const struct model *m)
 
 static void headline(struct summary *s, const struct model *m)
 {
-	const struct profile *p = m->profile;
+	const struct run_facts *run = &m->run;
 	const struct model_row *top = top_bucket(m);
 	char lat[96] = "latency not measured", busy[96] = "no samples", tb[96] = "",
 	     what[160];
 
-	if (p->latency.count)
+	if (run->latency.count)
 		snprintf(lat, sizeof(lat), "p50 %.2f us, p99 %.2f us",
-			 p->latency.p50 / 1e3, p->latency.p99 / 1e3);
-	if (p->workload_command)
-		snprintf(what, sizeof(what), "'%.100s'", p->workload_command);
+			 run->latency.p50 / 1e3, run->latency.p99 / 1e3);
+	if (run->workload_command)
+		snprintf(what, sizeof(what), "'%.100s'", run->workload_command);
 	else
 		snprintf(what, sizeof(what), "%s over %s",
-			 p->transport ? p->transport : "?",
-			 p->network ? p->network : "?");
+			 run->transport ? run->transport : "?",
+			 run->network ? run->network : "?");
 	if (m->no_round_trips) {
 		s->headline = summary_fmt(s, "%s: no %ss counted, so nothing per %s",
-					  what, profile_unit_name(p),
-					  profile_unit_name(p));
+					  what, run->unit.name, run->unit.name);
 		return;
 	}
 	if (m->nevents && m->busy.samples[0])
@@ -83,19 +81,19 @@ static void headline(struct summary *s, const struct model *m)
 				  busy, tb);
 }
 
-static int sampled(const struct profile *p, int cpu)
+static int sampled(const struct run_facts *run, int cpu)
 {
 	size_t i;
 
-	for (i = 0; i < p->ncpus_sampled; i++)
-		if (p->cpus[i] == cpu)
+	for (i = 0; i < run->ncpus_sampled; i++)
+		if (run->cpus[i] == cpu)
 			return 1;
 	return 0;
 }
 
-static void window_warnings(struct summary *s, const struct profile *p)
+static void window_warnings(struct summary *s, const struct run_facts *run)
 {
-	double asked = (double)p->asked_window_ns, got = (double)p->window_ns;
+	double asked = (double)run->asked_window_ns, got = (double)run->window_ns;
 
 	if (asked > 0 && got < SUMMARY_SHORT_WARN * asked)
 		warn(s, summary_fmt(s, "interrupted: the window ran %.2f s of the %.2f s asked (%.0f%%); the result is partial",
@@ -103,51 +101,53 @@ static void window_warnings(struct summary *s, const struct profile *p)
 	else if (asked > 0 && got > (2 - SUMMARY_SHORT_WARN) * asked)
 		warn(s, summary_fmt(s, "window overran: %.2f s for the %.2f s asked (+%.0f%%); the machine was slow to end a round trip",
 				   got / 1e9, asked / 1e9, 100 * (got - asked) / asked));
-	if (p->asked_ns && p->wall_ns > SUMMARY_OVERRUN_WARN * (double)p->asked_ns &&
-	    p->wall_ns - p->asked_ns > 1000000000ull)
+	if (run->asked_ns &&
+	    run->wall_ns > SUMMARY_OVERRUN_WARN * (double)run->asked_ns &&
+	    run->wall_ns - run->asked_ns > 1000000000ull)
 		warn(s, summary_fmt(s, "run overran: it took %.1f s for %.1f s of warm-up and windows; the machine was busy, so the figures may not be typical",
-				   p->wall_ns / 1e9, p->asked_ns / 1e9));
+				   run->wall_ns / 1e9, run->asked_ns / 1e9));
 }
 
 static void sampling_warnings(struct summary *s, const struct model *m)
 {
-	const struct profile *p = m->profile;
+	const struct run_facts *run = &m->run;
 	uint64_t samples = 0, lost = 0, thr = 0;
 	size_t i;
 
-	for (i = 0; i < p->nevents; i++) {
-		const char *why = profile_event_not_counting(p, i);
+	for (i = 0; i < run->nevents; i++) {
+		const char *why = run->events[i].not_counting;
 
-		samples += p->events[i].samples;
-		lost += p->events[i].lost;
-		thr += p->events[i].throttled;
+		samples += run->events[i].samples;
+		lost += run->events[i].lost;
+		thr += run->events[i].throttled;
 		if (why)
 			warn(s, summary_fmt(s, "%s: not counting (%s); shown as n/a",
-					   p->events[i].name, why));
+					   run->events[i].name, why));
 	}
 	if (lost && (double)lost > SUMMARY_LOSS_WARN * (double)(samples + lost))
 		warn(s, summary_fmt(s, "%.1f%% of samples lost (%llu): every value is low by about that; raise --ring-pages or the period",
 				   100.0 * (double)lost / (double)(samples + lost),
 				   (unsigned long long)lost));
-	if (thr && !summary_idle_throttles(p) &&
+	if (thr && !run->idle_throttles &&
 	    (double)thr > SUMMARY_LOSS_WARN * (double)(samples ? samples : 1))
 		warn(s, summary_fmt(s, "sampling was throttled %llu times (%.1f%% of samples) on busy CPUs: values are low; lower the rate (-c, -F)",
 				   (unsigned long long)thr,
 				   100.0 * (double)thr / (double)(samples ? samples : 1)));
 	/* a remote responder runs on another host: only the client's CPU */
-	if (p->client_cpu >= 0 && p->ncpus_sampled && !sampled(p, p->client_cpu))
+	if (run->client_cpu >= 0 && run->ncpus_sampled &&
+	    !sampled(run, run->client_cpu))
 		warn(s, summary_fmt(s, "the client's CPU %d was not sampled: its kernel time is missing from every table (record without -C, or -C with it)",
-				   p->client_cpu));
-	if (p->server_cpu >= 0 && p->server_cpu != p->client_cpu &&
-	    p->ncpus_sampled && !sampled(p, p->server_cpu) && p->network &&
-	    strcmp(p->network, "peer") && strcmp(p->network, "echo"))
+				   run->client_cpu));
+	if (run->server_cpu >= 0 && run->server_cpu != run->client_cpu &&
+	    run->ncpus_sampled && !sampled(run, run->server_cpu) && run->network &&
+	    strcmp(run->network, "peer") && strcmp(run->network, "echo"))
 		warn(s, summary_fmt(s, "the responder's CPU %d was not sampled: its kernel time is missing from every table (record without -C, or -C with it)",
-				   p->server_cpu));
+				   run->server_cpu));
 }
 
-static void observer_warning(struct summary *s, const struct profile *p)
+static void observer_warning(struct summary *s, const struct run_facts *run)
 {
-	const struct latency_summary *u = &p->latency_unsampled, *l = &p->latency;
+	const struct latency_summary *u = &run->latency_unsampled, *l = &run->latency;
 	double d;
 
 	if (!u->count || !l->count || u->mean <= 0)
@@ -160,13 +160,11 @@ static void observer_warning(struct summary *s, const struct profile *p)
 
 void summary_glance(struct summary *s, const struct model *m)
 {
-	const char *filter = profile_condition(m->profile, PROFILE_COND_FILTER);
-
 	headline(s, m);
 	/* not a fault of the run, but every figure below depends on it */
-	if (filter)
-		warn(s, summary_fmt(s, "filtered to %s: totals, shares and the reconciliation cover those samples only", filter));
-	window_warnings(s, m->profile);
+	if (m->run.filter)
+		warn(s, summary_fmt(s, "filtered to %s: totals, shares and the reconciliation cover those samples only", m->run.filter));
+	window_warnings(s, &m->run);
 	sampling_warnings(s, m);
-	observer_warning(s, m->profile);
+	observer_warning(s, &m->run);
 }

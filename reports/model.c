@@ -603,8 +603,6 @@ int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
 			     p->nevents, MODEL_MAX_EVENTS);
 	m->nevents = p->nevents;
 	m->no_round_trips = p->round_trips == 0;
-	for (e = 0; e < m->nevents; e++)
-		m->not_counting[e] = profile_event_not_counting(p, e);
 	if (run_facts_fill(&m->run, p))
 		return -1;
 	if (copy_lists(m, p))

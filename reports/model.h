@@ -203,9 +203,6 @@ struct model {
 	int time_event;      /* index of an event in ns, -1 if none */
 	int cycles_event, insns_event;  /* for IPC, -1 if absent or not
 					 * counting */
-	/* Why an event measured nothing although it ran, NULL when it
-	 * counts (profile_event_not_counting): shown as not counting */
-	const char *not_counting[MODEL_MAX_EVENTS];
 	int nrepeats;        /* measurement windows (record --repeat), >= 1 */
 	/* Mean latency across windows and its sample standard deviation,
 	 * ns; < 0 when unknown or with one window. */

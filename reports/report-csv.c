@@ -51,16 +51,16 @@ int report_csv(FILE *f, const void *model, const struct render_options *o)
 	struct model_row rest;
 	size_t i, e, shown;
 
-	if (!m->profile)
+	if (model_empty(m))
 		return error("report of an empty model");
 	v = &m->views[by];
 	render_csv_field(f, model_view_title(m, by));	/* "role,function" is quoted */
 	fprintf(f, "%s,samples,share,cum", fn ? ",bucket,module,file" : "");
 	for (e = 0; e < m->nevents; e++) {
 		fputc(',', f);
-		render_csv_field(f, m->profile->events[e].name);
+		render_csv_field(f, m->run.events[e].name);
 		fputs("_per_rt,", f);
-		render_csv_field(f, m->profile->events[e].name);
+		render_csv_field(f, m->run.events[e].name);
 		fputs("_err", f);
 	}
 	fputs(",ipc\n", f);

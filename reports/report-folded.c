@@ -33,7 +33,7 @@ int report_folded(FILE *f, const void *model, const struct render_options *o)
 	const struct model *m = model;
 	size_t i;
 
-	if (!m->profile)
+	if (model_empty(m))
 		return error("report of an empty model");
 	if (m->nstacks) {
 		for (i = 0; i < m->nstacks; i++)
@@ -57,7 +57,7 @@ int report_folded(FILE *f, const void *model, const struct render_options *o)
 		return error("cannot write report: %s", strerror(errno));
 	/* the format has no comments: the scale goes to stderr */
 	info("folded weights are %s per round trip x %g%s",
-	     m->nevents ? m->profile->events[0].unit : "?", FOLDED_SCALE,
+	     m->nevents ? m->run.events[0].unit : "?", FOLDED_SCALE,
 	     m->nstacks ? "" :
 	     " (no callchains: one bucket;function frame each)");
 	if (m->no_round_trips || !m->total.samples[0])

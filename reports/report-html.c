@@ -152,10 +152,10 @@ static void latency_chart(FILE *f, const struct latency_summary *l)
  * width) with log counts, so one slow round trip in a million still
  * shows; p50 and p99 marked.
  */
-static void histogram_chart(FILE *f, const struct profile *p)
+static void histogram_chart(FILE *f, const struct model *m)
 {
 	enum { X0 = 60, PLOT_W = CHART_W - 100, Y0 = 25, PLOT_H = 100 };
-	const struct profile_hist_bucket *h = p->histogram;
+	const struct model_hist_bucket *h = m->histogram;
 	/* 1,024 buckets per power of two are far more than pixels: those
 	 * narrower than a pixel are summed per pixel column so the SVG
 	 * stays small; wider ones (coarse or sparse histograms) keep their
@@ -165,12 +165,12 @@ static void histogram_chart(FILE *f, const struct profile *p)
 	int x, pass;
 
 	lo = log10(h[0].lo > 0 ? (double)h[0].lo : 1);
-	hi = log10((double)h[p->nhistogram - 1].hi);
+	hi = log10((double)h[m->nhistogram - 1].hi);
 	span = hi - lo > 0 ? hi - lo : 1;
 	fprintf(f, "<svg id=\"latency\" width=\"%d\" height=\"175\" role=\"img\">\n",
 		CHART_W);
 	for (pass = 0; pass < 2; pass++) {	/* 0: the scale, 1: draw */
-		for (i = 0; i < p->nhistogram; i++) {
+		for (i = 0; i < m->nhistogram; i++) {
 			x0 = PLOT_W * (log10(h[i].lo > 0 ? (double)h[i].lo : 1) - lo) / span;
 			x1 = PLOT_W * (log10((double)h[i].hi) - lo) / span;
 			if (x1 - x0 < 1) {
@@ -200,7 +200,8 @@ static void histogram_chart(FILE *f, const struct profile *p)
 		}
 	}
 	for (i = 0; i < 2; i++) {
-		double v = i ? (double)p->latency.p99 : (double)p->latency.p50;
+		double v = i ? (double)m->run.latency.p99 :
+			   (double)m->run.latency.p50;
 		double xv = X0 + (PLOT_W - 1) * (log10(v > 1 ? v : 1) - lo) / span;
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
@@ -249,9 +250,9 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 	fputs("</th><th>samples</th><th>%</th><th>cum %</th>", f);
 	for (e = 0; e < m->nevents; e++) {
 		fputs("<th>", f);
-		html_escape(f, m->profile->events[e].name);
+		html_escape(f, m->run.events[e].name);
 		fputc('/', f);
-		html_escape(f, profile_unit_abbrev(m->profile));
+		html_escape(f, m->run.unit.abbrev);
 		fputs("</th>", f);
 		if (!e)
 			fputs(m->nrepeats > 1 ? "<th>sd</th>" : "<th>&#177;</th>", f);
@@ -316,20 +317,20 @@ static void sides(FILE *f, const struct model *m)
 static void body(FILE *f, const struct model *m, const struct summary *s,
 		 const struct render_options *o)
 {
-	const struct profile *p = m->profile;
+	const struct run_facts *run = &m->run;
 	size_t i;
 
 	fputs("<h1>perpkt report: ", f);
-	if (p->workload_command) {
-		html_escape(f, p->workload_command);
+	if (run->workload_command) {
+		html_escape(f, run->workload_command);
 		fputs(", per ", f);
-		html_escape(f, profile_unit_name(p));
+		html_escape(f, run->unit.name);
 		fputs("</h1>\n", f);
 	} else {
-		html_escape(f, p->transport);
+		html_escape(f, run->transport);
 		fputs(" over ", f);
-		html_escape(f, p->network);
-		fprintf(f, ", %u-byte messages</h1>\n", p->message_size);
+		html_escape(f, run->network);
+		fprintf(f, ", %u-byte messages</h1>\n", run->message_size);
 	}
 	if (s->headline) {
 		fputs("<p><strong>", f);
@@ -386,22 +387,22 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n<h2>Latency</h2>\n", f);
-	if (p->nhistogram)
-		histogram_chart(f, p);
+	if (m->nhistogram)
+		histogram_chart(f, m);
 	else
-		latency_chart(f, &p->latency);
+		latency_chart(f, &run->latency);
 	if (s->empty) {
 		fputs("<p><strong>", f);
 		html_escape(f, s->empty);
 		fputs("</strong></p>\n", f);
 	} else {
 		fputs("<h2>Buckets per ", f);
-		html_escape(f, profile_unit_name(p));
+		html_escape(f, run->unit.name);
 		fputs("</h2>\n", f);
 		bar_chart(f, m, &m->views[MODEL_BY_BUCKET],
 			  m->views[MODEL_BY_BUCKET].n, COLOR_BUCKET, "buckets");
 		fprintf(f, "<h2>Top %d functions per ", TOP_FUNCTIONS);
-		html_escape(f, profile_unit_name(p));
+		html_escape(f, run->unit.name);
 		fputs("</h2>\n", f);
 		bar_chart(f, m, &m->views[MODEL_BY_FUNCTION], TOP_FUNCTIONS,
 			  COLOR_FUNCTION, "functions");
@@ -437,7 +438,7 @@ int report_html(FILE *f, const void *model, const struct render_options *o)
 
 	if (!o)
 		o = &defaults;
-	if (!m->profile)
+	if (model_empty(m))
 		return error("report of an empty model");
 	if (summary_build(&s, m, o->all_conditions))
 		return -1;

@@ -58,7 +58,7 @@ static json_t *per_event(const struct model *m, const uint64_t *counts,
 		set(o, "primary", counts ? u64(counts[0]) : json_real(values[0]),
 		    bad);
 	for (e = 0; e < m->nevents; e++) {
-		const char *name = m->profile->events[e].name;
+		const char *name = m->run.events[e].name;
 
 		if (!name)
 			name = "?";
@@ -121,15 +121,15 @@ static json_t *rows_json(const struct model *m, const struct model_row *rows,
 	return a;
 }
 
-static json_t *events_json(const struct profile *p, int *bad)
+static json_t *events_json(const struct run_facts *run, int *bad)
 {
 	json_t *a = json_array();
 	size_t e;
 
 	if (!a)
 		*bad = 1;
-	for (e = 0; a && e < p->nevents; e++) {
-		const struct profile_event *ev = &p->events[e];
+	for (e = 0; a && e < run->nevents; e++) {
+		const struct run_event *ev = &run->events[e];
 		json_t *o = json_object();
 
 		set(o, "name", str_or_null(ev->name), bad);
@@ -144,28 +144,27 @@ static json_t *events_json(const struct profile *p, int *bad)
 		set(o, "pmu", str_or_null(ev->pmu), bad);
 		set(o, "enabled_ns", u64(ev->enabled_ns), bad);
 		set(o, "running_ns", u64(ev->running_ns), bad);
-		set(o, "not_counting",
-		    str_or_null(profile_event_not_counting(p, e)), bad);
+		set(o, "not_counting", str_or_null(ev->not_counting), bad);
 		if (!o || json_array_append_new(a, o))
 			*bad = 1;
 	}
 	return a;
 }
 
-static json_t *workload_json(const struct profile *p, int *bad)
+static json_t *workload_json(const struct run_facts *run, int *bad)
 {
 	json_t *o = json_object();
-	double window_s = p->window_ns / 1e9;
+	double window_s = run->window_ns / 1e9;
 
-	set(o, "transport", str_or_null(p->transport), bad);
-	set(o, "network", str_or_null(p->network), bad);
-	set(o, "message_size", u64(p->message_size), bad);
-	set(o, "client_cpu", json_integer(p->client_cpu), bad);
-	set(o, "server_cpu", json_integer(p->server_cpu), bad);
-	set(o, "window_ns", u64(p->window_ns), bad);
+	set(o, "transport", str_or_null(run->transport), bad);
+	set(o, "network", str_or_null(run->network), bad);
+	set(o, "message_size", u64(run->message_size), bad);
+	set(o, "client_cpu", json_integer(run->client_cpu), bad);
+	set(o, "server_cpu", json_integer(run->server_cpu), bad);
+	set(o, "window_ns", u64(run->window_ns), bad);
 	/* null, not inf, when the window length is unknown */
-	set(o, "round_trips_per_s", p->window_ns ?
-	    json_real(p->round_trips / window_s) : json_null(), bad);
+	set(o, "round_trips_per_s", run->window_ns ?
+	    json_real(run->round_trips / window_s) : json_null(), bad);
 	return o;
 }
 
@@ -212,8 +211,8 @@ static json_t *recon_json(const struct model *m, int *bad)
 		set(e, "counted", json_real(er->counted), bad);
 		set(e, "running_fraction", num_or_null(er->running), bad);
 		set(e, "ratio", num_or_null(er->ratio), bad);
-		set(ev, m->profile->events[i].name ?
-		    m->profile->events[i].name : "?", e, bad);
+		set(ev, m->run.events[i].name ? m->run.events[i].name : "?",
+		    e, bad);
 	}
 	set(o, "events", ev, bad);
 	for (i = 0; cpus && i < r->ncpus; i++) {
@@ -245,16 +244,16 @@ static json_t *recon_json(const struct model *m, int *bad)
 }
 
 /* An array, not an object: the recorded order is kept. */
-static json_t *conditions_json(const struct profile *p, int *bad)
+static json_t *conditions_json(const struct model *m, int *bad)
 {
 	json_t *a = json_array();
 	size_t i;
 
-	for (i = 0; a && i < p->nconditions; i++) {
+	for (i = 0; a && i < m->nconditions; i++) {
 		json_t *c = json_object();
 
-		set(c, "key", str_or_null(p->conditions[i].key), bad);
-		set(c, "value", str_or_null(p->conditions[i].value), bad);
+		set(c, "key", str_or_null(m->conditions[i].key), bad);
+		set(c, "value", str_or_null(m->conditions[i].value), bad);
 		if (!c || json_array_append_new(a, c))
 			*bad = 1;
 	}
@@ -334,28 +333,28 @@ static json_t *sides_json(const struct model *m, int *bad)
 
 static json_t *build(const struct model *m, int *bad)
 {
-	const struct profile *p = m->profile;
+	const struct run_facts *run = &m->run;
 	json_t *root = json_object(), *o, *a;
 	size_t i;
 
 	set(root, "format", json_string(REPORT_FORMAT), bad);
 	set(root, "version", json_integer(REPORT_VERSION), bad);
 	set(root, "units", render_json_units(m->nevents ?
-					     p->events[0].unit : NULL,
-					     profile_unit_name(p)), bad);
+					     run->events[0].unit : NULL,
+					     run->unit.name), bad);
 	if (m->nevents)
-		set(root, "primary_event", str_or_null(p->events[0].name), bad);
-	set(root, "round_trips", u64(p->round_trips), bad);
+		set(root, "primary_event", str_or_null(run->events[0].name), bad);
+	set(root, "round_trips", u64(run->round_trips), bad);
 	/* what every per_rt value is per: round trips, or the --per unit */
-	set(root, "unit", report_unit_json(p), bad);
-	set(root, "workload_command", str_or_null(p->workload_command), bad);
+	set(root, "unit", report_unit_json(m->profile), bad);
+	set(root, "workload_command", str_or_null(run->workload_command), bad);
 	/* per_rt values are all 0 without round trips: say so */
 	set(root, "per_rt_valid", json_boolean(!m->no_round_trips), bad);
 	set(root, "mode", json_string(model_software_clock(m) ?
 				      "software-clock" : "hardware"), bad);
-	set(root, "fallback_reason", str_or_null(p->fallback_reason), bad);
+	set(root, "fallback_reason", str_or_null(run->fallback_reason), bad);
 	set(root, "warnings", warnings_json(m, root, bad), bad);
-	set(root, "events", events_json(p, bad), bad);
+	set(root, "events", events_json(run, bad), bad);
 	set(root, "functions",
 	    rows_json(m, m->functions, m->nfunctions, 1, bad), bad);
 	set(root, "buckets", rows_json(m, m->buckets, m->nbuckets, 0, bad),
@@ -376,7 +375,7 @@ static json_t *build(const struct model *m, int *bad)
 	}
 	set(root, "decomposition", decomp_json(m, bad), bad);
 	set(root, "reconciliation", recon_json(m, bad), bad);
-	set(root, "conditions", conditions_json(p, bad), bad);
+	set(root, "conditions", conditions_json(m, bad), bad);
 	set(root, "repeats", json_integer(m->nrepeats), bad);
 	if (m->nrepeats > 1) {
 		o = json_object();
@@ -402,34 +401,34 @@ static json_t *build(const struct model *m, int *bad)
 	set(o, "excludes", json_string(MODEL_IDLE_BUCKET), bad);
 	set(root, "busy", o, bad);
 
-	set(root, "latency_ns", render_json_latency(&p->latency), bad);
+	set(root, "latency_ns", render_json_latency(&run->latency), bad);
 	/* the warm-up's round trips, counters off: the observer's cost */
-	set(root, "latency_unsampled_ns", p->latency_unsampled.count ?
-	    render_json_latency(&p->latency_unsampled) : json_null(), bad);
-	set(root, "observer_cost", p->latency_unsampled.count &&
-	    p->latency_unsampled.mean > 0 ?
-	    json_real((p->latency.mean - p->latency_unsampled.mean) /
-		      p->latency_unsampled.mean) : json_null(), bad);
+	set(root, "latency_unsampled_ns", run->latency_unsampled.count ?
+	    render_json_latency(&run->latency_unsampled) : json_null(), bad);
+	set(root, "observer_cost", run->latency_unsampled.count &&
+	    run->latency_unsampled.mean > 0 ?
+	    json_real((run->latency.mean - run->latency_unsampled.mean) /
+		      run->latency_unsampled.mean) : json_null(), bad);
 
 	o = json_object();
-	set(o, "release", str_or_null(p->kernel_release), bad);
-	set(o, "version", str_or_null(p->kernel_version), bad);
-	set(o, "build_id", str_or_null(p->build_id), bad);
+	set(o, "release", str_or_null(run->kernel_release), bad);
+	set(o, "version", str_or_null(run->kernel_version), bad);
+	set(o, "build_id", str_or_null(run->build_id), bad);
 	set(root, "kernel", o, bad);
 
 	o = json_object();
-	set(o, "model", str_or_null(p->cpu_model), bad);
-	set(o, "online", json_integer(p->ncpus), bad);
+	set(o, "model", str_or_null(run->cpu_model), bad);
+	set(o, "online", json_integer(run->ncpus), bad);
 	a = json_array();
-	for (i = 0; a && i < p->ncpus_sampled; i++)
-		if (json_array_append_new(a, json_integer(p->cpus[i])))
+	for (i = 0; a && i < run->ncpus_sampled; i++)
+		if (json_array_append_new(a, json_integer(run->cpus[i])))
 			*bad = 1;
 	set(o, "sampled", a, bad);
 	set(root, "cpu", o, bad);
-	set(root, "created", str_or_null(p->created), bad);
-	set(root, "command", str_or_null(p->command), bad);
+	set(root, "created", str_or_null(run->created), bad);
+	set(root, "command", str_or_null(run->command), bad);
 
-	set(root, "workload", workload_json(p, bad), bad);
+	set(root, "workload", workload_json(run, bad), bad);
 
 	o = json_object();
 	set(o, "distinct", u64(m->naddrs), bad);
@@ -449,7 +448,7 @@ int report_json(FILE *f, const void *model, const struct render_options *o)
 	json_t *root;
 	int bad = 0, ret;
 
-	if (!m->profile)
+	if (model_empty(m))
 		return error("report of an empty model");
 	root = build(m, &bad);
 	if (bad || !root) {

@@ -34,9 +34,8 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 
 	fprintf(f, "\n### %s\n\n| %s | samples | %% | cum %% ", title, title);
 	for (e = 0; e < m->nevents; e++) {
-		fprintf(f, "| %s/%s ", m->profile->events[e].name ?
-			m->profile->events[e].name : "?",
-			profile_unit_abbrev(m->profile));
+		fprintf(f, "| %s/%s ", m->run.events[e].name ?
+			m->run.events[e].name : "?", m->run.unit.abbrev);
 		if (!e)
 			fputs("| +- ", f);
 	}
@@ -107,24 +106,23 @@ int report_markdown(FILE *f, const void *model,
 {
 	const struct model *m = model;
 	struct render_options defaults = { .width = 0 };
-	const struct profile *p;
+	const struct run_facts *run = &m->run;
 	struct summary s;
 	size_t i;
 
 	if (!o)
 		o = &defaults;
-	if (!m->profile)
+	if (model_empty(m))
 		return error("report of an empty model");
-	p = m->profile;
 	if (summary_build(&s, m, o->all_conditions))
 		return -1;
-	if (p->workload_command)
+	if (run->workload_command)
 		fprintf(f, "## perpkt report: `%s`, per %s\n\n",
-			p->workload_command, profile_unit_name(p));
+			run->workload_command, run->unit.name);
 	else
 		fprintf(f, "## perpkt report: %s over %s, %u-byte messages\n\n",
-			p->transport ? p->transport : "unknown",
-			p->network ? p->network : "unknown", p->message_size);
+			run->transport ? run->transport : "unknown",
+			run->network ? run->network : "unknown", run->message_size);
 	if (s.headline)
 		fprintf(f, "**%s**\n\n", s.headline);
 	for (i = 0; i < s.nwarnings; i++)
@@ -145,7 +143,7 @@ int report_markdown(FILE *f, const void *model,
 	fprintf(f, "\n### Latency decomposition\n\n%s\n\n", s.decomp_title);
 	if (s.ndecomp) {
 		fprintf(f, "| part | per %s | share |\n|---|--:|--:|\n",
-			profile_unit_abbrev(p));
+			run->unit.abbrev);
 		for (i = 0; i < s.ndecomp; i++) {
 			fprintf(f, "| %s%s%s ", s.decomp[i].flag ? "**!** " : "",
 				s.decomp[i].indent ? "&nbsp;&nbsp;" : "",
@@ -176,8 +174,8 @@ int report_markdown(FILE *f, const void *model,
 			table(f, m, &m->callers, title, o);
 		}
 		fprintf(f, "\nPer %s: %.1f %s in total, %.1f busy (without the %s bucket).\n",
-			profile_unit_name(p), m->total.per_rt[0], p->events[0].unit ?
-			p->events[0].unit : "", m->busy.per_rt[0],
+			run->unit.name, m->total.per_rt[0], run->events[0].unit ?
+			run->events[0].unit : "", m->busy.per_rt[0],
 			MODEL_IDLE_BUCKET);
 	}
 	if (sides(f, m)) {

@@ -191,24 +191,24 @@ static void put_glance(struct text_ctx *c, const struct summary *s)
 static void put_header(struct text_ctx *c, const struct model *m,
 		       const struct summary *s, int full)
 {
-	const struct profile *p = m->profile;
+	const struct run_facts *run = &m->run;
 	size_t i;
 
 	fprintf(c->f, "\n");
-	if (p->workload_command && full)
-		wrapf(c, "perpkt report: '%s', per %s", p->workload_command,
-		      profile_unit_name(p));
+	if (run->workload_command && full)
+		wrapf(c, "perpkt report: '%s', per %s", run->workload_command,
+		      run->unit.name);
 	else if (full)	/* the headline says it in the short one */
 		wrapf(c, "perpkt report: %s over %s, %u-byte messages",
-		      p->transport ? p->transport : "unknown",
-		      p->network ? p->network : "unknown", p->message_size);
+		      run->transport ? run->transport : "unknown",
+		      run->network ? run->network : "unknown", run->message_size);
 	for (i = 0; i < s->nfacts; i++)
 		if (full || short_fact(s->facts[i].key))
 			wrapf(c, "%s: %s", s->facts[i].key, s->facts[i].value);
 	if (!full) {
 		if (model_software_clock(m))
 			wrapf(c, "mode: software-clock, no hardware PMU: values are ns of CPU time per %s, from cpu-clock sampling (blind spot and events: --full)",
-			      profile_unit_name(p));
+			      run->unit.name);
 		return;
 	}
 	if (s->nconds) {
@@ -304,7 +304,7 @@ static void layout_compute(struct layout *L, const struct model *m,
 		char v[64];
 
 		snprintf(L->label[e], sizeof(L->label[e]), "%.20s/%.6s",
-			 summary_unit(m, e), profile_unit_abbrev(m->profile));
+			 summary_unit(m, e), m->run.unit.abbrev);
 		fmt_val(v, sizeof(v), m->total.per_rt[e]);
 		w = strlen(L->label[e]);
 		L->wval[e] = (int)strlen(v) > w ? (int)strlen(v) : w;
@@ -407,7 +407,7 @@ static void put_row(struct text_ctx *c, const struct layout *L,
 	if (L->show_cum)
 		line_add(&l, "%*s ", PCT_W, cum);
 	for (e = 0; e < L->nval; e++) {
-		if (L->m->not_counting[e])
+		if (L->m->run.events[e].not_counting)
 			snprintf(v, sizeof(v), "n/a");
 		else
 			fmt_val(v, sizeof(v), r->per_rt[e]);
@@ -508,7 +508,7 @@ static void put_callers(struct text_ctx *c, const struct model *m,
 	fprintf(c->f, "\n");
 	wrapf(c, "callers of %s: %s +- %s %s per %s inclusive, from %llu callchain samples; %% is of that",
 	      m->callers_of, v, t, summary_unit(m, 0),
-	      profile_unit_name(m->profile),
+	      m->run.unit.name,
 	      (unsigned long long)m->callee.samples[0]);
 	put_view(c, m, &m->callers, "caller", 0, o, 0);
 }
@@ -534,7 +534,7 @@ static void put_tables(struct text_ctx *c, const struct model *m,
 	fmt_val(b, sizeof(b), m->busy.per_rt[0]);
 	fprintf(c->f, "\n");
 	wrapf(c, "per %s: %s %s in total, %s %s busy (without the %s bucket)",
-	      profile_unit_name(m->profile),
+	      m->run.unit.name,
 	      t, summary_unit(m, 0), b, summary_unit(m, 0), MODEL_IDLE_BUCKET);
 }
 
@@ -636,7 +636,7 @@ static int report_text_safe(FILE *f, const struct model *m,
 	if (o->threshold < 0 || o->threshold > 1)
 		return error("threshold %g out of range: use a share from 0 to 1",
 			     o->threshold);
-	if (!m->profile)
+	if (model_empty(m))
 		return error("report of an empty model");
 	if (summary_build(&s, m, o->all_conditions))
 		return -1;

@@ -152,15 +152,15 @@ static const char *top_function(const struct model *m)
 }
 
 /* "0" or "0,1,2": the CPUs a side sampled, cut short when long */
-static const char *cpu_list(char *buf, size_t len, const struct profile *p)
+static const char *cpu_list(char *buf, size_t len, const struct run_facts *run)
 {
 	size_t used = 0, i;
 
 	buf[0] = '\0';
-	for (i = 0; i < p->ncpus_sampled && used + 16 < len; i++)
+	for (i = 0; i < run->ncpus_sampled && used + 16 < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%d",
-					 i ? "," : "", p->cpus[i]);
-	if (i < p->ncpus_sampled)
+					 i ? "," : "", run->cpus[i]);
+	if (i < run->ncpus_sampled)
 		snprintf(buf + used, len - used, ",...");
 	return buf;
 }
@@ -168,21 +168,21 @@ static const char *cpu_list(char *buf, size_t len, const struct profile *p)
 int sides_build(struct sides *s, const struct model *m)
 {
 	const struct model *r = m->remote;
-	const struct profile *lp = m->profile, *rp;
+	const struct run_facts *here = &m->run, *there;
 	char lrt[32], rrt[32], cpus[128];
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	if (!r)
 		return 0;
-	rp = r->profile;
+	there = &r->run;
 	s->title = fmt("both sides, per %s of each (as netperf's local and "
-		       "remote service demand):", profile_unit_name(lp));
-	add_text(s, "host", lp->hostname, rp->hostname);
-	add_text(s, "kernel", lp->kernel_release, rp->kernel_release);
-	add_text(s, "mode", lp->mode, rp->mode);
-	snprintf(lrt, sizeof(lrt), "%llu", (unsigned long long)lp->round_trips);
-	snprintf(rrt, sizeof(rrt), "%llu", (unsigned long long)rp->round_trips);
+		       "remote service demand):", here->unit.name);
+	add_text(s, "host", here->hostname, there->hostname);
+	add_text(s, "kernel", here->kernel_release, there->kernel_release);
+	add_text(s, "mode", here->mode, there->mode);
+	snprintf(lrt, sizeof(lrt), "%llu", (unsigned long long)here->round_trips);
+	snprintf(rrt, sizeof(rrt), "%llu", (unsigned long long)there->round_trips);
 	add_text(s, "round trips (remote: answered)", lrt, rrt);
 	{
 		struct side_line *l = add(s, "service demand (/proc/stat)");
@@ -210,8 +210,8 @@ int sides_build(struct sides *s, const struct model *m)
 	else
 		s->note = fmt("the remote side is perpkt serve's own profile of "
 			      "its CPU%s %s; 'perpkt report --side remote' shows it "
-			      "whole", rp->ncpus_sampled == 1 ? "" : "s",
-			      cpu_list(cpus, sizeof(cpus), rp));
+			      "whole", there->ncpus_sampled == 1 ? "" : "s",
+			      cpu_list(cpus, sizeof(cpus), there));
 	for (i = 0; i < s->n; i++)
 		if (!s->lines[i].label || !s->lines[i].local || !s->lines[i].remote)
 			return error("out of memory");

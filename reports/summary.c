@@ -8,28 +8,6 @@
 
 #include "error.h"
 
-/* Throttling on a CPU that idles without a tick pauses sampling until the
- * tick returns: only idle time goes unsampled. True when every throttle
- * was on a CPU idle for more than half the window. */
-int summary_idle_throttles(const struct profile *p)
-{
-	size_t i;
-	int any = 0;
-
-	for (i = 0; i < p->ncpu_times; i++) {
-		const struct profile_cpu *c = &p->cpu_times[i];
-		uint64_t all = c->user_ns + c->system_ns + c->irq_ns +
-			       c->softirq_ns + c->idle_ns + c->other_ns;
-
-		if (!c->throttled)
-			continue;
-		if (!all || c->idle_ns * 2 < all)
-			return 0;
-		any = 1;
-	}
-	return any;
-}
-
 char *summary_fmt(struct summary *s, const char *f, ...)
 {
 	va_list ap;
@@ -42,16 +20,6 @@ char *summary_fmt(struct summary *s, const char *f, ...)
 	}
 	va_end(ap);
 	return out;
-}
-
-static double first_partial_fraction(const struct profile *p)
-{
-	size_t k;
-
-	for (k = 0; k < p->nrepeats; k++)
-		if (p->repeats[k].partial)
-			return p->repeats[k].fraction;
-	return 1;
 }
 
 #define FACT(s, k, ...) do {						\
@@ -67,9 +35,9 @@ static double first_partial_fraction(const struct profile *p)
  * land inside a round trip lengthen it; the mean shows it, the median
  * mostly does not.
  */
-static void observer_fact(struct summary *s, const struct profile *p)
+static void observer_fact(struct summary *s, const struct run_facts *run)
 {
-	const struct latency_summary *u = &p->latency_unsampled, *l = &p->latency;
+	const struct latency_summary *u = &run->latency_unsampled, *l = &run->latency;
 	double d;
 
 	if (!u->count || !l->count || u->mean <= 0)
@@ -101,25 +69,24 @@ static void observer_fact(struct summary *s, const struct profile *p)
 
 /* What a value is per, and the counter's traffic outside the window:
  * Eric Dumazet's "2*100000 + residual traffic", measured. */
-static void unit_fact(struct summary *s, const struct profile *p)
+static void unit_fact(struct summary *s, const struct run_facts *run)
 {
-	const struct profile_unit *u = &p->unit;
+	const struct run_unit *u = &run->unit;
 	double expect;
 
-	if (profile_unit_is_rt(p))
+	if (u->is_rt)
 		return;
 	FACT(s, "unit", "per %s (--per %s), counted at the window's edges from %s",
-	     profile_unit_name(p), profile_unit_spec(p),
-	     u->source ? u->source : "an unknown source");
-	if (!u->outside_ns || !p->window_ns)
+	     u->name, u->spec, u->source ? u->source : "an unknown source");
+	if (!u->outside_ns || !run->window_ns)
 		return;
-	expect = (double)u->outside * (double)p->window_ns / (double)u->outside_ns;
+	expect = (double)u->outside * (double)run->window_ns / (double)u->outside_ns;
 	FACT(s, "outside the window", "%llu in %.2f s (%.1f/s)%s: about %.0f of the %llu counted inside (%.1f%%) %s",
 	     (unsigned long long)u->outside, u->outside_ns / 1e9,
 	     u->outside * 1e9 / u->outside_ns,
 	     u->outside_busy ? ", the workload running" : ", before and after the command",
-	     expect, (unsigned long long)p->round_trips,
-	     p->round_trips ? 100 * expect / (double)p->round_trips : 0,
+	     expect, (unsigned long long)run->round_trips,
+	     run->round_trips ? 100 * expect / (double)run->round_trips : 0,
 	     u->outside_busy ? "if it were all background" : "are background traffic");
 }
 
@@ -130,7 +97,7 @@ static const char *or_unknown(const char *s)
 
 const char *summary_unit(const struct model *m, size_t e)
 {
-	const struct profile_event *ev = &m->profile->events[e];
+	const struct run_event *ev = &m->run.events[e];
 	const char *u = ev->unit ? ev->unit : ev->name;
 
 	if (!u)
@@ -141,16 +108,16 @@ const char *summary_unit(const struct model *m, size_t e)
 }
 
 /* A cache/topology condition, for the CPUs fact; NULL when none. */
-static const char *cache_relation(const struct profile *p)
+static const char *cache_relation(const struct model *m)
 {
 	size_t i;
 
-	for (i = 0; i < p->nconditions; i++) {
-		const char *k = p->conditions[i].key;
+	for (i = 0; i < m->nconditions; i++) {
+		const char *k = m->conditions[i].key;
 
 		if (strstr(k, "cache") || strstr(k, "placement") ||
 		    strstr(k, "topology"))
-			return p->conditions[i].value;
+			return m->conditions[i].value;
 	}
 	return NULL;
 }
@@ -164,87 +131,88 @@ static void cpu_text(char *buf, size_t len, int cpu)
 }
 
 /* "buckets within 0.1%": what shift in a percentile can be seen. */
-static const char *resolution_text(const struct profile *p)
+static const char *resolution_text(const struct run_facts *run)
 {
 	static char buf[64];
 
-	if (!p->hist_sub_buckets)
+	if (!run->hist_sub_buckets)
 		return "resolution not stated";
 	snprintf(buf, sizeof(buf), "buckets within %.2g%%",
-		 100.0 / p->hist_sub_buckets);
+		 100.0 / run->hist_sub_buckets);
 	return buf;
 }
 
 /* " (250 us at 1000 MHz, calibrated)": a cycle period in time, at the
  * clock it was derived from; "" when that clock is unknown. */
-static const char *period_time(char *buf, size_t len, const struct profile *p,
-			       const struct profile_event *ev)
+static const char *period_time(char *buf, size_t len, const struct run_facts *run,
+			       const struct run_event *ev)
 {
 	buf[0] = 0;
-	if (p->clock_mhz > 0 && ev->period && ev->unit &&
+	if (run->clock_mhz > 0 && ev->period && ev->unit &&
 	    !strcmp(ev->unit, "cycles"))
 		snprintf(buf, len, " (%.0f us at %.0f MHz%s%s)",
-			 ev->period / p->clock_mhz, p->clock_mhz,
-			 p->clock_source ? ", " : "",
-			 p->clock_source ? p->clock_source : "");
+			 ev->period / run->clock_mhz, run->clock_mhz,
+			 run->clock_source ? ", " : "",
+			 run->clock_source ? run->clock_source : "");
 	return buf;
 }
 
 static void put_facts(struct summary *s, const struct model *m)
 {
-	const struct profile *p = m->profile;
-	const struct latency_summary *l = &p->latency;
+	const struct run_facts *run = &m->run;
+	const struct latency_summary *l = &run->latency;
 	char cc[16], sc[16], list[256] = "", when[96], units[48];
-	const char *rel = cache_relation(p);
+	const char *rel = cache_relation(m);
 	uint64_t lost = 0, thr = 0;
 	size_t i, len = 0;
 
 	/* record --peer, --side remote: say which host this is */
-	if (profile_condition(p, PROFILE_COND_PEER_SIDE))
-		FACT(s, "side", "%s", profile_condition(p, PROFILE_COND_PEER_SIDE));
-	FACT(s, "kernel", "%s", or_unknown(p->kernel_release));
-	FACT(s, "build-id", "%s", or_unknown(p->build_id));
-	FACT(s, "CPU model", "%s", or_unknown(p->cpu_model));
-	cpu_text(cc, sizeof(cc), p->client_cpu);
-	cpu_text(sc, sizeof(sc), p->server_cpu);
-	for (i = 0; i < p->ncpus_sampled && len < sizeof(list) - 16; i++)
+	if (run->side)
+		FACT(s, "side", "%s", run->side);
+	FACT(s, "kernel", "%s", or_unknown(run->kernel_release));
+	FACT(s, "build-id", "%s", or_unknown(run->build_id));
+	FACT(s, "CPU model", "%s", or_unknown(run->cpu_model));
+	cpu_text(cc, sizeof(cc), run->client_cpu);
+	cpu_text(sc, sizeof(sc), run->server_cpu);
+	for (i = 0; i < run->ncpus_sampled && len < sizeof(list) - 16; i++)
 		len += snprintf(list + len, sizeof(list) - len, "%s%d",
-				i ? "," : "", p->cpus[i]);
-	if (p->workload_command)
+				i ? "," : "", run->cpus[i]);
+	if (run->workload_command)
 		FACT(s, "CPUs", "workload where its affinity lets it run; sampled %s of %d%s%s",
-		     len ? list : "none", p->ncpus, rel ? "; " : "", rel ? rel : "");
+		     len ? list : "none", run->ncpus, rel ? "; " : "", rel ? rel : "");
 	else
 		FACT(s, "CPUs", "client %s, responder %s%s; sampled %s of %d%s%s",
-		     cc, sc, p->client_cpu == p->server_cpu && p->client_cpu >= 0 ?
-		     " (same CPU)" : "", len ? list : "none", p->ncpus,
+		     cc, sc,
+		     run->client_cpu == run->server_cpu && run->client_cpu >= 0 ?
+		     " (same CPU)" : "", len ? list : "none", run->ncpus,
 		     rel ? "; " : "", rel ? rel : "");
-	if (p->workload_command)
+	if (run->workload_command)
 		FACT(s, "workload", "'%s' (role workload: its process tree)",
-		     p->workload_command);
+		     run->workload_command);
 	else
 		FACT(s, "workload", "%s over %s, %u-byte messages",
-		     or_unknown(p->transport), or_unknown(p->network),
-		     p->message_size);
-	snprintf(units, sizeof(units), "%ss", profile_unit_name(p));
-	if (p->window_ns)
+		     or_unknown(run->transport), or_unknown(run->network),
+		     run->message_size);
+	snprintf(units, sizeof(units), "%ss", run->unit.name);
+	if (run->window_ns)
 		FACT(s, units, "%llu in a %.3f s window (%.1f per second), after %.1f s warm-up",
-		     (unsigned long long)p->round_trips, p->window_ns / 1e9,
-		     p->round_trips / (p->window_ns / 1e9), p->warmup_s);
+		     (unsigned long long)run->round_trips, run->window_ns / 1e9,
+		     run->round_trips / (run->window_ns / 1e9), run->warmup_s);
 	else
 		FACT(s, units, "%llu, window length unknown",
-		     (unsigned long long)p->round_trips);
-	unit_fact(s, p);
-	if (profile_npartial(p))
+		     (unsigned long long)run->round_trips);
+	unit_fact(s, run);
+	if (run->npartial)
 		FACT(s, "PARTIAL", "%zu of %zu window%s cut short (interrupted or "
 		     "the responder died); the first reached %.0f%% of its length",
-		     profile_npartial(p), p->nrepeats, p->nrepeats > 1 ? "s" : "",
-		     first_partial_fraction(p) * 100);
+		     run->npartial, run->nwindows, run->nwindows > 1 ? "s" : "",
+		     run->partial_fraction * 100);
 	if (l->count && l->p9999)
 		FACT(s, "latency (us)", "min %.3f, p50 %.3f, p90 %.3f, p99 %.3f, p99.9 %.3f, p99.99 %.3f, max %.3f; mean %.3f, sd %.3f (%llu timed; %s)",
 		     l->min / 1e3, l->p50 / 1e3, l->p90 / 1e3, l->p99 / 1e3,
 		     l->p999 / 1e3, l->p9999 / 1e3, l->max / 1e3, l->mean / 1e3,
 		     l->stddev / 1e3, (unsigned long long)l->count,
-		     resolution_text(p));
+		     resolution_text(run));
 	else if (l->count)
 		FACT(s, "latency (us)", "min %.1f, p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f; mean %.2f, sd %.2f (%llu timed)",
 		     l->min / 1e3, l->p50 / 1e3, l->p90 / 1e3, l->p99 / 1e3,
@@ -252,14 +220,14 @@ static void put_facts(struct summary *s, const struct model *m)
 		     l->stddev / 1e3, (unsigned long long)l->count);
 	else
 		FACT(s, "latency", "not measured");
-	observer_fact(s, p);
+	observer_fact(s, run);
 	if (model_software_clock(m))
 		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per %s, from cpu-clock sampling. Blind spot: code that runs with interrupts off is charged to where interrupts come back on (e.g. _raw_spin_unlock_irqrestore)",
-		     or_unknown(p->fallback_reason), profile_unit_name(p));
+		     or_unknown(run->fallback_reason), run->unit.name);
 	else
-		FACT(s, "mode", "%s", or_unknown(p->mode));
-	for (i = 0; i < p->nevents; i++) {
-		const struct profile_event *ev = &p->events[i];
+		FACT(s, "mode", "%s", or_unknown(run->mode));
+	for (i = 0; i < run->nevents; i++) {
+		const struct run_event *ev = &run->events[i];
 		int asked = ev->requested && ev->name &&
 			    strcmp(ev->requested, ev->name);
 
@@ -274,11 +242,12 @@ static void put_facts(struct summary *s, const struct model *m)
 			     or_unknown(ev->name), asked ? " (asked for " : "",
 			     asked ? ev->requested : "", asked ? ")" : "",
 			     or_unknown(ev->pmu), (unsigned long long)ev->period,
-			     ev->unit ? ev->unit : "", period_time(when, sizeof(when), p, ev),
+			     ev->unit ? ev->unit : "",
+			     period_time(when, sizeof(when), run, ev),
 			     (unsigned long long)ev->samples);
-		if (m->not_counting[i])
+		if (ev->not_counting)
 			FACT(s, "not counting", "%s: %s; its values are not available (not zero) and no IPC is derived from it",
-			     or_unknown(ev->name), m->not_counting[i]);
+			     or_unknown(ev->name), ev->not_counting);
 		lost += ev->lost;
 		thr += ev->throttled;
 		if (!ev->enabled_ns)
@@ -294,25 +263,25 @@ static void put_facts(struct summary *s, const struct model *m)
 	}
 	FACT(s, "samples lost", "%llu lost, %llu throttled%s",
 	     (unsigned long long)lost, (unsigned long long)thr,
-	     lost || (thr && !summary_idle_throttles(p)) ?
+	     lost || (thr && !run->idle_throttles) ?
 	     ": values are underestimated" :
 	     thr ? ": only on mostly idle CPUs, where sampling pauses until "
 		   "the next tick (NO_HZ); busy values are not affected" : "");
 	FACT(s, "duration", "%.3f s window, %.1f s warm-up",
-	     p->window_ns / 1e9, p->warmup_s);
-	if (p->created || p->command)
-		FACT(s, "recorded", "%s by %s: %s", or_unknown(p->created),
-		     or_unknown(p->tool_version), or_unknown(p->command));
+	     run->window_ns / 1e9, run->warmup_s);
+	if (run->created || run->command)
+		FACT(s, "recorded", "%s by %s: %s", or_unknown(run->created),
+		     or_unknown(run->tool_version), or_unknown(run->command));
 }
 
-static void put_conditions(struct summary *s, const struct profile *p,
+static void put_conditions(struct summary *s, const struct model *m,
 			   int all)
 {
-	size_t i, n = p->nconditions;
+	size_t i, n = m->nconditions;
 
 	if (!all && n > SUMMARY_CONDITIONS)
 		n = SUMMARY_CONDITIONS;
-	s->nconds_hidden = p->nconditions - n;
+	s->nconds_hidden = m->nconditions - n;
 	if (!n)
 		return;
 	s->conds = calloc(n, sizeof(*s->conds));
@@ -321,9 +290,9 @@ static void put_conditions(struct summary *s, const struct profile *p,
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		s->conds[i].key = strdup(p->conditions[i].key);
-		s->conds[i].value = strdup(p->conditions[i].value ?
-					   p->conditions[i].value : "");
+		s->conds[i].key = strdup(m->conditions[i].key);
+		s->conds[i].value = strdup(m->conditions[i].value ?
+					   m->conditions[i].value : "");
 		s->nconds++;
 	}
 }
@@ -353,7 +322,7 @@ static void put_decomp(struct summary *s, const struct model *m)
 
 	if (d->per_unit) {
 		s->decomp_title = summary_fmt(s, "per %s: the workload's CPU time (its process tree)",
-				      profile_unit_name(m->profile));
+				      m->run.unit.name);
 		if (d->workload >= 0) {
 			dline(s, 0, "workload CPU (schedstat, rusage)", d->workload, "us", 0, 0);
 			dline(s, 1, "user (tick or rusage resolution)", d->workload_user, "us", 0, 0);
@@ -367,9 +336,9 @@ static void put_decomp(struct summary *s, const struct model *m)
 			dline(s, 0, label, d->service_demand, "us", 0, 0);
 		}
 		NOTE(s, "client, responder and the rest are told apart for the built-in workload only; a %s is split no further.",
-		     profile_unit_name(m->profile));
+		     m->run.unit.name);
 		NOTE(s, "service demand is netperf's: busy CPU time per %s, summed over the sampled CPUs, whoever used it.",
-		     profile_unit_name(m->profile));
+		     m->run.unit.name);
 		return;
 	}
 	if (!d->valid) {
@@ -431,7 +400,7 @@ static void put_decomp(struct summary *s, const struct model *m)
 	if (!d->from_tasks)
 		NOTE(s, "the profile has no per-process CPU times: client and responder CPU are their sampled kernel time only, so user time and unsampled work land in the rest.");
 	NOTE(s, "service demand is netperf's: busy CPU time per %s, summed over the sampled CPUs, whoever used it.",
-	     profile_unit_name(m->profile));
+	     m->run.unit.name);
 }
 
 /* A gap larger than the flag threshold, for lines the model did not flag. */
@@ -457,7 +426,7 @@ static void amount(char *buf, size_t len, double v, const char *unit)
 static void busy_resolution_note(struct summary *s, const struct model *m)
 {
 	const struct model_recon *r = &m->recon;
-	double window = (double)m->profile->window_ns, slack;
+	double window = (double)m->run.window_ns, slack;
 
 	if (r->busy_cpus < 0 || r->capacity <= 0 || window <= 0 ||
 	    r->busy_cpus <= r->capacity * 1.02)
@@ -478,13 +447,13 @@ static void put_recon(struct summary *s, const struct model *m)
 	for (e = 0; e < m->nevents; e++) {
 		const struct model_event_recon *er = &r->events[e];
 		const char *u = summary_unit(m, e);
-		const char *name = or_unknown(m->profile->events[e].name);
+		const char *name = or_unknown(m->run.events[e].name);
+		const char *why = m->run.events[e].not_counting;
 
 		amount(a, sizeof(a), er->sampled, u);
 		amount(b, sizeof(b), er->counted, u);
-		if (m->not_counting[e])
-			RECON(s, 1, "%s: not counting (%s)", name,
-			      m->not_counting[e]);
+		if (why)
+			RECON(s, 1, "%s: not counting (%s)", name, why);
 		else if (er->ratio < 0)
 			RECON(s, 0, "%s: sampled %s, no counted total", name, a);
 		else if (model_software_clock(m) && !strcmp(u, "ns"))
@@ -516,13 +485,13 @@ static void put_recon(struct summary *s, const struct model *m)
 	if (r->busy_cpus >= 0)
 		RECON(s, r->capacity > 0 && r->busy_cpus > r->capacity * 1.02,
 		      "busy: %.2f us/%s x %.0f %s/s = %.2f CPUs of %.0f sampled (%.0f%%)",
-		      m->decomp.service_demand / 1e3, profile_unit_abbrev(m->profile),
-		      r->rt_per_s, profile_unit_abbrev(m->profile), r->busy_cpus,
+		      m->decomp.service_demand / 1e3, m->run.unit.abbrev,
+		      r->rt_per_s, m->run.unit.abbrev, r->busy_cpus,
 		      r->capacity, r->capacity > 0 ?
 		      100 * r->busy_cpus / r->capacity : 0);
 	busy_resolution_note(s, m);
 	for (e = 0; e < m->nevents; e++)
-		if (m->not_counting[e]) {
+		if (m->run.events[e].not_counting) {
 			NOTE(s, "! marks an event that measured nothing although it was enabled and ran: check that the PMU counts it (under QEMU, instructions count only with -icount).");
 			break;
 		}
@@ -538,10 +507,9 @@ static void put_recon(struct summary *s, const struct model *m)
  */
 static void emulated_pmu_note(struct summary *s, const struct model *m)
 {
-	const struct profile *p = m->profile;
-	const char *cmd = profile_condition(p, PROFILE_COND_QEMU_COMMAND);
+	const char *cmd = m->run.qemu_command;
 
-	if (!profile_emulated(p) || model_software_clock(m))
+	if (!m->run.emulated || model_software_clock(m))
 		return;
 	if (cmd && strstr(cmd, "-icount"))
 		NOTE(s, "the PMU is QEMU's emulation under -icount: one instruction is one cycle of its virtual clock, so cycles equal instructions and IPC is 1.00 by construction; instruction samples land late (the overflow interrupt is taken only at mode switches and ticks), and the clock runs at the emulator's pace, so compare counts per round trip, not times.");
@@ -558,13 +526,13 @@ static void put_notes(struct summary *s, const struct model *m)
 		if (!strcmp(m->views[MODEL_BY_ROLE].rows[i].name,
 			    model_role_name(MODEL_ROLE_IDLE_CTX)))
 			ic = &m->views[MODEL_BY_ROLE].rows[i];
-	if (profile_emulated(m->profile))
+	if (m->run.emulated)
 		BRIEF_NOTE(s, "%s.", PROFILE_EMULATED_NOTE);
 	emulated_pmu_note(s, m);
 	if (m->nrepeats > 1)
 		BRIEF_NOTE(s, "sd is the sample standard deviation of the value per %s across the %d repeats (measurement windows); the value itself is all windows' weight over all %ss. A row of omitted rows shows its sampling error instead.",
-		     profile_unit_name(m->profile), m->nrepeats,
-		     profile_unit_name(m->profile));
+		     m->run.unit.name, m->nrepeats,
+		     m->run.unit.name);
 	else
 		BRIEF_NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson); one run, so no spread across repeats.");
 	if (ic && ic->samples[0])
@@ -576,18 +544,16 @@ static void put_notes(struct summary *s, const struct model *m)
 
 int summary_build(struct summary *s, const struct model *m, int all_conditions)
 {
-	const struct profile *p = m->profile;
-
 	memset(s, 0, sizeof(*s));
 	summary_glance(s, m);
 	put_facts(s, m);
-	put_conditions(s, p, all_conditions);
+	put_conditions(s, m, all_conditions);
 	put_decomp(s, m);
 	put_recon(s, m);
 	put_notes(s, m);
 	if (m->no_round_trips)
 		s->empty = summary_fmt(s, "no %ss were counted in the sampling window: there is nothing to divide by, so no table.",
-			       profile_unit_name(p));
+			       m->run.unit.name);
 	else if (!m->nevents || !m->total.samples[0] || m->total.weight[0] <= 0)
 		s->empty = summary_fmt(s, "no samples were taken in the sampling window: nothing to report. Did the workload run on the sampled CPUs?");
 	if (s->oom) {

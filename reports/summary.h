@@ -68,10 +68,6 @@ void summary_glance(struct summary *s, const struct model *m);
 char *summary_fmt(struct summary *s, const char *f, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* 1 when every throttle was on a CPU idle most of the window (NO_HZ):
- * only idle time went unsampled. */
-int summary_idle_throttles(const struct profile *p);
-
 /* Event unit for column heads: "ns", "cycles", "insns". */
 const char *summary_unit(const struct model *m, size_t e);
 
