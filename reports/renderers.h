@@ -26,7 +26,7 @@ render_fn resolve_text, resolve_json, resolve_csv;
 /* {name, spec, source, outside, outside_ns, outside_busy}: what the
  * values are per, in every JSON output (report-json.c). */
 struct json_t;
-struct json_t *report_unit_json(const struct profile *p);
+struct json_t *report_unit_json(const struct run_unit *u);
 
 /* Whether row i of a view (sorted heaviest first) is shown under
  * --limit and --threshold; the first one not shown ends the table. */

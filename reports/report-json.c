@@ -262,12 +262,10 @@ static json_t *conditions_json(const struct model *m, int *bad)
 	return a;
 }
 
-json_t *report_unit_json(const struct profile *p)
+json_t *report_unit_json(const struct run_unit *u)
 {
-	const struct profile_unit *u = &p->unit;
-
 	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:b}",
-			 "name", profile_unit_name(p), "spec", profile_unit_spec(p),
+			 "name", u->name, "spec", u->spec,
 			 "source", u->source ? json_string(u->source) : json_null(),
 			 "outside", (json_int_t)u->outside,
 			 "outside_ns", (json_int_t)u->outside_ns,
@@ -346,7 +344,7 @@ static json_t *build(const struct model *m, int *bad)
 		set(root, "primary_event", str_or_null(run->events[0].name), bad);
 	set(root, "round_trips", u64(run->round_trips), bad);
 	/* what every per_rt value is per: round trips, or the --per unit */
-	set(root, "unit", report_unit_json(m->profile), bad);
+	set(root, "unit", report_unit_json(&run->unit), bad);
 	set(root, "workload_command", str_or_null(run->workload_command), bad);
 	/* per_rt values are all 0 without round trips: say so */
 	set(root, "per_rt_valid", json_boolean(!m->no_round_trips), bad);

@@ -90,7 +90,14 @@ void spread_of(const double *v, int n, double confidence, struct spread *out)
 	for (i = 0; i < n; i++)
 		ss += (v[i] - out->mean) * (v[i] - out->mean);
 	out->sd = sqrt(ss / (n - 1));
-	out->half = student_t(confidence, n - 1) * out->sd / sqrt((double)n);
+	spread_at(out, confidence);
+}
+
+void spread_at(struct spread *s, double confidence)
+{
+	s->confidence = confidence;
+	s->half = s->n < 2 ? 0 :
+		  student_t(confidence, s->n - 1) * s->sd / sqrt((double)s->n);
 }
 
 double spread_rel_pct(const struct spread *s)

@@ -15,6 +15,9 @@ struct spread {
 };
 
 void spread_of(const double *v, int n, double confidence, struct spread *out);
+/* The same spread's interval at another confidence (stat --confidence,
+ * known only after the model is built). */
+void spread_at(struct spread *s, double confidence);
 /* Two-sided Student t quantile: P(|T| <= t) = confidence, df >= 1.
  * Exact to the table's 3 digits for 90, 95, 99 and 99.9%; other levels
  * from the Cornish-Fisher expansion around the normal quantile. */

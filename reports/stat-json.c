@@ -35,9 +35,9 @@ static int primary_index(const struct stat_model *m)
 {
 	int e;
 
-	for (e = 0; m->p->nevents && e < m->nevents; e++)
-		if (m->p->events[0].name &&
-		    !strcmp(m->events[e].name, m->p->events[0].name))
+	for (e = 0; m->run.nevents && e < m->nevents; e++)
+		if (m->run.events[0].name &&
+		    !strcmp(m->events[e].name, m->run.events[0].name))
 			return e;
 	return -1;
 }
@@ -51,9 +51,9 @@ static json_t *per_event_json(const struct stat_model *m, const double *v,
 	int e, pe = primary_index(m);
 
 	for (e = 0; e < m->nevents; e++)
-		set(o, m->events[e].name, stat_not_counting(m->p, m->events[e].name) ?
+		set(o, m->events[e].name, m->events[e].not_counting ?
 		    json_null() : json_real(v[e]), bad);
-	set(o, "primary", pe >= 0 && !stat_not_counting(m->p, m->events[pe].name) ?
+	set(o, "primary", pe >= 0 && !m->events[pe].not_counting ?
 	    json_real(v[pe]) : json_null(), bad);
 	return o;
 }
@@ -109,10 +109,36 @@ static json_t *decomp_json(const struct stat_model *m)
 			 json_null());
 }
 
+/* stat -r N: each figure across the windows; null without repeats. */
+static json_t *repeats_json(const struct stat_model *m)
+{
+	const struct stat_options *o = &m->rep;
+	struct stat_figure fig[STAT_MAX_ROWS];
+	int n = stat_figures(m, fig), i;
+	json_t *a, *root;
+
+	if (!n)
+		return json_null();
+	a = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:f, s:f}",
+			"name", fig[i].name, "mean", fig[i].s.mean,
+			"sd", fig[i].s.sd, "ci_half_width", fig[i].s.half,
+			"ci_half_width_pct", spread_rel_pct(&fig[i].s)));
+	root = json_pack("{s:i, s:f, s:o}", "windows", fig[0].s.n,
+			 "confidence", o->confidence, "figures", a);
+	if (root && o->width_pct) {
+		json_object_set_new(root, "asked_width_pct", json_real(o->width_pct));
+		json_object_set_new(root, "reached",
+				    json_boolean(stat_confidence_reached(fig, n, o)));
+	}
+	return root;
+}
+
 int stat_json(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct stat_model *m = model;
-	const struct profile *p = m->p;
+	const struct run_facts *run = &m->run;
 	json_t *root = json_object(), *missing = json_array(),
 	       *counted = json_array();
 	double per_rt[STAT_MAX_ROWS];
@@ -121,44 +147,44 @@ int stat_json(FILE *f, const void *model, const struct render_options *o)
 
 	for (e = 0; e < m->nevents; e++)
 		per_rt[e] = m->events[e].per_rt;
-	for (i = 0; i < p->nmissing; i++)
-		push(missing, json_pack("{s:s, s:s}", "name", p->missing[i].name,
-					"reason", p->missing[i].reason), &bad);
-	for (i = 0; i < p->ncpus_sampled; i++)
-		push(counted, json_integer(p->cpus[i]), &bad);
+	for (e = 0; e < m->nmissing; e++)
+		push(missing, json_pack("{s:s, s:s}", "name", m->missing[e].name,
+					"reason", m->missing[e].reason), &bad);
+	for (i = 0; i < run->ncpus_sampled; i++)
+		push(counted, json_integer(run->cpus[i]), &bad);
 	set(root, "format", json_string(STAT_FORMAT), &bad);
 	set(root, "version", json_integer(STAT_VERSION), &bad);
-	set(root, "units", render_json_units(p->nevents ? p->events[0].unit : NULL,
-					     profile_unit_name(p)), &bad);
-	if (p->nevents)
-		set(root, "primary_event", p->events[0].name ?
-		    json_string(p->events[0].name) : json_null(), &bad);
+	set(root, "units", render_json_units(run->nevents ? run->events[0].unit : NULL,
+					     run->unit.name), &bad);
+	if (run->nevents)
+		set(root, "primary_event", run->events[0].name ?
+		    json_string(run->events[0].name) : json_null(), &bad);
 	/* what per_rt is per: round trips, or the --per unit */
-	set(root, "unit", report_unit_json(p), &bad);
-	set(root, "mode", json_string(p->mode ? p->mode : "unknown"), &bad);
-	set(root, "kernel", json_pack("{s:s*}", "release", p->kernel_release),
+	set(root, "unit", report_unit_json(&run->unit), &bad);
+	set(root, "mode", json_string(run->mode ? run->mode : "unknown"), &bad);
+	set(root, "kernel", json_pack("{s:s*}", "release", run->kernel_release),
 	    &bad);
 	set(root, "workload", json_pack("{s:s*, s:s*, s:I, s:i, s:i}",
-					"transport", p->transport,
-					"network", p->network,
+					"transport", run->transport,
+					"network", run->network,
 					"message_size",
-					(json_int_t)p->message_size,
-					"client_cpu", p->client_cpu,
-					"server_cpu", p->server_cpu), &bad);
+					(json_int_t)run->message_size,
+					"client_cpu", run->client_cpu,
+					"server_cpu", run->server_cpu), &bad);
 	set(root, "cpus_counted", counted, &bad);
-	set(root, "round_trips", json_integer((json_int_t)p->round_trips), &bad);
-	set(root, "window_ns", json_integer((json_int_t)p->window_ns), &bad);
+	set(root, "round_trips", json_integer((json_int_t)run->round_trips), &bad);
+	set(root, "window_ns", json_integer((json_int_t)run->window_ns), &bad);
 	set(root, "round_trips_per_s", m->window_s > 0 ?
 	    json_real(m->rt / m->window_s) : json_null(), &bad);
-	set(root, "latency_ns", render_json_latency(&p->latency), &bad);
-	set(root, "latency_unsampled_ns", p->latency_unsampled.count ?
-	    render_json_latency(&p->latency_unsampled) : json_null(), &bad);
-	set(root, "observer_cost", p->latency_unsampled.count &&
-	    p->latency_unsampled.mean > 0 ?
-	    json_real((p->latency.mean - p->latency_unsampled.mean) /
-		      p->latency_unsampled.mean) : json_null(), &bad);
+	set(root, "latency_ns", render_json_latency(&run->latency), &bad);
+	set(root, "latency_unsampled_ns", run->latency_unsampled.count ?
+	    render_json_latency(&run->latency_unsampled) : json_null(), &bad);
+	set(root, "observer_cost", run->latency_unsampled.count &&
+	    run->latency_unsampled.mean > 0 ?
+	    json_real((run->latency.mean - run->latency_unsampled.mean) /
+		      run->latency_unsampled.mean) : json_null(), &bad);
 	set(root, "per_rt", per_event_json(m, per_rt, &bad), &bad);
-	set(root, "repeats", stat_repeats_json(p, &m->rep), &bad);
+	set(root, "repeats", repeats_json(m), &bad);
 	set(root, "ipc", m->ipc >= 0 ? json_real(m->ipc) : json_null(), &bad);
 	set(root, "missing_events", missing, &bad);
 	set(root, "cpus", cpus_json(m, &bad), &bad);

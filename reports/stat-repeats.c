@@ -3,7 +3,7 @@
  * confidence interval of its mean, and whether the asked width was met. */
 #include "reports/stat.h"
 
-#include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,59 +118,13 @@ int stat_confidence_reached(const struct stat_figure *f, int n,
 	return !n || !o->width_pct || 2 * spread_rel_pct(&f[0].s) <= o->width_pct;
 }
 
-void stat_repeats_text(FILE *f, const struct profile *p,
-		       const struct stat_options *o)
+int stat_figures(const struct stat_model *m, struct stat_figure *out)
 {
-	struct stat_figure fig[STAT_MAX_ROWS];
-	int n = stat_repeat_figures(p, o->confidence, fig, STAT_MAX_ROWS), i;
+	int i;
 
-	if (!n)
-		return;
-	fprintf(f, "\nacross %d windows: mean, sd, and the %g%% confidence\n"
-		   "interval of the mean (Student t, %d degrees of freedom)\n",
-		fig[0].s.n, 100 * o->confidence, fig[0].s.n - 1);
-	fprintf(f, "  %-26s %11s %9s %9s %7s\n", "", "mean", "sd", "+-", "+-%");
-	for (i = 0; i < n; i++) {
-		double k = fig[i].text_scale;
-
-		fprintf(f, "  %-26.26s %11.3f %9.3f %9.3f %6.2f%%\n", fig[i].label,
-			fig[i].s.mean / k, fig[i].s.sd / k, fig[i].s.half / k,
-			spread_rel_pct(&fig[i].s));
+	for (i = 0; i < m->nfigures; i++) {
+		out[i] = m->figures[i];
+		spread_at(&out[i].s, m->rep.confidence);
 	}
-	if (!o->width_pct)
-		return;
-	if (stat_confidence_reached(fig, n, o))
-		fprintf(f, "confidence reached: the %g%% interval of the mean latency\n"
-			   "  is %.2f%% wide, within the asked %g%%\n", 100 * o->confidence,
-			2 * spread_rel_pct(&fig[0].s), o->width_pct);
-	else
-		fprintf(f, "confidence NOT reached: the %g%% interval of the mean\n"
-			   "  latency is %.2f%% wide, not within the asked %g%%: more\n"
-			   "  windows (-r) or longer ones (-d) narrow it\n",
-			100 * o->confidence, 2 * spread_rel_pct(&fig[0].s),
-			o->width_pct);
-}
-
-json_t *stat_repeats_json(const struct profile *p, const struct stat_options *o)
-{
-	struct stat_figure fig[STAT_MAX_ROWS];
-	int n = stat_repeat_figures(p, o->confidence, fig, STAT_MAX_ROWS), i;
-	json_t *a, *root;
-
-	if (!n)
-		return json_null();
-	a = json_array();
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:f, s:f}",
-			"name", fig[i].name, "mean", fig[i].s.mean,
-			"sd", fig[i].s.sd, "ci_half_width", fig[i].s.half,
-			"ci_half_width_pct", spread_rel_pct(&fig[i].s)));
-	root = json_pack("{s:i, s:f, s:o}", "windows", fig[0].s.n,
-			 "confidence", o->confidence, "figures", a);
-	if (root && o->width_pct) {
-		json_object_set_new(root, "asked_width_pct", json_real(o->width_pct));
-		json_object_set_new(root, "reached",
-				    json_boolean(stat_confidence_reached(fig, n, o)));
-	}
-	return root;
+	return m->nfigures;
 }

@@ -23,69 +23,106 @@ static void print_values(FILE *f, const char *title, const char *per,
 		fprintf(f, "  (%d more)\n", n - limit);
 }
 
+/* stat -r N: each figure across the windows, and whether the interval
+ * of the mean latency is as narrow as asked. */
+static void put_repeats(FILE *f, const struct stat_model *m)
+{
+	const struct stat_options *o = &m->rep;
+	struct stat_figure fig[STAT_MAX_ROWS];
+	int n = stat_figures(m, fig), i;
+
+	if (!n)
+		return;
+	fprintf(f, "\nacross %d windows: mean, sd, and the %g%% confidence\n"
+		   "interval of the mean (Student t, %d degrees of freedom)\n",
+		fig[0].s.n, 100 * o->confidence, fig[0].s.n - 1);
+	fprintf(f, "  %-26s %11s %9s %9s %7s\n", "", "mean", "sd", "+-", "+-%");
+	for (i = 0; i < n; i++) {
+		double k = fig[i].text_scale;
+
+		fprintf(f, "  %-26.26s %11.3f %9.3f %9.3f %6.2f%%\n", fig[i].label,
+			fig[i].s.mean / k, fig[i].s.sd / k, fig[i].s.half / k,
+			spread_rel_pct(&fig[i].s));
+	}
+	if (!o->width_pct)
+		return;
+	if (stat_confidence_reached(fig, n, o))
+		fprintf(f, "confidence reached: the %g%% interval of the mean latency\n"
+			   "  is %.2f%% wide, within the asked %g%%\n", 100 * o->confidence,
+			2 * spread_rel_pct(&fig[0].s), o->width_pct);
+	else
+		fprintf(f, "confidence NOT reached: the %g%% interval of the mean\n"
+			   "  latency is %.2f%% wide, not within the asked %g%%: more\n"
+			   "  windows (-r) or longer ones (-d) narrow it\n",
+			100 * o->confidence, 2 * spread_rel_pct(&fig[0].s),
+			o->width_pct);
+}
+
 int stat_text(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct stat_model *m = model;
-	const struct profile *p = m->p;
+	const struct run_facts *run = &m->run;
 	char per[24], busy[24];
 	int i, e;
 
-	snprintf(per, sizeof(per), "per %.12s", profile_unit_abbrev(p));
-	snprintf(busy, sizeof(busy), "busy us/%.6s", profile_unit_abbrev(p));
-	if (p->workload_command)
-		fprintf(f, "perpkt stat: '%s', per %s\n", p->workload_command,
-			profile_unit_name(p));
+	snprintf(per, sizeof(per), "per %.12s", run->unit.abbrev);
+	snprintf(busy, sizeof(busy), "busy us/%.6s", run->unit.abbrev);
+	if (run->workload_command)
+		fprintf(f, "perpkt stat: '%s', per %s\n", run->workload_command,
+			run->unit.name);
 	else
 		fprintf(f, "perpkt stat: %s over %s, %u-byte messages\n",
-			p->transport ? p->transport : "?",
-			p->network ? p->network : "?", p->message_size);
-	fprintf(f, "kernel: %s\n", p->kernel_release ? p->kernel_release : "?");
-	fprintf(f, "CPUs: client %d, server %d; counted on", p->client_cpu,
-		p->server_cpu);
-	for (i = 0; i < (int)p->ncpus_sampled; i++)
-		fprintf(f, " %d", p->cpus[i]);
-	if (p->latency.count)
+			run->transport ? run->transport : "?",
+			run->network ? run->network : "?", run->message_size);
+	fprintf(f, "kernel: %s\n", run->kernel_release ? run->kernel_release : "?");
+	fprintf(f, "CPUs: client %d, server %d; counted on", run->client_cpu,
+		run->server_cpu);
+	for (i = 0; i < (int)run->ncpus_sampled; i++)
+		fprintf(f, " %d", run->cpus[i]);
+	if (run->latency.count)
 		fprintf(f, "\nround trips: %.0f in %.3f s (%.0f/s), mean %.2f us,\n"
 			   "  p50 %.2f us, p99 %.2f us\n", m->rt, m->window_s,
 			m->window_s > 0 ? m->rt / m->window_s : 0, m->latency_us,
-			(double)p->latency.p50 / 1000, (double)p->latency.p99 / 1000);
+			(double)run->latency.p50 / 1000,
+			(double)run->latency.p99 / 1000);
 	else
 		fprintf(f, "\n%ss: %.0f in %.3f s (%.0f/s), from %s\n",
-			profile_unit_name(p), m->rt, m->window_s,
+			run->unit.name, m->rt, m->window_s,
 			m->window_s > 0 ? m->rt / m->window_s : 0,
-			p->unit.source ? p->unit.source : "?");
-	if (p->unit.outside_ns && p->window_ns)
+			run->unit.source ? run->unit.source : "?");
+	if (run->unit.outside_ns && run->window_ns)
 		fprintf(f, "outside the window: %.0f/s%s, about %.0f of those\n",
-			p->unit.outside * 1e9 / p->unit.outside_ns,
-			p->unit.outside_busy ? " (the workload running)" : "",
-			(double)p->unit.outside * p->window_ns / p->unit.outside_ns);
-	if (p->latency_unsampled.count && p->latency_unsampled.mean > 0)
+			run->unit.outside * 1e9 / run->unit.outside_ns,
+			run->unit.outside_busy ? " (the workload running)" : "",
+			(double)run->unit.outside * run->window_ns /
+			run->unit.outside_ns);
+	if (run->latency_unsampled.count && run->latency_unsampled.mean > 0)
 		fprintf(f, "observer: mean %.2f us counted vs %.2f us in the\n"
 			   "  uncounted warm-up (%+.1f%%)\n", m->latency_us,
-			p->latency_unsampled.mean / 1000,
-			100 * (p->latency.mean - p->latency_unsampled.mean) /
-			p->latency_unsampled.mean);
-	stat_repeats_text(f, p, &m->rep);
-	if (p->mode && !strcmp(p->mode, "software-clock"))
+			run->latency_unsampled.mean / 1000,
+			100 * (run->latency.mean - run->latency_unsampled.mean) /
+			run->latency_unsampled.mean);
+	put_repeats(f, m);
+	if (run->mode && !strcmp(run->mode, "software-clock"))
 		fprintf(f, "mode: software-clock: no hardware PMU, so no cycles or\n"
 			   "  instructions; CPU time comes from /proc/stat and\n"
 			   "  schedstat instead\n");
-	for (i = 0; i < (int)p->nmissing; i++)
+	for (i = 0; i < m->nmissing; i++)
 		fprintf(f, "%s: not available (%.48s)\n",
-			p->missing[i].name, p->missing[i].reason);
-	for (i = 0; i < (int)p->nevents; i++)
-		if (profile_event_not_counting(p, i))
-			fprintf(f, "! %s: not counting (%s)\n", p->events[i].name,
-				profile_event_not_counting(p, i));
+			m->missing[i].name, m->missing[i].reason);
+	for (i = 0; i < (int)run->nevents; i++)
+		if (run->events[i].not_counting)
+			fprintf(f, "! %s: not counting (%s)\n", run->events[i].name,
+				run->events[i].not_counting);
 	if (!m->rt) {
 		fprintf(f, "\nno %ss were counted in the window: nothing "
-			   "to divide by\n", profile_unit_name(p));
+			   "to divide by\n", run->unit.name);
 		return 0;
 	}
 
-	fprintf(f, "\nper %s, all counted CPUs:\n", profile_unit_name(p));
+	fprintf(f, "\nper %s, all counted CPUs:\n", run->unit.name);
 	for (e = 0; e < m->nevents; e++)
-		if (stat_not_counting(p, m->events[e].name))
+		if (m->events[e].not_counting)
 			fprintf(f, "  %-28.28s %14s\n", m->events[e].name, "n/a");
 		else
 			fprintf(f, "  %-28.28s %14.2f\n", m->events[e].name,
@@ -117,7 +154,7 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 
 	fprintf(f, "\nservice demand: %.2f us of CPU per %s (netperf's\n"
 		   "  definition, over the counted CPUs)\n", m->service_demand_us,
-		profile_unit_name(p));
+		run->unit.name);
 	if (m->have_tasks)
 		fprintf(f, "round trip %.2f us = client CPU %.2f + responder CPU %.2f\n"
 			   "  + other %.2f (waiting, wake-up, wire, softirqs "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "reports/stat.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +71,8 @@ static struct stat_cpu *cpu_row(struct stat_model *m, int cpu)
 	return &m->cpus[m->ncpus++];
 }
 
-const char *stat_not_counting(const struct profile *p, const char *name)
+/* Why the event called `name` measured nothing, NULL when it counts. */
+static const char *event_not_counting(const struct profile *p, const char *name)
 {
 	size_t i;
 
@@ -86,7 +88,8 @@ int stat_build(struct stat_model *m, const struct profile *p)
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
-	m->p = p;
+	if (run_facts_fill(&m->run, p))
+		return -1;
 	m->rt = (double)p->round_trips;
 	m->window_s = (double)p->window_ns * 1e-9;
 	m->latency_us = p->latency.mean / 1000;
@@ -107,8 +110,10 @@ int stat_build(struct stat_model *m, const struct profile *p)
 		v->total += (double)c->value;
 		r->events_per_rt[v - m->events] += per((double)c->value, m->rt);
 	}
-	for (i = 0; i < (size_t)m->nevents; i++)
+	for (i = 0; i < (size_t)m->nevents; i++) {
 		m->events[i].per_rt = per(m->events[i].total, m->rt);
+		m->events[i].not_counting = event_not_counting(p, m->events[i].name);
+	}
 	cyc = ins = -1;
 	for (i = 0; i < p->nevents; i++) {
 		/* by unit: model-specific names (arm_ac57::INST_RETIRED)
@@ -176,5 +181,11 @@ int stat_build(struct stat_model *m, const struct profile *p)
 			m->responder_us += us;
 	}
 	m->rest_us = m->latency_us - m->client_us - m->responder_us;
+	for (i = 0; i < p->nmissing && m->nmissing < STAT_MAX_ROWS; i++) {
+		m->missing[m->nmissing].name = p->missing[i].name;
+		m->missing[m->nmissing++].reason = p->missing[i].reason;
+	}
+	m->nfigures = stat_repeat_figures(p, STAT_CONFIDENCE, m->figures,
+					  STAT_MAX_ROWS);
 	return 0;
 }

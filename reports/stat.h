@@ -2,15 +2,14 @@
 #ifndef PERPKT_STAT_H
 #define PERPKT_STAT_H
 
-#include <jansson.h>
-#include <stdio.h>
-
 #include "profile/profile.h"
+#include "reports/facts.h"
 #include "reports/spread.h"
 
 /*
  * perpkt stat: exact counts per round trip, no sampling. Built from a
- * profile that has counts, cpu_times, irqs and tasks but no samples.
+ * profile that has counts, cpu_times, irqs and tasks but no samples;
+ * the stat renderers read only this.
  */
 
 #define STAT_MAX_ROWS 64
@@ -19,6 +18,14 @@ struct stat_value {
 	char name[48];
 	double total;       /* over the window, all counted CPUs */
 	double per_rt;
+	/* events: why it measured nothing although it ran, NULL when it
+	 * counts (its values are then not available, not zero) */
+	const char *not_counting;
+};
+
+/* An event asked for that cannot be measured here. */
+struct stat_missing {
+	const char *name, *reason;
 };
 
 struct stat_cpu {
@@ -36,8 +43,21 @@ struct stat_options {
 	double width_pct;
 };
 
+/* One figure followed across the windows of stat -r N. Its spread is
+ * in the JSON's units (ns, per s, per round trip); the text shows times
+ * in us, value / text_scale. */
+struct stat_figure {
+	char name[48];      /* the whole run's JSON key it follows:
+			     * "latency_ns.mean", "per_rt.cycles" */
+	char label[48];     /* in the text: "latency mean (us)" */
+	double text_scale;  /* 1e3 for a time, else 1 */
+	struct spread s;
+};
+
 struct stat_model {
-	const struct profile *p;
+	/* what the run was (reports/facts.h); strings point into the
+	 * profile, which the command frees after rendering */
+	struct run_facts run;
 	double rt;                 /* round trips */
 	double window_s;
 	double latency_us;         /* mean round trip */
@@ -53,35 +73,29 @@ struct stat_model {
 	double service_demand_us;  /* busy CPU us per transaction, counted CPUs */
 	double client_us, responder_us, rest_us;  /* decomposition of latency */
 	int have_tasks;
+	struct stat_missing missing[STAT_MAX_ROWS];
+	int nmissing;
+	/* stat -r N: each figure across the windows; its interval is at
+	 * STAT_CONFIDENCE until stat_figures() puts it at rep.confidence */
+	struct stat_figure figures[STAT_MAX_ROWS];
+	int nfigures;
 	struct stat_options rep;   /* set by the command before rendering */
 };
 
-/* Renders through stat_renderers (reports/render.h). */
+/* The confidence stat_build states the figures' intervals at. */
+#define STAT_CONFIDENCE 0.95
+
+/* Renders through stat_renderers (reports/render.h). 0, or -1 after
+ * printing why. */
 int stat_build(struct stat_model *m, const struct profile *p);
-/* Why the event called `name` measured nothing, NULL when it counts. */
-const char *stat_not_counting(const struct profile *p, const char *name);
-
-
-/* One figure followed across the windows of stat -r N. Its spread is
- * in the JSON's units (ns, per s, per round trip); the text shows times
- * in us, value / text_scale. */
-struct stat_figure {
-	char name[48];      /* the whole run's JSON key it follows:
-			     * "latency_ns.mean", "per_rt.cycles" */
-	char label[48];     /* in the text: "latency mean (us)" */
-	double text_scale;  /* 1e3 for a time, else 1 */
-	struct spread s;
-};
-
 
 /* reports/stat-repeats.c: the figures (mean latency first), 0 with fewer
- * than two windows; the text section; its JSON (null without repeats);
- * whether the mean latency's interval is within o->width_pct. */
+ * than two windows; the model's figures at m->rep.confidence into out
+ * (STAT_MAX_ROWS of them), their number; whether the mean latency's
+ * interval is within o->width_pct. */
 int stat_repeat_figures(const struct profile *p, double confidence,
 			struct stat_figure *out, int max);
-void stat_repeats_text(FILE *f, const struct profile *p,
-		       const struct stat_options *o);
-json_t *stat_repeats_json(const struct profile *p, const struct stat_options *o);
+int stat_figures(const struct stat_model *m, struct stat_figure *out);
 int stat_confidence_reached(const struct stat_figure *f, int n,
 			    const struct stat_options *o);
 
