@@ -116,22 +116,22 @@ static json_t *profiles_json(const struct diff *d, int *bad)
 
 	for (i = 0; i < d->n; i++) {
 		const struct diff_profile *dp = &d->prof[i];
-		const struct profile *p = dp->m->profile;
+		const struct run_facts *run = &dp->m->run;
 		json_t *o = json_object();
 
 		if (!o)
 			*bad = 1;
 		set(o, "path", json_string(dp->path), bad);
 		set(o, "label", json_string(dp->label), bad);
-		set(o, "mode", p->mode ? json_string(p->mode) : json_null(), bad);
+		set(o, "mode", run->mode ? json_string(run->mode) : json_null(), bad);
 		set(o, "unit", json_string(dp->unit_from), bad);
 		set(o, "scale", json_real(dp->scale), bad);
 		set(o, "repeats", json_integer(dp->m->nrepeats), bad);
-		set(o, "round_trips", json_integer((json_int_t)p->round_trips),
+		set(o, "round_trips", json_integer((json_int_t)run->round_trips),
 		    bad);
-		set(o, "transport", p->transport ? json_string(p->transport) :
+		set(o, "transport", run->transport ? json_string(run->transport) :
 		    json_null(), bad);
-		set(o, "message_size", json_integer(p->message_size), bad);
+		set(o, "message_size", json_integer(run->message_size), bad);
 		push(a, o, bad);
 	}
 	return a;
@@ -150,7 +150,7 @@ static json_t *build(const struct diff *d, int *bad)
 	set(root, "version", json_integer(DIFF_JSON_VERSION), bad);
 	/* every per_rt of the diff is in units.primary */
 	set(root, "units", render_json_units(d->unit,
-					     profile_unit_name(d->prof[0].m->profile)), bad);
+					     d->prof[0].m->run.unit.name), bad);
 	set(root, "by", json_string(model_by_name(d->by)), bad);
 	set(root, "profiles", profiles_json(d, bad), bad);
 	a = json_array();

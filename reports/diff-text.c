@@ -58,11 +58,11 @@ static void put_head(FILE *f, const struct diff *d, const char *what,
 	size_t i;
 
 	snprintf(h, sizeof(h), "A %s/%.6s", d->unit,
-		 profile_unit_abbrev(d->prof[0].m->profile));
+		 d->prof[0].m->run.unit.abbrev);
 	fprintf(f, "%*s", VAL_W, h);
 	if (d->n == 2) {
 		snprintf(h, sizeof(h), "B %s/%.6s", d->unit,
-			 profile_unit_abbrev(d->prof[0].m->profile));
+			 d->prof[0].m->run.unit.abbrev);
 		fprintf(f, " %*s %*s %*s %-*s", VAL_W, h, VAL_W, "delta",
 			REL_W, "rel", SIG_W, "sig");
 	} else {
@@ -144,17 +144,16 @@ static void put_profiles(FILE *f, const struct diff *d)
 
 	for (i = 0; i < d->n; i++) {
 		const struct diff_profile *dp = &d->prof[i];
-		const struct profile *p = dp->m->profile;
+		const struct run_facts *run = &dp->m->run;
 
 		fprintf(f, "%c: %s\n", diff_letter(i), dp->path);
 		fprintf(f, "   %s, %s over %s, %u bytes, %llu RTs, %d run%s%s%s\n",
-			dp->label, p->transport ? p->transport : "?",
-			p->network ? p->network : "?", p->message_size,
-			(unsigned long long)p->round_trips, dp->m->nrepeats,
+			dp->label, run->transport ? run->transport : "?",
+			run->network ? run->network : "?", run->message_size,
+			(unsigned long long)run->round_trips, dp->m->nrepeats,
 			dp->m->nrepeats > 1 ? "s" : "",
 			dp->scale != 1 ? ", cycles as ns" : "",
-			profile_condition(p, PROFILE_COND_PEER_SIDE) ?
-			", the remote side (--side remote)" : "");
+			run->side ? ", the remote side (--side remote)" : "");
 	}
 }
 
@@ -199,7 +198,7 @@ static void put_latency(FILE *f, const struct diff *d)
 			continue;
 		}
 		fprintf(f, "  kernel time per %s: total %+.2f us, busy %+.2f us\n",
-			profile_unit_abbrev(d->prof[0].m->profile), total / 1e3,
+			d->prof[0].m->run.unit.abbrev, total / 1e3,
 			busy / 1e3);
 		if (lc->delta != 0)
 			fprintf(f, "  busy kernel time explains %+.2f of the %+.2f us (%.0f%%);\n  residual %+.2f us (user time, waiting, wire)\n",
