@@ -2,7 +2,8 @@
 # Only reports/ writes standard output (render_stdout, help_show): no
 # printf, puts or putchar elsewhere, and no stdout handed to a write.
 # main() alone may flush and check it at the end. And reports/ only
-# renders: reading, anonymizing and symbolizing profiles is src/'s.
+# renders: reading, anonymizing and symbolizing profiles is src/'s, and
+# a renderer reads its model, never the profile the model was built from.
 . "$(dirname "$0")/lib.sh"
 cd "$SRCDIR" || fail "no source tree at '$SRCDIR'"
 files=$(find src symbolize -name '*.[ch]' | sort)
@@ -21,4 +22,34 @@ grep -qE '(^|[^a-z_])printf[[:space:]]*\(' "$TMP/src/c.c" || fail "the check mis
 # profile file, opens no symbolizer and rewrites no profile
 grep -nE '(profile_read|symsource_open|anonymize_profile)[[:space:]]*\(|#include "([a-z]+/)?(anonymize|symsource)\.h"' \
 	reports/*.[ch] >"$TMP/collect" && { cat "$TMP/collect" >&2; fail "collecting inside reports/: do it in src/ and hand reports/ the model"; }
-echo "ok: $(echo $files | wc -w) files write no standard output; reports/ collects nothing"
+
+# Renderers (reports/<model>-<format>.c) and the wording they share
+# (summary, glance, sides) and their writers (html-common, json-common)
+# read their model only: the facts they show are the model's (struct
+# run_facts, reports/facts.h). The builders (model*.c, facts.c, diff.c,
+# stat*.c without a format, table.c) may read the profile.
+helpers="reports/summary.c reports/glance.c reports/sides.c
+	reports/html-common.c reports/json-common.c"
+for h in $helpers; do
+	[ -f "$h" ] || fail "renderer helper '$h' is gone: name its successor here"
+done
+renderers=$(ls reports/*-text.c reports/*-json.c reports/*-html.c \
+	reports/*-markdown.c reports/*-csv.c reports/*-folded.c 2>/dev/null)
+[ "$(echo $renderers | wc -w)" -ge 20 ] ||
+	fail "renderers not found under reports/: $renderers"
+renderers="$renderers $helpers"
+reads_profile() {
+	grep -nE -- '->profile\b|struct profile|(^|[^A-Za-z0-9_])profile_[a-z_]+[[:space:]]*\(' "$@"
+}
+reads_profile $renderers >"$TMP/profile" && { cat "$TMP/profile" >&2;
+	fail "a renderer reads the profile: give its model the fact (reports/facts.h)"; }
+# and the check can fail: a unit read back from the profile, and a
+# profile pointer declared, are each caught in a copy of a renderer
+r=reports/report-text.c
+sed 's/m->run\.unit\.name/profile_unit_name(m->profile)/' $r >"$TMP/r1.c"
+sed 's/const struct run_facts \*run = &m->run;/const struct profile *p;/' $r >"$TMP/r2.c"
+! cmp -s $r "$TMP/r1.c" && reads_profile "$TMP/r1.c" >/dev/null ||
+	fail "the check misses a renderer calling profile_unit_name(m->profile)"
+! cmp -s $r "$TMP/r2.c" && reads_profile "$TMP/r2.c" >/dev/null ||
+	fail "the check misses a renderer declaring a struct profile"
+echo "ok: $(echo $files | wc -w) files write no standard output; reports/ collects nothing; $(echo $renderers | wc -w) renderers read only their model"
