@@ -144,7 +144,7 @@ int cmd_stat(int argc, char **argv)
 		ret = RESULT_FAILURE;
 	if (ret != RESULT_FAILURE) {
 		struct stat_figure fig[STAT_MAX_ROWS];
-		int nfig = stat_repeat_figures(&p, rep.confidence, fig, STAT_MAX_ROWS);
+		int nfig = stat_figures(&m, fig);
 
 		if (!stat_confidence_reached(fig, nfig, &rep))
 			warning("the %g%% confidence interval of the mean latency is "
