@@ -6,196 +6,484 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "error.h"
+#include "profile/rundir.h"
 
 /* Below this a profile may not fit: refuse before the run, not after. */
 #define OUTPUT_MIN_FREE (64 * 1024)
-#define TMP_SUFFIX ".tmp.XXXXXX"
+/* NAME.perpkt-tmp.XXXXXX beside the output; older runs left
+ * NAME.tmp.XXXXXX, removed when the same -o comes again */
+#define TMP_TAG ".perpkt-tmp."
+#define TMP_RANDOM 6
+#define OLD_TAG ".tmp."
+#define MAX_HOPS 40
 
-static char *dir_of(const char *path)
+/* One step of the walk: the directory held open and the path so far. */
+struct walk {
+	int dirfd;
+	char name[NAME_MAX + 1];   /* the last component, in dirfd */
+	char shown[PATH_MAX];      /* the path walked, for messages */
+	size_t dirlen;             /* shown[0..dirlen) is dirfd's path */
+	int via_link;              /* the last component came from a link */
+	char link[PATH_MAX];       /* that link, for messages */
+	int exists;
+	struct stat st;
+};
+
+static void shown_push(struct walk *w, const char *comp)
 {
-	const char *slash = strrchr(path, '/');
+	size_t n = strlen(w->shown);
 
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
+	snprintf(w->shown + n, sizeof(w->shown) - n, "%s%s",
+		 n && w->shown[n - 1] != '/' ? "/" : "", comp);
 }
 
-/* Follow a chain of symlinks whose last target does not exist yet, so
- * the profile is created where the link points, and the link stays. */
-static char *follow_dangling(const char *path)
+static void shown_pop(struct walk *w)
 {
-	char *cur = strdup(path);
-	int hops;
+	char *slash = strrchr(w->shown, '/');
 
-	for (hops = 0; cur && hops < 40; hops++) {
-		char buf[PATH_MAX], *next, *dir;
-		ssize_t n = readlink(cur, buf, sizeof(buf) - 1);
+	if (slash && slash != w->shown)
+		*slash = '\0';
+	else if (slash)
+		slash[1] = '\0';
+	else
+		snprintf(w->shown, sizeof(w->shown), "..");
+}
 
-		if (n < 0)
-			return cur;  /* not a link (EINVAL) or gone: use it */
-		buf[n] = 0;
-		if (buf[0] == '/') {
-			next = strdup(buf);
-		} else {
-			dir = dir_of(cur);
-			if (!dir || asprintf(&next, "%s/%s", dir, buf) < 0)
-				next = NULL;
-			free(dir);
-		}
-		free(cur);
-		cur = next;
+static int reopen(struct walk *w, int fd)
+{
+	if (fd < 0)
+		return -1;
+	close(w->dirfd);
+	w->dirfd = fd;
+	return 0;
+}
+
+/* fs.protected_symlinks: a link in a sticky, world-writable directory
+ * is followed only by its owner or when the directory's owner owns it. */
+static int link_allowed(int dirfd, const struct stat *link)
+{
+	struct stat d;
+
+	if (fstat(dirfd, &d))
+		return 0;
+	if (!(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH))
+		return 1;
+	return link->st_uid == geteuid() || link->st_uid == d.st_uid;
+}
+
+static const char *user_name(uid_t uid, char *buf, size_t len)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "uid %u", (unsigned)uid);
+	return buf;
+}
+
+/* Follow the symlink `comp` in w->dirfd: its target goes before `rest`. */
+static int follow(struct walk *w, const char *comp, const struct stat *st,
+		  char *rest, size_t restlen, const char *after, int last)
+{
+	char target[PATH_MAX], joined[2 * PATH_MAX], who[64], here[PATH_MAX];
+	ssize_t n;
+
+	snprintf(here, sizeof(here), "%s", w->shown);
+	shown_push(w, comp);
+	if (!link_allowed(w->dirfd, st))
+		return error("refusing to follow '%s': a symlink owned by %s in "
+			     "the sticky, world-writable directory '%s' "
+			     "(fs.protected_symlinks' rule, applied whatever "
+			     "the sysctl says); remove it or choose another -o",
+			     w->shown, user_name(st->st_uid, who, sizeof(who)),
+			     here[0] ? here : ".");
+	n = readlinkat(w->dirfd, comp, target, sizeof(target) - 1);
+	if (n < 0)
+		return error("cannot read the symlink '%s': %s", w->shown,
+			     strerror(errno));
+	target[n] = '\0';
+	if (last) {
+		w->via_link = 1;
+		snprintf(w->link, sizeof(w->link), "%s", w->shown);
 	}
-	free(cur);
-	errno = ELOOP;
-	return NULL;
+	snprintf(w->shown, sizeof(w->shown), "%s", here);
+	if (target[0] == '/') {
+		if (reopen(w, open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)))
+			return error("cannot open '/': %s", strerror(errno));
+		snprintf(w->shown, sizeof(w->shown), "/");
+	}
+	if ((size_t)snprintf(joined, sizeof(joined), "%s%s%s", target,
+			     *after ? "/" : "", after) >= restlen)
+		return error("cannot write '%s': %s", w->shown, strerror(ENAMETOOLONG));
+	snprintf(rest, restlen, "%s", joined);
+	return 0;
 }
 
-/* Temporary files of ours beside `path` whose writer is gone: each is
- * held under flock while its run lives, so a lockable one is stale. */
-static void remove_stale(const char *dir, const char *path)
+/*
+ * Walk `path` as the kernel would, one component at a time from a
+ * directory held open, following symlinks under link_allowed(). Fills
+ * w: the directory of the last component (open), its name, whether it
+ * exists and its lstat. -1 printed.
+ */
+static int walk(const char *path, struct walk *w)
 {
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	size_t blen = strlen(base);
-	struct dirent *de;
-	DIR *d = opendir(dir);
+	char rest[2 * PATH_MAX], comp[NAME_MAX + 1], after[2 * PATH_MAX];
+	int hops = 0;
 
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char *full;
-		struct stat st;
-		int fd;
+	memset(w, 0, sizeof(*w));
+	w->dirfd = open(path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w->dirfd < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	if (path[0] == '/')
+		snprintf(w->shown, sizeof(w->shown), "/");
+	if (strlen(path) >= PATH_MAX)
+		return error("cannot write '%s': %s", path, strerror(ENAMETOOLONG));
+	snprintf(rest, sizeof(rest), "%s", path);
+	for (;;) {
+		const char *p = rest + strspn(rest, "/");
+		size_t n = strcspn(p, "/");
+		int last;
 
-		if (strlen(de->d_name) != blen + strlen(TMP_SUFFIX) ||
-		    strncmp(de->d_name, base, blen) ||
-		    strncmp(de->d_name + blen, ".tmp.", 5))
+		if (!n)
+			return error("cannot write the profile to '%s': it is a "
+				     "directory; give a file name", path);
+		if (n > NAME_MAX)
+			return error("cannot write '%s': %s", path,
+				     strerror(ENAMETOOLONG));
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		p += n;
+		p += strspn(p, "/");
+		last = !*p;
+		snprintf(after, sizeof(after), "%s", p);
+		if (!strcmp(comp, ".") || !strcmp(comp, "..")) {
+			if (last)
+				return error("cannot write the profile to '%s': it "
+					     "is a directory; give a file name", path);
+			if (comp[1] && reopen(w, openat(w->dirfd, "..", O_RDONLY |
+						O_DIRECTORY | O_CLOEXEC)))
+				return error("cannot write '%s': %s", path,
+					     strerror(errno));
+			if (comp[1])
+				shown_pop(w);
+			snprintf(rest, sizeof(rest), "%s", after);
 			continue;
-		if (asprintf(&full, "%s/%s", dir, de->d_name) < 0)
+		}
+		if (fstatat(w->dirfd, comp, &w->st, AT_SYMLINK_NOFOLLOW)) {
+			if (errno == ENOENT && last)
+				break;
+			shown_push(w, comp);
+			return error("cannot write '%s': '%s': %s", path, w->shown,
+				     strerror(errno));
+		}
+		if (S_ISLNK(w->st.st_mode)) {
+			if (++hops > MAX_HOPS)
+				return error("cannot write '%s': %s", path,
+					     strerror(ELOOP));
+			if (follow(w, comp, &w->st, rest, sizeof(rest), after, last))
+				return -1;
+			continue;
+		}
+		if (last) {
+			w->exists = 1;
 			break;
-		fd = open(full, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-		    st.st_uid == geteuid() && !flock(fd, LOCK_EX | LOCK_NB) &&
-		    !unlink(full))
-			info("removed '%s', left by a run that was killed", full);
+		}
+		shown_push(w, comp);
+		if (!S_ISDIR(w->st.st_mode))
+			return error("cannot write '%s': '%s' is not a directory",
+				     path, w->shown);
+		if (reopen(w, openat(w->dirfd, comp, O_RDONLY | O_DIRECTORY |
+				     O_NOFOLLOW | O_CLOEXEC)))
+			return error("cannot write '%s': '%s': %s", path, w->shown,
+				     strerror(errno));
+		snprintf(rest, sizeof(rest), "%s", after);
+	}
+	w->dirlen = strlen(w->shown);
+	snprintf(w->name, sizeof(w->name), "%s", comp);
+	shown_push(w, comp);
+	return 0;
+}
+
+/* NAME.perpkt-tmp.XXXXXX (or NAME.tmp.XXXXXX, when old is set and NAME
+ * is `base`): a temporary file of ours. */
+static int tmp_name_of(const char *entry, const char *base, int old)
+{
+	size_t len = strlen(entry), tag = strlen(TMP_TAG), blen;
+
+	if (len > tag + TMP_RANDOM &&
+	    !strncmp(entry + len - TMP_RANDOM - tag, TMP_TAG, tag))
+		return 1;
+	blen = strlen(base);
+	return old && len == blen + strlen(OLD_TAG) + TMP_RANDOM &&
+	       !strncmp(entry, base, blen) &&
+	       !strncmp(entry + blen, OLD_TAG, strlen(OLD_TAG));
+}
+
+/* Remove `name` in dirfd if it is a temporary file of ours whose run is
+ * gone: each is held under flock while its run lives. */
+static int remove_if_stale(int dirfd, const char *name, const char *shown)
+{
+	struct stat st;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK),
+	    removed = 0;
+
+	if (fd < 0)
+		return 0;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    !flock(fd, LOCK_EX | LOCK_NB) && !unlinkat(dirfd, name, 0)) {
+		info("removed '%s', left by a run that was killed", shown);
+		removed = 1;
+	}
+	close(fd);
+	return removed;
+}
+
+static void remove_stale_beside(struct walk *w)
+{
+	int fd = openat(w->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	char shown[PATH_MAX + NAME_MAX + 2];
+
+	if (!d) {
 		if (fd >= 0)
 			close(fd);
-		free(full);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!tmp_name_of(de->d_name, w->name, 1))
+			continue;
+		snprintf(shown, sizeof(shown), "%.*s%s%s", (int)w->dirlen, w->shown,
+			 w->dirlen && w->shown[w->dirlen - 1] != '/' ? "/" : "",
+			 de->d_name);
+		remove_if_stale(w->dirfd, de->d_name, shown);
 	}
 	closedir(d);
 }
 
-static int open_through(struct profile_output *out, const char *path,
-			const struct stat *st)
+/* Temporary files that killed runs named in the run directory, in
+ * whatever directory their -o was. */
+static void remove_stale_named(void)
 {
+	char dir[PATH_MAX], entry[PATH_MAX + 300], path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (rundir_path(dir, sizeof(dir)) || !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		char *end, *slash;
+		long pid;
+		FILE *f;
+
+		if (strncmp(de->d_name, "output.", 7))
+			continue;
+		pid = strtol(de->d_name + 7, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() || rundir_pid_alive(pid))
+			continue;
+		snprintf(entry, sizeof(entry), "%s/%s", dir, de->d_name);
+		f = fopen(entry, "r");
+		if (f && fgets(path, sizeof(path), f) && path[0] == '/' &&
+		    (path[strcspn(path, "\n")] = '\0', slash = strrchr(path, '/')) &&
+		    tmp_name_of(slash + 1, "", 0)) {
+			int dfd;
+
+			*slash = '\0';
+			dfd = open(path[0] ? path : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			*slash = '/';
+			if (dfd >= 0) {
+				remove_if_stale(dfd, slash + 1, path);
+				close(dfd);
+			}
+		}
+		if (f)
+			fclose(f);
+		unlink(entry);
+	}
+	closedir(d);
+}
+
+/* Name this run's temporary file in the run directory, so that a later
+ * run removes it if this one is killed, whatever its -o. */
+static void register_tmp(struct profile_output *out)
+{
+	char dir[256], abs[PATH_MAX + NAME_MAX + 2], cwd[PATH_MAX];
+	size_t dl = strlen(out->where) - strlen(out->name);  /* its directory */
+	FILE *f;
+	int bad;
+
+	if (rundir_path(dir, sizeof(dir)))
+		return;
+	if (out->where[0] == '/')
+		snprintf(abs, sizeof(abs), "%.*s%s", (int)dl, out->where, out->tmp);
+	else if (getcwd(cwd, sizeof(cwd)))
+		snprintf(abs, sizeof(abs), "%s/%.*s%s", cwd, (int)dl, out->where,
+			 out->tmp);
+	else
+		return;
+	snprintf(out->reg, sizeof(out->reg), "%s/output.%ld", dir, (long)getpid());
+	f = fopen(out->reg, "w");
+	if (!f) {
+		out->reg[0] = '\0';
+		return;
+	}
+	bad = fprintf(f, "%s\n", abs) < 0;
+	if (fclose(f) || bad) {
+		unlink(out->reg);
+		out->reg[0] = '\0';
+	}
+}
+
+static int open_through(struct profile_output *out, const struct walk *w)
+{
+	const struct stat *st = &w->st;
+
 	if (S_ISDIR(st->st_mode))
 		return error("cannot write the profile to '%s': it is a directory; "
-			     "give a file name", path);
+			     "give a file name", out->path);
 	if (S_ISSOCK(st->st_mode) || S_ISBLK(st->st_mode))
 		return error("cannot write the profile to '%s': it is a %s; "
 			     "give a regular file, a FIFO or a character device",
-			     path, S_ISSOCK(st->st_mode) ? "socket" : "block device");
-	if (access(path, W_OK))
-		return error("cannot write to '%s': %s", path, strerror(errno));
-	out->path = strdup(path);
+			     out->path, S_ISSOCK(st->st_mode) ? "socket" : "block device");
+	if (faccessat(w->dirfd, w->name, W_OK, 0))
+		return error("cannot write to '%s': %s", out->path, strerror(errno));
 	out->through = 1;
-	return out->path ? 0 : error("out of memory");
+	out->dev = st->st_dev;
+	out->ino = st->st_ino;
+	return 0;
 }
 
-static int open_atomic(struct profile_output *out, const char *target,
-		       const struct stat *old)
+/* The temporary file beside the target: NAME.perpkt-tmp.XXXXXX. */
+static int create_tmp(struct profile_output *out)
 {
-	char *dir = dir_of(target);
+	static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char rnd[TMP_RANDOM];
+	int tries, i;
+
+	for (tries = 0; tries < 100; tries++) {
+		char *name;
+
+		if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+			return -1;
+		/* NAME_MAX: a long name is cut in the temporary one */
+		if (asprintf(&name, "%.*s" TMP_TAG "XXXXXX",
+			     NAME_MAX - (int)strlen(TMP_TAG) - TMP_RANDOM,
+			     out->name) < 0)
+			return -1;
+		for (i = 0; i < TMP_RANDOM; i++)
+			name[strlen(name) - TMP_RANDOM + i] = set[rnd[i] % (sizeof(set) - 1)];
+		out->fd = openat(out->dirfd, name, O_RDWR | O_CREAT | O_EXCL |
+				 O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (out->fd >= 0) {
+			out->tmp = name;
+			return 0;
+		}
+		free(name);
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+/* A replaced file keeps its owner and group: chown the temporary file
+ * now, so a change this user may not make fails before the run. */
+static int keep_owner(struct profile_output *out, const struct stat *old)
+{
+	char who[64];
+
+	if (old->st_uid == geteuid() && old->st_gid == getegid())
+		return 0;
+	if (!fchown(out->fd, old->st_uid, old->st_gid))
+		return 0;
+	return error("cannot replace '%s' and keep its owner %s (group %u): %s; "
+		     "remove it first or choose another -o", out->where,
+		     user_name(old->st_uid, who, sizeof(who)),
+		     (unsigned)old->st_gid, strerror(errno));
+}
+
+static int open_atomic(struct profile_output *out, const struct walk *w)
+{
 	struct statvfs vfs;
 	mode_t mask;
-	int ret = -1;
 
-	if (!dir)
-		return error("out of memory");
-	if (statvfs(dir, &vfs)) {
-		error("cannot write '%s': directory '%s': %s", target, dir,
-		      strerror(errno));
-		goto out;
-	}
-	if (vfs.f_flag & ST_RDONLY) {
-		error("cannot write '%s': '%s' is on a read-only filesystem",
-		      target, dir);
-		goto out;
-	}
-	if ((unsigned long long)vfs.f_bavail * vfs.f_frsize < OUTPUT_MIN_FREE) {
-		error("cannot write '%s': only %llu bytes free in '%s'; free some "
-		      "space or choose another -o", target,
-		      (unsigned long long)vfs.f_bavail * vfs.f_frsize, dir);
-		goto out;
-	}
-	remove_stale(dir, target);
-	out->path = strdup(target);
-	if (!out->path || asprintf(&out->tmp, "%s" TMP_SUFFIX, target) < 0) {
-		out->tmp = NULL;
-		error("out of memory");
-		goto out;
-	}
-	out->fd = mkstemp(out->tmp);
-	if (out->fd < 0) {
-		error("cannot create '%s': %s", out->tmp, strerror(errno));
-		goto out;
-	}
+	if (fstatvfs(w->dirfd, &vfs))
+		return error("cannot write '%s': %s", out->where, strerror(errno));
+	if (vfs.f_flag & ST_RDONLY)
+		return error("cannot write '%s': '%.*s' is on a read-only filesystem",
+			     out->where, (int)(w->dirlen ? w->dirlen : 1),
+			     w->dirlen ? w->shown : ".");
+	if ((unsigned long long)vfs.f_bavail * vfs.f_frsize < OUTPUT_MIN_FREE)
+		return error("cannot write '%s': only %llu bytes free there; free "
+			     "some space or choose another -o", out->where,
+			     (unsigned long long)vfs.f_bavail * vfs.f_frsize);
+	remove_stale_beside((struct walk *)w);
+	remove_stale_named();
+	if (create_tmp(out))
+		return error("cannot create a temporary file beside '%s': %s",
+			     out->where, strerror(errno));
 	flock(out->fd, LOCK_EX | LOCK_NB);
+	register_tmp(out);
+	if (w->exists && keep_owner(out, &w->st))
+		return -1;
 	mask = umask(0);
 	umask(mask);
-	out->mode = old ? old->st_mode & 07777 : 0666 & ~mask;
-	ret = 0;
-out:
-	free(dir);
-	return ret;
+	out->mode = w->exists ? w->st.st_mode & 0777 : 0666 & ~mask;
+	return 0;
 }
 
 int profile_output_open(struct profile_output *out, const char *path)
 {
+	struct walk w;
 	struct stat st;
-	char *target;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	out->fd = -1;
+	out->fd = out->dirfd = -1;
 	if (!*path)
 		return error("empty output file name: give -o FILE");
-	/* "-o -" as in perf: written through to whatever stdout is */
+	out->path = strdup(path);
+	if (!out->path)
+		return error("out of memory");
+	/* "-o -" as in perf: written to the descriptor stdout is */
 	if (!strcmp(path, "-")) {
 		if (fstat(STDOUT_FILENO, &st))
-			return error("cannot write to standard output: %s",
-				     strerror(errno));
-		ret = S_ISDIR(st.st_mode) ? error("standard output is a directory") :
-		      open_through(out, "/dev/stdout", &st);
-	} else if (!stat(path, &st)) {
-		if (!S_ISREG(st.st_mode))
-			ret = open_through(out, path, &st);
-		else if (!(target = realpath(path, NULL)))
-			ret = error("cannot resolve '%s': %s", path, strerror(errno));
-		else {
-			ret = open_atomic(out, target, &st);
-			free(target);
-		}
-	} else if (errno == ENOENT) {
-		target = follow_dangling(path);
-		if (!target)
-			return error("cannot resolve '%s': %s", path, strerror(errno));
-		ret = open_atomic(out, target, NULL);
-		free(target);
-	} else {
-		ret = error("cannot write '%s': %s", path, strerror(errno));
+			ret = error("cannot write to standard output: %s",
+				    strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			ret = error("standard output is a directory");
+		else if (!(out->where = strdup("standard output")))
+			ret = error("out of memory");
+		else
+			ret = 0;
+		out->std = out->through = 1;
+		if (ret)
+			profile_output_abort(out);
+		return ret;
 	}
+	ret = walk(path, &w);
+	out->dirfd = w.dirfd;
+	if (!ret && !w.exists && w.via_link)
+		ret = error("'%s' is a symlink to '%s', which does not exist: "
+			    "perpkt does not create a file through a symlink; "
+			    "give the target's path", w.link, w.shown);
+	if (!ret && (!(out->where = strdup(w.shown)) || !(out->name = strdup(w.name))))
+		ret = error("out of memory");
+	if (!ret)
+		ret = w.exists && !S_ISREG(w.st.st_mode) ? open_through(out, &w) :
+		      open_atomic(out, &w);
 	if (ret)
 		profile_output_abort(out);
 	return ret;
@@ -230,54 +518,95 @@ static void output_free(struct profile_output *out)
 {
 	if (out->fd >= 0)
 		close(out->fd);
+	if (out->path && out->dirfd >= 0)
+		close(out->dirfd);
+	if (out->path && out->reg[0])
+		unlink(out->reg);
 	free(out->path);
+	free(out->where);
+	free(out->name);
 	free(out->tmp);
 	memset(out, 0, sizeof(*out));
-	out->fd = -1;
+	out->fd = out->dirfd = -1;
 }
 
 void profile_output_abort(struct profile_output *out)
 {
-	if (out->tmp && out->fd >= 0)
-		unlink(out->tmp);
+	if (out->path && out->tmp && out->fd >= 0)
+		unlinkat(out->dirfd, out->tmp, 0);
 	output_free(out);
+}
+
+/* A FIFO whose reader left must give EPIPE here, not kill the run. */
+static int write_ignoring_sigpipe(json_t *doc, int fd)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	int ret;
+
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	errno = 0;
+	ret = profile_json_write(doc, fd);
+	sigaction(SIGPIPE, &old, NULL);
+	return ret;
 }
 
 static int commit_through(struct profile_output *out, json_t *doc)
 {
-	/* a FIFO whose reader left must give EPIPE here, not kill the run */
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	struct stat st;
 	int fd, err = 0;
 
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGPIPE, &ign, &old);
-	fd = open(out->path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || profile_json_write(doc, fd))
+	if (out->std) {
+		if (write_ignoring_sigpipe(doc, STDOUT_FILENO))
+			return error("cannot write the profile to standard output: %s",
+				     strerror(errno ? errno : EIO));
+		return 0;
+	}
+	/* the device or FIFO checked at open, not what was put there since */
+	fd = openat(out->dirfd, out->name, O_WRONLY | O_NOFOLLOW | O_NOCTTY |
+		    O_CLOEXEC);
+	if (fd < 0)
+		err = errno;
+	else if (fstat(fd, &st) || st.st_dev != out->dev || st.st_ino != out->ino)
+		err = ESTALE;
+	else if (write_ignoring_sigpipe(doc, fd))
 		err = errno ? errno : EIO;
 	if (fd >= 0 && close(fd) && !err)
 		err = errno;
-	sigaction(SIGPIPE, &old, NULL);
 	if (!err)
 		return 0;
-	error("cannot write '%s': %s", out->path, strerror(err));
+	error("cannot write '%s': %s", out->where, err == ESTALE ?
+	      "it was replaced since the run began" : strerror(err));
 	return -1;
 }
 
 static int commit_atomic(struct profile_output *out, json_t *doc)
 {
+	struct stat old;
+
+	/* the file as it is now: its owner, group and mode carry over */
+	if (!fstatat(out->dirfd, out->name, &old, AT_SYMLINK_NOFOLLOW) &&
+	    S_ISREG(old.st_mode)) {
+		out->mode = old.st_mode & 0777;
+		if ((old.st_uid != geteuid() || old.st_gid != getegid()) &&
+		    fchown(out->fd, old.st_uid, old.st_gid))
+			warning("'%s' changed owner during the run; the new file "
+				"is this user's: %s", out->where, strerror(errno));
+	}
 	if (profile_json_write(doc, out->fd) || fsync(out->fd) ||
 	    fchmod(out->fd, out->mode)) {
-		error("cannot write '%s': %s", out->tmp, strerror(errno));
+		error("cannot write '%s': %s", out->where, strerror(errno));
 		return -1;
 	}
-	if (rename(out->tmp, out->path)) {
+	if (renameat(out->dirfd, out->tmp, out->dirfd, out->name)) {
 		error("cannot rename '%s' to '%s': %s; the profile is kept in '%s'",
-		      out->tmp, out->path, strerror(errno), out->tmp);
+		      out->tmp, out->where, strerror(errno), out->tmp);
 		/* the data is there: only the name is wrong */
 		free(out->tmp);
 		out->tmp = NULL;
 		return 1;
 	}
+	fsync(out->dirfd);
 	free(out->tmp);
 	out->tmp = NULL;
 	return 0;
@@ -294,7 +623,7 @@ int profile_output_commit(struct profile_output *out, const struct profile *p)
 	}
 	ret = out->through ? commit_through(out, doc) : commit_atomic(out, doc);
 	if (ret < 0)
-		rescue(doc, out->path);
+		rescue(doc, out->where);
 	profile_output_abort(out);
 	json_decref(doc);
 	return ret ? -1 : 0;

@@ -9,25 +9,43 @@
 
 /*
  * Where `record -o` writes, checked before the measurement so a long run
- * is never thrown away for a bad path.
+ * is never thrown away for a bad path, and safe for root to use in a
+ * directory others can write to.
+ *
+ * The path is walked one component at a time, each directory held open,
+ * so nothing can be swapped in between the check and the write. A
+ * symlink is followed to its target, except one owned by another user
+ * in a sticky, world-writable directory such as /tmp (the rule of
+ * fs.protected_symlinks, applied whatever the sysctl says), and no file
+ * is ever created through a symlink whose target does not exist.
  *
  * A regular file (or a new one) is replaced atomically: a temporary file
- * beside it, created at open, is renamed over it at commit. A symlink is
- * followed to its target. A character device or FIFO (/dev/null,
- * /dev/stdout on a pipe) is written through, never replaced, and so is
- * "-", standard output whatever it is. New files
- * get 0666 less the umask; a replaced file keeps its mode.
+ * beside it, created at open, is renamed over it at commit, with the
+ * replaced file's owner, group and mode. A character device or FIFO
+ * (/dev/null, a named pipe) is written through, never replaced. "-" is
+ * standard output, written through the descriptor it is (appending
+ * when it was opened to append, a pipe as a pipe), never reopened. New
+ * files get 0666 less the umask.
  */
 struct profile_output {
-	char *path;     /* the file written: the symlink's target, if any */
-	char *tmp;      /* the temporary file; NULL when written through */
+	char *path;     /* as given, for messages */
+	char *where;    /* the file written, as walked (symlinks followed) */
+	char *tmp;      /* the temporary file's name in dirfd; NULL when
+			 * written through */
+	int dirfd;      /* the directory of `where`; -1 for "-" */
+	char *name;     /* the name of `where` in dirfd */
 	int fd;         /* open on tmp, holding an flock: -1 when none */
 	mode_t mode;
-	int through;
+	int through;    /* a device or FIFO, written in place */
+	int std;        /* "-": standard output */
+	dev_t dev;      /* the device or FIFO checked at open */
+	ino_t ino;
+	char reg[300];  /* this run's entry in the run directory, or "" */
 };
 
 /* Check `path` and create the temporary file; -1 with an error printed.
- * Also removes temporary files beside it that a killed run left. */
+ * Also removes the temporary files that killed runs left, whatever
+ * their -o was: beside it, and those the run directory names. */
 int profile_output_open(struct profile_output *out, const char *path);
 /* Write the profile and put it in place. When that fails the data is
  * kept (the temporary file, or a file in $TMPDIR) and named on stderr;

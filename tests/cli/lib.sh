@@ -62,3 +62,23 @@ veth_pair() {
 	ip -n "$1" link set veth0 up && ip -n "$2" link set veth0 up &&
 	ip -n "$1" link set lo up && ip -n "$2" link set lo up
 }
+
+# make_test_user: an unprivileged user of the test's own in $TEST_USER
+# ($TEST_UID), no home, no login; as_test_user CMD... runs CMD as it.
+# The test's EXIT trap calls drop_test_user, so it goes on every path.
+make_test_user() {
+	[ "$(id -u)" = 0 ] || skip "needs root to add a user"
+	command -v useradd >/dev/null || skip "needs useradd (passwd)"
+	TEST_USER=perpkt-t$$
+	useradd -M -N -g nogroup -d /nonexistent -s /usr/sbin/nologin "$TEST_USER" ||
+		fail "cannot add user $TEST_USER"
+	TEST_UID=$(id -u "$TEST_USER")
+}
+drop_test_user() {
+	[ -n "${TEST_USER:-}" ] && userdel "$TEST_USER" 2>/dev/null
+	TEST_USER=
+}
+as_test_user() {
+	setpriv --reuid="$TEST_UID" --regid="$(getent group nogroup | cut -d: -f3)" \
+		--clear-groups -- "$@"
+}

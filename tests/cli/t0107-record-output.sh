@@ -24,10 +24,14 @@ wait $reader
 jq -e '.format == "perpkt-profile"' "$TMP/from-fifo.json" >/dev/null ||
 	fail "the FIFO's reader did not get a profile"
 
-# a symlink is followed: the link stays, its target gets the profile,
-# also when the target does not exist yet
+# a symlink is followed: the link stays, its target gets the profile;
+# no file is created through a link whose target does not exist yet
+# (another user's links: t0115)
 mkdir "$TMP/real"
 ln -s real/target.json "$TMP/link.json"
+expect_exit 2 rec -o "$TMP/link.json"
+[ ! -e "$TMP/real/target.json" ] || fail "a file was created through a dangling symlink"
+echo old >"$TMP/real/target.json"
 expect_exit 0 rec -o "$TMP/link.json"
 [ -L "$TMP/link.json" ] || fail "-o onto a symlink replaced the link"
 jq -e '.format == "perpkt-profile"' "$TMP/real/target.json" >/dev/null ||
