@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "compare profiles per round trip, with significance" },
 	{ "table", cmd_table, "one row per profile, one column per repeat, mean, sd" },
 	{ "sweep", cmd_sweep, "record a matrix of configurations, print the table" },
+	{ "restore", cmd_restore, "put back what killed runs left changed" },
 };
 
 /* The command list, written to f (a memory stream, then help_*()). */

@@ -18,5 +18,6 @@ int cmd_serve(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
 
 #endif

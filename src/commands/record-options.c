@@ -109,7 +109,7 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 {
 	uint64_t v;
 
-	if (!o->builtin_only && ((c >= 20 && c <= 28) || c == 1 || c == 2 ||
+	if (!o->builtin_only && ((c >= 20 && c <= 29) || c == 1 || c == 2 ||
 				 c == 's' || c == 'n'))
 		o->builtin_only = record_longopt_name(common_longopts, c);
 	switch (c) {
@@ -204,6 +204,9 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 		if (parse_u64(arg, "--irq-cpu", 0, MAX_CPUS - 1, &v))
 			return -1;
 		o->builtin.irq_cpu = (int)v;
+		break;
+	case 29:
+		o->builtin.no_wait = 1;
 		break;
 	case 's':
 		if (parse_u64(arg, "--size", 1, 65507, &v))

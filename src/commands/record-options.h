@@ -28,6 +28,9 @@
 "                         cross-socket: CPUs chosen from the topology\n" \
 "      --rps-cpus MASK    RPS mask of the receive queue for the run\n" \
 "      --irq-cpu N        move the interface's IRQs to CPU N for the run\n" \
+"      --no-wait          fail at once while another perpkt is changing\n" \
+"                         the system (--rps-cpus, --net veth), rather\n" \
+"                         than wait for it to put it back\n" \
 "\n" \
 "Or a workload of your own, normalised by a count the kernel keeps:\n" \
 "  -- CMD [ARGS...]       run CMD (its process tree has the role\n" \
@@ -63,6 +66,7 @@
 	{ "gap-mode", required_argument, NULL, 26 }, \
 	{ "rps-cpus", required_argument, NULL, 27 }, \
 	{ "irq-cpu", required_argument, NULL, 28 }, \
+	{ "no-wait", no_argument, NULL, 29 }, \
 	{ "no-fallback", no_argument, NULL, 4 }, \
 	{ "per", required_argument, NULL, 7 }, \
 	{ "pid", required_argument, NULL, 'p' }, \

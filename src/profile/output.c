@@ -276,14 +276,15 @@ static void remove_stale_beside(struct walk *w)
 
 /* Temporary files that killed runs named in the run directory, in
  * whatever directory their -o was. */
-static void remove_stale_named(void)
+static int remove_stale_named(void)
 {
 	char dir[PATH_MAX], entry[PATH_MAX + 300], path[PATH_MAX];
 	struct dirent *de;
+	int removed = 0;
 	DIR *d;
 
 	if (rundir_path(dir, sizeof(dir)) || !(d = opendir(dir)))
-		return;
+		return 0;
 	while ((de = readdir(d))) {
 		char *end, *slash;
 		long pid;
@@ -305,7 +306,7 @@ static void remove_stale_named(void)
 			dfd = open(path[0] ? path : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			*slash = '/';
 			if (dfd >= 0) {
-				remove_if_stale(dfd, slash + 1, path);
+				removed += remove_if_stale(dfd, slash + 1, path);
 				close(dfd);
 			}
 		}
@@ -314,6 +315,12 @@ static void remove_stale_named(void)
 		unlink(entry);
 	}
 	closedir(d);
+	return removed;
+}
+
+int profile_output_remove_stale(void)
+{
+	return remove_stale_named();
 }
 
 /* Name this run's temporary file in the run directory, so that a later

@@ -47,6 +47,9 @@ struct profile_output {
  * Also removes the temporary files that killed runs left, whatever
  * their -o was: beside it, and those the run directory names. */
 int profile_output_open(struct profile_output *out, const char *path);
+/* perpkt restore: remove the temporary files that killed runs named in
+ * the run directory; how many. */
+int profile_output_remove_stale(void);
 /* Write the profile and put it in place. When that fails the data is
  * kept (the temporary file, or a file in $TMPDIR) and named on stderr;
  * returns -1 then, 0 when the profile is at out->path. Frees `out`. */

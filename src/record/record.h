@@ -52,6 +52,8 @@ struct builtin_request {
 	int gap_spin;              /* --gap-mode spin */
 	const char *rps_cpus;      /* --rps-cpus MASK */
 	int irq_cpu;               /* --irq-cpu N, -1: leave */
+	int no_wait;               /* --no-wait: fail while another run
+				    * changes the system */
 };
 
 /* A workload of one's own: -- CMD or -p PID, counted in --per units. */

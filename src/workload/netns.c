@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "workload/saved-state.h"
 
 #define NETNS_DIR "/run/netns"
 #define NAME_LEN 48
@@ -86,11 +87,19 @@ static int ip(char *out, size_t outlen, char *const argv[])
 	return run_command(argv, out, outlen);
 }
 
-static void delete_ns(const char *name)
+int netns_exists(const char *name)
+{
+	char path[sizeof(NETNS_DIR) + NAME_LEN + 1];
+
+	snprintf(path, sizeof(path), NETNS_DIR "/%s", name);
+	return access(path, F_OK) == 0;
+}
+
+int netns_delete(const char *name)
 {
 	char *argv[] = { "ip", "netns", "delete", (char *)name, NULL };
 
-	ip(NULL, 0, argv);
+	return ip(NULL, 0, argv) == 0 ? 0 : -1;
 }
 
 int netns_cleanup_stale(void)
@@ -113,7 +122,7 @@ int netns_cleanup_stale(void)
 			continue;
 		warning("removing network namespace '%s' left by an earlier "
 			"run (pid %d is gone)", e->d_name, pid);
-		delete_ns(e->d_name);
+		netns_delete(e->d_name);
 		removed++;
 	}
 	closedir(d);
@@ -151,9 +160,11 @@ int netns_create(struct netns **out)
 	for (i = 0; i < 2; i++) {
 		char *argv[] = { "ip", "netns", "add", n->name[i], NULL };
 
+		if (saved_state_record_netns(n->name[i]))
+			goto fail;
+		n->created[i] = 1;  /* noted: removed (or forgotten) below */
 		if (step(argv))
 			goto fail;
-		n->created[i] = 1;
 		snprintf(path, sizeof(path), NETNS_DIR "/%s", n->name[i]);
 		n->fd[i] = open(path, O_RDONLY | O_CLOEXEC);
 		if (n->fd[i] < 0) {
@@ -235,8 +246,14 @@ void netns_destroy(struct netns *n)
 	for (i = 0; i < 2; i++) {
 		if (n->fd[i] >= 0)
 			close(n->fd[i]);
-		if (n->created[i])
-			delete_ns(n->name[i]);
+		if (!n->created[i])
+			continue;
+		if (netns_exists(n->name[i]) && netns_delete(n->name[i]))
+			warning("cannot remove network namespace '%s': remove "
+				"it with 'ip netns delete %s'", n->name[i],
+				n->name[i]);
+		else
+			saved_state_forget_netns(n->name[i]);
 	}
 	free(n);
 }

@@ -24,7 +24,13 @@ struct netns;
 /* Delete namespaces left by perpkt runs that were killed (their pid is
  * gone); returns how many were removed. */
 int netns_cleanup_stale(void);
-/* Create the pair; on failure nothing is left behind. */
+/* A namespace of that name is there (/run/netns). */
+int netns_exists(const char *name);
+/* `ip netns delete NAME`: 0 or -1. */
+int netns_delete(const char *name);
+/* Create the pair; on failure nothing is left behind. Each namespace
+ * is noted in the run's state file before it is made
+ * (workload/saved-state.h), so a killed run's are removed later. */
 int netns_create(struct netns **out);
 /* An O_RDONLY fd of that side's namespace, for setns(). */
 int netns_fd(const struct netns *n, enum netns_side side);

@@ -4,23 +4,53 @@
 
 #include <stddef.h>
 
-/*
- * What perpkt changed outside its own namespaces (lo's rps_cpus), kept
- * in SAVED_STATE_DIR/state.<pid> while it is changed, so that a run
- * killed with SIGKILL is put right by the next perpkt, as stale
- * namespaces are. Root only: the directory is 0700.
- */
-#define SAVED_STATE_DIR "/run/perpkt"
+#include "profile/rundir.h"
 
-/* Note that `path` held `old` before this process wrote it; -1 printed. */
+/*
+ * What perpkt changes outside its own processes (lo's rps_cpus, the
+ * network namespaces of --net veth), and the lock that lets one run at
+ * a time change it.
+ *
+ * A run that changes the system takes the lock (RUNDIR/lock, a POSIX
+ * record lock: the kernel drops it when the process dies, and children
+ * do not inherit it) before its first change and holds it until all is
+ * put back; a second such run waits for it, or fails with --no-wait.
+ * Every change is noted in RUNDIR/state.<pid> before it is made ("PATH
+ * OLD-VALUE", or "netns/NAME -" for a namespace), so that whatever
+ * point a SIGKILL comes at, the next run that takes the lock, or
+ * `perpkt restore`, puts it back.
+ */
+struct saved_lock;
+
+/* Take the lock: at once, or after waiting for the run that holds it
+ * (said on stderr), or -1 (printed) with no_wait. Then put back what
+ * killed runs left. *out NULL and 0 where there is no run directory
+ * (a user without $XDG_RUNTIME_DIR, who can change nothing anyway). */
+int saved_state_lock(struct saved_lock **out, int no_wait);
+/* Release it; NULL is a no-op. */
+void saved_state_unlock(struct saved_lock *l);
+
+/* Note that `path` held `old` before this process changes it; -1
+ * printed. */
 int saved_state_record(const char *path, const char *old);
 /* The change to `path` was undone: forget it. */
 void saved_state_forget(const char *path);
+/* A namespace this process is about to make, and made no more. */
+int saved_state_record_netns(const char *name);
+void saved_state_forget_netns(const char *name);
+
 /*
- * Put back what dead perpkt processes left changed (each said on
- * stderr). What a live one has changed is described in `note` (for the
- * conditions: it is not the system's own setting), else note is "".
+ * For a run that changes nothing: put back what killed runs left when
+ * no live run holds the lock; when one does, describe in `note` what
+ * it has changed (for the conditions: it is not the system's own
+ * setting), else note is "".
  */
-void saved_state_restore_stale(char *note, size_t len);
+void saved_state_settle(char *note, size_t len);
+/*
+ * perpkt restore: under the lock (waiting for it unless no_wait), put
+ * back what every dead run left; the number of settings and namespaces
+ * put back (each said), or -1 when one could not be (said).
+ */
+int saved_state_restore_all(int no_wait);
 
 #endif

@@ -2,6 +2,7 @@
 #include "workload/tuning.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,85 @@ struct tuning {
 	char old[MASK_MAX];      /* lo's mask before the run */
 	char now[MASK_MAX];      /* the mask in effect */
 	char note[256];          /* another perpkt's changes in effect */
+	char *snap;              /* settings_snapshot() once set up */
 };
+
+/* What anyone may change under a run: every receive queue's RPS mask
+ * and every IRQ's affinity, as "PATH VALUE" lines (malloc'd). */
+static char *settings_snapshot(void)
+{
+	static const char *const where[] = {
+		"/sys/class/net/*/queues/rx-*/rps_cpus",
+		"/proc/irq/*/smp_affinity_list",
+	};
+	char *text = NULL, value[MASK_MAX];
+	size_t len = 0, i, k;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		glob_t g;
+
+		if (glob(where[i], 0, NULL, &g))
+			continue;
+		for (k = 0; k < g.gl_pathc; k++)
+			if (procfile_line(g.gl_pathv[k], value, sizeof(value)) >= 0)
+				fprintf(f, "%s %s\n", g.gl_pathv[k], value);
+		globfree(&g);
+	}
+	fclose(f);
+	return text;
+}
+
+/* "lo rx-0 rps_cpus" for /sys/class/net/lo/queues/rx-0/rps_cpus,
+ * "irq 24 affinity" for /proc/irq/24/smp_affinity_list. */
+static void setting_name(char *buf, size_t len, const char *path, size_t plen)
+{
+	char p[120];
+	const char *a, *b;
+
+	snprintf(p, sizeof(p), "%.*s", (int)plen, path);
+	if (!strncmp(p, "/sys/class/net/", 15) && (a = strstr(p, "/queues/")) &&
+	    (b = strchr(a + 8, '/')))
+		snprintf(buf, len, "%.*s %.*s rps_cpus", (int)(a - p - 15), p + 15,
+			 (int)(b - a - 8), a + 8);
+	else if (!strncmp(p, "/proc/irq/", 10) && (a = strchr(p + 10, '/')))
+		snprintf(buf, len, "irq %.*s affinity", (int)(a - p - 10), p + 10);
+	else
+		snprintf(buf, len, "%s", p);
+}
+
+/* What differs between two snapshots, "lo rx-0 rps_cpus 2 -> 1; ...",
+ * into buf; 0 when nothing does. */
+static int settings_changed(const char *before, const char *after, char *buf,
+			    size_t len)
+{
+	const char *line;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (line = before; line && *line; line = strchr(line, '\n') ?
+	     strchr(line, '\n') + 1 : NULL) {
+		size_t plen = strcspn(line, " \n"), vlen;
+		const char *v = line + plen + (line[plen] == ' '), *now = after;
+		char name[160];
+
+		vlen = strcspn(v, "\n");
+		while (now && *now && (strncmp(now, line, plen) || now[plen] != ' '))
+			now = strchr(now, '\n') ? strchr(now, '\n') + 1 : NULL;
+		if (now && *now && !strncmp(now + plen + 1, v, vlen) &&
+		    now[plen + 1 + vlen] == '\n')
+			continue;
+		setting_name(name, sizeof(name), line, plen);
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s %.*s -> %.*s",
+					       at ? "; " : "", name, (int)vlen, v,
+					       now && *now ? (int)strcspn(now + plen + 1, "\n") : 4,
+					       now && *now ? now + plen + 1 : "gone");
+	}
+	return at > 0;
+}
 
 /* The kernel refuses a mask naming CPUs it cannot have with EOVERFLOW
  * ("Value too large for defined data type"): say which CPU instead. */
@@ -114,9 +193,10 @@ int tuning_apply(struct tuning **out, const char *network,
 		*out = t;
 		return 0;
 	}
-	/* what a killed run left changed is put back before it is read */
-	if (geteuid() == 0)
-		saved_state_restore_stale(t->note, sizeof(t->note));
+	/* what a killed run left changed is put back before it is read
+	 * (a run that changes something did so when it took the lock) */
+	if (geteuid() == 0 && !ns && !rps_cpus)
+		saved_state_settle(t->note, sizeof(t->note));
 	if (ns) {
 		int side;
 
@@ -128,6 +208,7 @@ int tuning_apply(struct tuning **out, const char *network,
 					     netns_name(ns, side), msg);
 			}
 		veth_mask(t, NETNS_CLIENT, NULL, t->now, sizeof(t->now));
+		t->snap = settings_snapshot();
 		*out = t;
 		return 0;
 	}
@@ -155,6 +236,7 @@ int tuning_apply(struct tuning **out, const char *network,
 		t->changed = 1;
 	}
 	procfile_line(LO_RPS, t->now, sizeof(t->now));
+	t->snap = settings_snapshot();
 	*out = t;
 	return 0;
 }
@@ -176,6 +258,16 @@ void tuning_describe(const struct tuning *t, struct profile *p)
 	profile_add_condition(p, "net.rps_cpus", buf);
 	if (t->note[0])
 		profile_add_condition(p, "net.changed_by_other", t->note);
+	if (t->snap) {
+		char *now = settings_snapshot(), what[400];
+
+		if (now && settings_changed(t->snap, now, what, sizeof(what))) {
+			warning("changed during the run by something other than "
+				"this perpkt: %s; the profile says so", what);
+			profile_add_condition(p, TUNING_CHANGED_DURING_RUN, what);
+		}
+		free(now);
+	}
 }
 
 void tuning_restore(struct tuning *t)
@@ -187,5 +279,6 @@ void tuning_restore(struct tuning *t)
 			LO_RPS, t->old, strerror(errno));
 	else if (t->changed)
 		saved_state_forget(LO_RPS);
+	free(t->snap);
 	free(t);
 }

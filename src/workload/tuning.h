@@ -19,7 +19,11 @@ struct netns;
 int tuning_apply(struct tuning **out, const char *network,
 		 const struct netns *ns, int remote, const char *rps_cpus,
 		 int irq_cpu);
-/* The RPS mask in effect as condition "net.rps_cpus". NULL: no-op. */
+/* The RPS mask in effect as condition "net.rps_cpus", and, when an
+ * RPS mask or IRQ affinity of the system changed since tuning_apply
+ * other than by this run, what did as TUNING_CHANGED_DURING_RUN (and a
+ * warning). NULL: no-op. */
+#define TUNING_CHANGED_DURING_RUN "system.changed_during_run"
 void tuning_describe(const struct tuning *t, struct profile *p);
 /* Put back what was changed and free t. NULL: no-op. */
 void tuning_restore(struct tuning *t);

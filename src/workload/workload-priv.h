@@ -86,6 +86,7 @@ struct workload {
 	const struct transport_ops *ops;
 	struct netns *ns;	/* --net veth */
 	struct tuning *tuning;	/* --rps-cpus, --irq-cpu */
+	struct saved_lock *lock;/* held while the system is changed */
 	struct client_state *cs;/* in the client child only */
 	int ns_fd[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; -1: stay */
 	int ctl;		/* control connection to a peer, -1 if none */

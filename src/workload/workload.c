@@ -17,6 +17,7 @@
 #include "workload/cpu.h"
 #include "error.h"
 #include "workload/netns.h"
+#include "workload/saved-state.h"
 #include "system/placement.h"
 #include "workload/tuning.h"
 #include "workload/workload-priv.h"
@@ -336,6 +337,13 @@ static int setup_network(struct workload *w, const struct workload_config *c,
 	return 0;
 }
 
+/* Whether this run changes the system: it takes the lock first. */
+static int changes_system(const struct workload_config *c)
+{
+	return (c->network && !strcmp(c->network, "veth")) ||
+	       (c->rps_cpus && !c->peer && !c->echo);
+}
+
 int workload_start(struct workload **out, const struct workload_config *c)
 {
 	struct transport_config tc;
@@ -377,6 +385,8 @@ int workload_start(struct workload **out, const struct workload_config *c)
 	w->sh = map;	/* zero-filled: PHASE_RUN, empty histogram */
 
 	memset(&tc, 0, sizeof(tc));
+	if (changes_system(c) && saved_state_lock(&w->lock, c->no_wait) < 0)
+		goto fail;
 	if (setup_network(w, c, &tc) < 0)
 		goto fail;
 	if (tuning_apply(&w->tuning, w->network, w->ns, !tc.local_responder,
@@ -683,6 +693,7 @@ void workload_stop(struct workload *w)
 	/* settings first: rps on veth lives inside the namespaces */
 	tuning_restore(w->tuning);
 	netns_destroy(w->ns);
+	saved_state_unlock(w->lock);
 	if (w->sh)
 		munmap(w->sh, sizeof(struct shared));
 	free(w->fds);

@@ -36,6 +36,8 @@ struct workload_config {
 	const struct control_setup *peer_recording;
 	const char *echo;        /* HOST:PORT of an RFC 862 echo service */
 	const char *rps_cpus;    /* hex mask for the rx queue; NULL: leave */
+	int no_wait;             /* fail rather than wait for another run
+				    that is changing the system */
 	int set_irq_cpu;         /* 1: move the interface's IRQs to irq_cpu */
 	int irq_cpu;
 	int pin_self;            /* 1: pin the caller to self_cpu before the
@@ -81,7 +83,10 @@ struct workload;
  * Returns after the first round trip, so a path that cannot carry
  * packets fails here. NULL transport means "udp", NULL network
  * "loopback"; message_size is 1..65507. With --net veth the namespaces
- * are made here and removed by workload_stop. On failure *out is NULL
+ * are made here and removed by workload_stop. A run that changes the
+ * system (--net veth, --rps-cpus) first takes the system lock
+ * (workload/saved-state.h), waiting for another such run unless
+ * no_wait, and holds it until workload_stop. On failure *out is NULL
  * and no child, namespace or changed setting is left behind. The
  * children ignore SIGINT: the caller decides when to stop them. */
 int workload_start(struct workload **out, const struct workload_config *c);
