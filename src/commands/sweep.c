@@ -8,6 +8,8 @@
  * Resumable: a cell whose profile exists and reads cleanly is kept. A
  * cell records into NAME.partial.json and is renamed to NAME.json only
  * when record finished it, so an interrupted cell never looks complete.
+ * A cell whose record fails (or is killed) is noted in NAME.failed and
+ * the sweep goes on; the next sweep tries it again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +29,7 @@
 #include "profile/profile.h"
 #include "commands/record-options.h"
 #include "record/record.h"
+#include "record/workload.h"
 #include "reports/render.h"
 #include "reports/table.h"
 #include "commands/table-load.h"
@@ -298,8 +301,24 @@ static size_t record_argv(const struct sweep *s, const size_t *idx,
 	return n;
 }
 
-/* Every cell through record's own option parser before any runs, so a
- * bad value in any list fails at once (exit 64), not after hours. */
+/* The cell's CPUs as record's workload places them (online CPUs, a
+ * --placement this topology offers), before anything runs. */
+static int check_cpus(struct record_options *o)
+{
+	struct record_workload *w = record_workload_builtin(&o->builtin, &o->cpus,
+							    &o->window, &o->sampling);
+	int ret;
+
+	if (!w)
+		return -1;
+	ret = w->ops->prepare(w);
+	w->ops->destroy(w);
+	return ret;
+}
+
+/* Every cell through record's own option parser and CPU placement
+ * before any runs, so a bad value in any list fails at once (exit 64),
+ * not after hours or after other cells recorded. */
 static int check_cells(const struct sweep *s)
 {
 	size_t idx[D_MAX] = { 0 };
@@ -313,7 +332,8 @@ static int check_cells(const struct sweep *s)
 		int help = 0;
 
 		record_defaults(&o);
-		if (record_parse_args((int)n - 1, argv + 1, &o, &help)) {
+		if (record_parse_args((int)n - 1, argv + 1, &o, &help) ||
+		    check_cpus(&o)) {
 			cell_name(name, sizeof(name), s, idx);
 			return error("cell %s: record refuses these settings; nothing "
 				     "was recorded", name);
@@ -322,8 +342,9 @@ static int check_cells(const struct sweep *s)
 	return 0;
 }
 
+/* record's exit code, or -1 with how it ended in why (a signal). */
 static int run_record(const struct sweep *s, const size_t *idx,
-		      const char *out)
+		      const char *out, char *why, size_t whylen)
 {
 	char *argv[MAX_ARGS];
 	int status;
@@ -342,14 +363,46 @@ static int run_record(const struct sweep *s, const size_t *idx,
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	child = 0;
-	if (WIFEXITED(status))
+	if (WIFEXITED(status)) {
+		snprintf(why, whylen, "record exited %d", WEXITSTATUS(status));
 		return WEXITSTATUS(status);
-	return PERPKT_EXIT_FAILURE;
+	}
+	if (WIFSIGNALED(status))
+		snprintf(why, whylen, "record was killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(why, whylen, "record stopped (status 0x%x)", status);
+	return -1;
 }
 
-/* Record one file of a cell; 0 done, 1 interrupted, -1 failed. */
+/* NAME.failed: why the cell has no profile, for the next sweep to see
+ * (it tries the cell again) and for the person reading DIR. */
+static void note_failed(const struct sweep *s, const char *name, const char *why)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.failed", s->dir, name);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%s\n", why) < 0 || fclose(f)) {
+		if (f)
+			fclose(f);
+		warning("cannot note the failure in '%s': %s", path, strerror(errno));
+	}
+}
+
+static void forget_failed(const struct sweep *s, const char *name)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s.failed", s->dir, name);
+	unlink(path);
+}
+
+/* Record one file of a cell; 0 done, 1 interrupted, -1 failed (why
+ * said and in why). */
 static int record_file(const struct sweep *s, const size_t *idx,
-		       const char *name, int k)
+		       const char *name, int k, char *why, size_t whylen)
 {
 	char part[4096], final[4096];
 	int rc;
@@ -357,7 +410,7 @@ static int record_file(const struct sweep *s, const size_t *idx,
 	cell_path(part, sizeof(part), s, name, k, 1);
 	cell_path(final, sizeof(final), s, name, k, 0);
 	unlink(part);
-	rc = run_record(s, idx, part);
+	rc = run_record(s, idx, part, why, whylen);
 	if (interrupted) {
 		/* record may have saved what it had: not a finished cell */
 		unlink(part);
@@ -367,11 +420,13 @@ static int record_file(const struct sweep *s, const size_t *idx,
 		warning("cell %s: record reported lost samples; kept", name);
 	else if (rc != PERPKT_EXIT_OK) {
 		unlink(part);
-		return error("cell %s: record failed (exit %d)", name, rc);
+		return error("cell %s: %s; going on with the next cell", name, why);
 	}
-	if (rename(part, final))
-		return error("cannot rename '%s' to '%s': %s", part, final,
-			     strerror(errno));
+	if (rename(part, final)) {
+		snprintf(why, whylen, "cannot rename '%.60s' to '%.60s': %s",
+			 part, final, strerror(errno));
+		return error("%s", why);
+	}
 	return 0;
 }
 
@@ -473,12 +528,14 @@ static void free_dims(struct sweep *s)
 			free(s->dims[i].values[j]);
 }
 
-static int table_of(const struct sweep *s, char (*names)[256], size_t ncells)
+/* The table of the cells that have profiles (failed[i]: cell i has none). */
+static int table_of(const struct sweep *s, char (*names)[256], size_t ncells,
+		    const char *failed)
 {
 	size_t files = s->record_repeat || s->repeat < 2 ? 1 : s->repeat;
 	char **paths = calloc(ncells * files, sizeof(*paths));
 	const char **labels = calloc(ncells, sizeof(*labels));
-	size_t *per = calloc(ncells, sizeof(*per)), i, k, n = 0;
+	size_t *per = calloc(ncells, sizeof(*per)), i, k, n = 0, kept = 0;
 	struct table_load_options tl = { .value = s->value };
 	int ret = RESULT_FAILURE;
 	struct table t;
@@ -489,8 +546,10 @@ static int table_of(const struct sweep *s, char (*names)[256], size_t ncells)
 		goto out;
 	}
 	for (i = 0; i < ncells; i++) {
-		labels[i] = names[i];
-		per[i] = files;
+		if (failed[i])
+			continue;
+		labels[kept] = names[i];
+		per[kept++] = files;
 		for (k = 0; k < files; k++) {
 			paths[n] = malloc(4096);
 			if (!paths[n]) {
@@ -501,7 +560,11 @@ static int table_of(const struct sweep *s, char (*names)[256], size_t ncells)
 				  files > 1 ? (int)k : -1, 0);
 		}
 	}
-	if (!table_load(&t, (const char *const *)paths, per, labels, ncells, &tl) &&
+	if (!kept) {
+		error("no cell was recorded: no table");
+		goto out;
+	}
+	if (!table_load(&t, (const char *const *)paths, per, labels, kept, &tl) &&
 	    !render_stdout(&table_renderers, s->format, &t, NULL))
 		ret = RESULT_OK;
 out:
@@ -519,8 +582,8 @@ int cmd_sweep(int argc, char **argv)
 	struct sweep s = { .duration = "2", .repeat = 1, .value = "latency",
 			   .format = renderer_default(&table_renderers) };
 	struct sigaction sa, old_int, old_term;
-	char (*names)[256] = NULL;
-	size_t idx[D_MAX] = { 0 }, ncells = 1, cell = 0, files, k, i;
+	char (*names)[256] = NULL, (*why)[200] = NULL, *failed = NULL;
+	size_t idx[D_MAX] = { 0 }, ncells = 1, cell = 0, files, k, i, nfailed = 0;
 	int help = 0, ret = RESULT_FAILURE, r;
 
 	init_dims(&s);
@@ -552,7 +615,9 @@ int cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	names = calloc(ncells, sizeof(*names));
-	if (!names) {
+	failed = calloc(ncells, 1);
+	why = calloc(ncells, sizeof(*why));
+	if (!names || !failed || !why) {
 		error("out of memory");
 		goto out;
 	}
@@ -577,24 +642,43 @@ int cmd_sweep(int argc, char **argv)
 			}
 			info("sweep %zu/%zu %s: recording for %s s",
 			     cell + 1, ncells, names[cell], s.duration);
-			r = record_file(&s, idx, names[cell], kk);
+			r = record_file(&s, idx, names[cell], kk, why[cell],
+					sizeof(why[cell]));
 			if (r > 0) {
 				info("sweep interrupted: %zu of %zu cells done; run the same command again to finish",
 				     cell, ncells);
 				ret = RESULT_PARTIAL;
 				goto restore;
 			}
-			if (r < 0)
-				goto restore;
+			if (r < 0) {
+				note_failed(&s, names[cell], why[cell]);
+				failed[cell] = 1;
+				nfailed++;
+				break;
+			}
 		}
+		if (!failed[cell])
+			forget_failed(&s, names[cell]);
 		cell++;
 	} while (next_index(&s, idx));
-	ret = table_of(&s, names, ncells);
+	ret = table_of(&s, names, ncells, failed);
+	if (nfailed) {
+		/* after the table, so it is the last thing said */
+		error("%zu of %zu cells failed (noted in %s/CELL.failed; the "
+		      "next sweep tries them again):", nfailed, ncells, s.dir);
+		for (i = 0; i < ncells; i++)
+			if (failed[i])
+				error("  %s: %s", names[i], why[i]);
+		if (ret == RESULT_OK)
+			ret = RESULT_PARTIAL;
+	}
 restore:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 out:
 	free(names);
+	free(why);
+	free(failed);
 	free_dims(&s);
 	return ret;
 }
