@@ -44,9 +44,10 @@ static const char report_usage[] =
 "      --callers FUNC     who calls FUNC, from callchains (record -g)\n"
 SAMPLE_FILTER_HELP
 "      --all-conditions   list every test condition, not the first few\n"
-"      --anonymize        replace host names, addresses, MAC addresses,\n"
-"                         interface names and the kernel command line by\n"
-"                         placeholders, so the report can go public\n"
+"      --anonymize        replace host, user and interface names,\n"
+"                         addresses, paths, --key=VALUE values and the\n"
+"                         kernel command line, in every field of both\n"
+"                         sides, by placeholders, so the report can go public\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "      --vmlinux FILE     symbols, file:line and buckets by source path\n"
 "                         from this vmlinux (its build-id must match)\n"
@@ -282,8 +283,8 @@ int cmd_report(int argc, char **argv)
 		goto out_sym;
 	if (a.anonymize) {
 		struct anonymizer *an = anonymizer_new();
-		int bad = !an || anonymize_profile(an, &p) ||
-			  (p.remote && anonymize_profile(an, p.remote));
+		/* both sides, when there are two */
+		int bad = !an || anonymize_profile(an, &p);
 
 		anonymizer_free(an);
 		if (bad)

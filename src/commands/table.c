@@ -31,9 +31,10 @@ static const char table_usage[] =
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "      --include-partial  keep windows that were cut short (left out of\n"
 "                         means and spreads by default)\n"
-"      --anonymize        replace host names, addresses, MAC addresses,\n"
-"                         interface names and the kernel command line by\n"
-"                         placeholders, so the table can go public\n"
+"      --anonymize        replace host, user and interface names,\n"
+"                         addresses, paths, --key=VALUE values and the\n"
+"                         kernel command line, in every field of both\n"
+"                         sides, by placeholders, so the table can go public\n"
 "      --side SIDE        of two-host profiles (record --peer): local\n"
 "                         (default) or remote, the responder's host\n"
 VERBOSITY_HELP

@@ -6,12 +6,18 @@
 
 /*
  * --anonymize on report, diff and table: before the model is built,
- * host names, IPv4/IPv6 and MAC addresses, interface names and the
- * kernel command line in a profile are replaced by placeholders (host1,
- * addr1, addr6-1, mac1, if1, cmdline1). One anonymizer serves every
- * profile of a report, so the same value maps to the same placeholder
- * throughout. Loopback (127.x, ::1, lo) and 0.0.0.0 stay: they name no
- * machine.
+ * every string field of a profile, and of its remote side, has what
+ * identifies a machine or a person replaced by placeholders: host names
+ * (the profile's, the peers of --peer/--echo, names with a top-level
+ * domain), IPv4/IPv6 and MAC addresses, interface names, user names
+ * (from /home/NAME, ~NAME/, NAME@HOST, -u/--user NAME and serve's
+ * peer.client), paths other than the system's own (/sys, /proc, /dev,
+ * /usr, /etc, ...), the VALUE of every --key=VALUE, and the kernel
+ * command line as a whole: host1, addr1, addr6-1, mac1, if1, user1,
+ * path1, value1, cmdline1. One anonymizer serves every profile of a
+ * report, so the same value maps to the same placeholder throughout.
+ * Loopback (127.x, ::1, lo), 0.0.0.0, root and nobody stay: they name
+ * no one.
  */
 struct anonymizer;
 
