@@ -508,6 +508,10 @@ static void check_conditions(struct diff *d)
 	const struct profile *a = d->prof[0].m->profile;
 	size_t i, k, first = 0;
 
+	for (i = 0; i < d->n; i++)
+		if (d->prof[i].m->run.inconsistent)
+			warn_add(d, "'%s' is inconsistent, read with --force: %s",
+				 d->prof[i].path, d->prof[i].m->run.inconsistent);
 	for (i = 0, k = 0; i < d->n; i++)
 		if (profile_emulated(d->prof[i].m->profile))
 			first = k++ ? first : i;

@@ -120,6 +120,7 @@ int run_facts_fill(struct run_facts *f, const struct profile *p)
 
 	f->side = profile_condition(p, PROFILE_COND_PEER_SIDE);
 	f->filter = profile_condition(p, PROFILE_COND_FILTER);
+	f->inconsistent = profile_condition(p, PROFILE_COND_FORCED);
 	f->qemu_command = profile_condition(p, PROFILE_COND_QEMU_COMMAND);
 	f->emulated = profile_emulated(p);
 	return 0;

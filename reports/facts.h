@@ -83,6 +83,7 @@ struct run_facts {
 	/* conditions that reports word themselves; NULL when absent */
 	const char *side;         /* record --peer: which host this is */
 	const char *filter;       /* report --role, --cpu, --pid */
+	const char *inconsistent; /* read with --force: what is wrong */
 	const char *qemu_command; /* record --kernel */
 	int emulated;             /* under QEMU TCG: times are emulated */
 };

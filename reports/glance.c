@@ -161,6 +161,9 @@ static void observer_warning(struct summary *s, const struct run_facts *run)
 void summary_glance(struct summary *s, const struct model *m)
 {
 	headline(s, m);
+	/* first: a profile read with --force may be wrong anywhere */
+	if (m->run.inconsistent)
+		warn(s, summary_fmt(s, "inconsistent profile, read with --force: %s; figures that depend on it may be wrong", m->run.inconsistent));
 	/* not a fault of the run, but every figure below depends on it */
 	if (m->run.filter)
 		warn(s, summary_fmt(s, "filtered to %s: totals, shares and the reconciliation cover those samples only", m->run.filter));

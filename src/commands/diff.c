@@ -54,7 +54,8 @@ static const char diff_usage[] =
 "      --allow-missing    a --fail-if bucket or function in no profile\n"
 "                         moved by nothing (default: an error, exit 130)\n"
 "      --force            compare profiles normalised by different --per\n"
-"                         units (said in the output)\n"
+"                         units, and read profiles whose fields disagree\n"
+"                         (both said in the output)\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "      --side SIDE        of two-host profiles (record --peer): local\n"
 "                         (default) or remote, the responder's host;\n"
@@ -209,11 +210,11 @@ struct loaded {
 
 static int load(struct loaded *l, const char *path, const char *buckets,
 		int include_partial, struct anonymizer *anon,
-		const struct sample_filter *filter, const char *side)
+		const struct sample_filter *filter, const char *side, int force)
 {
 	struct symsource src = { .buckets = buckets };
 
-	if (profile_read(&l->p, path))
+	if (profile_read_force(&l->p, path, force))
 		return -1;
 	l->have_p = 1;
 	if (profile_take_side(&l->p, side, path))
@@ -313,7 +314,7 @@ int cmd_diff(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		paths[i] = argv[optind + i];
 		if (load(&l[i], paths[i], a.buckets, a.include_partial, anon,
-			 &a.filter, a.side))
+			 &a.filter, a.side, a.o.force))
 			goto out;
 		models[i] = &l[i].m;
 		remotes += l[i].p.remote != NULL;

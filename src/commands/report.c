@@ -53,7 +53,9 @@ SAMPLE_FILTER_HELP
 "                         from this vmlinux (its build-id must match)\n"
 "      --kallsyms FILE    symbols from a kallsyms file of the same boot\n"
 "      --modules DIR      module .ko files (with DWARF) for --vmlinux\n"
-"      --force            accept a vmlinux whose build-id differs\n"
+"      --force            accept a vmlinux whose build-id differs, and\n"
+"                         read a profile whose fields disagree (said at\n"
+"                         the top of the report)\n"
 "      --side SIDE        of a two-host profile (record --peer): local\n"
 "                         (default; text, markdown, html and json show\n"
 "                         the remote side beside it, csv and folded one\n"
@@ -275,7 +277,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (a.help)
 		return RESULT_OK;
-	if (profile_read(&p, a.input))
+	if (profile_read_force(&p, a.input, a.src.force))
 		return RESULT_FAILURE;
 	if (profile_take_side(&p, a.side, a.input))
 		goto out_sym;

@@ -23,7 +23,7 @@ static int load(struct table_in *t, const char *path,
 {
 	struct symsource src = { .buckets = o->buckets };
 
-	if (profile_read(&t->p, path))
+	if (profile_read_force(&t->p, path, o->force))
 		return -1;
 	t->have_p = 1;
 	if (profile_take_side(&t->p, o->side, path))

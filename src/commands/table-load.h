@@ -23,6 +23,7 @@ struct table_load_options {
 	 * on stderr) */
 	int include_partial;
 	int anonymize;         /* one mapping for all the profiles */
+	int force;             /* --force: read inconsistent profiles */
 };
 int table_load(struct table *t, const char *const *paths,
 	       const size_t *per_row, const char *const *labels,

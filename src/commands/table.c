@@ -35,6 +35,8 @@ static const char table_usage[] =
 "                         addresses, paths, --key=VALUE values and the\n"
 "                         kernel command line, in every field of both\n"
 "                         sides, by placeholders, so the table can go public\n"
+"      --force            read profiles whose fields disagree (said on\n"
+"                         stderr)\n"
 "      --side SIDE        of two-host profiles (record --peer): local\n"
 "                         (default) or remote, the responder's host\n"
 VERBOSITY_HELP
@@ -50,6 +52,7 @@ int cmd_table(int argc, char **argv)
 		{ "include-partial", no_argument, NULL, 5 },
 		{ "anonymize", no_argument, NULL, 6 },
 		{ "side", required_argument, NULL, 7 },
+		{ "force", no_argument, NULL, 8 },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -101,6 +104,9 @@ int cmd_table(int argc, char **argv)
 			if (profile_side_check(optarg))
 				goto usage;
 			tl.side = optarg;
+			break;
+		case 8:
+			tl.force = 1;
 			break;
 		case 'h':
 			help_show(table_usage, &table_renderers);

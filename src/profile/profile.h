@@ -304,6 +304,9 @@ const char *profile_condition(const struct profile *p, const char *key);
 /* report/diff --role, --cpu, --pid: what was kept (src/profile/sample-filter.c);
  * never written to a profile file. */
 #define PROFILE_COND_FILTER "report.filter"
+/* report/diff/table --force: what is inconsistent in a profile read
+ * anyway; reports show it at the top. Never written to a profile. */
+#define PROFILE_COND_FORCED "report.inconsistent"
 /* The remote side of a two-host profile (record --peer) says so:
  * "remote: the responder's host, recorded by perpkt serve". */
 #define PROFILE_COND_PEER_SIDE "peer.side"
@@ -342,8 +345,11 @@ const char *profile_event_not_counting(const struct profile *p, size_t e);
  * "-" writes it to stdout. */
 int profile_write(const struct profile *p, const char *path);
 /* On failure prints "cannot read profile '<path>': ..." and returns -1.
- * "-" reads stdin. */
+ * "-" reads stdin. A profile whose fields disagree (profile/read-check.h)
+ * is an error naming the field; with force it is read, with a warning
+ * and condition PROFILE_COND_FORCED saying what is wrong. */
 int profile_read(struct profile *p, const char *path);
+int profile_read_force(struct profile *p, const char *path, int force);
 /* The same from a document in memory (a peer's profile from the
  * control channel); `what` names it in messages. */
 int profile_read_json(struct profile *p, const char *text, size_t len,

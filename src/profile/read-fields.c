@@ -3,6 +3,7 @@
 #include "profile/read-fields.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,17 @@ int reader_bad(struct reader *r, const char *what)
 		error("cannot read profile '%s': %s", r->path, what);
 	r->failed = 1;
 	return -1;
+}
+
+void reader_inconsistent(struct reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->problem[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->problem, sizeof(r->problem), fmt, ap);
+	va_end(ap);
 }
 
 char *reader_str(struct reader *r, json_t *obj, const char *key, int required)

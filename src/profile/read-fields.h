@@ -14,9 +14,15 @@
 struct reader {
 	const char *path;
 	int failed;
+	/* the first inconsistency between fields (read-check.c): an error
+	 * unless the profile is read with force */
+	char problem[300];
 };
 
 int reader_bad(struct reader *r, const char *what);
+/* Note an inconsistency, naming the field: the first one is kept. */
+void reader_inconsistent(struct reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 char *reader_str(struct reader *r, json_t *obj, const char *key, int required);
 uint64_t reader_u64(struct reader *r, json_t *obj, const char *key);
 double reader_num(struct reader *r, json_t *obj, const char *key);

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "error.h"
+#include "profile/read-check.h"
 #include "profile/read-fields.h"
 
 static void read_latency(struct reader *r, json_t *o, struct latency_summary *l)
@@ -589,6 +591,48 @@ static void read_counters(struct reader *r, json_t *o, struct profile *p)
 	read_missing(r, reader_array_opt(r, o, "missing_events"), p);
 }
 
+/* Version 2 says its units once: times in ns, ratios as fractions. */
+static void check_units(struct reader *r, json_t *root, const char *side)
+{
+	static const struct { const char *key, *unit; } known[] = {
+		{ "time", "ns" }, { "ratio", "fraction" },
+	};
+	json_t *u = json_object_get(root, "units"), *v;
+	const char *key;
+	size_t i;
+
+	if (!json_is_object(u)) {
+		reader_inconsistent(r, "%sunits is %s: a version 2 profile states "
+				    "{\"time\": \"ns\", \"ratio\": \"fraction\"}",
+				    side, !u ? "missing" : json_is_array(u) ? "an array" :
+				    json_is_string(u) ? "a string" : "not an object");
+		return;
+	}
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		v = json_object_get(u, known[i].key);
+		if (!json_is_string(v) || strcmp(json_string_value(v), known[i].unit)) {
+			reader_inconsistent(r, "%sunits.%s is %s%s%s, but this perpkt "
+					    "reads %s in %s", side, known[i].key,
+					    json_is_string(v) ? "'" : "",
+					    json_is_string(v) ? json_string_value(v) :
+					    v ? "not a string" : "missing",
+					    json_is_string(v) ? "'" : "", known[i].key,
+					    known[i].unit);
+			return;
+		}
+	}
+	json_object_foreach(u, key, v) {
+		for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+			if (!strcmp(key, known[i].key))
+				break;
+		if (i == sizeof(known) / sizeof(known[0])) {
+			reader_inconsistent(r, "%sunits.%s is not a unit this perpkt "
+					    "knows", side, key);
+			return;
+		}
+	}
+}
+
 /* One profile document; a remote side inside it is read the same way
  * (depth 1: a remote side has none of its own). */
 static void read_document(struct reader *r, json_t *root, struct profile *p,
@@ -616,6 +660,8 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 		return;
 	}
 	p->version = (int)version;
+	if (version >= 2)
+		check_units(r, root, depth ? "remote." : "");
 	p->tool_version = reader_str(r, root, "tool", 0);
 	p->created = reader_str(r, root, "created", 0);
 	p->command = reader_str(r, root, "command", 0);
@@ -629,6 +675,8 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 	read_ksyms(r, reader_array(r, root, "kallsyms"), p);
 	read_modules(r, reader_array_opt(r, root, "modules"), p);
 	p->remote_missing = reader_str(r, root, "remote_missing", 0);
+	if (!r->failed)
+		profile_check(r, p, depth ? "remote." : "");
 	v = json_object_get(root, "remote");
 	if (v && !json_is_null(v) && !r->failed) {
 		if (depth)
@@ -641,7 +689,7 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 }
 
 static int read_root(struct reader *r, json_t *root, json_error_t *jerr,
-		     struct profile *p)
+		     struct profile *p, int force)
 {
 	char msg[300];
 
@@ -654,16 +702,34 @@ static int read_root(struct reader *r, json_t *root, json_error_t *jerr,
 	}
 	read_document(r, root, p, 0);
 	json_decref(root);
+	if (!r->failed && r->problem[0] && !force) {
+		error("profile '%s' is inconsistent: %s; read it anyway with "
+		      "--force", r->path, r->problem);
+		r->failed = 1;
+	}
 	if (r->failed) {
 		profile_free(p);
 		return -1;
+	}
+	if (r->problem[0]) {
+		warning("profile '%s' is inconsistent: %s; read anyway (--force): "
+			"figures that depend on it may be wrong", r->path, r->problem);
+		if (profile_add_condition(p, PROFILE_COND_FORCED, r->problem)) {
+			profile_free(p);
+			return error("out of memory");
+		}
 	}
 	return 0;
 }
 
 int profile_read(struct profile *p, const char *path)
 {
-	struct reader r = { path, 0 };
+	return profile_read_force(p, path, 0);
+}
+
+int profile_read_force(struct profile *p, const char *path, int force)
+{
+	struct reader r = { path, 0, "" };
 	json_error_t jerr;
 	struct stat st;
 
@@ -673,16 +739,17 @@ int profile_read(struct profile *p, const char *path)
 	/* "-i -": a profile piped from "record -o -" */
 	return read_root(&r, strcmp(path, "-") ?
 			 json_load_file(path, JSON_REJECT_DUPLICATES, &jerr) :
-			 json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr), &jerr, p);
+			 json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr), &jerr, p,
+			 force);
 }
 
 int profile_read_json(struct profile *p, const char *text, size_t len,
 		      const char *what)
 {
-	struct reader r = { what, 0 };
+	struct reader r = { what, 0, "" };
 	json_error_t jerr;
 
 	memset(p, 0, sizeof(*p));
 	return read_root(&r, json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr),
-			 &jerr, p);
+			 &jerr, p, 0);
 }

@@ -49,8 +49,8 @@ static void make_profile(struct profile *p)
 	p->round_trips = 123456;
 	p->window_ns = 2000000000ULL;
 	p->latency = (struct latency_summary){
-		.count = 123456, .min = 4000, .p50 = 5300, .p90 = 6000,
-		.p99 = 9000, .p999 = 20000, .p9999 = 90000, .max = 150000,
+		.count = 123456, .min = 5000, .p50 = 5064, .p90 = 6008,
+		.p99 = 9008, .p999 = 20016, .p9999 = 90056, .max = 150000,
 		.mean = 5400.5, .stddev = 800.25 };
 	p->hist_sub_buckets = 1024;
 	p->mode = strdup("software-clock");
@@ -76,10 +76,16 @@ static void make_profile(struct profile *p)
 	p->cpu_times[0] = (struct profile_cpu){ 1, 10, 20, 30, 40, 50, 60, 2, 9 };
 	p->latency_unsampled.count = 777;
 	p->latency_unsampled.mean = 4321.5;
-	p->nhistogram = 2;
-	p->histogram = calloc(2, sizeof(*p->histogram));
-	p->histogram[0] = (struct profile_hist_bucket){ 5000, 5128, 100000 };
-	p->histogram[1] = (struct profile_hist_bucket){ 150000, 155000, 1 };
+	/* the round trips timed, each percentile the midpoint of the
+	 * bucket its rank falls in: the reader checks both */
+	p->nhistogram = 6;
+	p->histogram = calloc(6, sizeof(*p->histogram));
+	p->histogram[0] = (struct profile_hist_bucket){ 5000, 5128, 61728 };
+	p->histogram[1] = (struct profile_hist_bucket){ 6000, 6016, 49383 };
+	p->histogram[2] = (struct profile_hist_bucket){ 9000, 9016, 11111 };
+	p->histogram[3] = (struct profile_hist_bucket){ 20000, 20032, 1111 };
+	p->histogram[4] = (struct profile_hist_bucket){ 90000, 90112, 111 };
+	p->histogram[5] = (struct profile_hist_bucket){ 150000, 155000, 12 };
 	p->nrepeats = 2;
 	p->repeats = calloc(2, sizeof(*p->repeats));
 	p->repeats[0] = (struct profile_repeat){ .round_trips = 60000,
@@ -96,10 +102,13 @@ static void make_profile(struct profile *p)
 					       calloc(3, sizeof(uint64_t)) };
 	p->stacks[0].ips[0] = 0xffffffff81a2b3c5ULL;
 	p->stacks[0].ips[2] = 0xffffffff81000001ULL;
-	p->ncounts = 1;
-	p->counts = calloc(1, sizeof(*p->counts));
+	p->ncounts = 2;
+	p->counts = calloc(2, sizeof(*p->counts));
 	p->counts[0] = (struct profile_count){ strdup("context-switches"), 1,
 					       2000, 1000, 10, 5 };
+	/* version 2 counts every sampled event */
+	p->counts[1] = (struct profile_count){ strdup("cpu-clock"), 1,
+					       4000000000ULL, 4000000000ULL, 10, 10 };
 	p->nirqs = 1;
 	p->irqs = calloc(1, sizeof(*p->irqs));
 	p->irqs[0] = (struct profile_irq){ strdup("softirq"), strdup("NET_RX"),
@@ -151,7 +160,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.client_cpu, 1);
 	assert_int_equal(b.round_trips, 123456);
 	assert_int_equal(b.window_ns, 2000000000ULL);
-	assert_int_equal(b.latency.p50, 5300);
+	assert_int_equal(b.latency.p50, 5064);
 	assert_int_equal(b.latency.max, 150000);
 	assert_true(b.latency.mean == 5400.5);
 	assert_string_equal(b.mode, "software-clock");
@@ -186,7 +195,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.ncpu_times, 1);
 	assert_int_equal(b.cpu_times[0].softirq_ns, 40);
 	assert_int_equal(b.cpu_times[0].throttled, 9);
-	assert_int_equal(b.ncounts, 1);
+	assert_int_equal(b.ncounts, 2);
 	assert_string_equal(b.counts[0].name, "context-switches");
 	assert_int_equal(b.counts[0].value, 2000);
 	assert_int_equal(b.counts[0].raw, 1000);
@@ -199,10 +208,10 @@ static void test_round_trip(void **state)
 	assert_string_equal(b.missing[0].reason, "no PMU");
 	assert_int_equal(b.latency_unsampled.count, 777);
 	assert_true(b.latency_unsampled.mean == 4321.5);
-	assert_int_equal(b.nhistogram, 2);
+	assert_int_equal(b.nhistogram, 6);
 	assert_int_equal(b.histogram[0].hi, 5128);
-	assert_int_equal(b.histogram[1].count, 1);
-	assert_int_equal(b.latency.p9999, 90000);
+	assert_int_equal(b.histogram[5].count, 12);
+	assert_int_equal(b.latency.p9999, 90056);
 	assert_int_equal(b.hist_sub_buckets, 1024);
 	assert_int_equal(b.nrepeats, 2);
 	assert_int_equal(b.repeats[0].round_trips, 60000);
@@ -305,7 +314,7 @@ static void test_older_histogram_reads(void **state)
 	assert_int_equal(profile_write(&a, path), 0);
 	assert_int_equal(profile_read(&b, path), 0);
 	assert_int_equal(b.hist_sub_buckets, 32);
-	assert_int_equal(b.nhistogram, 2);
+	assert_int_equal(b.nhistogram, 6);
 	profile_free(&a);
 	profile_free(&b);
 }
@@ -335,6 +344,9 @@ static void test_malformed_refused(void **state)
 	assert_int_equal(read_mutated("\"mode\": \"software-clock\"",
 				      "\"mode\": \"quantum\""), -1);
 	/* and the unmutated file reads: the mutations are what failed */
+	/* fields that disagree: a percentile not the histogram's, no units */
+	assert_int_equal(read_mutated("\"p50\": 5064", "\"p50\": 5100"), -1);
+	assert_int_equal(read_mutated("\"units\"", "\"unit_s\""), -1);
 	assert_int_equal(read_mutated("\"version\": 2", "\"version\": 2"), 0);
 }
 
