@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Build and test dependencies, all Debian 12 packages.
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
-       libjansson-dev libcmocka-dev iproute2 jq elfutils binutils procps \
+       libjansson-dev libsodium-dev libcmocka-dev iproute2 jq elfutils binutils procps \
        chromium python3 python3-jsonschema socat qemu-system-x86 busybox-static sockperf \
        linux-perf bc clang libclang-rt-14-dev llvm
 # make fuzz: seconds per libFuzzer target (the smoke runs in check: 5)
@@ -22,7 +22,7 @@ FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 ARM64_BUILD ?= build-arm64
 ARM64_DEBS = gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static \
 	     qemu-system-arm libpfm4-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 \
-	     libjansson-dev:arm64 libcmocka-dev:arm64 zlib1g-dev:arm64 \
+	     libjansson-dev:arm64 libsodium-dev:arm64 libcmocka-dev:arm64 zlib1g-dev:arm64 \
 	     liblzma-dev:arm64 libbz2-dev:arm64 libzstd-dev:arm64
 # Unit tests that cannot run under qemu-user on an x86 host (checked
 # 2026-12-01): test-events never returns from libpfm4's initialisation

@@ -109,7 +109,7 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 {
 	uint64_t v;
 
-	if (!o->builtin_only && ((c >= 20 && c <= 29) || c == 1 || c == 2 ||
+	if (!o->builtin_only && ((c >= 20 && c <= 30) || c == 1 || c == 2 ||
 				 c == 's' || c == 'n'))
 		o->builtin_only = record_longopt_name(common_longopts, c);
 	switch (c) {
@@ -208,6 +208,9 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 	case 29:
 		o->builtin.no_wait = 1;
 		break;
+	case 30:
+		o->builtin.peer_key = arg;
+		break;
 	case 's':
 		if (parse_u64(arg, "--size", 1, 65507, &v))
 			return -1;
@@ -259,5 +262,8 @@ int record_check_options(struct record_options *o, int argc, char **argv)
 		return error("-c and -F both given: choose a period or a frequency");
 	if (o->cpus.all && o->cpus.n)
 		return error("-a and -C both given: choose one");
+	if (o->builtin.peer_key && !o->builtin.peer)
+		return error("--peer-key is the key of a 'perpkt serve': it goes "
+			     "with --peer");
 	return 0;
 }

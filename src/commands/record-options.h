@@ -21,6 +21,8 @@
 "      --net NAME         loopback (default) or veth: two namespaces\n" \
 "                         made by perpkt, joined by a veth pair\n" \
 "      --peer HOST[:PORT] responder is a 'perpkt serve' there (port 12865)\n" \
+"      --peer-key FILE    the key that serve made (a copy, mode 0600);\n" \
+"                         default ~/.config/perpkt/serve.key\n" \
 "      --echo HOST:PORT   responder is an RFC 862 echo service\n" \
 "      --client-cpu N     CPU of the client (default: last online CPU)\n" \
 "      --server-cpu N     CPU of the responder (default: the client's)\n" \
@@ -67,6 +69,7 @@
 	{ "rps-cpus", required_argument, NULL, 27 }, \
 	{ "irq-cpu", required_argument, NULL, 28 }, \
 	{ "no-wait", no_argument, NULL, 29 }, \
+	{ "peer-key", required_argument, NULL, 30 }, \
 	{ "no-fallback", no_argument, NULL, 4 }, \
 	{ "per", required_argument, NULL, 7 }, \
 	{ "pid", required_argument, NULL, 'p' }, \

@@ -45,8 +45,8 @@ static const char report_usage[] =
 SAMPLE_FILTER_HELP
 "      --all-conditions   list every test condition, not the first few\n"
 "      --anonymize        replace host, user and interface names,\n"
-"                         addresses, paths, --key=VALUE values and the\n"
-"                         kernel command line, in every field of both\n"
+"                         addresses, paths, the VALUE of --NAME=VALUE,\n"
+"                         the kernel command line, in every field of both\n"
 "                         sides, by placeholders, so the report can go public\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "      --vmlinux FILE     symbols, file:line and buckets by source path\n"

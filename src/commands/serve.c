@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perpkt serve: the responder side for `perpkt record --peer`, like
- * netperf's netserver. One client at a time: it sets transport, size
+ * netperf's netserver. One client at a time, and only one that holds
+ * serve's key (src/workload/control-auth.h): it sets transport, size
  * and CPU over the control connection (src/workload/control.h), then
  * brackets its window with start and stop and gets back the responder's
  * own CPU time over the window. When the client asks and this process
@@ -22,9 +23,11 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <sodium.h>
 #include <unistd.h>
 
 #include "commands/commands.h"
+#include "workload/control-auth.h"
 #include "workload/control.h"
 #include "workload/cpu.h"
 #include "error.h"
@@ -42,12 +45,20 @@ static const char serve_usage[] =
 "  -b, --bind ADDR        IPv4 address to listen on (default 127.0.0.1;\n"
 "                         give the address a peer reaches this host by)\n"
 "  -p, --port N           control port (default 12865)\n"
+"  -k, --key FILE         the key clients must hold (default\n"
+"                         ~/.config/perpkt/serve.key; made, mode 0600,\n"
+"                         when missing): copy it to each client host,\n"
+"                         for record's peer-key option\n"
 "  -1, --once             exit after one client\n"
 "\n"
-"One client at a time: others are told 'busy'. The data port answers\n"
-"only the address that set the run up. Run as root (or with\n"
-"CAP_PERFMON) it also records its own kernel over the client's window,\n"
-"for the profile's remote side; otherwise the client is told why not.\n"
+"A client proves it holds the key (a challenge and a mac on every\n"
+"message; the key never crosses the wire) before it gets anything: a\n"
+"responder, this host's conditions, a profile. One client at a time:\n"
+"others are told 'busy'; a client that does not start within its\n"
+"warm-up and 10 s is dropped. The data port answers only the address\n"
+"that set the run up. Run as root (or with CAP_PERFMON) it also\n"
+"records its own kernel over the client's window, for the profile's\n"
+"remote side, saying who asked; otherwise the client is told why not.\n"
 "\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
@@ -70,8 +81,19 @@ static void on_signal(int sig)
 
 struct serve_options {
 	const char *bind;
+	const char *key;
 	uint16_t port;
 	int once, quiet, help;
+};
+
+/* One client's connection: its key state once it said hello, and who
+ * it says it is once its setup is authenticated. */
+struct client {
+	int fd;
+	struct control_auth auth;
+	int authenticated;
+	char addr[32];
+	char who[200];           /* "user U on host H from ADDR, ..." */
 };
 
 struct schedstat {
@@ -99,12 +121,21 @@ static int read_schedstat(pid_t pid, struct schedstat *s)
 	return 0;
 }
 
-static void reply_error(int fd, const char *msg)
+/* Sealed once the client is authenticated, in the clear before. */
+static void reply_error(struct client *c, const char *msg)
 {
 	char line[CONTROL_LINE_MAX];
 
-	snprintf(line, sizeof(line), "error %.200s", msg);
-	control_write_line(fd, line);
+	snprintf(line, sizeof(line), "error %.300s", msg);
+	if (c->authenticated)
+		control_send(c->fd, &c->auth, line);
+	else
+		control_write_line(c->fd, line);
+}
+
+static int reply(struct client *c, const char *line)
+{
+	return control_send(c->fd, &c->auth, line);
 }
 
 static pid_t fork_responder(struct transport *t, int cpu)
@@ -181,9 +212,19 @@ static void refuse_busy(int lfd)
 	close(fd);
 }
 
-/* Wait for the client's next request: 1 when it is there, 0 after
- * limit_ms or when the connection failed, -1 on SIGINT/SIGTERM. A
- * recording's rings are emptied meanwhile. */
+/* The client closed its end: nothing more will come. */
+static int client_gone(int fd)
+{
+	char b;
+
+	return recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
+/* Wait for the client's next request: 1 when it is there (or the
+ * connection ended: the read says), 0 after limit_ms, -1 on
+ * SIGINT/SIGTERM. A recording's rings are emptied meanwhile. Someone
+ * else connecting hears "busy", unless the client has just gone: then
+ * the newcomer waits in the backlog for the next accept. */
 static int wait_request(int fd, int lfd, int limit_ms,
 			struct serve_recording *rec)
 {
@@ -201,12 +242,14 @@ static int wait_request(int fd, int lfd, int limit_ms,
 			waited += r == 0 ? step : 0;
 			continue;
 		}
+		if (p[0].revents || client_gone(fd))
+			return 1;  /* data, EOF or an error: the read says */
 		if (p[1].revents & POLLIN)
 			refuse_busy(lfd);
-		if (p[0].revents)
-			return 1;  /* data, EOF or an error: the read says */
 	}
-	return stop_serving ? -1 : 0;
+	if (stop_serving)
+		return -1;
+	return client_gone(fd) ? 1 : 0;
 }
 
 /* The setup's answer: the port, a tcp run's token, and whether this
@@ -227,39 +270,111 @@ static void setup_answer(char *out, size_t len, struct transport *t,
 
 /* "profile": this side's document, as "ok bytes=N" and N bytes. A
  * profile that cannot be made is an error answer, not a closed line. */
-static void send_profile(int fd, struct serve_recording *rec, const char *why,
-			 const struct serve_options *o)
+static void send_profile(struct client *c, struct serve_recording *rec,
+			 const char *why, const struct serve_options *o)
 {
-	char out[CONTROL_LINE_MAX], err[200];
+	char out[CONTROL_LINE_MAX], err[200], sum[65];
 	char *text = NULL;
 	size_t len = 0;
 
 	if (!rec) {
-		reply_error(fd, why[0] ? why : "this side was not recorded: ask "
+		reply_error(c, why[0] ? why : "this side was not recorded: ask "
 			    "with profile=1 in the setup");
 		return;
 	}
-	if (serve_recording_document(rec, "perpkt serve", &text, &len, err,
-				     sizeof(err))) {
-		reply_error(fd, err);
+	if (serve_recording_document(rec, "perpkt serve", c->who, &text, &len,
+				     err, sizeof(err))) {
+		reply_error(c, err);
 		return;
 	}
-	snprintf(out, sizeof(out), "ok bytes=%zu", len);
-	if (control_write_line(fd, out) < 0 ||
-	    transport_write_full(fd, text, len) < 0)
+	control_digest(text, len, sum);
+	snprintf(out, sizeof(out), "ok bytes=%zu sum=%s", len, sum);
+	if (reply(c, out) < 0 || transport_write_full(c->fd, text, len) < 0)
 		warning("serve: the client went away during the profile");
 	else if (!o->quiet)
 		info("serve: sent this side's profile (%zu bytes)", len);
 	free(text);
 }
 
-/* One client, from setup to close. */
+/* hello, the nonces, and the setup with a mac only the key's holder can
+ * make: 0 with the setup in *setup, -1 after answering why not. */
+static int handshake(struct client *c, int lfd, const struct serve_options *o,
+		     struct control_setup *setup)
+{
+	char line[CONTROL_LINE_MAX + 1], err[200], out[CONTROL_LINE_MAX];
+
+	if (wait_request(c->fd, lfd, CONTROL_TIMEOUT_MS, NULL) <= 0) {
+		if (!stop_serving && !o->quiet)
+			warning("serve: dropped a client from %s that sent nothing "
+				"for %d ms", c->addr, CONTROL_TIMEOUT_MS);
+		return -1;
+	}
+	if (control_read_line(c->fd, line, sizeof(line), CONTROL_TIMEOUT_MS, err,
+			      sizeof(err)) < 0 ||
+	    control_parse_hello(line, c->auth.nonce[CONTROL_CLIENT],
+				sizeof(c->auth.nonce[CONTROL_CLIENT]), err,
+				sizeof(err)) < 0) {
+		if (!o->quiet)
+			warning("serve: rejected a client from %s: %s", c->addr, err);
+		reply_error(c, err);
+		return -1;
+	}
+	control_auth_nonce(&c->auth);
+	snprintf(out, sizeof(out), "ok nonce=%s key=%s",
+		 c->auth.nonce[CONTROL_SERVE], c->auth.id);
+	if (control_write_line(c->fd, out) < 0 ||
+	    wait_request(c->fd, lfd, CONTROL_TIMEOUT_MS, NULL) <= 0 ||
+	    control_read_line(c->fd, line, sizeof(line), CONTROL_TIMEOUT_MS, err,
+			      sizeof(err)) < 0)
+		return -1;
+	if (control_open(&c->auth, line) < 0) {
+		if (!o->quiet)
+			warning("serve: refused a client from %s: it does not hold "
+				"this serve's key (%s)", c->addr, c->auth.id);
+		snprintf(err, sizeof(err), "authentication failed: the setup is not "
+			 "from a holder of this serve's key (%s); give record "
+			 "--peer-key a copy of it", c->auth.id);
+		reply_error(c, err);
+		return -1;
+	}
+	c->authenticated = 1;
+	if (control_parse_setup(line, setup, err, sizeof(err)) < 0) {
+		if (!o->quiet)
+			warning("serve: rejected a client from %s: %s", c->addr, err);
+		reply_error(c, err);
+		return -1;
+	}
+	snprintf(c->who, sizeof(c->who), "user %s on host %s from %s, "
+		 "authenticated (key %s)", setup->user, setup->host, c->addr,
+		 c->auth.id);
+	if (!o->quiet)
+		info("serve: %s", c->who);
+	return 0;
+}
+
+/* How long the client may take before its next request: its warm-up
+ * and a grace before the first start, its window before the stop. */
+static int request_limit(const struct control_setup *setup, int started,
+			 int in_window)
+{
+	uint64_t ms = IDLE_MS;
+
+	if (!started)
+		ms = setup->warmup_ms + CONTROL_SETUP_GRACE_MS;
+	else if (in_window && setup->window_ms)
+		ms = setup->window_ms + CONTROL_SETUP_GRACE_MS;
+	return ms > IDLE_MS ? IDLE_MS : (int)ms;
+}
+
+/* One client, from hello to close. */
 static void serve_client(int fd, int lfd, const struct serve_options *o,
+			 const struct control_auth *key,
 			 const struct sockaddr_in *bind_addr,
 			 const struct sockaddr_in *peer)
 {
 	char line[CONTROL_LINE_MAX + 1], err[160], out[CONTROL_LINE_MAX],
 	     why[200] = "";
+	struct client c = { .fd = fd, .auth = *key };
 	struct transport_config tc;
 	struct control_setup setup;
 	struct transport *t = NULL;
@@ -268,33 +383,23 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 	volatile uint64_t *answered;
 	uint64_t answered0 = 0;
 	pid_t pid = -1;
-	int started = 0;
+	int started = 0, in_window = 0, limit, r;
 
+	c.auth.side = CONTROL_SERVE;
+	inet_ntop(AF_INET, &peer->sin_addr, c.addr, sizeof(c.addr));
 	keepalive(fd);
-	if (wait_request(fd, lfd, CONTROL_TIMEOUT_MS, NULL) <= 0) {
-		if (!stop_serving && !o->quiet)
-			warning("serve: dropped a client that sent nothing for %d ms",
-				CONTROL_TIMEOUT_MS);
+	if (handshake(&c, lfd, o, &setup) < 0)
 		return;
-	}
-	if (control_read_line(fd, line, sizeof(line), CONTROL_TIMEOUT_MS, err,
-			      sizeof(err)) < 0 ||
-	    control_parse_setup(line, &setup, err, sizeof(err)) < 0) {
-		if (!o->quiet)
-			warning("serve: rejected a client: %s", err);
-		reply_error(fd, err);
-		return;
-	}
 	if (setup.cpu >= 0 && cpu_check_usable(setup.cpu) < 0) {
 		snprintf(err, sizeof(err), "cpu %d is not usable here", setup.cpu);
-		reply_error(fd, err);
+		reply_error(&c, err);
 		return;
 	}
 	/* the responder counts what it answers where this process reads it */
 	answered = mmap(NULL, sizeof(*answered), PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (answered == MAP_FAILED) {
-		reply_error(fd, "cannot map the responder's counter");
+		reply_error(&c, "cannot map the responder's counter");
 		return;
 	}
 	memset(&tc, 0, sizeof(tc));
@@ -309,12 +414,12 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 	    getrandom(&tc.token, sizeof(tc.token), 0) == sizeof(tc.token))
 		tc.token = (tc.token >> 2) | 1;
 	if (transport_find(setup.transport)->create(&t, &tc) < 0) {
-		reply_error(fd, "cannot create the responder's socket");
+		reply_error(&c, "cannot create the responder's socket");
 		goto unmap;
 	}
 	pid = fork_responder(t, setup.cpu);
 	if (pid < 0) {
-		reply_error(fd, "cannot fork a responder");
+		reply_error(&c, "cannot fork a responder");
 		goto out;
 	}
 	t->ops->release_responder(t);
@@ -323,42 +428,56 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 						  sizeof(why)) < 0 && !o->quiet)
 		warning("serve: not recording this side: %s", why);
 	setup_answer(out, sizeof(out), t, tc.token, &setup, rec, why);
-	if (control_write_line(fd, out) < 0)
+	if (reply(&c, out) < 0)
 		goto out;
 	if (!o->quiet)
 		info("serve: %s responder, %u-byte messages, cpu %d, port %u%s",
 		     setup.transport, setup.size, setup.cpu,
 		     t->ops->responder_port(t), rec ? ", recording this side" : "");
-	while (wait_request(fd, lfd, IDLE_MS, rec) > 0) {
-		if (control_read_line(fd, line, sizeof(line), CONTROL_TIMEOUT_MS,
-				      err, sizeof(err)) < 0)
+	for (;;) {
+		limit = request_limit(&setup, started, in_window);
+		r = wait_request(fd, lfd, limit, rec);
+		if (r == 0) {
+			/* an idle client must not keep others on "busy" */
+			snprintf(err, sizeof(err), "no %s within %d ms: dropped",
+				 started ? "request" : "start after the setup", limit);
+			if (!o->quiet)
+				warning("serve: dropped the client %s: %s", c.who, err);
+			reply_error(&c, err);
+			break;
+		}
+		if (r < 0 || control_recv(fd, &c.auth, line, sizeof(line),
+					  CONTROL_TIMEOUT_MS, NULL, err,
+					  sizeof(err)) < 0)
 			break;
 		if (!strcmp(line, "start")) {
 			started = read_schedstat(pid, &s0) == 0;
+			in_window = 1;
 			answered0 = *answered;
 			if (rec && serve_recording_start(rec, answered0) < 0) {
-				reply_error(fd, "cannot open this side's window");
+				reply_error(&c, "cannot open this side's window");
 				break;
 			}
-			control_write_line(fd, "ok");
+			reply(&c, "ok");
 		} else if (!strcmp(line, "stop")) {
 			uint64_t n = *answered;
 
+			in_window = 0;
 			if (rec && serve_recording_stop(rec, n) < 0) {
-				reply_error(fd, "cannot close this side's window");
+				reply_error(&c, "cannot close this side's window");
 				break;
 			}
 			if (!started) {
-				reply_error(fd, "stop without start");
+				reply_error(&c, "stop without start");
 				break;
 			}
 			if (read_schedstat(pid, &s1) < 0) {
-				reply_error(fd, "the responder is gone");
+				reply_error(&c, "the responder is gone");
 				break;
 			}
 			/* a responder that answered anything woke up for it */
 			if (s1.switches == s0.switches) {
-				reply_error(fd, "no traffic reached the responder "
+				reply_error(&c, "no traffic reached the responder "
 					    "between start and stop");
 				break;
 			}
@@ -368,11 +487,11 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 				 (unsigned long long)(s1.wait_ns - s0.wait_ns),
 				 (unsigned long long)(s1.switches - s0.switches),
 				 (unsigned long long)(n - answered0));
-			control_write_line(fd, out);
+			reply(&c, out);
 		} else if (!strcmp(line, "profile")) {
-			send_profile(fd, rec, why, o);
+			send_profile(&c, rec, why, o);
 		} else {
-			reply_error(fd, "unknown request: expected start, stop or "
+			reply_error(&c, "unknown request: expected start, stop or "
 				    "profile");
 			break;
 		}
@@ -390,6 +509,7 @@ static int parse_args(int argc, char **argv, struct serve_options *o)
 	static const struct option longopts[] = {
 		{ "bind", required_argument, NULL, 'b' },
 		{ "port", required_argument, NULL, 'p' },
+		{ "key", required_argument, NULL, 'k' },
 		{ "once", no_argument, NULL, '1' },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -399,7 +519,7 @@ static int parse_args(int argc, char **argv, struct serve_options *o)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:p:1qvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:p:k:1qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->bind = optarg;
@@ -408,6 +528,9 @@ static int parse_args(int argc, char **argv, struct serve_options *o)
 			if (parse_u64(optarg, "--port", 1, 65535, &v))
 				return -1;
 			o->port = (uint16_t)v;
+			break;
+		case 'k':
+			o->key = optarg;
 			break;
 		case '1':
 			o->once = 1;
@@ -438,8 +561,11 @@ int cmd_serve(int argc, char **argv)
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	int lfd, fd, one = 1, code = RESULT_OK;
 	struct sockaddr_in peer;
+	struct control_auth key;
+	char keypath[4096], err[400];
 	socklen_t plen;
 	struct pollfd p;
+	int made;
 
 	if (parse_args(argc, argv, &o)) {
 		help_error(serve_usage, NULL);
@@ -454,6 +580,21 @@ int cmd_serve(int argc, char **argv)
 		return RESULT_USAGE;
 	}
 	addr.sin_port = htons(o.port);
+	if (!o.key && control_key_default(keypath, sizeof(keypath))) {
+		error("no home for the key: give --key FILE");
+		return RESULT_USAGE;
+	}
+	if (o.key)
+		snprintf(keypath, sizeof(keypath), "%s", o.key);
+	if (control_key_load_or_make(&key, keypath, &made, err, sizeof(err))) {
+		error("%s", err);
+		return RESULT_FAILURE;
+	}
+	if (!o.quiet)
+		info("serve: %s key %s in '%s': copy that file to each client "
+		     "host (mode 0600) and give it to record --peer-key",
+		     made ? "made the new" : "clients authenticate with", key.id,
+		     keypath);
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0)
 		return error("cannot create a socket: %s", strerror(errno)),
@@ -482,12 +623,13 @@ int cmd_serve(int argc, char **argv)
 		fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
-		serve_client(fd, lfd, &o, &addr, &peer);
+		serve_client(fd, lfd, &o, &key, &addr, &peer);
 		close(fd);
 		if (o.once)
 			break;
 	}
 	close(lfd);
+	sodium_memzero(&key, sizeof(key));
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	return code;

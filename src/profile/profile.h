@@ -310,6 +310,9 @@ const char *profile_condition(const struct profile *p, const char *key);
 /* The remote side of a two-host profile (record --peer) says so:
  * "remote: the responder's host, recorded by perpkt serve". */
 #define PROFILE_COND_PEER_SIDE "peer.side"
+/* Serve's side says who asked for it: "user U on host H from ADDR,
+ * authenticated (key ID)". */
+#define PROFILE_COND_PEER_CLIENT "peer.client"
 /* How record --kernel ran the guest: "kvm", or "tcg (why)". */
 #define PROFILE_COND_ACCEL "lab.accel"
 /* The vmlinux record --kernel --vmlinux checked: report and diff use

@@ -43,6 +43,7 @@ struct builtin_request {
 	const char *transport;     /* --transport udp|tcp|pipe|icmp */
 	const char *network;       /* --net loopback|veth */
 	const char *peer;          /* --peer HOST[:PORT] */
+	const char *peer_key;      /* --peer-key FILE, NULL: the default */
 	int no_remote;             /* --no-remote: serve records nothing */
 	const char *remote_cpus;   /* --remote-cpus all|LIST, NULL: serve's
 				    * responder CPU */

@@ -222,7 +222,8 @@ void serve_recording_drain(struct serve_recording *r)
 		sampler_drain(r->s);
 }
 
-static int fill(struct serve_recording *r, struct profile *p, const char *command)
+static int fill(struct serve_recording *r, struct profile *p, const char *command,
+		const char *client)
 {
 	struct unit rt;
 	size_t k, e;
@@ -234,6 +235,7 @@ static int fill(struct serve_recording *r, struct profile *p, const char *comman
 	conditions_capture(p, -1, r->rq.cpu, r->rq.size);
 	profile_add_condition(p, PROFILE_COND_PEER_SIDE, "remote: the responder's "
 			      "host, recorded by perpkt serve");
+	profile_add_condition(p, PROFILE_COND_PEER_CLIENT, client);
 	if (unit_parse("rt", &rt) || record_fill_unit(p, &rt))
 		return -1;
 	p->transport = strdup(r->rq.transport);
@@ -275,7 +277,8 @@ static int fill(struct serve_recording *r, struct profile *p, const char *comman
 }
 
 int serve_recording_document(struct serve_recording *r, const char *command,
-			     char **text, size_t *len, char *why, size_t whylen)
+			     const char *client, char **text, size_t *len,
+			     char *why, size_t whylen)
 {
 	struct profile *p = &r->p;
 	json_t *doc;
@@ -294,7 +297,7 @@ int serve_recording_document(struct serve_recording *r, const char *command,
 		snprintf(why, whylen, "perpkt serve could not close its window");
 		return -1;
 	}
-	if (fill(r, p, command)) {
+	if (fill(r, p, command, client)) {
 		snprintf(why, whylen, "perpkt serve could not make its profile "
 			 "(its messages say why)");
 		return -1;

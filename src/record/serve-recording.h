@@ -32,9 +32,11 @@ int serve_recording_stop(struct serve_recording *r, uint64_t answered);
 /* Empty the rings; while a window is open, often enough for them. */
 void serve_recording_drain(struct serve_recording *r);
 /* The profile of all windows as a JSON document (malloc'd, *len
- * bytes); -1 with the reason in why. */
+ * bytes), saying who asked (`client`, condition peer.client); -1 with
+ * the reason in why. */
 int serve_recording_document(struct serve_recording *r, const char *command,
-			     char **text, size_t *len, char *why, size_t whylen);
+			     const char *client, char **text, size_t *len,
+			     char *why, size_t whylen);
 void serve_recording_close(struct serve_recording *r);
 
 #endif

@@ -44,6 +44,9 @@ static int prepare(struct record_workload *base)
 
 	if (nonline <= 0)
 		return error("cannot read '/sys/devices/system/cpu/online'");
+	/* a key that cannot be used must fail now, not after the warm-up */
+	if (b->rq->peer && workload_check_peer_key(b->rq->peer_key))
+		return -1;
 	b->client = b->cpus->client;
 	b->server = b->cpus->server;
 	if (b->cpus->placement &&
@@ -177,7 +180,11 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 	int nfds = sampler_fds(s, &fds);
 	struct workload_config wc = {
 		.transport = rq->transport, .network = rq->network,
-		.peer = rq->peer, .echo = rq->echo, .count = base->window->count,
+		.peer = rq->peer, .peer_key = rq->peer_key, .echo = rq->echo,
+		.count = base->window->count,
+		.peer_warmup_ms = (uint64_t)(base->window->warmup * 1000),
+		.peer_window_ms = base->window->count ? 0 :
+				  (uint64_t)(base->window->duration * 1000),
 		.peer_recording = peer_request(b),
 		.gap_ns = rq->gap_ns, .gap_spin = rq->gap_spin,
 		.rps_cpus = rq->rps_cpus, .no_wait = rq->no_wait,

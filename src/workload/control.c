@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "workload/control-auth.h"
 #include "workload/transport.h"
 
 static int64_t now_ms(void)
@@ -182,7 +183,7 @@ static int parse_profile_request(const char *line, struct control_setup *out,
 	if (!control_get(line, "freq", &v) && v > 0)
 		out->freq = (uint64_t)v;
 	out->callchain = !control_get(line, "callchain", &v) && v == 1;
-	out->include_user = !control_get(line, "user", &v) && v == 1;
+	out->include_user = !control_get(line, "user_space", &v) && v == 1;
 	if (find_key(line, "events") &&
 	    control_get_word(line, "events", out->events, sizeof(out->events))) {
 		snprintf(err, errlen, "malformed setup: events longer than %zu bytes",
@@ -198,16 +199,12 @@ static int parse_profile_request(const char *line, struct control_setup *out,
 	return 0;
 }
 
-int control_parse_setup(const char *line, struct control_setup *out,
-			char *err, size_t errlen)
+/* "perpkt-serve V ": 0 when V is this version, else -1 with why. */
+static int check_version(const char *line, char *err, size_t errlen)
 {
-	char tr[sizeof(out->transport)] = "";
-	const char *t;
 	char *end;
-	int64_t v;
-	size_t n;
+	long v;
 
-	memset(out, 0, sizeof(*out));
 	if (strncmp(line, "perpkt-serve ", 13)) {
 		snprintf(err, errlen, "malformed setup: expected 'perpkt-serve %d ...'",
 			 CONTROL_VERSION);
@@ -215,10 +212,55 @@ int control_parse_setup(const char *line, struct control_setup *out,
 	}
 	v = strtol(line + 13, &end, 10);
 	if (end == line + 13 || *end != ' ' || v != CONTROL_VERSION) {
-		snprintf(err, errlen, "unsupported control version: this side speaks %d",
-			 CONTROL_VERSION);
+		snprintf(err, errlen, "unsupported control version: this side speaks "
+			 "%d%s", CONTROL_VERSION, v == 1 ? ", in which clients "
+			 "authenticate with a key (record --peer-key): upgrade "
+			 "perpkt on the client" : "");
 		return -1;
 	}
+	return 0;
+}
+
+int control_parse_hello(const char *line, char *nonce, size_t len, char *err,
+			size_t errlen)
+{
+	const char *n;
+
+	if (check_version(line, err, errlen))
+		return -1;
+	n = strstr(line, " hello nonce=");
+	if (!n || strlen(n + 13) != CONTROL_NONCE_HEX ||
+	    strspn(n + 13, "0123456789abcdef") != CONTROL_NONCE_HEX ||
+	    len <= CONTROL_NONCE_HEX) {
+		snprintf(err, errlen, "malformed hello: expected 'perpkt-serve %d "
+			 "hello nonce=<%d hex digits>'", CONTROL_VERSION,
+			 CONTROL_NONCE_HEX);
+		return -1;
+	}
+	memcpy(nonce, n + 13, CONTROL_NONCE_HEX + 1);
+	return 0;
+}
+
+/* A word naming who asks: letters, digits, '.', '_' and '-' only. */
+static void who_word(const char *line, const char *key, char *buf, size_t len)
+{
+	if (control_get_word(line, key, buf, len) ||
+	    strspn(buf, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		   "0123456789._-") != strlen(buf) || !buf[0])
+		snprintf(buf, len, "unknown");
+}
+
+int control_parse_setup(const char *line, struct control_setup *out,
+			char *err, size_t errlen)
+{
+	char tr[sizeof(out->transport)] = "";
+	const char *t;
+	int64_t v;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (check_version(line, err, errlen))
+		return -1;
 	t = strstr(line, " transport=");
 	if (!t) {
 		snprintf(err, errlen, "malformed setup: no transport");
@@ -247,6 +289,12 @@ int control_parse_setup(const char *line, struct control_setup *out,
 		return -1;
 	}
 	out->cpu = (int)v;
+	who_word(line, "user", out->user, sizeof(out->user));
+	who_word(line, "host", out->host, sizeof(out->host));
+	if (!control_get(line, "warmup_ms", &v) && v > 0)
+		out->warmup_ms = (uint64_t)v;
+	if (!control_get(line, "window_ms", &v) && v > 0)
+		out->window_ms = (uint64_t)v;
 	return parse_profile_request(line, out, err, errlen);
 }
 

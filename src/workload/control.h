@@ -10,29 +10,40 @@
  * The control channel between `perpkt record --peer` and `perpkt
  * serve` (like netperf's netserver): one TCP connection, text lines of
  * at most CONTROL_LINE_MAX bytes, one request and one answer at a time.
+ * Both sides hold the same key (workload/control-auth.h); from the
+ * setup on, every line ends in " mac=HEX" (shown as [mac] below).
  *
- *   -> "perpkt-serve 1 transport=udp size=40 cpu=1"   (cpu=-1: unpinned)
- *      [profile=1 period=N freq=N callchain=0|1 user=0|1 events=LIST
- *       cpus=all|LIST]
- *   <- "ok port=40123 [token=T]"       the responder is listening there
+ *   -> "perpkt-serve 2 hello nonce=N"   the client's nonce, 64 hex digits
+ *   <- "ok nonce=N key=ID"              serve's nonce, its key's name
+ *   -> "perpkt-serve 2 transport=udp size=40 cpu=1 user=U host=H
+ *       warmup_ms=N window_ms=N" [mac]  (cpu=-1: unpinned; window_ms=0:
+ *      [profile=1 period=N freq=N        not known, -n)
+ *       callchain=0|1 user_space=0|1 events=LIST cpus=all|LIST]
+ *   <- "ok port=40123 [token=T]" [mac]  the responder is listening there
  *      [profile=1 | profile=0 why=<the reason, to the end of the line>]
- *   -> "start"            <- "ok"      the window opens
- *   -> "stop"             <- "ok cpu=1 cpu_ns=.. wait_ns=.. switches=..
- *                             answered=.."
+ *   -> "start" [mac]      <- "ok" [mac]  the window opens
+ *   -> "stop" [mac]       <- "ok cpu=1 cpu_ns=.. wait_ns=.. switches=..
+ *                             answered=.." [mac]
  *   (start and stop again for each window of record --repeat)
- *   -> "profile"          <- "ok bytes=N" and N bytes: serve's own
- *                             profile of the windows, a JSON document
+ *   -> "profile" [mac]    <- "ok bytes=N sum=D" [mac] and N bytes:
+ *                             serve's own profile of the windows, a JSON
+ *                             document whose BLAKE2b-256 digest is D
  *   closing the connection stops the responder.
  * Any error is answered "error <message>" and the connection is closed
  * (a "profile" that cannot be made is answered "error" and the
- * connection stays). A serve from before profiles ignores profile=1
- * and answers without profile=: the client says so.
+ * connection stays); before the setup is authenticated, and when it is
+ * not, the error carries no mac. A client that sends no setup within
+ * CONTROL_TIMEOUT_MS, or no start within its warm-up and
+ * CONTROL_SETUP_GRACE_MS, is dropped. Version 1 (before the key) is
+ * refused by name either way round.
  */
 
-#define CONTROL_VERSION 1
+#define CONTROL_VERSION 2
 #define CONTROL_DEFAULT_PORT 12865
-#define CONTROL_LINE_MAX 256
+#define CONTROL_LINE_MAX 512
 #define CONTROL_TIMEOUT_MS 5000
+/* Beyond the warm-up the client said: forking, the first round trip. */
+#define CONTROL_SETUP_GRACE_MS 10000
 
 struct control_setup {
 	char transport[16];
@@ -42,11 +53,15 @@ struct control_setup {
 	int profile;
 	uint64_t period, freq;   /* as record's -c and -F; 0: the default */
 	int callchain;           /* -g */
-	int include_user;        /* --user */
+	int include_user;        /* --user (user_space=1) */
 	char events[128];        /* -e; "" for serve's default */
 	char cpus[64];           /* --remote-cpus: "all" or a CPU list; ""
 				  * for the responder's CPU (all when it is
 				  * not pinned) */
+	/* who asks, as the client says (its key vouches for it) */
+	char user[33], host[65];
+	uint64_t warmup_ms;      /* the client's -w: the wait before start */
+	uint64_t window_ms;      /* its -d, 0 when not known (-n) */
 };
 /* Most bytes of a profile document on the channel. */
 #define CONTROL_PROFILE_MAX (64u << 20)
@@ -59,7 +74,11 @@ struct control_setup {
 int control_read_line(int fd, char *buf, size_t len, int timeout_ms,
 		      char *err, size_t errlen);
 int control_write_line(int fd, const char *line);
-/* Parse a setup request; -1 with the reason in err. */
+/* "perpkt-serve 2 hello nonce=N": the client's nonce into nonce; -1
+ * with the reason in err (an older client's setup says so). */
+int control_parse_hello(const char *line, char *nonce, size_t len, char *err,
+			size_t errlen);
+/* Parse a setup request (its mac cut off); -1 with the reason in err. */
 int control_parse_setup(const char *line, struct control_setup *out,
 			char *err, size_t errlen);
 /* Find " key=<unsigned>" or " key=-1" in line; -1 if absent or bad. */

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "workload/control-auth.h"
 #include "workload/transport.h"
 #include "workload/workload.h"
 
@@ -90,6 +91,7 @@ struct workload {
 	struct client_state *cs;/* in the client child only */
 	int ns_fd[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; -1: stay */
 	int ctl;		/* control connection to a peer, -1 if none */
+	struct control_auth auth;	/* its key, nonces and counts */
 	/* --peer: whether serve records its side (1), or why not */
 	int peer_recording;
 	char peer_why[CONTROL_LINE_MAX];
@@ -112,6 +114,13 @@ struct workload {
 };
 
 extern const char *const workload_role_word[2];
+
+/* --peer (src/workload/peer.c): authenticate to the `perpkt serve` at
+ * c->peer and ask it for a responder, filling the data address; one
+ * request on the control channel and its answer. -1 printed. */
+int peer_setup(struct workload *w, const struct workload_config *c,
+	       struct transport_config *tc);
+int peer_request(struct workload *w, const char *req, char *line, size_t len);
 
 
 static inline uint64_t now_ns(void)

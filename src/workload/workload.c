@@ -213,100 +213,6 @@ static int create_transport(struct workload *w, const struct transport_config *t
 	return ret;
 }
 
-/* The setup request; with peer_recording, what serve should record. */
-static int setup_line(char *line, size_t len, const struct workload *w,
-		      const struct workload_config *c)
-{
-	const struct control_setup *r = c->peer_recording;
-	int n = snprintf(line, len, "perpkt-serve %d transport=%s size=%u cpu=%d",
-			 CONTROL_VERSION, w->ops->name, c->message_size,
-			 c->server_cpu >= 0 ? c->server_cpu : -1);
-
-	if (r && n >= 0 && (size_t)n < len)
-		n += snprintf(line + n, len - (size_t)n, " profile=1 period=%llu "
-			      "freq=%llu callchain=%d user=%d%s%s%s%s",
-			      (unsigned long long)r->period,
-			      (unsigned long long)r->freq, r->callchain,
-			      r->include_user, r->events[0] ? " events=" : "",
-			      r->events, r->cpus[0] ? " cpus=" : "", r->cpus);
-	if (n < 0 || (size_t)n >= len)
-		return error("the setup for the peer is longer than %zu bytes: "
-			     "name fewer events", len - 1);
-	return 0;
-}
-
-/* Whether serve records its side: "profile=1", or "profile=0 why=..."
- * to the end of the line, or nothing from a serve older than that. */
-static void peer_recording_answer(struct workload *w,
-				  const struct workload_config *c, const char *line)
-{
-	const char *why = strstr(line, " why=");
-	int64_t v;
-
-	if (!c->peer_recording)
-		return;
-	if (!control_get(line, "profile", &v) && v == 1) {
-		w->peer_recording = 1;
-		return;
-	}
-	snprintf(w->peer_why, sizeof(w->peer_why), "%s",
-		 control_get(line, "profile", &v) ?
-		 "the peer's perpkt serve is older: it records no profile of "
-		 "its side" : why ? why + 5 : "perpkt serve gave no reason");
-}
-
-/* --peer: ask `perpkt serve` for a responder; fills the data address. */
-static int peer_setup(struct workload *w, const struct workload_config *c,
-		      struct transport_config *tc)
-{
-	struct sockaddr_in *addr = &tc->addr;
-	char line[CONTROL_LINE_MAX + 1], err[128];
-	int64_t port, token = 0;
-
-	if (control_resolve(c->peer, CONTROL_DEFAULT_PORT, addr, "peer") < 0)
-		return -1;
-	w->ctl = control_connect(addr, CONTROL_TIMEOUT_MS, "peer");
-	if (w->ctl < 0)
-		return -1;
-	if (setup_line(line, sizeof(line), w, c) < 0)
-		return -1;
-	if (control_write_line(w->ctl, line) < 0)
-		return error("cannot send setup to peer '%s': %s", c->peer,
-			     strerror(errno));
-	if (control_read_line(w->ctl, line, sizeof(line), CONTROL_TIMEOUT_MS,
-			      err, sizeof(err)) < 0)
-		return error("peer '%s' did not accept the setup: %s", c->peer, err);
-	if (!strncmp(line, "error ", 6))
-		return error("peer '%s' refused the setup: %s", c->peer, line + 6);
-	if (strncmp(line, "ok", 2) || control_get(line, "port", &port) ||
-	    port < 1 || port > 65535)
-		return error("malformed answer from peer '%s': '%.64s'", c->peer, line);
-	addr->sin_port = htons((uint16_t)port);
-	/* tcp: the data connection opens with the run's token */
-	if (strstr(line, " token=") && (control_get(line, "token", &token) ||
-					token <= 0))
-		return error("malformed answer from peer '%s': '%.64s'", c->peer, line);
-	tc->token = (uint64_t)token;
-	peer_recording_answer(w, c, line);
-	return 0;
-}
-
-/* One request on the control channel; the answer into line. */
-static int peer_request(struct workload *w, const char *req, char *line, size_t len)
-{
-	char err[128];
-
-	if (control_write_line(w->ctl, req) < 0 ||
-	    control_read_line(w->ctl, line, len, CONTROL_TIMEOUT_MS, err,
-			      sizeof(err)) < 0 || strncmp(line, "ok", 2)) {
-		w->failed = 1;
-		snprintf(w->err, sizeof(w->err), "peer did not answer '%s': %s",
-			 req, strncmp(line, "error ", 6) ? err : line + 6);
-		return error("%s", w->err);
-	}
-	return 0;
-}
-
 static int setup_network(struct workload *w, const struct workload_config *c,
 			 struct transport_config *tc)
 {
@@ -485,50 +391,6 @@ static void read_remote(struct workload *w, struct workload_result *res)
 		res->remote.answered = (uint64_t)v[0];
 }
 
-int workload_peer_profile(struct workload *w, char **text, size_t *len,
-			  char *why, size_t whylen)
-{
-	char line[CONTROL_LINE_MAX + 1], err[160];
-	int64_t n;
-
-	*text = NULL;
-	if (!w->peer_recording) {
-		snprintf(why, whylen, "%s", w->peer_why[0] ? w->peer_why :
-			 "not asked of the peer");
-		return -1;
-	}
-	if (control_write_line(w->ctl, "profile") < 0 ||
-	    control_read_line(w->ctl, line, sizeof(line),
-			      CONTROL_PROFILE_TIMEOUT_MS, err, sizeof(err)) < 0) {
-		snprintf(why, whylen, "the peer did not send it: %s", err);
-		return -1;
-	}
-	if (!strncmp(line, "error ", 6)) {
-		snprintf(why, whylen, "%s", line + 6);
-		return -1;
-	}
-	if (strncmp(line, "ok ", 3) || control_get(line, "bytes", &n) || n < 2 ||
-	    n > (int64_t)CONTROL_PROFILE_MAX) {
-		snprintf(why, whylen, "malformed answer from the peer: '%.64s' "
-			 "(at most %u bytes)", line, CONTROL_PROFILE_MAX);
-		return -1;
-	}
-	*text = malloc((size_t)n);
-	if (!*text) {
-		snprintf(why, whylen, "out of memory for %lld bytes", (long long)n);
-		return -1;
-	}
-	if (control_read_bytes(w->ctl, *text, (size_t)n, CONTROL_PROFILE_TIMEOUT_MS,
-			       err, sizeof(err)) < 0) {
-		snprintf(why, whylen, "the peer's profile was cut off: %s", err);
-		free(*text);
-		*text = NULL;
-		return -1;
-	}
-	*len = (size_t)n;
-	return 0;
-}
-
 static void copy_result(struct workload *w, struct workload_result *res)
 {
 	struct shared *sh = w->sh;
@@ -592,7 +454,8 @@ void workload_add_conditions(const struct workload *w, struct profile *p)
 			 NETNS_CLIENT_ADDR, netns_name(w->ns, NETNS_RESPONDER),
 			 NETNS_RESPONDER_ADDR);
 	else if (w->ctl >= 0)
-		snprintf(buf, sizeof(buf), "peer %s (perpkt serve)", w->where);
+		snprintf(buf, sizeof(buf), "peer %s (perpkt serve, authenticated: "
+			 "key %s)", w->where, w->auth.id);
 	else if (!w->local_responder && w->ops->no_responder &&
 		 strcmp(w->where, "127.0.0.1"))
 		snprintf(buf, sizeof(buf), "host %s", w->where);

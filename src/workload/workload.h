@@ -31,6 +31,10 @@ struct workload_config {
 	uint64_t gap_ns;         /* pause between round trips */
 	int gap_spin;            /* 1: busy-wait the gap, 0: sleep it */
 	const char *peer;        /* HOST[:PORT] of a `perpkt serve` */
+	const char *peer_key;    /* the key it authenticates with; NULL:
+				    control_key_default() */
+	uint64_t peer_warmup_ms; /* told to serve: the wait before start */
+	uint64_t peer_window_ms; /* and the window, 0 when not known */
 	/* what that serve should record of its own side (profile=1 and the
 	 * sampling options); NULL: nothing */
 	const struct control_setup *peer_recording;
@@ -126,6 +130,9 @@ void workload_stop(struct workload *w);
  * Prints what the topology offers when it cannot be done. */
 int workload_place(const char *placement, const int *online, int nonline,
 		   int *client, int *server);
+/* --peer: the key at path (NULL: the default) is there and may be
+ * used, checked before anything runs; -1 printed. */
+int workload_check_peer_key(const char *path);
 /* "100us", "2ms", "1.5s", "500ns" or a plain number of ns. */
 int workload_parse_gap(const char *s, uint64_t *ns);
 

@@ -19,18 +19,19 @@ trap cleanup EXIT
 # addresses that exist only inside these two namespaces
 veth_pair $A $B 10.248.0.1 10.248.0.2 30 || fail "cannot make test namespaces"
 
-ip netns exec $A "$PERPKT" serve -b 10.248.0.1 -p 12999 2>"$TMP/serve.err" &
+KEY=$TMP/serve.key
+ip netns exec $A "$PERPKT" serve -b 10.248.0.1 -p 12999 --key "$KEY" 2>"$TMP/serve.err" &
 SERVE=$!
 sleep 0.3
 expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 3000 -w 0.1 \
-	--peer 10.248.0.1:12999 --server-cpu 0 -o "$TMP/peer.json"
+	--peer 10.248.0.1:12999 --peer-key "$KEY" --server-cpu 0 -o "$TMP/peer.json"
 jq -e '(.round_trips // .workload.round_trips) == 3000 and .workload.network == "peer" and
 	(.conditions["peer.responder"] | test("^cpu 0; [0-9]+ ns on CPU"))' "$TMP/peer.json" >/dev/null ||
 	fail "peer profile: $(jq -c '[.workload.round_trips, .workload.network, .conditions["peer.responder"]]' "$TMP/peer.json")"
 rns=$(jq -r '.conditions["peer.responder"]' "$TMP/peer.json" | sed 's/^cpu 0; \([0-9]*\) ns.*/\1/')
 [ "$rns" -gt 0 ] || fail "responder CPU time is $rns"
 expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 1000 -w 0.1 --transport tcp \
-	--peer 10.248.0.1:12999 -o "$TMP/peer-tcp.json"
+	--peer 10.248.0.1:12999 --peer-key "$KEY" -o "$TMP/peer-tcp.json"
 
 # malformed control messages are rejected, and serve keeps serving
 printf 'GET / HTTP/1.0\n' | ip netns exec $B timeout 3 socat -t 2 - TCP:10.248.0.1:12999 >"$TMP/ans" 2>/dev/null || true
@@ -38,10 +39,10 @@ grep -q '^error malformed setup' "$TMP/ans" || fail "bad setup answered: $(cat "
 head -c 5000 /dev/zero | tr '\0' x | ip netns exec $B timeout 3 socat -t 2 - TCP:10.248.0.1:12999 >"$TMP/ans" 2>/dev/null || true
 grep -q '^error malformed message: longer than' "$TMP/ans" || fail "long line answered: $(cat "$TMP/ans")"
 kill -0 $SERVE || fail "serve died on malformed input"
-expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 --peer 10.248.0.1:12999 -o "$TMP/p2.json"
+expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 --peer 10.248.0.1:12999 --peer-key "$KEY" -o "$TMP/p2.json"
 
 # nobody listening there: a clear error, quickly
-expect_exit 2 ip netns exec $B "$PERPKT" record -q -n 10 --peer 10.248.0.1:13000 -o "$TMP/x.json"
+expect_exit 2 ip netns exec $B "$PERPKT" record -q -n 10 --peer 10.248.0.1:13000 --peer-key "$KEY" -o "$TMP/x.json"
 grep -q "cannot connect to peer '10.248.0.1:13000'" "$TMP/err" || fail "refused peer: $(cat "$TMP/err")"
 
 # echo mode against socat, an RFC 862 echo service

@@ -4,7 +4,8 @@
 # with a client connected, "stop" after no traffic fails, the data port
 # answers only the address that set the run up, and answers are never
 # longer than requests; on tcp the data connection must open with the
-# run's token.
+# run's token. The clients here hold serve's key (perpkt_control.py);
+# those that do not: t0508.
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
@@ -22,8 +23,9 @@ trap cleanup EXIT
 veth_pair $A $B 10.248.1.1 10.248.1.2 29 &&
 ip -n $B addr add 10.248.1.3/29 dev veth0 || fail "cannot make test namespaces"
 
+KEY=$TMP/serve.key
 serve() {
-	ip netns exec $A "$PERPKT" serve -b 10.248.1.1 -p 12998 2>>"$TMP/serve.err" &
+	ip netns exec $A "$PERPKT" serve -b 10.248.1.1 -p 12998 --key "$KEY" 2>>"$TMP/serve.err" &
 	SERVE=$!
 	for _ in $(seq 50); do
 		ip netns exec $B bash -c 'exec 3<>/dev/tcp/10.248.1.1/12998' 2>/dev/null && break
@@ -31,35 +33,33 @@ serve() {
 	done
 }
 # py NAME: a control-protocol client in B, scripted below
-py() { ip netns exec $B python3 - "$@" <<'PY'
+py() { ip netns exec $B env PYTHONPATH="$(dirname "$0")" python3 - "$KEY" "$@" <<'PY'
 import socket, sys, time
-what = sys.argv[1]
+from perpkt_control import Control, load_key, setup
+key, what = load_key(sys.argv[1]), sys.argv[2]
 def control():
-    c = socket.create_connection(("10.248.1.1", 12998), timeout=5)
-    f = c.makefile("rw")
-    return c, f
-def ask(f, line):
-    f.write(line + "\n"); f.flush()
-    return f.readline().strip()
+    c = Control("10.248.1.1", 12998, key)
+    c.hello()
+    return c
 if what == "hold":           # set a run up, then stay silent
-    c, f = control()
-    print(ask(f, "perpkt-serve 1 transport=udp size=40 cpu=-1"), flush=True)
+    c = control()
+    print(c.ask(setup(extra="")), flush=True)
     time.sleep(4)
 elif what == "busy":         # a second client, while one holds serve
-    c, f = control()
+    c = Control("10.248.1.1", 12998, key)
     t = time.time()
-    print(f.readline().strip(), "%.1f" % (time.time() - t))
+    print(c.readline(), "%.1f" % (time.time() - t))
 elif what == "notraffic":    # start and stop with nothing in between
-    c, f = control()
-    ask(f, "perpkt-serve 1 transport=udp size=40 cpu=-1")
-    ask(f, "start")
+    c = control()
+    c.ask(setup())
+    c.ask("start")
     time.sleep(0.3)
-    print(ask(f, "stop"))
+    print(c.ask("stop"))
 elif what == "stranger":     # the data port: only the client's address
-    c, f = control()
-    req = "perpkt-serve 1 transport=udp size=40 cpu=-1"
-    ans = ask(f, req)
-    port = int(ans.split("port=")[1])
+    c = control()
+    req = setup()
+    ans = c.ask(req)
+    port = int(ans.split("port=")[1].split()[0])
     assert len(ans) <= len(req), "answer longer than request"
     for src, name in (("10.248.1.3", "stranger"), ("10.248.1.2", "client")):
         u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -70,33 +70,32 @@ elif what == "stranger":     # the data port: only the client's address
         except socket.timeout:
             print(name, "ignored")
 elif what == "profile":      # this side's profile: once, whole, bounded
-    c = socket.create_connection(("10.248.1.1", 12998), timeout=5)
-    fb = c.makefile("rwb")   # one binary reader: lines, then the document
-    def askb(line):
-        fb.write((line + "\n").encode()); fb.flush()
-        return fb.readline().decode().strip()
-    ans = askb("perpkt-serve 1 transport=udp size=40 cpu=-1 profile=1 cpus=0")
+    import hashlib, json
+    c = control()
+    ans = c.ask(setup(extra="profile=1 cpus=0"))
     port = int(ans.split("port=")[1].split()[0])
     print("setup", " ".join(ans.split()[2:]))
-    print("early", askb("profile"))
-    askb("start")
+    print("early", c.ask("profile"))
+    c.ask("start")
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     u.bind(("10.248.1.2", 0)); u.settimeout(0.5)
     for i in range(200):
         u.sendto(b"x" * 40, ("10.248.1.1", port)); u.recvfrom(100)
-    stop = askb("stop")
+    stop = c.ask("stop")
     print("answered", stop.split("answered=")[1])
-    head = askb("profile")
-    import json
-    doc = json.loads(fb.read(int(head.split("bytes=")[1])))
+    head = dict(w.split("=") for w in c.ask("profile").split()[1:])
+    text = c.read_bytes(int(head["bytes"]))
+    assert hashlib.blake2b(text, digest_size=32).hexdigest() == head["sum"], "digest"
+    doc = json.loads(text)
     print("doc", doc["format"], doc["workload"]["round_trips"], doc["counters"]["cpus"])
-    print("again", askb("profile"))
-    print("late", askb("start"))
+    print("who", doc["conditions"]["peer.client"])
+    print("again", c.ask("profile"))
+    print("late", c.ask("start"))
 elif what == "token":        # tcp: the data port wants the run's token
     import struct
-    c, f = control()
-    req = "perpkt-serve 1 transport=tcp size=40 cpu=-1"
-    ans = ask(f, req)
+    c = control()
+    req = setup("tcp")
+    ans = c.ask(req)
     assert len(ans) <= len(req), "answer longer than request"
     kv = dict(x.split("=") for x in ans.split()[1:])
     port, token = int(kv["port"]), int(kv["token"])
@@ -130,7 +129,7 @@ for sig in TERM INT; do
 		py busy >"$TMP/busy" || fail "second client: $(cat "$TMP/busy")"
 		grep -q "^error busy" "$TMP/busy" || fail "second client was not told busy: $(cat "$TMP/busy")"
 		awk '$NF > 1 { exit 1 }' "$TMP/busy" || fail "busy took more than 1 s: $(cat "$TMP/busy")"
-		expect_exit 2 ip netns exec $B "$PERPKT" record -q -n 10 -w 0 --peer 10.248.1.1:12998 -o "$TMP/x.json"
+		expect_exit 2 ip netns exec $B "$PERPKT" record -q -n 10 -w 0 --peer 10.248.1.1:12998 --peer-key "$KEY" -o "$TMP/x.json"
 		grep -q "busy" "$TMP/err" || fail "record --peer did not say busy: $(cat "$TMP/err")"
 	fi
 	start=$(date +%s%N)
@@ -162,6 +161,8 @@ grep -qx "setup profile=1" "$TMP/prof" || fail "profile setup: $(cat "$TMP/prof"
 grep -q "^early error " "$TMP/prof" || fail "a profile before any window: $(cat "$TMP/prof")"
 grep -qx "answered 200" "$TMP/prof" || fail "answered count: $(cat "$TMP/prof")"
 grep -qx "doc perpkt-profile 200 \[0\]" "$TMP/prof" || fail "profile document: $(cat "$TMP/prof")"
+grep -qx "who user test on host test from 10.248.1.2, authenticated (key [0-9a-f]*)" "$TMP/prof" ||
+	fail "the profile does not say who asked: $(cat "$TMP/prof")"
 grep -qx "again error the profile of this side was sent already" "$TMP/prof" ||
 	fail "a second profile: $(cat "$TMP/prof")"
 grep -q "^late error " "$TMP/prof" || fail "a window after the profile: $(cat "$TMP/prof")"
@@ -171,6 +172,6 @@ grep -qx "guess closed" "$TMP/tok" || fail "a wrong token got an echo: $(cat "$T
 grep -qx "client answered" "$TMP/tok" || fail "the right token got no echo: $(cat "$TMP/tok")"
 # (record --peer over tcp, token and all: t0503)
 # and a real run still works after all that
-expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 --peer 10.248.1.1:12998 -o "$TMP/ok.json"
+expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 --peer 10.248.1.1:12998 --peer-key "$KEY" -o "$TMP/ok.json"
 kill -0 $SERVE || fail "serve died"
 echo "ok: busy, signals, silent client, no traffic, stranger"

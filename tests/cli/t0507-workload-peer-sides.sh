@@ -22,8 +22,9 @@ trap cleanup EXIT
 # addresses that exist only inside these two namespaces
 veth_pair $A $B 10.248.0.5 10.248.0.6 30 || fail "cannot make test namespaces"
 
+KEY=$TMP/serve.key
 start_serve() {
-	"$@" "$PERPKT" serve -b 10.248.0.5 -p 12997 2>"$TMP/serve.err" &
+	"$@" "$PERPKT" serve -b 10.248.0.5 -p 12997 --key "$KEY" 2>"$TMP/serve.err" &
 	SERVE=$!
 	sleep 0.3
 }
@@ -31,7 +32,7 @@ stop_serve() { kill "$SERVE"; wait "$SERVE" 2>/dev/null; SERVE=; }
 
 start_serve ip netns exec $A
 expect_exit 0 ip netns exec $B "$PERPKT" record -n 8000 -w 0.2 \
-	--peer 10.248.0.5:12997 --server-cpu 0 --client-cpu 1 -o "$TMP/both.json"
+	--peer 10.248.0.5:12997 --peer-key "$KEY" --server-cpu 0 --client-cpu 1 -o "$TMP/both.json"
 grep -q "the responder's side: [0-9]* round trips answered" "$TMP/err" ||
 	fail "no word of the responder's side: $(cat "$TMP/err")"
 # the remote side: its own window, counted in messages its responder
@@ -96,19 +97,19 @@ jq -e --argjson b "$(jq '.remote.busy.per_rt.primary' "$TMP/r.json")" \
 
 # --remote-cpus: serve samples the CPUs asked; one it lacks is said
 expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 \
-	--peer 10.248.0.5:12997 --server-cpu 0 --remote-cpus all -o "$TMP/all.json"
+	--peer 10.248.0.5:12997 --peer-key "$KEY" --server-cpu 0 --remote-cpus all -o "$TMP/all.json"
 jq -e --argjson n "$(nproc)" '(.remote.counters.cpus | length) == $n' "$TMP/all.json" >/dev/null ||
 	fail "--remote-cpus all: $(jq -c .remote.counters.cpus "$TMP/all.json")"
 expect_exit 0 ip netns exec $B "$PERPKT" record -n 500 -w 0.1 \
-	--peer 10.248.0.5:12997 --remote-cpus 1000 -o "$TMP/bad.json"
+	--peer 10.248.0.5:12997 --peer-key "$KEY" --remote-cpus 1000 -o "$TMP/bad.json"
 jq -e '.remote == null and (.remote_missing | test("CPU 1000 of --remote-cpus is not online"))' \
 	"$TMP/bad.json" >/dev/null || fail "--remote-cpus 1000: $(jq -c .remote_missing "$TMP/bad.json")"
-expect_exit 64 "$PERPKT" record --remote-cpus 0-x --peer 10.248.0.5:12997 -o "$TMP/x.json"
+expect_exit 64 "$PERPKT" record --remote-cpus 0-x --peer 10.248.0.5:12997 --peer-key "$KEY" -o "$TMP/x.json"
 expect_exit 64 "$PERPKT" record --remote-cpus all -n 10 -o "$TMP/x.json"
 
 # --no-remote: nothing asked, nothing missing
 expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 \
-	--peer 10.248.0.5:12997 --no-remote -o "$TMP/local.json"
+	--peer 10.248.0.5:12997 --peer-key "$KEY" --no-remote -o "$TMP/local.json"
 jq -e '.remote == null and .remote_missing == null' "$TMP/local.json" >/dev/null ||
 	fail "--no-remote still holds a remote side"
 expect_exit 2 "$PERPKT" report -i "$TMP/local.json" --side remote
@@ -120,9 +121,13 @@ stop_serve
 # a serve that may not sample says why; the profile keeps its own side
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 if [ "$paranoid" -ge 1 ] && command -v setpriv >/dev/null; then
+	# its own key, in a directory it may write (root may read it)
+	chmod 711 "$TMP" && mkdir "$TMP/nobody" && chown 65534:65534 "$TMP/nobody"
+	KEY=$TMP/nobody/serve.key
 	start_serve ip netns exec $A setpriv --reuid=65534 --regid=65534 --clear-groups
+	for _ in $(seq 50); do [ -s "$KEY" ] && break; sleep 0.1; done
 	expect_exit 0 ip netns exec $B "$PERPKT" record -n 500 -w 0.1 \
-		--peer 10.248.0.5:12997 -o "$TMP/unpriv.json"
+		--peer 10.248.0.5:12997 --peer-key "$KEY" -o "$TMP/unpriv.json"
 	grep -q "warning: the responder's side is not in the profile: perpkt serve may not sample" "$TMP/err" ||
 		fail "unprivileged serve: $(cat "$TMP/err")"
 	jq -e '.remote == null and (.remote_missing | test("CAP_PERFMON"))' "$TMP/unpriv.json" >/dev/null ||

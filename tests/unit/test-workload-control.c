@@ -17,30 +17,37 @@ static void test_parse_setup(void **state)
 	struct control_setup s;
 	char err[128];
 
-	assert_int_equal(control_parse_setup("perpkt-serve 1 transport=udp size=40 cpu=1",
+	assert_int_equal(control_parse_setup("perpkt-serve 2 transport=udp size=40 cpu=1 user=ann host=h7 warmup_ms=1500",
 					     &s, err, sizeof(err)), 0);
 	assert_string_equal(s.transport, "udp");
 	assert_int_equal(s.size, 40);
 	assert_int_equal(s.cpu, 1);
-	assert_int_equal(control_parse_setup("perpkt-serve 1 transport=tcp size=65507 cpu=-1",
+	assert_string_equal(s.user, "ann");
+	assert_string_equal(s.host, "h7");
+	assert_int_equal(s.warmup_ms, 1500);
+	assert_int_equal(s.window_ms, 0);
+	assert_int_equal(control_parse_setup("perpkt-serve 2 transport=tcp size=65507 cpu=-1 user=a;b",
 					     &s, err, sizeof(err)), 0);
 	assert_int_equal(s.cpu, -1);
+	/* who asks is a plain word, or "unknown" */
+	assert_string_equal(s.user, "unknown");
+	assert_string_equal(s.host, "unknown");
 }
 
 static void test_parse_setup_rejects(void **state)
 {
 	static const char *const bad[] = {
-		"", "GET / HTTP/1.0", "perpkt-serve 2 transport=udp size=40 cpu=0",
-		"perpkt-serve 1x transport=udp size=40 cpu=0",
-		"perpkt-serve 1 size=40 cpu=0",
-		"perpkt-serve 1 transport=pipe size=40 cpu=0",
-		"perpkt-serve 1 transport=udpudpudpudpudpudp size=40 cpu=0",
-		"perpkt-serve 1 transport=udp size=0 cpu=0",
-		"perpkt-serve 1 transport=udp size=65508 cpu=0",
-		"perpkt-serve 1 transport=udp size=40",
-		"perpkt-serve 1 transport=udp size=40 cpu=-2",
-		"perpkt-serve 1 transport=udp size=4x cpu=0",
-		"perpkt-serve 1 transport=udp size=99999999999999999999 cpu=0",
+		"", "GET / HTTP/1.0", "perpkt-serve 1 transport=udp size=40 cpu=0", "perpkt-serve 2 hello",
+		"perpkt-serve 2x transport=udp size=40 cpu=0",
+		"perpkt-serve 2 size=40 cpu=0",
+		"perpkt-serve 2 transport=pipe size=40 cpu=0",
+		"perpkt-serve 2 transport=udpudpudpudpudpudp size=40 cpu=0",
+		"perpkt-serve 2 transport=udp size=0 cpu=0",
+		"perpkt-serve 2 transport=udp size=65508 cpu=0",
+		"perpkt-serve 2 transport=udp size=40",
+		"perpkt-serve 2 transport=udp size=40 cpu=-2",
+		"perpkt-serve 2 transport=udp size=4x cpu=0",
+		"perpkt-serve 2 transport=udp size=99999999999999999999 cpu=0",
 	};
 	struct control_setup s;
 	char err[128];
