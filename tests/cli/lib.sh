@@ -32,6 +32,13 @@ need_perf() {
 		skip "needs root or kernel.perf_event_paranoid <= 0"
 }
 
+# need_lo_rps: lo's RPS mask in $RPS, writable (root, CONFIG_RPS)
+need_lo_rps() {
+	[ "$(id -u)" = 0 ] || skip "needs root to change rps_cpus"
+	RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
+	[ -w $RPS ] || skip "no writable $RPS (CONFIG_RPS?)"
+}
+
 # What perpkt may change outside its own namespaces, to compare before
 # and after a run: qdiscs, RPS masks, IRQ affinities. (Namespaces are
 # checked by name per run: other perpkt runs may be going on.)

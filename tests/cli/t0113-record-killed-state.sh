@@ -4,9 +4,7 @@
 # profile records a killed run's mask as the system's own.
 . "$(dirname "$0")/lib.sh"
 need_perf
-[ "$(id -u)" = 0 ] || skip "needs root to change rps_cpus"
-RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
-[ -w $RPS ] || skip "no writable $RPS (CONFIG_RPS?)"
+need_lo_rps
 orig=$(cat $RPS)
 trap 'echo "$orig" >$RPS; rm -rf "$TMP"' EXIT
 want=2

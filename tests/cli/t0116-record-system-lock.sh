@@ -7,9 +7,7 @@
 # file written before the change.
 . "$(dirname "$0")/lib.sh"
 need_perf
-[ "$(id -u)" = 0 ] || skip "needs root to change rps_cpus"
-RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
-[ -w $RPS ] || skip "no writable $RPS (CONFIG_RPS?)"
+need_lo_rps
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs for three distinct masks"
 orig=$(cat $RPS)
 cleanup() {
