@@ -109,7 +109,8 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 {
 	uint64_t v;
 
-	if (!o->builtin_only && ((c >= 20 && c <= 30) || c == 1 || c == 2 ||
+	if (!o->builtin_only && ((c >= 20 && c <= 28) || c == 50 || c == 51 ||
+				 c == 1 || c == 2 ||
 				 c == 's' || c == 'n'))
 		o->builtin_only = record_longopt_name(common_longopts, c);
 	switch (c) {
@@ -205,10 +206,10 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 			return -1;
 		o->builtin.irq_cpu = (int)v;
 		break;
-	case 29:
+	case 50:
 		o->builtin.no_wait = 1;
 		break;
-	case 30:
+	case 51:
 		o->builtin.peer_key = arg;
 		break;
 	case 's':

@@ -46,7 +46,8 @@
 "                         /proc/interrupts) or count:N (your own count)\n"
 
 /* The long options record and stat share, for their option tables
- * (the values are the short letters or small numbers below 32), and
+ * (the values are the short letters, small numbers below 29, and 50
+ * and 51: a command's own options use the others), and
  * their short letters. */
 #define RECORD_COMMON_LONGOPTS \
 	{ "duration", required_argument, NULL, 'd' }, \
@@ -68,8 +69,8 @@
 	{ "gap-mode", required_argument, NULL, 26 }, \
 	{ "rps-cpus", required_argument, NULL, 27 }, \
 	{ "irq-cpu", required_argument, NULL, 28 }, \
-	{ "no-wait", no_argument, NULL, 29 }, \
-	{ "peer-key", required_argument, NULL, 30 }, \
+	{ "no-wait", no_argument, NULL, 50 }, \
+	{ "peer-key", required_argument, NULL, 51 }, \
 	{ "no-fallback", no_argument, NULL, 4 }, \
 	{ "per", required_argument, NULL, 7 }, \
 	{ "pid", required_argument, NULL, 'p' }, \

@@ -44,9 +44,6 @@ static int prepare(struct record_workload *base)
 
 	if (nonline <= 0)
 		return error("cannot read '/sys/devices/system/cpu/online'");
-	/* a key that cannot be used must fail now, not after the warm-up */
-	if (b->rq->peer && workload_check_peer_key(b->rq->peer_key))
-		return -1;
 	b->client = b->cpus->client;
 	b->server = b->cpus->server;
 	if (b->cpus->placement &&
@@ -66,6 +63,15 @@ static int prepare(struct record_workload *base)
 	base->client_cpu = b->client;
 	base->server_cpu = b->server;
 	base->message_size = b->rq->message_size;
+	/* what the workload would refuse (a peer's key among it) fails now,
+	 * not after the plan and the warm-up */
+	if (workload_check_config(&(struct workload_config){
+		.transport = b->rq->transport, .network = b->rq->network,
+		.peer = b->rq->peer, .peer_key = b->rq->peer_key,
+		.echo = b->rq->echo, .message_size = b->rq->message_size,
+		.gap_ns = b->rq->gap_ns, .client_cpu = b->client,
+		.server_cpu = b->server }))
+		return -1;
 	b->self = -1;
 	for (i = 0; i < nonline; i++) {
 		if (online[i] != b->client && online[i] != b->server) {

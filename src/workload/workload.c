@@ -172,6 +172,15 @@ static int check_config(const struct workload_config *c,
 	return 0;
 }
 
+int workload_check_config(const struct workload_config *c)
+{
+	const struct transport_ops *ops;
+
+	if (check_config(c, &ops) < 0)
+		return -1;
+	return c->peer ? workload_check_peer_key(c->peer_key) : 0;
+}
+
 static int fork_child(struct workload *w, enum role r)
 {
 	pid_t parent = getpid(), pid;

@@ -130,8 +130,12 @@ void workload_stop(struct workload *w);
  * Prints what the topology offers when it cannot be done. */
 int workload_place(const char *placement, const int *online, int nonline,
 		   int *client, int *server);
+/* What workload_start would refuse of c, before anything runs: the
+ * transport, network, peer and sizes, the CPUs, and with a peer its
+ * key. -1 printed. */
+int workload_check_config(const struct workload_config *c);
 /* --peer: the key at path (NULL: the default) is there and may be
- * used, checked before anything runs; -1 printed. */
+ * used; -1 printed. */
 int workload_check_peer_key(const char *path);
 /* "100us", "2ms", "1.5s", "500ns" or a plain number of ns. */
 int workload_parse_gap(const char *s, uint64_t *ns);
