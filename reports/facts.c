@@ -123,5 +123,6 @@ int run_facts_fill(struct run_facts *f, const struct profile *p)
 	f->inconsistent = profile_condition(p, PROFILE_COND_FORCED);
 	f->qemu_command = profile_condition(p, PROFILE_COND_QEMU_COMMAND);
 	f->emulated = profile_emulated(p);
+	f->exact = profile_exact(p);
 	return 0;
 }

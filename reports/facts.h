@@ -86,6 +86,8 @@ struct run_facts {
 	const char *inconsistent; /* read with --force: what is wrong */
 	const char *qemu_command; /* record --kernel */
 	int emulated;             /* under QEMU TCG: times are emulated */
+	int exact;                /* record --kernel --exact: exact counts,
+				   * no sampling error */
 };
 
 /* f from p; -1 after printing why (more than RUN_MAX_EVENTS events). */

@@ -29,7 +29,12 @@ static void value_text(char *buf, size_t len, const struct model *m,
 
 	if (m->run.workload_command)
 		snprintf(per, sizeof(per), " per %s", m->run.unit.name);
-	if (!strcmp(unit, "ns"))
+	if (m->run.exact && m->nrepeats > 1)
+		snprintf(buf, len, "%.0f exact %s%s, sd %.0f across %d boots", v,
+			 unit, per, err, m->nrepeats);
+	else if (m->run.exact)
+		snprintf(buf, len, "%.0f exact %s%s (one boot)", v, unit, per);
+	else if (!strcmp(unit, "ns"))
 		snprintf(buf, len, "%.2f +- %.2f us%s", v / 1e3, err / 1e3, per);
 	else
 		snprintf(buf, len, "%.0f +- %.0f %s%s", v, err, unit, per);

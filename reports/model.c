@@ -455,7 +455,8 @@ void finish_row(struct model_row *r, const struct model *m)
 
 	for (e = 0; e < m->nevents; e++) {
 		r->per_rt[e] = rt ? r->weight[e] / rt : 0;
-		r->err[e] = r->samples[e] ?
+		/* exact counts have no sampling error */
+		r->err[e] = r->samples[e] && !m->run.exact ?
 			r->per_rt[e] / sqrt((double)r->samples[e]) : 0;
 		r->rep_mean[e] = r->per_rt[e];
 		r->spread[e] = 0;
@@ -689,6 +690,27 @@ int model_build_remote(struct model *m, struct symbolizer *s)
 		return -1;
 	}
 	return 0;
+}
+
+void model_rest_row(const struct model *m, const struct model_view *v,
+		    size_t from, struct model_row *rest)
+{
+	size_t i, e;
+
+	memset(rest, 0, sizeof(*rest));
+	rest->ipc = -1;
+	for (i = from; i < v->n; i++) {
+		rest->share += v->rows[i].share;
+		for (e = 0; e < m->nevents; e++) {
+			rest->samples[e] += v->rows[i].samples[e];
+			rest->per_rt[e] += v->rows[i].per_rt[e];
+		}
+	}
+	for (e = 0; e < m->nevents; e++)
+		rest->err[e] = rest->samples[e] && !m->run.exact ?
+			rest->per_rt[e] / sqrt((double)rest->samples[e]) : 0;
+	if (v->n)
+		rest->cum = v->rows[v->n - 1].cum;
 }
 
 double model_row_error(const struct model *m, const struct model_row *r,

@@ -238,6 +238,11 @@ void model_free(struct model *m);
  * without a remote side. -1 after printing why. */
 int model_build_remote(struct model *m, struct symbolizer *s);
 
+/* The rows of v from `from` on summed into *rest (name NULL, no IPC),
+ * with their sampling error: the "(N more not shown)" row that keeps a
+ * cut table adding up to its total. */
+void model_rest_row(const struct model *m, const struct model_view *v,
+		    size_t from, struct model_row *rest);
 /* The +- of row r, event e, in every format: the sample standard
  * deviation across repeats when the profile has them, else the Poisson
  * sampling error. One definition, so text, HTML, markdown and CSV agree. */

@@ -49,7 +49,7 @@ int report_csv(FILE *f, const void *model, const struct render_options *o)
 	 * those things themselves */
 	int fn = model_view_of_functions(m, by);
 	struct model_row rest;
-	size_t i, e, shown;
+	size_t e, shown;
 
 	if (model_empty(m))
 		return error("report of an empty model");
@@ -72,20 +72,8 @@ int report_csv(FILE *f, const void *model, const struct render_options *o)
 	/* rows cut by --limit or --threshold: one row of their sum, so the
 	 * column still adds up to the total */
 	if (shown < v->n) {
-		memset(&rest, 0, sizeof(rest));
+		model_rest_row(m, v, shown, &rest);
 		rest.name = "[other]";
-		rest.ipc = -1;
-		for (i = shown; i < v->n; i++) {
-			rest.share += v->rows[i].share;
-			for (e = 0; e < m->nevents; e++) {
-				rest.samples[e] += v->rows[i].samples[e];
-				rest.per_rt[e] += v->rows[i].per_rt[e];
-			}
-		}
-		for (e = 0; e < m->nevents; e++)
-			rest.err[e] = rest.samples[e] ?
-				rest.per_rt[e] / sqrt((double)rest.samples[e]) : 0;
-		rest.cum = v->rows[v->n - 1].cum;
 		put_row(f, m, &rest, fn);
 	}
 	if (fflush(f) || ferror(f))

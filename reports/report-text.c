@@ -295,6 +295,8 @@ static void layout_compute(struct layout *L, const struct model *m,
 	memset(L, 0, sizeof(*L));
 	L->m = m;
 	L->bar_label = m->nrepeats > 1 ? "sd" : "+-";
+	/* exact counts: no sampling error, a spread only across boots */
+	L->show_err = !m->run.exact || m->nrepeats > 1;
 	L->show_cum = 1;
 	L->show_bucket = show_bucket;
 	L->wsamples = num_width(m->total.samples[0]);
@@ -338,8 +340,8 @@ static void layout_compute(struct layout *L, const struct model *m,
 		L->nval = 1;
 		fmt_val(v, sizeof(v), row_bar(m, &m->total));
 		L->werr = strlen(v) > 5 ? strlen(v) : 5;
-		L->show_err = 1;
-		fixed += L->werr + 1;
+		if (L->show_err)
+			fixed += L->werr + 1;
 	}
 	if (m->cycles_event >= 0 && m->insns_event >= 0 &&
 	    width - (fixed + 5) >= SYM_MIN_W) {
@@ -366,7 +368,9 @@ static void put_table_head(struct text_ctx *c, const struct layout *L,
 	struct line l = { .len = 0 };
 	size_t e;
 
-	line_add(&l, "%*s %*s ", L->wsamples, "samples", PCT_W, "%");
+	/* exact: what the samples column sums is instructions executed */
+	line_add(&l, "%*s %*s ", L->wsamples, L->m->run.exact ? "insns" : "samples",
+		 PCT_W, "%");
 	if (L->show_cum)
 		line_add(&l, "%*s ", PCT_W, "cum %");
 	for (e = 0; e < L->nval; e++) {
@@ -463,7 +467,7 @@ static void put_view(struct text_ctx *c, const struct model *m,
 		     int show_bucket, const struct render_options *o,
 		     int totals)
 {
-	size_t shown = rows_shown(v, o), i, e;
+	size_t shown = rows_shown(v, o), i;
 	struct layout L;
 
 	layout_compute(&L, m, c->width, show_bucket, v->rows, shown);
@@ -476,17 +480,7 @@ static void put_view(struct text_ctx *c, const struct model *m,
 		struct model_row rest;
 		char label[96];
 
-		memset(&rest, 0, sizeof(rest));
-		rest.ipc = -1;
-		for (i = shown; i < v->n; i++) {
-			rest.samples[0] += v->rows[i].samples[0];
-			rest.share += v->rows[i].share;
-			for (e = 0; e < m->nevents; e++)
-				rest.per_rt[e] += v->rows[i].per_rt[e];
-		}
-		rest.err[0] = rest.samples[0] ?
-			rest.per_rt[0] / sqrt((double)rest.samples[0]) : 0;
-		rest.cum = v->rows[v->n - 1].cum;
+		model_rest_row(m, v, shown, &rest);
 		snprintf(label, sizeof(label), "(%zu more not shown)",
 			 v->n - shown);
 		L.rest_row = &rest;

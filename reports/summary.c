@@ -526,10 +526,17 @@ static void put_notes(struct summary *s, const struct model *m)
 		if (!strcmp(m->views[MODEL_BY_ROLE].rows[i].name,
 			    model_role_name(MODEL_ROLE_IDLE_CTX)))
 			ic = &m->views[MODEL_BY_ROLE].rows[i];
-	if (m->run.emulated)
+	if (m->run.exact)
+		BRIEF_NOTE(s, "%s.", PROFILE_EXACT_NOTE);
+	else if (m->run.emulated)
 		BRIEF_NOTE(s, "%s.", PROFILE_EMULATED_NOTE);
 	emulated_pmu_note(s, m);
-	if (m->nrepeats > 1)
+	if (m->run.exact && m->nrepeats > 1)
+		BRIEF_NOTE(s, "sd is the sample standard deviation of the value per %s across the %d boots (each a window of its own).",
+		     m->run.unit.name, m->nrepeats);
+	else if (m->run.exact)
+		BRIEF_NOTE(s, "one boot: record with -r N for N boots and their spread.");
+	else if (m->nrepeats > 1)
 		BRIEF_NOTE(s, "sd is the sample standard deviation of the value per %s across the %d repeats (measurement windows); the value itself is all windows' weight over all %ss. A row of omitted rows shows its sampling error instead.",
 		     m->run.unit.name, m->nrepeats,
 		     m->run.unit.name);

@@ -56,6 +56,13 @@ WORKLOAD_OPTIONS_HELP
 "      --qemu-timeout SECS  with --kernel: stop the guest after SECS\n"
 "      --guest-perpkt FILE  with --kernel: perpkt binary for the guest\n"
 "                         (another architecture's picks its QEMU)\n"
+"      --exact            with --kernel: count every instruction the\n"
+"                         emulated CPUs execute in the window, exactly,\n"
+"                         with a QEMU TCG plugin, instead of sampling;\n"
+"                         each -r window is a boot of its own\n"
+"      --window-marks     count only, and mark the window's edges with\n"
+"                         instructions the plugin sees (what --exact\n"
+"                         runs inside the guest)\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
@@ -69,6 +76,8 @@ static const struct option record_longopts[] = {
 		{ "guest-perpkt", required_argument, NULL, 44 },
 		{ "no-remote", no_argument, NULL, 45 },
 		{ "remote-cpus", required_argument, NULL, 46 },
+		{ "exact", no_argument, NULL, 47 },
+		{ "window-marks", no_argument, NULL, 48 },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -152,6 +161,13 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			o->builtin.remote_cpus = optarg;
 			break;
 		}
+		case 47:
+			o->kernel.exact = 1;
+			break;
+		case 48:
+			o->builtin.window_marks = 1;
+			o->sampling.counting_only = 1;
+			break;
 		case 'h':
 			*help = 1;
 			return 0;
@@ -167,6 +183,16 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			     o->builtin.no_remote ? "no-remote" : "remote-cpus");
 	if (o->builtin.no_remote && o->builtin.remote_cpus)
 		return error("--no-remote and --remote-cpus both given: choose one");
+	if (o->kernel.exact && !o->kernel.kernel)
+		return error("--exact counts with a QEMU plugin: it goes with --kernel IMAGE");
+	if (o->kernel.exact && (o->sampling.period || o->sampling.freq ||
+				o->sampling.callchain ||
+				strcmp(o->sampling.events, RECORD_DEFAULT_EVENTS)))
+		return error("--exact counts every instruction: -e, -c, -F and -g are "
+			     "for sampling");
+	if (o->builtin.window_marks && o->kernel.kernel)
+		return error("--window-marks is what --exact runs inside the guest: "
+			     "give --exact");
 	if (o->kernel.kernel && o->builtin.peer)
 		return error("--peer and --kernel both given: the guest has no network device");
 	return record_check_options(o, argc, argv);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "error.h"
 
@@ -125,4 +126,34 @@ int lab_channel_unpack(const char *stream, const char *dir)
 	if (nfiles < 0)
 		return -1;
 	return done ? nfiles : 0;
+}
+
+int lab_gunzip(const char *gz, const char *out)
+{
+	gzFile in = gzopen(gz, "rb");
+	FILE *f;
+	char buf[65536];
+	int n, ret = 0;
+
+	if (!in)
+		return error("the guest sent no '%s': %s", gz, strerror(errno));
+	f = fopen(out, "w");
+	if (!f) {
+		gzclose(in);
+		return error("cannot write '%s': %s", out, strerror(errno));
+	}
+	while ((n = gzread(in, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
+			ret = error("cannot write '%s': %s", out, strerror(errno));
+			break;
+		}
+	if (n < 0) {
+		int zerr;
+
+		ret = error("'%s' is not whole gzip data: %s", gz, gzerror(in, &zerr));
+	}
+	gzclose(in);
+	if (fclose(f) && !ret)
+		ret = error("cannot write '%s': %s", out, strerror(errno));
+	return ret;
 }

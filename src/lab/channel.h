@@ -23,4 +23,8 @@ int lab_channel_unpack(const char *stream, const char *dir);
  * least 3 * strlen(in) / 4 bytes. Returns the length, -1 if malformed. */
 long lab_base64_decode(const char *in, unsigned char *out);
 
+/* A gzip'd file the guest sent (gzip -c) into `out`, through zlib; -1
+ * after printing why. */
+int lab_gunzip(const char *gz, const char *out);
+
 #endif

@@ -54,10 +54,14 @@ static const char init_script[] =
 "fi\n"
 "cut -d' ' -f1 /proc/uptime >> /tmp/uptime\n"
 "cat /sys/kernel/notes > /tmp/notes 2>/dev/null\n"
+"if [ -n \"$EXACT\" ]; then\n"
+"  gzip -c /proc/kallsyms > /tmp/kallsyms.gz\n"
+"  cat /proc/modules > /tmp/modules\n"
+"fi\n"
 "echo 1 > /proc/sys/kernel/printk\n"
 "stty -F /dev/$PORT raw -echo\n"
 "{\n"
-"  for f in guest-error rc stderr uptime notes profile.json; do\n"
+"  for f in guest-error rc stderr uptime notes profile.json kallsyms.gz modules; do\n"
 "    [ -e /tmp/$f ] || continue\n"
 "    echo \"perpkt-file $f\"; base64 /tmp/$f; echo perpkt-end\n"
 "  done\n"
@@ -217,7 +221,8 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 		fprintf(f, "%s\n", g->args[i]);
 	}
 	fclose(f);
-	snprintf(env, sizeof(env), "PORT=%s\n", a->data_port);
+	snprintf(env, sizeof(env), "PORT=%s\nEXACT=%s\n", a->data_port,
+		 g->exact ? "1" : "");
 	if (lab_arch_path(a->busybox, busybox, sizeof(busybox)) ||
 	    access(busybox, R_OK)) {
 		error("no static busybox for the %s guest at '%s': run tests/lab/fetch-guest.sh %s (it unpacks busybox-static:%s there)",

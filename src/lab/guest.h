@@ -20,6 +20,8 @@ struct lab_guest {
 				    * beside it, as a .deb unpacks them */
 	char **args;               /* `perpkt record` arguments in the guest */
 	size_t nargs;
+	int exact;                 /* send the guest's kallsyms and modules
+				    * out too (--exact: the host symbolizes) */
 };
 
 /* Write the initramfs to `path`; *module names the veth module put in
@@ -34,6 +36,8 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 #define LAB_GUEST_ERROR "guest-error"   /* why perpkt did not run */
 #define LAB_GUEST_NOTES "notes"         /* /sys/kernel/notes */
 #define LAB_GUEST_UPTIME "uptime"       /* /proc/uptime at /init, at the end */
+#define LAB_GUEST_KALLSYMS "kallsyms.gz" /* --exact: /proc/kallsyms, gzip'd */
+#define LAB_GUEST_MODULES "modules"     /* --exact: /proc/modules */
 /* Printed on the console once /init runs. */
 #define LAB_GUEST_UP_MARK "perpkt-guest: up"
 

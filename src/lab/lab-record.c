@@ -14,22 +14,31 @@
 #include "error.h"
 #include "exitcode.h"
 #include "lab/channel.h"
+#include "lab/exact.h"
 #include "lab/guest.h"
 #include "lab/qemu.h"
 #include "system/procfile.h"
+#include "profile/merge.h"
 #include "profile/profile.h"
 #include "symbolize/symbolize.h"
 
-/* Host-only options and whether each takes a value. */
-static int host_option(const char *a, int *takes_value)
+/* Host-only options and whether each takes a value. In exact mode the
+ * host boots once per window: -r is the host's too. */
+static int host_option(const char *a, int exact, int *takes_value)
 {
 	static const char *const with_value[] = {
 		"--kernel", "--vmlinux", "--qemu-arg", "--guest-perpkt",
-		"--qemu-timeout", "--output", "-o",
+		"--qemu-timeout", "--output", "-o", "--repeat", "-r",
 	};
-	size_t i, n;
+	size_t i, n, nwith = sizeof(with_value) / sizeof(with_value[0]);
 
-	for (i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++) {
+	if (!exact)
+		nwith -= 2;
+	if (exact && !strcmp(a, "--exact")) {
+		*takes_value = 0;
+		return 1;
+	}
+	for (i = 0; i < nwith; i++) {
 		n = strlen(with_value[i]);
 		if (strncmp(a, with_value[i], n))
 			continue;
@@ -38,7 +47,7 @@ static int host_option(const char *a, int *takes_value)
 			return 1;
 		}
 		/* --kernel=IMAGE, -oFILE */
-		if (a[n] == '=' || (n == 2 && a[1] == 'o')) {
+		if (a[n] == '=' || n == 2) {
 			*takes_value = 0;
 			return 1;
 		}
@@ -46,9 +55,16 @@ static int host_option(const char *a, int *takes_value)
 	return 0;
 }
 
-char **lab_guest_args(int argc, char **argv, size_t *n)
+/* What the guest adds in exact mode: mark the window, sample nothing,
+ * count on every vCPU (the plugin counts them all). */
+static const char *const exact_args[] = {
+	"--window-marks", "-a", "-e", "cpu-clock",
+};
+
+char **lab_guest_args(int argc, char **argv, int exact, size_t *n)
 {
-	char **out = calloc(argc + 1, sizeof(*out));
+	size_t nextra = sizeof(exact_args) / sizeof(exact_args[0]), k;
+	char **out = calloc((size_t)argc + nextra + 1, sizeof(*out));
 	int i, value, rest = 0;
 
 	*n = 0;
@@ -57,12 +73,14 @@ char **lab_guest_args(int argc, char **argv, size_t *n)
 	for (i = 1; i < argc; i++) {
 		if (!rest && !strcmp(argv[i], "--")) {
 			rest = 1;
-		} else if (!rest && host_option(argv[i], &value)) {
+		} else if (!rest && host_option(argv[i], exact, &value)) {
 			i += value;
 			continue;
 		}
 		out[(*n)++] = argv[i];
 	}
+	for (k = 0; exact && k < nextra; k++)
+		out[(*n)++] = (char *)exact_args[k];
 	return out;
 }
 
@@ -84,6 +102,10 @@ struct lab_run {
 	double wall_s;
 	double boot_s, end_s;   /* guest uptime at /init and at the end */
 	double up_s;            /* host seconds from QEMU's start to /init */
+	char *plugin;           /* exact: the QEMU plugin */
+	char counts[4200];      /* exact: the plugin's counts file */
+	int boot;               /* which boot, from 0 */
+	double walls_s;         /* QEMU's runs together */
 };
 
 static void path_in(char *out, size_t len, const struct lab_run *r,
@@ -154,10 +176,19 @@ static int boot(struct lab_run *r, const struct lab_request *rq,
 		.interrupted = job->interrupted, .up_mark = LAB_GUEST_UP_MARK,
 	};
 	enum lab_qemu_end end;
-	char **argv;
+	char **argv, plugin[8500];
 	int status = 0, n;
 	size_t i, len = 0;
 
+	if (r->plugin) {
+		/* one counts file per boot; nokaslr: the same addresses in
+		 * every boot, so their windows add up */
+		snprintf(r->counts, sizeof(r->counts), "%s/counts-%d.txt", r->dir,
+			 r->boot);
+		snprintf(plugin, sizeof(plugin), "file=%s,out=%s", r->plugin, r->counts);
+		q.plugin = plugin;
+		q.append = "nokaslr";
+	}
 	/* boot in seconds, the windows at TCG's pace, and the reply */
 	q.timeout_s = rq->qemu_timeout > 0 ? rq->qemu_timeout :
 		90 + 2 * job->run_s + (job->counted ? 120 : 0);
@@ -169,11 +200,15 @@ static int boot(struct lab_run *r, const struct lab_request *rq,
 	for (i = 0; r->qemu_command && argv && argv[i]; i++)
 		strcat(strcat(r->qemu_command, i ? " " : ""), argv[i]);
 	lab_qemu_argv_free(argv);
-	if (!job->quiet)
+	if (!job->quiet && job->boots > 1)
+		info("booting '%s' under %s (%s), boot %d of %d", rq->kernel,
+		     r->arch->qemu, r->accel, r->boot + 1, job->boots);
+	else if (!job->quiet)
 		info("booting '%s' under %s (%s)", rq->kernel, r->arch->qemu,
 		     r->accel);
 	if (lab_qemu_run(&q, &end, &status, &r->wall_s))
 		return -1;
+	r->walls_s += r->wall_s;
 	r->up_s = q.up_s;
 	n = end == LAB_QEMU_EXITED ? lab_channel_unpack(r->data, r->out) : 0;
 	if (n < 0)
@@ -191,6 +226,10 @@ static void choose_accel(struct lab_run *r, const struct lab_request *rq)
 
 	if (lab_qemu_extra_accel(&q)) {
 		snprintf(r->accel, sizeof(r->accel), "as --qemu-arg chose");
+		return;
+	}
+	if (rq->exact) {
+		snprintf(r->accel, sizeof(r->accel), "tcg (--exact counts with a TCG plugin)");
 		return;
 	}
 	if (!lab_arch_native(r->arch)) {
@@ -246,8 +285,12 @@ static void add_conditions(struct profile *p, const struct lab_run *r,
 	profile_add_condition(p, LAB_COND_BOOT, buf);
 	snprintf(buf, sizeof(buf), "%.2f", r->boot_s);
 	profile_add_condition(p, LAB_COND_GUEST_BOOT, buf);
-	snprintf(buf, sizeof(buf), "%.1f", r->wall_s);
+	snprintf(buf, sizeof(buf), "%.1f", r->walls_s);
 	profile_add_condition(p, LAB_COND_WALL, buf);
+	if (r->boot > 1) {
+		snprintf(buf, sizeof(buf), "%d", r->boot);
+		profile_add_condition(p, LAB_COND_BOOTS, buf);
+	}
 }
 
 /* The guest's build-id (its /sys/kernel/notes, also in the profile)
@@ -289,13 +332,33 @@ static int check_notes(const struct lab_run *r, struct profile *p)
 	return ret;
 }
 
-static int finish(struct lab_run *r, const struct lab_request *rq,
-		  const struct lab_job *job)
+/* The guest's exact counts into its profile p of one boot. */
+static int fold_exact(struct lab_run *r, struct profile *p)
+{
+	char kallsyms[4300], gz[4300], modules[4300];
+	struct lab_exact x;
+	int ret;
+
+	snprintf(gz, sizeof(gz), "%s/%s", r->out, LAB_GUEST_KALLSYMS);
+	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", r->out);
+	snprintf(modules, sizeof(modules), "%s/%s", r->out, LAB_GUEST_MODULES);
+	if (lab_gunzip(gz, kallsyms) || lab_exact_read(r->counts, &x))
+		return -1;
+	ret = lab_exact_fold(p, &x, kallsyms, modules);
+	lab_exact_free(&x);
+	return ret;
+}
+
+/* The profile the guest brought out of this boot, checked, into p; the
+ * guest's exit status as an enum result, RESULT_FAILURE when there is
+ * no profile. */
+static int collect(struct lab_run *r, const struct lab_request *rq,
+		   const struct lab_job *job, struct profile *p)
 {
 	char *text, path[4300];
-	struct profile p;
-	int rc = RESULT_FAILURE, guest_rc;
+	int guest_rc;
 
+	memset(p, 0, sizeof(*p));
 	text = read_text(r, LAB_GUEST_ERROR);
 	if (text) {
 		text[strcspn(text, "\n")] = '\0';
@@ -304,7 +367,7 @@ static int finish(struct lab_run *r, const struct lab_request *rq,
 		return RESULT_FAILURE;
 	}
 	text = read_text(r, LAB_GUEST_UPTIME);
-	if (text)
+	if (text && r->boot == 0)
 		sscanf(text, "%lf %lf", &r->boot_s, &r->end_s);
 	free(text);
 	text = read_text(r, LAB_GUEST_RC);
@@ -318,25 +381,36 @@ static int finish(struct lab_run *r, const struct lab_request *rq,
 		      guest_rc);
 		return RESULT_FAILURE;
 	}
-	if (profile_read(&p, path))
+	if (profile_read(p, path))
 		return RESULT_FAILURE;
-	if (check_notes(r, &p) || (rq->vmlinux && check_vmlinux(&p, rq->vmlinux)))
-		goto out;
-	add_conditions(&p, r, rq);
+	if (check_notes(r, p) || (rq->vmlinux && check_vmlinux(p, rq->vmlinux)) ||
+	    (r->plugin && fold_exact(r, p))) {
+		profile_free(p);
+		return RESULT_FAILURE;
+	}
+	/* the guest's exit status back to a result, for main() to map */
+	return guest_rc == PERPKT_EXIT_OK ? RESULT_OK :
+	       guest_rc == PERPKT_EXIT_PARTIAL ? RESULT_PARTIAL : RESULT_FAILURE;
+}
+
+/* How it was emulated into p's conditions, the host's command line,
+ * and p written to the output. */
+static int finish(struct lab_run *r, const struct lab_request *rq,
+		  const struct lab_job *job, struct profile *p)
+{
+	add_conditions(p, r, rq);
 	/* what reproduces it is the host's command */
-	free(p.command);
-	p.command = profile_command_line(job->argc - 1, job->argv + 1);
-	if (profile_write(&p, job->output))
-		goto out;
-	if (!job->quiet)
+	free(p->command);
+	p->command = profile_command_line(job->argc - 1, job->argv + 1);
+	if (profile_write(p, job->output))
+		return -1;
+	if (!job->quiet && r->boot > 1)
+		info("%d boots, the first to /init in %.2f s (%.2f s by its own clock), QEMU ran %.1f s in all (%s); profile written to '%s'",
+		     r->boot, r->up_s, r->boot_s, r->walls_s, r->accel, job->output);
+	else if (!job->quiet)
 		info("guest booted to /init in %.2f s (%.2f s by its own clock), QEMU ran %.1f s (%s); profile written to '%s'",
 		     r->up_s, r->boot_s, r->wall_s, r->accel, job->output);
-	/* the guest's exit status back to a result, for main() to map */
-	rc = guest_rc == PERPKT_EXIT_OK ? RESULT_OK :
-	     guest_rc == PERPKT_EXIT_PARTIAL ? RESULT_PARTIAL : RESULT_FAILURE;
-out:
-	profile_free(&p);
-	return rc;
+	return 0;
 }
 
 /*
@@ -405,6 +479,13 @@ static int prepare(struct lab_run *r, const struct lab_request *rq,
 	if (rq->vmlinux && access(rq->vmlinux, R_OK))
 		return error("cannot read vmlinux '%s': %s", rq->vmlinux,
 			     strerror(errno));
+	if (rq->exact) {
+		char why[512];
+
+		r->plugin = lab_exact_plugin(why, sizeof(why));
+		if (!r->plugin)
+			return error("--exact cannot count here: %s", why);
+	}
 	self = guest_binary(rq, &r->arch);
 	if (!self)
 		return -1;
@@ -430,7 +511,8 @@ static int prepare(struct lab_run *r, const struct lab_request *rq,
 		free(self);
 		return error("cannot create '%s': %s", r->out, strerror(errno));
 	}
-	g.args = lab_guest_args(job->argc, job->argv, &g.nargs);
+	g.args = lab_guest_args(job->argc, job->argv, rq->exact, &g.nargs);
+	g.exact = rq->exact;
 	if (!g.args) {
 		free(self);
 		return error("out of memory");
@@ -444,29 +526,77 @@ static int prepare(struct lab_run *r, const struct lab_request *rq,
 	return ret;
 }
 
+/* Empty the folder the guest's files come out to, for the next boot. */
+static int clear_out(const struct lab_run *r)
+{
+	if (nftw(r->out, rm_entry, 16, FTW_DEPTH | FTW_PHYS) || mkdir(r->out, 0755))
+		return error("cannot empty '%s': %s", r->out, strerror(errno));
+	return 0;
+}
+
+/* Boot once, under TCG again if KVM could not run the guest. */
+static int boot_once(struct lab_run *r, const struct lab_request *rq,
+		     const struct lab_job *job)
+{
+	int ret = boot(r, rq, job);
+
+	if (ret && r->kvm && !(job->interrupted && *job->interrupted)) {
+		/* /dev/kvm opens on hosts whose nested KVM cannot run a
+		 * guest: say so and emulate instead */
+		info("trying TCG (emulation) instead");
+		r->kvm = 0;
+		snprintf(r->accel, sizeof(r->accel), "tcg (KVM failed to run the guest)");
+		ret = boot(r, rq, job);
+	}
+	return ret;
+}
+
 int lab_record(const struct lab_request *rq, const struct lab_job *job)
 {
 	struct lab_run r;
-	int rc = RESULT_FAILURE, ret;
+	struct profile total, p;
+	int rc = RESULT_FAILURE, boots = job->boots > 0 ? job->boots : 1, got = 0;
 
 	memset(&r, 0, sizeof(r));
+	memset(&total, 0, sizeof(total));
 	if (prepare(&r, rq, job))
 		goto out;
 	lab_qemu_version(r.arch, r.qemu_version, sizeof(r.qemu_version));
 	choose_accel(&r, rq);
-	ret = boot(&r, rq, job);
-	if (ret && r.kvm && !(job->interrupted && *job->interrupted)) {
-		/* /dev/kvm opens on hosts whose nested KVM cannot run a
-		 * guest: say so and emulate instead */
-		info("trying TCG (emulation) instead");
-		r.kvm = 0;
-		snprintf(r.accel, sizeof(r.accel), "tcg (KVM failed to run the guest)");
-		ret = boot(&r, rq, job);
+	/* with --exact each window is a boot of its own */
+	for (r.boot = 0; r.boot < boots; r.boot++) {
+		char what[64];
+		int brc;
+
+		if ((r.boot && clear_out(&r)) || boot_once(&r, rq, job))
+			break;
+		brc = collect(&r, rq, job, got ? &p : &total);
+		if (brc == RESULT_FAILURE)
+			break;
+		snprintf(what, sizeof(what), "boot %d", r.boot + 1);
+		if (got && profile_merge(&total, &p, what)) {
+			profile_free(&p);
+			break;
+		}
+		if (got)
+			profile_free(&p);
+		if (!got++ || brc > rc)
+			rc = brc;  /* the worst of the boots' results */
+		if (job->interrupted && *job->interrupted)
+			break;
 	}
-	if (!ret)
-		rc = finish(&r, rq, job);
+	if (got && got < boots) {
+		warning("%d of %d boots recorded: the profile has their windows",
+			got, boots);
+		rc = RESULT_PARTIAL;
+	}
+	r.boot = got;
+	if (got && finish(&r, rq, job, &total))
+		rc = RESULT_FAILURE;
 out:
+	profile_free(&total);
 	free(r.qemu_command);
+	free(r.plugin);
 	if (r.dir[0] && !getenv("PERPKT_LAB_KEEP"))
 		nftw(r.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	else if (r.dir[0])

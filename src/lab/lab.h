@@ -15,6 +15,8 @@ struct lab_request {
 	const char *qemu_args[32]; /* --qemu-arg, in order */
 	size_t nqemu_args;
 	double qemu_timeout;       /* --qemu-timeout; 0: from the run length */
+	int exact;                 /* --exact: count instructions with the
+				    * QEMU plugin, one boot per window */
 };
 
 /* The record run the guest is to do, as far as the host must know it. */
@@ -23,6 +25,8 @@ struct lab_job {
 	int argc;                  /* record's arguments (argv[0] "record"), */
 	char **argv;               /* passed on without the host-only ones */
 	double run_s;              /* warm-up and windows, guest seconds */
+	int boots;                 /* guests to boot, one after the other:
+				    * -r with --exact, else 1 */
 	int counted;               /* -n: the run's length is not known */
 	int veth;                  /* --net veth: the guest needs the module */
 	int quiet;
@@ -40,9 +44,11 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job);
 
 /* The `perpkt record` arguments for inside the guest: argv without the
  * host-only options (--kernel, --vmlinux, --qemu-arg, --guest-perpkt,
- * --qemu-timeout, -o). Returns a NULL-terminated array of argv's own
- * strings (free only the array), NULL when out of memory. */
-char **lab_guest_args(int argc, char **argv, size_t *n);
+ * --qemu-timeout, -o; with exact, --exact and -r too, and the guest's
+ * own exact-mode options added). Returns a NULL-terminated array of
+ * argv's own strings and static ones (free only the array), NULL when
+ * out of memory. */
+char **lab_guest_args(int argc, char **argv, int exact, size_t *n);
 
 /* Conditions a lab profile carries (docs/guide.md, "Other kernels"). */
 #define LAB_COND_ACCEL PROFILE_COND_ACCEL
@@ -52,6 +58,7 @@ char **lab_guest_args(int argc, char **argv, size_t *n);
 #define LAB_COND_VMLINUX PROFILE_COND_VMLINUX
 #define LAB_COND_BOOT "lab.boot_s"        /* host seconds to /init */
 #define LAB_COND_GUEST_BOOT "lab.guest_boot_s"  /* guest uptime then */
-#define LAB_COND_WALL "lab.wall_s"        /* QEMU's run, host seconds */
+#define LAB_COND_WALL "lab.wall_s"        /* QEMU's runs, host seconds */
+#define LAB_COND_BOOTS "lab.boots"        /* boots merged, when more than one */
 
 #endif

@@ -81,7 +81,10 @@ char **lab_qemu_argv(const struct lab_qemu *q)
 	push(&s, "-kernel"), push(&s, "%s", q->kernel);
 	push(&s, "-initrd"), push(&s, "%s", q->initrd);
 	push(&s, "-append");
-	push(&s, "console=%s panic=-1 rdinit=/init", q->arch->console);
+	push(&s, "console=%s panic=-1 rdinit=/init%s%s", q->arch->console,
+	     q->append ? " " : "", q->append ? q->append : "");
+	if (q->plugin)
+		push(&s, "-plugin"), push(&s, "%s", q->plugin);
 	for (i = 0; i < q->nextra; i++)
 		push(&s, "%s", q->extra[i]);
 	return s.v;

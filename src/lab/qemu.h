@@ -23,6 +23,8 @@ struct lab_qemu {
 	int kvm;                    /* -accel kvm, else tcg (unless extra
 				     * chooses: then neither is added) */
 	int cpus, mem_mb;
+	const char *append;         /* more kernel command line, or NULL */
+	const char *plugin;         /* -plugin ARG (file=...,out=...), or NULL */
 	double timeout_s;
 	volatile sig_atomic_t *interrupted;
 	const char *up_mark;        /* console text that says the guest is up */

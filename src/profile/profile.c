@@ -55,6 +55,27 @@ char *profile_command_line(int argc, char **argv)
 	return s;
 }
 
+static int cmp_sample(const void *a, const void *b)
+{
+	const struct profile_sample *x = a, *y = b;
+
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	if (x->repeat != y->repeat)
+		return x->repeat < y->repeat ? -1 : 1;
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return (int)x->role - (int)y->role;
+}
+
+void profile_sort_samples(struct profile *p)
+{
+	if (p->nsamples > 1)
+		qsort(p->samples, p->nsamples, sizeof(*p->samples), cmp_sample);
+}
+
 int profile_add_condition(struct profile *p, const char *key, const char *value)
 {
 	struct profile_condition *c;
@@ -278,6 +299,11 @@ int profile_emulated(const struct profile *p)
 	const char *accel = profile_condition(p, PROFILE_COND_ACCEL);
 
 	return accel && !strncmp(accel, "tcg", 3);
+}
+
+int profile_exact(const struct profile *p)
+{
+	return p->mode && !strcmp(p->mode, PROFILE_EXACT_MODE);
 }
 
 int profile_repeat_used(const struct profile *p, size_t k)

@@ -233,7 +233,8 @@ struct profile {
 	uint32_t hist_sub_buckets;
 
 	/* counters */
-	char *mode;           /* "hardware" or "software-clock" */
+	char *mode;           /* "hardware", "software-clock" or "exact" (emulated
+			       * instructions counted by record --kernel --exact) */
 	char *fallback_reason;/* why software-clock was used, else NULL */
 	/* The CPU clock that turned the sample rate into a cycle period,
 	 * and where its value came from; 0 and NULL when none was used */
@@ -296,6 +297,10 @@ void profile_note_partial(const struct profile *p, const char *path);
  * NULL when out of memory). */
 char *profile_command_line(int argc, char **argv);
 
+/* Samples in a stable order, by (event, repeat, ip, cpu, role), so
+ * profiles diff with plain tools. */
+void profile_sort_samples(struct profile *p);
+
 /* Append a condition (copies both strings); -1 when out of memory. */
 int profile_add_condition(struct profile *p, const char *key, const char *value);
 /* The value of a condition, NULL if absent. */
@@ -326,6 +331,14 @@ const char *profile_condition(const struct profile *p, const char *key);
 int profile_emulated(const struct profile *p);
 #define PROFILE_EMULATED_NOTE \
 	"recorded under QEMU TCG emulation: times are emulated, not the hardware's; samples per round trip are the figure to compare between kernels (they follow the instructions emulated, and the host's load), not times"
+/* record --kernel --exact: the one event is the emulated CPUs'
+ * instructions, counted by a QEMU TCG plugin between the window's
+ * marks; its samples are instruction addresses with their executions. */
+#define PROFILE_EXACT_MODE "exact"
+#define PROFILE_EXACT_PMU "qemu-tcg-plugin"
+int profile_exact(const struct profile *p);
+#define PROFILE_EXACT_NOTE \
+	"exact mode: instructions the emulated CPUs executed inside the window, counted one by one by a QEMU TCG plugin; exact and repeatable, not time, with no sampling error (a spread, where shown, is across boots); times in this report are emulated and follow the host's load"
 /* What the profile's values are per: "round trip" (also for profiles
  * from before --per), "udp-datagram", ...; and the --per spec, "rt". */
 const char *profile_unit_name(const struct profile *p);

@@ -561,8 +561,9 @@ static void read_counters(struct reader *r, json_t *o, struct profile *p)
 	if (!o)
 		return;
 	p->mode = reader_str(r, o, "mode", 1);
-	if (p->mode && strcmp(p->mode, "hardware") && strcmp(p->mode, "software-clock"))
-		reader_bad(r, "mode must be \"hardware\" or \"software-clock\"");
+	if (p->mode && strcmp(p->mode, "hardware") && strcmp(p->mode, "software-clock") &&
+	    strcmp(p->mode, "exact"))
+		reader_bad(r, "mode must be \"hardware\", \"software-clock\" or \"exact\"");
 	p->fallback_reason = reader_str(r, o, "fallback_reason", 0);
 	clock = json_object_get(o, "clock");
 	if (json_is_object(clock)) {  /* optional: older profiles lack it */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "symbolize/symbolize.h"
+#include "system/kernel-symbols.h"
 
 int record_fill_unit(struct profile *p, const struct unit *u)
 {
@@ -17,98 +17,6 @@ int record_fill_unit(struct profile *p, const struct unit *u)
 	if (!p->unit.spec || !p->unit.name || !p->unit.source)
 		return error("out of memory");
 	return 0;
-}
-
-static int cmp_ksym(const void *a, const void *b)
-{
-	const struct profile_ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Every kernel address the profile refers to: the sampled IPs and, with
- * -g, every callchain frame, so callers resolve without --kallsyms. */
-static uint64_t *profile_addresses(const struct profile *p, size_t *n)
-{
-	size_t i, k = p->nsamples;
-	uint64_t *a;
-	uint32_t d;
-
-	for (i = 0; i < p->nstacks; i++)
-		k += p->stacks[i].depth;
-	a = malloc((k ? k : 1) * sizeof(*a));
-	if (!a)
-		return NULL;
-	k = 0;
-	for (i = 0; i < p->nsamples; i++)
-		a[k++] = p->samples[i].ip;
-	for (i = 0; i < p->nstacks; i++)
-		for (d = 0; d < p->stacks[i].depth; d++)
-			a[k++] = p->stacks[i].ips[d];
-	*n = k;
-	return a;
-}
-
-/* Save the kallsyms entries the samples and stacks fall in, so the
- * profile can be symbolised anywhere later. */
-void record_attach_ksyms(struct profile *p)
-{
-	struct sym_error err;
-	struct symbolizer *sym;
-	size_t i, n = 0, naddr = 0;
-	uint64_t *addr;
-
-	if (symbolizer_open_kallsyms(&sym, "/proc/kallsyms", &err)) {
-		warning("%s: the profile will carry no symbols, reports show raw addresses",
-			err.msg);
-		return;
-	}
-	p->text_addr = symbolizer_text_addr(sym);
-	addr = profile_addresses(p, &naddr);
-	p->ksyms = addr ? calloc(naddr ? naddr : 1, sizeof(*p->ksyms)) : NULL;
-	for (i = 0; p->ksyms && i < naddr; i++) {
-		struct sym_entry e;
-
-		if (symbolizer_symbol(sym, addr[i], &e))
-			continue;
-		p->ksyms[n].addr = e.addr;
-		p->ksyms[n].size = e.size;
-		p->ksyms[n].type = e.type;
-		p->ksyms[n].name = (char *)e.name;    /* copied below, once unique */
-		p->ksyms[n].module = (char *)e.module;
-		n++;
-	}
-	free(addr);
-	if (!p->ksyms)
-		warning("out of memory: the profile carries no symbols");
-	else if (n > 1)
-		qsort(p->ksyms, n, sizeof(*p->ksyms), cmp_ksym);
-	p->nksyms = 0;
-	for (i = 0; i < n; i++) {
-		struct profile_ksym k = p->ksyms[i];
-
-		if (p->nksyms && p->ksyms[p->nksyms - 1].addr == k.addr)
-			continue;
-		k.name = strdup(k.name);
-		k.module = k.module ? strdup(k.module) : NULL;
-		p->ksyms[p->nksyms++] = k;
-	}
-	symbolizer_close(sym);
-}
-
-static int cmp_sample(const void *a, const void *b)
-{
-	const struct profile_sample *x = a, *y = b;
-
-	if (x->event != y->event)
-		return x->event < y->event ? -1 : 1;
-	if (x->repeat != y->repeat)
-		return x->repeat < y->repeat ? -1 : 1;
-	if (x->ip != y->ip)
-		return x->ip < y->ip ? -1 : 1;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return (int)x->role - (int)y->role;
 }
 
 int record_collect_samples(struct profile *p, const struct aggregate *a)
@@ -133,9 +41,7 @@ int record_collect_samples(struct profile *p, const struct aggregate *a)
 		n++;
 	}
 	p->nsamples = n;
-	/* a stable order makes profiles diffable with plain tools */
-	if (n > 1)
-		qsort(p->samples, n, sizeof(*p->samples), cmp_sample);
+	profile_sort_samples(p);
 	return 0;
 }
 
@@ -172,8 +78,8 @@ int record_collect(struct profile *p, struct sampler *s)
 	if (record_collect_samples(p, sampler_aggregate(s)) ||
 	    record_collect_stacks(p, sampler_stacks(s)))
 		return -1;
-	record_attach_ksyms(p);
-	record_attach_modules(p, "/sys/module", "/proc/modules");
+	kernel_symbols_attach(p, "/proc/kallsyms");
+	kernel_modules_attach(p, "/sys/module", "/proc/modules");
 	return 0;
 }
 

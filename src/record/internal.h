@@ -34,16 +34,8 @@ int record_fill_counters(struct profile *p, const struct event_spec *evs, int ne
 void record_fill_mode(struct profile *p, const struct event_spec *evs, int nev);
 int record_collect_samples(struct profile *p, const struct aggregate *a);
 int record_collect_stacks(struct profile *p, const struct stack_table *t);
-/* The kallsyms entries the samples fall in, so p reads anywhere. */
-void record_attach_ksyms(struct profile *p);
 /* Samples, stacks, kallsyms entries and module sections from s into p:
  * what makes a sampled profile readable anywhere. */
 int record_collect(struct profile *p, struct sampler *s);
-
-/* record/modules.c: the runtime text sections of the modules in p's
- * ksyms, from sys_module (/sys/module) or else proc_modules
- * (/proc/modules). */
-void record_attach_modules(struct profile *p, const char *sys_module,
-			   const char *proc_modules);
 
 #endif

@@ -40,7 +40,7 @@ static int fill(struct profile *p, const struct record_options *o,
 	return record_fill_unit(p, &o->own.per);
 }
 
-/* Write the profile (record); stat's caller renders the counts.
+/* Write the profile to out (record; stat's caller renders the counts).
  * Warnings for multiplexing, losses and interruption. cut_short: a
  * signal cut the window (one during the write leaves it complete). */
 static int finish(const struct record_options *o, struct profile *p,
@@ -59,10 +59,10 @@ static int finish(const struct record_options *o, struct profile *p,
 			return RESULT_FAILURE;
 		}
 	}
-	if (!o->sampling.counting_only) {
-		if (record_collect(p, s) || profile_output_commit(out, p))
-			return RESULT_FAILURE;
-	}
+	if (!o->sampling.counting_only && record_collect(p, s))
+		return RESULT_FAILURE;
+	if (out && profile_output_commit(out, p))
+		return RESULT_FAILURE;
 	for (e = 0; e < p->nevents; e++) {
 		samples += p->events[e].samples;
 		if (p->events[e].running_ns < p->events[e].enabled_ns)
@@ -91,7 +91,7 @@ static int finish(const struct record_options *o, struct profile *p,
 		int to_file = strcmp(o->output, "-") != 0;
 		char done[160] = "", p50[32] = "";
 
-		if (!o->sampling.counting_only)
+		if (out)
 			snprintf(done, sizeof(done), "; %llu samples; wrote %s%s%s",
 				 (unsigned long long)samples, to_file ? "'" : "",
 				 to_file ? o->output : "to standard output",
@@ -144,7 +144,7 @@ static int run(const struct record_options *o, struct record_workload *w,
 	if (w->ops->prepare(w))
 		goto out;
 	/* a bad -o must fail now, not after the measurement */
-	if (!o->sampling.counting_only && profile_output_open(&out, o->output))
+	if (!keep && profile_output_open(&out, o->output))
 		goto out;
 	if (record_plan_make(&plan, &o->cpus, &o->sampling, w, &p) ||
 	    record_plan_open(&plan, &s))
@@ -163,7 +163,7 @@ static int run(const struct record_options *o, struct record_workload *w,
 	    record_fill_counters(&p, plan.evs, plan.nev, s, plan.cpus, plan.ncpus) ||
 	    fill(&p, o, &plan) || w->ops->fill(w, &p))
 		goto out;
-	code = judge(o, w, &p, finish(o, &p, s, &out, cut));
+	code = judge(o, w, &p, finish(o, &p, s, keep ? NULL : &out, cut));
 out:
 	if (keep && code != RESULT_FAILURE) {
 		*keep = p;
@@ -185,9 +185,11 @@ static int in_guest(const struct record_options *o,
 	const struct window_request *win = &o->window;
 	struct lab_job job = {
 		.output = o->output, .argc = o->argc, .argv = o->argv,
-		.run_s = (win->warmup + win->duration) * win->repeat,
+		.run_s = (win->warmup + win->duration) *
+			 (o->kernel.exact ? 1 : win->repeat),
 		.counted = win->count != 0,
 		.veth = o->builtin.network && !strcmp(o->builtin.network, "veth"),
+		.boots = o->kernel.exact ? win->repeat : 1,
 		.quiet = o->quiet, .interrupted = interrupted,
 	};
 

@@ -55,6 +55,7 @@ struct builtin_request {
 	int irq_cpu;               /* --irq-cpu N, -1: leave */
 	int no_wait;               /* --no-wait: fail while another run
 				    * changes the system */
+	int window_marks;          /* --window-marks: for the QEMU plugin */
 };
 
 /* A workload of one's own: -- CMD or -p PID, counted in --per units. */

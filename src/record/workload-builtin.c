@@ -27,6 +27,7 @@ struct builtin {
 	int client, server, self;  /* self -1: perpkt not pinned */
 	struct workload *w;
 	struct workload_result total;
+	struct workload_result last;   /* the window just closed */
 	int windows;
 };
 
@@ -200,6 +201,7 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 		.client_cpu = b->client, .server_cpu = b->server,
 		.message_size = rq->message_size,
 		.window_fds = fds, .nwindow_fds = nfds,
+		.window_marks = rq->window_marks,
 	};
 
 	if (workload_start(&b->w, &wc))
@@ -229,29 +231,28 @@ static int running(struct record_workload *base, uint64_t *so_far)
 static int close_window(struct record_workload *base, struct profile_repeat *rp)
 {
 	struct builtin *b = of(base);
-	struct workload_result res, *total = &b->total;
+	struct workload_result *total = &b->total, *res = &b->last;
 	int ret;
 
-	memset(&res, 0, sizeof(res));
-	ret = workload_window_close(b->w, &res);
-	rp->round_trips = res.round_trips;
-	rp->window_ns = res.window_ns;
-	rp->partial = res.partial;
-	histogram_summary(&res.latency, &rp->latency);
-	total->round_trips += res.round_trips;
-	total->window_ns += res.window_ns;
-	total->timeouts += res.timeouts;
-	total->late_replies += res.late_replies;
-	total->duplicates += res.duplicates;
-	histogram_merge(&total->latency, &res.latency);
-	if (res.partial) {
+	ret = workload_window_close(b->w, res);
+	rp->round_trips = res->round_trips;
+	rp->window_ns = res->window_ns;
+	rp->partial = res->partial;
+	histogram_summary(&res->latency, &rp->latency);
+	total->round_trips += res->round_trips;
+	total->window_ns += res->window_ns;
+	total->timeouts += res->timeouts;
+	total->late_replies += res->late_replies;
+	total->duplicates += res->duplicates;
+	histogram_merge(&total->latency, &res->latency);
+	if (res->partial) {
 		total->partial = 1;
-		memcpy(total->error, res.error, sizeof(total->error));
-		snprintf(base->error, sizeof(base->error), "%s", res.error);
+		memcpy(total->error, res->error, sizeof(total->error));
+		snprintf(base->error, sizeof(base->error), "%s", res->error);
 	}
-	total->remote = res.remote;
+	total->remote = res->remote;
 	if (b->windows++ == 0)
-		total->unsampled = res.unsampled;
+		total->unsampled = res->unsampled;
 	return ret;
 }
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "workload/cpu.h"
+#include "workload/marks.h"
 #include "workload/netns.h"
 
 /* Counted by the client's SIGALRM handler; the only mutable global. */
@@ -258,8 +259,12 @@ static __attribute__((noreturn)) void client_main(struct workload *w)
 
 		ph = atomic_load_explicit(&sh->phase, memory_order_acquire);
 		if (ph == PHASE_OPEN_REQ) {
-			set_counters(w, PERF_EVENT_IOC_ENABLE, "enable");
+			/* 440 KiB to clear, page faults the first time:
+			 * before the counters, not inside the window */
 			histogram_init(&sh->hist);
+			set_counters(w, PERF_EVENT_IOC_ENABLE, "enable");
+			if (w->window_marks)
+				workload_mark(1);
 			cs.rts = cs.timeouts = cs.late = cs.dups = 0;
 			cs.start = cs.prev = now_ns();
 			cs.in_window = 1;
@@ -267,6 +272,8 @@ static __attribute__((noreturn)) void client_main(struct workload *w)
 					      memory_order_release);
 		} else if (ph == PHASE_CLOSE_REQ ||
 			   (ph == PHASE_OPEN && w->count && cs.rts >= w->count)) {
+			if (w->window_marks)
+				workload_mark(0);
 			set_counters(w, PERF_EVENT_IOC_DISABLE, "disable");
 			cs.in_window = 0;
 			cs.prev_quiet = 0;  /* the next one includes the disable */

@@ -99,7 +99,7 @@ struct workload {
 	uint64_t count, gap_ns;
 	int gap_spin;
 	uint64_t progress_at_open;
-	struct histogram unsampled;	/* sh->quiet when the first window opened */
+	struct histogram unsampled;	/* sh->quiet as the first window opens */
 	int have_unsampled;
 	char network[16];
 	char where[64];		/* the responder's address, for conditions */
@@ -109,6 +109,7 @@ struct workload {
 	uint32_t size;
 	int *fds;
 	int nfds;
+	int window_marks;        /* execute the window's marks (marks.h) */
 	int failed;		/* a child died or stopped answering */
 	char err[CHILD_ERROR_LEN + 64];
 };

@@ -26,6 +26,9 @@ struct workload_config {
 	uint32_t message_size;   /* payload bytes */
 	const int *window_fds;   /* perf fds to ENABLE/DISABLE at the window */
 	int nwindow_fds;
+	int window_marks;        /* 1: the client also executes the window's
+				    marks (workload/marks.h), for a QEMU
+				    plugin that counts between them */
 	uint64_t count;          /* >0: the client closes the window itself
 				    after this many round trips */
 	uint64_t gap_ns;         /* pause between round trips */

@@ -108,7 +108,7 @@ static void test_guest_args(void **state)
 		"--qemu-timeout", "9", "-r", "3", NULL,
 	};
 	size_t n;
-	char **a = lab_guest_args(20, argv, &n);
+	char **a = lab_guest_args(20, argv, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 6);
@@ -122,12 +122,35 @@ static void test_guest_args(void **state)
 	free(a);
 }
 
+/* exact mode: the host boots once per window, the guest marks it */
+static void test_guest_args_exact(void **state)
+{
+	char *argv[] = {
+		"record", "--kernel", "bzImage", "--exact", "-d", "2", "-r", "3",
+		"-r5", "--repeat=2", "--repeat", "4", "-o", "x.json", NULL,
+	};
+	size_t n;
+	char **a = lab_guest_args(14, argv, 1, &n);
+
+	assert_non_null(a);
+	assert_int_equal(n, 6);
+	assert_string_equal(a[0], "-d");
+	assert_string_equal(a[1], "2");
+	assert_string_equal(a[2], "--window-marks");
+	assert_string_equal(a[3], "-a");
+	assert_string_equal(a[4], "-e");
+	assert_string_equal(a[5], "cpu-clock");
+	assert_null(a[6]);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_base64),
 		cmocka_unit_test(test_unpack),
 		cmocka_unit_test(test_guest_args),
+		cmocka_unit_test(test_guest_args_exact),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

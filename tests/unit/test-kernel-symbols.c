@@ -4,7 +4,7 @@
  * (tests/fixtures/sysmodule/NAME/sections/) or else /proc/modules
  * (tests/fixtures/proc-modules.txt), for the modules the samples fall in.
  */
-#include "record/internal.h"
+#include "system/kernel-symbols.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,7 +39,7 @@ static void test_modules(void **state)
 	memset(&p, 0, sizeof(p));
 	p.ksyms = k;
 	p.nksyms = 4;
-	record_attach_modules(&p, FIXTURES_DIR "/sysmodule",
+	kernel_modules_attach(&p, FIXTURES_DIR "/sysmodule",
 			      FIXTURES_DIR "/proc-modules.txt");
 	assert_int_equal(p.nmodules, 2);
 	/* Text sections only, from sysfs. */

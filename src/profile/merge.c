@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One profile from the windows of several runs of one configuration:
+ * each run's windows become repeats of the result, so the spread across
+ * runs (boots, under QEMU) is what reports and diff use.
+ */
+#include "profile/merge.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+static int same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* What must agree for the windows to be of one configuration. */
+static int comparable(const struct profile *a, const struct profile *b,
+		      const char *what)
+{
+	size_t e;
+
+	if (!same(a->build_id, b->build_id) || !same(a->kernel_release, b->kernel_release))
+		return error("%s: another kernel (%s) than the first (%s)", what,
+			     b->kernel_release ? b->kernel_release : "unknown",
+			     a->kernel_release ? a->kernel_release : "unknown");
+	if (!same(a->mode, b->mode) || !same(a->unit.spec, b->unit.spec) ||
+	    !same(a->transport, b->transport) || !same(a->network, b->network))
+		return error("%s: recorded otherwise than the first (mode, unit, "
+			     "transport or network differ)", what);
+	if (a->nevents != b->nevents)
+		return error("%s: %zu events, the first has %zu", what, b->nevents,
+			     a->nevents);
+	for (e = 0; e < a->nevents; e++)
+		if (strcmp(a->events[e].name, b->events[e].name))
+			return error("%s: event %zu is '%s', the first's is '%s'", what,
+				     e, b->events[e].name, a->events[e].name);
+	if (a->text_addr != b->text_addr && a->nksyms && b->nksyms)
+		return error("%s: the kernel's _text is at 0x%llx, the first's at 0x%llx "
+			     "(KASLR): its addresses are not the first's", what,
+			     (unsigned long long)b->text_addr,
+			     (unsigned long long)a->text_addr);
+	return 0;
+}
+
+static void *grow(void *v, size_t n, size_t more, size_t size)
+{
+	return realloc(v, (n + more ? n + more : 1) * size);
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct profile_ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Kallsyms entries and modules: the union, each once. */
+static int merge_symbols(struct profile *into, struct profile *from)
+{
+	struct profile_ksym *k = grow(into->ksyms, into->nksyms, from->nksyms,
+				      sizeof(*k));
+	size_t i, j, n = 0;
+
+	if (!k)
+		return -1;
+	into->ksyms = k;
+	memcpy(k + into->nksyms, from->ksyms, from->nksyms * sizeof(*k));
+	into->nksyms += from->nksyms;
+	from->nksyms = 0;  /* the names are into's now */
+	qsort(k, into->nksyms, sizeof(*k), cmp_ksym);
+	for (i = 0; i < into->nksyms; i++) {
+		if (n && k[n - 1].addr == k[i].addr) {
+			free(k[i].name);
+			free(k[i].module);
+			continue;
+		}
+		k[n++] = k[i];
+	}
+	into->nksyms = n;
+	for (i = 0; i < from->nmodules; i++) {
+		struct profile_module *m;
+
+		for (j = 0; j < into->nmodules; j++)
+			if (!strcmp(into->modules[j].name, from->modules[i].name))
+				break;
+		if (j < into->nmodules)
+			continue;
+		m = grow(into->modules, into->nmodules, 1, sizeof(*m));
+		if (!m)
+			return -1;
+		into->modules = m;
+		m[into->nmodules++] = from->modules[i];
+		memset(&from->modules[i], 0, sizeof(from->modules[i]));
+		from->modules[i].name = NULL;
+	}
+	return 0;
+}
+
+/* Samples of from's windows, numbered after into's; stacks added. */
+static int merge_samples(struct profile *into, struct profile *from)
+{
+	struct profile_sample *s = grow(into->samples, into->nsamples,
+					from->nsamples, sizeof(*s));
+	struct profile_stack *st;
+	size_t i;
+
+	if (!s)
+		return -1;
+	into->samples = s;
+	for (i = 0; i < from->nsamples; i++) {
+		s[into->nsamples] = from->samples[i];
+		s[into->nsamples++].repeat += (uint32_t)into->nrepeats;
+	}
+	profile_sort_samples(into);
+	st = grow(into->stacks, into->nstacks, from->nstacks, sizeof(*st));
+	if (!st)
+		return -1;
+	into->stacks = st;
+	memcpy(st + into->nstacks, from->stacks, from->nstacks * sizeof(*st));
+	into->nstacks += from->nstacks;
+	from->nstacks = 0;  /* the ips are into's now */
+	return 0;
+}
+
+static int merge_counts(struct profile *into, struct profile *from)
+{
+	struct profile_repeat *r = grow(into->repeats, into->nrepeats,
+					from->nrepeats, sizeof(*r));
+	size_t i, j, e;
+
+	if (!r)
+		return -1;
+	into->repeats = r;
+	memcpy(r + into->nrepeats, from->repeats, from->nrepeats * sizeof(*r));
+	into->nrepeats += from->nrepeats;
+	from->nrepeats = 0;  /* their counts are into's now */
+	for (e = 0; e < into->nevents; e++) {
+		struct profile_event *a = &into->events[e];
+		const struct profile_event *b = &from->events[e];
+
+		a->samples += b->samples;
+		a->lost += b->lost;
+		a->throttled += b->throttled;
+		a->count += b->count;
+		a->enabled_ns += b->enabled_ns;
+		a->running_ns += b->running_ns;
+	}
+	for (i = 0; i < from->ncounts; i++) {
+		const struct profile_count *b = &from->counts[i];
+
+		for (j = 0; j < into->ncounts; j++) {
+			struct profile_count *a = &into->counts[j];
+
+			if (a->cpu == b->cpu && !strcmp(a->name, b->name)) {
+				a->value += b->value;
+				a->raw += b->raw;
+				a->enabled_ns += b->enabled_ns;
+				a->running_ns += b->running_ns;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < from->ncpu_times; i++) {
+		const struct profile_cpu *b = &from->cpu_times[i];
+
+		for (j = 0; j < into->ncpu_times; j++) {
+			struct profile_cpu *a = &into->cpu_times[j];
+
+			if (a->cpu != b->cpu)
+				continue;
+			a->user_ns += b->user_ns;
+			a->system_ns += b->system_ns;
+			a->irq_ns += b->irq_ns;
+			a->softirq_ns += b->softirq_ns;
+			a->idle_ns += b->idle_ns;
+			a->other_ns += b->other_ns;
+			a->lost += b->lost;
+			a->throttled += b->throttled;
+		}
+	}
+	for (i = 0; i < from->ntasks; i++)
+		for (j = 0; j < into->ntasks; j++)
+			if (into->tasks[j].role == from->tasks[i].role) {
+				into->tasks[j].cpu_ns += from->tasks[i].cpu_ns;
+				into->tasks[j].wait_ns += from->tasks[i].wait_ns;
+				into->tasks[j].user_ns += from->tasks[i].user_ns;
+				into->tasks[j].system_ns += from->tasks[i].system_ns;
+				into->tasks[j].switches += from->tasks[i].switches;
+				break;
+			}
+	for (i = 0; i < from->nirqs; i++) {
+		const struct profile_irq *b = &from->irqs[i];
+
+		for (j = 0; j < into->nirqs; j++)
+			if (into->irqs[j].cpu == b->cpu && !strcmp(into->irqs[j].kind, b->kind) &&
+			    !strcmp(into->irqs[j].name, b->name))
+				break;
+		if (j < into->nirqs) {
+			into->irqs[j].count += b->count;
+		} else {
+			struct profile_irq *v = grow(into->irqs, into->nirqs, 1, sizeof(*v));
+
+			if (!v)
+				return -1;
+			into->irqs = v;
+			v[into->nirqs++] = *b;
+			from->irqs[i].kind = from->irqs[i].name = from->irqs[i].desc = NULL;
+		}
+	}
+	return 0;
+}
+
+/* The midpoint of the bucket holding quantile q, within min..max, as
+ * the recorder's own histogram gives it. */
+static uint64_t quantile(const struct profile *p, const struct latency_summary *l,
+			 double q)
+{
+	uint64_t rank = (uint64_t)ceil(q * (double)l->count), seen = 0, mid;
+	size_t i;
+
+	for (i = 0; i < p->nhistogram; i++) {
+		seen += p->histogram[i].count;
+		if (seen >= (rank ? rank : 1))
+			break;
+	}
+	if (i == p->nhistogram)
+		return l->max;
+	mid = p->histogram[i].lo + (p->histogram[i].hi - p->histogram[i].lo) / 2;
+	return mid < l->min ? l->min : mid > l->max ? l->max : mid;
+}
+
+static int merge_latency(struct profile *into, const struct profile *from)
+{
+	struct latency_summary *a = &into->latency;
+	const struct latency_summary *b = &from->latency;
+	size_t i, j;
+	double n, mean, var;
+
+	for (i = 0; i < from->nhistogram; i++) {
+		for (j = 0; j < into->nhistogram; j++)
+			if (into->histogram[j].lo == from->histogram[i].lo)
+				break;
+		if (j < into->nhistogram) {
+			into->histogram[j].count += from->histogram[i].count;
+		} else {
+			struct profile_hist_bucket *h = grow(into->histogram,
+							     into->nhistogram, 1,
+							     sizeof(*h));
+
+			if (!h)
+				return -1;
+			into->histogram = h;
+			h[into->nhistogram++] = from->histogram[i];
+		}
+	}
+	for (i = 1; i < into->nhistogram; i++)  /* by lo, as written */
+		for (j = i; j > 0 && into->histogram[j - 1].lo > into->histogram[j].lo; j--) {
+			struct profile_hist_bucket t = into->histogram[j];
+
+			into->histogram[j] = into->histogram[j - 1];
+			into->histogram[j - 1] = t;
+		}
+	if (!b->count)
+		return 0;
+	n = (double)a->count + (double)b->count;
+	mean = ((double)a->count * a->mean + (double)b->count * b->mean) / n;
+	var = ((double)a->count * (a->stddev * a->stddev + (a->mean - mean) * (a->mean - mean)) +
+	       (double)b->count * (b->stddev * b->stddev + (b->mean - mean) * (b->mean - mean))) / n;
+	if (!a->count || b->min < a->min)
+		a->min = b->min;
+	if (b->max > a->max)
+		a->max = b->max;
+	a->count += b->count;
+	a->mean = mean;
+	a->stddev = var > 0 ? sqrt(var) : 0;
+	a->p50 = quantile(into, a, 0.50);
+	a->p90 = quantile(into, a, 0.90);
+	a->p99 = quantile(into, a, 0.99);
+	a->p999 = quantile(into, a, 0.999);
+	a->p9999 = quantile(into, a, 0.9999);
+	return 0;
+}
+
+int profile_merge(struct profile *into, struct profile *from, const char *what)
+{
+	if (comparable(into, from, what))
+		return -1;
+	if (merge_symbols(into, from) || merge_samples(into, from) ||
+	    merge_latency(into, from) || merge_counts(into, from))
+		return error("out of memory merging %s", what);
+	into->round_trips += from->round_trips;
+	into->window_ns += from->window_ns;
+	into->asked_window_ns += from->asked_window_ns;
+	into->asked_ns += from->asked_ns;
+	into->wall_ns += from->wall_ns;
+	return 0;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_PROFILE_MERGE_H
+#define PERPKT_PROFILE_MERGE_H
+
+#include "profile/profile.h"
+
+/*
+ * Add from's windows to into as further repeats: samples renumbered,
+ * counts, CPU times, interrupts and the latency histogram summed,
+ * kallsyms entries and modules joined. from must be a run of the same
+ * kernel, mode, unit, events and workload (what names it in messages);
+ * it is left to be freed, emptied of what into took. -1 after printing
+ * why.
+ */
+int profile_merge(struct profile *into, struct profile *from, const char *what);
+
+#endif
