@@ -9,7 +9,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Build and test dependencies, all Debian 12 packages.
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
-       libjansson-dev libsodium-dev libcmocka-dev iproute2 jq elfutils binutils procps \
+       libjansson-dev libsodium-dev libcmocka-dev zlib1g-dev iproute2 jq elfutils binutils procps \
        chromium python3 python3-jsonschema socat qemu-system-x86 busybox-static sockperf \
        linux-perf bc clang libclang-rt-14-dev llvm
 # make fuzz: seconds per libFuzzer target (the smoke runs in check: 5)
@@ -50,6 +50,11 @@ deps:
 		apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+	@# record --kernel --exact: the installed QEMU's qemu-plugin.h, from
+	@# Debian's source package (no binary package has it); without it
+	@# perpkt builds and --exact says why
+	@sh src/lab/plugin/fetch-header.sh >/dev/null || \
+		echo "perpkt: no qemu-plugin.h: record --kernel --exact will be off" >&2
 
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo

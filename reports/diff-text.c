@@ -192,6 +192,10 @@ static void put_latency(FILE *f, const struct diff *d)
 			diff_mark(lc->mark));
 		put_percentile(f, d, i, DIFF_P50);
 		put_percentile(f, d, i, DIFF_P99);
+		if (d->prof[0].m->run.exact && d->prof[i].m->run.exact) {
+			fprintf(f, "  (emulated latency; the exact instructions below are\n  not time and are not set beside it)\n");
+			continue;
+		}
 		if (strcmp(d->unit, "ns")) {
 			fprintf(f, "  kernel %s cannot be set beside us: give\n  --convert-cycles-ghz to compare\n",
 				d->unit);

@@ -200,14 +200,15 @@ static void cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 			return;
 		}
 	}
-	/* No samples is not no error: it could have been one sample. */
-	if (c->se == 0 && p->round_trips)
+	/* No samples is not no error: it could have been one sample. An
+	 * exact count has none either way. */
+	if (c->se == 0 && p->round_trips && !dp->m->run.exact)
 		c->se = (double)p->events[dp->event].period * dp->scale /
 			(double)p->round_trips;
 }
 
 static void cmp_fill(struct diff_cmp *cmp, const struct diff_cell *a,
-		     const struct diff_cell *b)
+		     const struct diff_cell *b, int exact)
 {
 	double shift;
 
@@ -219,6 +220,10 @@ static void cmp_fill(struct diff_cmp *cmp, const struct diff_cell *a,
 	shift = cmp->from_repeats ? b->mean - a->mean : cmp->delta;
 	cmp->sigma = hypot(a->se, b->se);
 	cmp->mark = 0;
+	/* exact counts of one boot a side: how much boots differ is not
+	 * known, so no mark (-r N boots gives the spread) */
+	if (exact && !cmp->from_repeats)
+		return;
 	if (cmp->sigma > 0) {
 		double z = fabs(shift) / cmp->sigma;
 
@@ -228,12 +233,18 @@ static void cmp_fill(struct diff_cmp *cmp, const struct diff_cell *a,
 	}
 }
 
-static void row_cmp(struct diff_row *r, size_t n)
+/* Both profiles of a comparison hold exact counts. */
+static int both_exact(const struct diff *d, size_t i)
+{
+	return d->prof[0].m->run.exact && d->prof[i].m->run.exact;
+}
+
+static void row_cmp(struct diff_row *r, const struct diff *d)
 {
 	size_t i;
 
-	for (i = 1; i < n; i++)
-		cmp_fill(&r->cmp[i], &r->cell[0], &r->cell[i]);
+	for (i = 1; i < d->n; i++)
+		cmp_fill(&r->cmp[i], &r->cell[0], &r->cell[i], both_exact(d, i));
 }
 
 static void drow_clear(struct diff_row *r)
@@ -268,7 +279,7 @@ static void drow_finish(struct diff_row *r, const struct diff *d)
 
 	for (i = 0; i < d->n; i++)
 		cell_finish(&r->cell[i], &d->prof[i]);
-	row_cmp(r, d->n);
+	row_cmp(r, d);
 }
 
 /* Sum of rows into dst, cell by cell; dst was drow_init'ed. */
@@ -503,15 +514,30 @@ static int strdiff(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "");
 }
 
+static void check_workloads(struct diff *d);
+
 static void check_conditions(struct diff *d)
 {
-	const struct profile *a = d->prof[0].m->profile;
 	size_t i, k, first = 0;
 
 	for (i = 0; i < d->n; i++)
 		if (d->prof[i].m->run.inconsistent)
 			warn_add(d, "'%s' is inconsistent, read with --force: %s",
 				 d->prof[i].path, d->prof[i].m->run.inconsistent);
+	for (i = 0, k = 0; i < d->n; i++)
+		if (d->prof[i].m->run.exact)
+			k++;
+	if (k == d->n) {
+		warn_add(d, "%s", PROFILE_EXACT_NOTE);
+		for (i = 0; i < d->n; i++)
+			if (d->prof[i].m->nrepeats < 2)
+				break;
+		if (i < d->n)
+			warn_add(d, "exact counts of one boot in '%s': how much boots differ is not known, so no difference is marked; record with -r N (N boots) for marks",
+				 d->prof[i].path);
+		check_workloads(d);
+		return;
+	}
 	for (i = 0, k = 0; i < d->n; i++)
 		if (profile_emulated(d->prof[i].m->profile))
 			first = k++ ? first : i;
@@ -521,6 +547,15 @@ static void check_conditions(struct diff *d)
 			 d->prof[first].path,
 			 k == d->n ? "" : (k == 1 ? "' was" : "' and others were"),
 			 PROFILE_EMULATED_NOTE);
+	check_workloads(d);
+}
+
+/* What differs between the workloads of the profiles. */
+static void check_workloads(struct diff *d)
+{
+	const struct profile *a = d->prof[0].m->profile;
+	size_t i;
+
 	for (i = 1; i < d->n; i++) {
 		const struct profile *b = d->prof[i].m->profile;
 

@@ -69,6 +69,25 @@ static void fill_event(struct run_event *ev, const struct profile *p,
 	ev->not_counting = profile_event_not_counting(p, e);
 }
 
+/* The timer ticks: x86's LOC, arm64's arch_timer (by description). */
+static double timer_irqs(const struct profile *p)
+{
+	double n = 0;
+	int seen = 0;
+	size_t i;
+
+	for (i = 0; i < p->nirqs; i++) {
+		const struct profile_irq *q = &p->irqs[i];
+
+		if (strcmp(q->kind, "irq") || !(!strcmp(q->name, "LOC") ||
+		    (q->desc && strstr(q->desc, "arch_timer"))))
+			continue;
+		n += (double)q->count;
+		seen = 1;
+	}
+	return seen ? n : -1;
+}
+
 int run_facts_fill(struct run_facts *f, const struct profile *p)
 {
 	size_t e;
@@ -124,5 +143,6 @@ int run_facts_fill(struct run_facts *f, const struct profile *p)
 	f->qemu_command = profile_condition(p, PROFILE_COND_QEMU_COMMAND);
 	f->emulated = profile_emulated(p);
 	f->exact = profile_exact(p);
+	f->timer_irqs = timer_irqs(p);
 	return 0;
 }

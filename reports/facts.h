@@ -88,6 +88,9 @@ struct run_facts {
 	int emulated;             /* under QEMU TCG: times are emulated */
 	int exact;                /* record --kernel --exact: exact counts,
 				   * no sampling error */
+	/* local timer interrupts in the window(s), all CPUs sampled; -1
+	 * when /proc/interrupts had none by that name (LOC, arch_timer) */
+	double timer_irqs;
 };
 
 /* f from p; -1 after printing why (more than RUN_MAX_EVENTS events). */

@@ -224,6 +224,8 @@ static void put_facts(struct summary *s, const struct model *m)
 	if (model_software_clock(m))
 		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per %s, from cpu-clock sampling. Blind spot: code that runs with interrupts off is charged to where interrupts come back on (e.g. _raw_spin_unlock_irqrestore)",
 		     or_unknown(run->fallback_reason), run->unit.name);
+	else if (run->exact)
+		FACT(s, "mode", "exact: every instruction the emulated CPUs executed in the window, counted by a QEMU TCG plugin (record --kernel --exact), per instruction address and vCPU; no sampling, no skid, no sampling error. Under TCG an x86 rep-prefixed string instruction counts once per iteration");
 	else
 		FACT(s, "mode", "%s", or_unknown(run->mode));
 	for (i = 0; i < run->nevents; i++) {
@@ -231,7 +233,11 @@ static void put_facts(struct summary *s, const struct model *m)
 		int asked = ev->requested && ev->name &&
 			    strcmp(ev->requested, ev->name);
 
-		if (ev->freq)
+		if (run->exact)
+			FACT(s, "event", "%s, counted by the QEMU plugin (%s): %llu in the window(s)",
+			     or_unknown(ev->name), or_unknown(ev->pmu),
+			     (unsigned long long)ev->count);
+		else if (ev->freq)
 			FACT(s, "event", "%s%s%s%s on PMU %s, at %llu samples/s (-F), %llu samples",
 			     or_unknown(ev->name), asked ? " (asked for " : "",
 			     asked ? ev->requested : "", asked ? ")" : "",
@@ -536,6 +542,9 @@ static void put_notes(struct summary *s, const struct model *m)
 		     m->run.unit.name, m->nrepeats);
 	else if (m->run.exact)
 		BRIEF_NOTE(s, "one boot: record with -r N for N boots and their spread.");
+	if (m->run.exact && m->run.timer_irqs >= 0 && m->run.round_trips)
+		BRIEF_NOTE(s, "what follows the guest's clock, not the workload: %.3f timer interrupts per %s; with them the timekeeping, irq and scheduler buckets vary from boot to boot (the guest's clock follows the host's load), while the network path does not.",
+		     m->run.timer_irqs / (double)m->run.round_trips, m->run.unit.name);
 	else if (m->nrepeats > 1)
 		BRIEF_NOTE(s, "sd is the sample standard deviation of the value per %s across the %d repeats (measurement windows); the value itself is all windows' weight over all %ss. A row of omitted rows shows its sampling error instead.",
 		     m->run.unit.name, m->nrepeats,
