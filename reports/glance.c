@@ -155,7 +155,8 @@ static void observer_warning(struct summary *s, const struct run_facts *run)
 	const struct latency_summary *u = &run->latency_unsampled, *l = &run->latency;
 	double d;
 
-	if (!u->count || !l->count || u->mean <= 0)
+	/* exact: the plugin counts in the warm-up too, nothing to compare */
+	if (!u->count || !l->count || u->mean <= 0 || run->exact)
 		return;
 	d = (l->mean - u->mean) / u->mean;
 	if (d > SUMMARY_OBSERVER_WARN)

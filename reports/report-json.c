@@ -348,7 +348,8 @@ static json_t *build(const struct model *m, int *bad)
 	set(root, "workload_command", str_or_null(run->workload_command), bad);
 	/* per_rt values are all 0 without round trips: say so */
 	set(root, "per_rt_valid", json_boolean(!m->no_round_trips), bad);
-	set(root, "mode", json_string(model_software_clock(m) ?
+	set(root, "mode", json_string(run->exact ? PROFILE_EXACT_MODE :
+				      model_software_clock(m) ?
 				      "software-clock" : "hardware"), bad);
 	set(root, "fallback_reason", str_or_null(run->fallback_reason), bad);
 	set(root, "warnings", warnings_json(m, root, bad), bad);

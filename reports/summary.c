@@ -40,6 +40,10 @@ static void observer_fact(struct summary *s, const struct run_facts *run)
 	const struct latency_summary *u = &run->latency_unsampled, *l = &run->latency;
 	double d;
 
+	if (run->exact) {
+		FACT(s, "observer", "none to measure: the plugin runs in the warm-up as in the window, and the guest samples nothing");
+		return;
+	}
 	if (!u->count || !l->count || u->mean <= 0)
 		return;
 	d = l->mean - u->mean;

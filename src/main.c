@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "table", cmd_table, "one row per profile, one column per repeat, mean, sd" },
 	{ "sweep", cmd_sweep, "record a matrix of configurations, print the table" },
 	{ "restore", cmd_restore, "put back what killed runs left changed" },
+	{ "merge", cmd_merge, "runs of one configuration as one profile, a repeat each" },
 };
 
 /* The command list, written to f (a memory stream, then help_*()). */

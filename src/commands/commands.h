@@ -19,5 +19,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

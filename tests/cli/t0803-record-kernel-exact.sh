@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# record --kernel --exact: the QEMU plugin counts the guest's
+# instructions between the window's marks. Two boots of one kernel
+# (-r 2): the counts are there, kernel only, per vCPU, and the network
+# path's buckets agree between the boots within 1% whatever the host is
+# doing meanwhile; the report says what the figure is; merge joins
+# boots of separate runs and refuses another kernel's.
+# The kernel is t0801's (tests/lab/fetch-kernel.sh, cached).
+. "$(dirname "$0")/lib.sh"
+[ "$(uname -m)" = x86_64 ] || skip "the exact-mode test boots an x86_64 guest"
+command -v qemu-system-x86_64 >/dev/null ||
+	skip "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
+[ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
+[ -r "$BUILDDIR/perpkt-exact.so" ] ||
+	skip "the QEMU plugin was not built: no qemu-plugin.h (make deps fetches it; then build again)"
+rel=${PERPKT_LAB_KERNEL:-6.1.0-57-cloud-amd64}
+root=$("$SRCDIR/tests/lab/fetch-kernel.sh" "$rel" 2>"$TMP/fetch") ||
+	{ cat "$TMP/fetch" >&2; skip "cannot fetch kernel $rel"; }
+img=$root/boot/vmlinuz-$rel
+
+# what --exact refuses, before anything boots
+expect_exit 64 "$PERPKT" record --exact -d 1 -o "$TMP/x.json"
+grep -q -- "--exact counts with a QEMU plugin: it goes with --kernel" "$TMP/err" || fail "no --kernel: $(cat "$TMP/err")"
+expect_exit 64 "$PERPKT" record --kernel "$img" --exact -g -o "$TMP/x.json"
+grep -q -- "-e, -c, -F and -g are for sampling" "$TMP/err" || fail "-g: $(cat "$TMP/err")"
+
+expect_exit 0 "$PERPKT" record --kernel "$img" --exact -r 2 -d 0.5 -w 0.3 -o "$TMP/e.json"
+P=$TMP/e.json
+grep -q "boot 2 of 2" "$TMP/err" || fail "no second boot: $(cat "$TMP/err")"
+jq -e '.counters.mode == "exact" and (.counters.events | length) == 1 and
+	.counters.events[0].name == "instructions" and
+	.counters.events[0].pmu == "qemu-tcg-plugin" and .counters.events[0].count > 0 and
+	(.workload.repeats | length) == 2 and .conditions["lab.boots"] == "2"' "$P" >/dev/null ||
+	fail "exact profile: $(jq -c '[.counters.mode, .counters.events, (.workload.repeats | length)]' "$P")"
+# every counted address is the kernel's (top bit set), and has a symbol
+jq -e '[.samples[] | .ip | test("^0xf")] | all' "$P" >/dev/null || fail "a user-space address in the counts"
+jq -e '.kallsyms | length > 100' "$P" >/dev/null || fail "no kallsyms entries for the counted addresses"
+jq -r '.conditions["kernel.cmdline"]' "$P" | grep -q nokaslr || fail "boots without nokaslr"
+# the window's counts: the repeats' totals add up to the event's count
+jq -e '([.workload.repeats[].counts[0]] | add) == .counters.events[0].count' "$P" >/dev/null ||
+	fail "window counts do not add up"
+# per vCPU: the counts name the CPUs and add up too
+jq -e '([.counters.counts[] | select(.name == "instructions") | .value] | add) ==
+	.counters.events[0].count' "$P" >/dev/null || fail "per-CPU counts do not add up"
+
+# the network path is the same instructions in both boots
+for b in udp ip socket syscall; do
+	"$PERPKT" table --value "bucket:$b" --format csv "$P" | tail -1 >"$TMP/row" ||
+		fail "table of bucket $b"
+	IFS=, read -r _ one two _ _ <"$TMP/row"
+	awk -v a="$one" -v b="$two" 'BEGIN { exit !(a > 0 && (a - b) / a < 0.01 && (b - a) / a < 0.01) }' ||
+		fail "bucket $b: $one and $two instructions per round trip in the two boots, more than 1% apart"
+	echo "bucket $b: $one and $two instructions per round trip"
+done
+
+expect_exit 0 "$PERPKT" report -i "$P"
+tr -s '\n ' '  ' <"$TMP/out" | grep -q "exact insns/RT, sd [0-9.]* across 2 boots" ||
+	fail "headline: $(head -3 "$TMP/out")"
+tr -s '\n ' '  ' <"$TMP/out" | grep -q "exact mode: instructions the emulated CPUs executed" || fail "no exact-mode note"
+tr -s '\n ' '  ' <"$TMP/out" | grep -q "timer interrupts per round trip" || fail "no line on what follows the guest's clock"
+grep -q "sampling error, value/sqrt" "$TMP/out" && fail "Poisson note in exact mode"
+expect_exit 0 "$PERPKT" report -i "$P" --format json
+jq -e '.mode == "exact"' "$TMP/out" >/dev/null || fail "json mode: $(jq .mode "$TMP/out")"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	V="python3 $SRCDIR/tests/schema-validate.py $SRCDIR/docs/schema"
+	cp "$TMP/out" "$TMP/report.json"
+	$V profile "$P" || fail "the exact profile does not validate"
+	$V report "$TMP/report.json" || fail "the exact report does not validate"
+fi
+
+# merge: two runs as one, their windows as repeats; another kernel's refused
+expect_exit 0 "$PERPKT" merge -o "$TMP/m.json" "$P" "$P"
+jq -e '(.workload.repeats | length) == 4 and .workload.round_trips ==
+	2 * ($p[0].workload.round_trips)' --slurpfile p "$P" "$TMP/m.json" >/dev/null ||
+	fail "merged: $(jq -c '[(.workload.repeats | length), .workload.round_trips]' "$TMP/m.json")"
+other=$(ls "$FIXTURES"/profiles/*.json | head -1)
+expect_exit 2 "$PERPKT" merge -o "$TMP/m2.json" "$P" "$other"
+grep -q "another kernel\|recorded otherwise\|events" "$TMP/err" || fail "merge of another run: $(cat "$TMP/err")"
+[ ! -e "$TMP/m2.json" ] || fail "a refused merge left its output"
+expect_exit 0 "$PERPKT" diff "$P" "$TMP/m.json"
+tr -s '\n ' '  ' <"$TMP/out" | grep -q "exact mode: instructions" || fail "diff of exact profiles does not say so"
+echo ok
