@@ -134,8 +134,8 @@ static void write_doc(FILE *f, const struct diff *d)
 		table_row(f, d, &v->other, NULL);
 	table_row(f, d, &d->total, "total");
 	table_row(f, d, &d->busy, "busy (total minus idle)");
-	fprintf(f, "</table>\n<p>sig: * |delta| &gt; %.0f sd of the delta, ** &gt; %.0f sd (Welch across repeats when both sides have them, else Poisson sampling error).</p>\n</body></html>\n",
-		DIFF_SIGMA_1, DIFF_SIGMA_2);
+	fprintf(f, "</table>\n<p>sig: * |delta| &gt; %.0f sd of the delta, ** &gt; %.0f sd (%s).</p>\n</body></html>\n",
+		DIFF_SIGMA_1, DIFF_SIGMA_2, diff_sig_basis(d));
 }
 
 int diff_html(FILE *f, const void *model, const struct render_options *o)

@@ -61,8 +61,8 @@ int diff_markdown(FILE *f, const void *model, const struct render_options *o)
 		md_row(f, d, &v->other, DIFF_OTHER_NAME);
 	md_row(f, d, &d->total, "**total**");
 	md_row(f, d, &d->busy, "busy (total minus idle)");
-	fprintf(f, "\nsig: `*` |delta| > %.0f sd, `**` > %.0f sd (Welch across repeats, else Poisson).\n",
-		DIFF_SIGMA_1, DIFF_SIGMA_2);
+	fprintf(f, "\nsig: `*` |delta| > %.0f sd, `**` > %.0f sd (%s).\n",
+		DIFF_SIGMA_1, DIFF_SIGMA_2, diff_sig_basis(d));
 	if (fflush(f) || ferror(f))
 		return error("cannot write diff: %s", strerror(errno));
 	return 0;

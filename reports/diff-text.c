@@ -214,6 +214,15 @@ static void put_latency(FILE *f, const struct diff *d)
 
 static void put_notes(FILE *f, const struct diff *d)
 {
+	if (d->prof[0].m->run.exact && d->prof[1].m->run.exact) {
+		fprintf(f, "\nsig: * |delta| > %.0f sd of the delta, ** > %.0f sd; the sd is\n"
+			   "from the spread across boots (Welch): exact counts have\n"
+			   "no sampling error, and one boot a side marks nothing.\n"
+			   "Rows sum to the totals; total delta %+.1f %s = sum\n"
+			   "of the rows' deltas.\n",
+			DIFF_SIGMA_1, DIFF_SIGMA_2, d->total.cmp[1].delta, d->unit);
+		return;
+	}
 	fprintf(f, "\nsig: * |delta| > %.0f sd of the delta, ** > %.0f sd; the sd is\n"
 		   "from the spread across repeats (Welch) when both sides\n"
 		   "have repeats, else from sampling error (Poisson, at least\n"

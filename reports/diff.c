@@ -550,6 +550,13 @@ static void check_conditions(struct diff *d)
 	check_workloads(d);
 }
 
+const char *diff_sig_basis(const struct diff *d)
+{
+	return d->prof[0].m->run.exact && d->prof[1].m->run.exact ?
+	       "Welch across boots: exact counts have no sampling error, one boot a side marks nothing" :
+	       "Welch across repeats when both sides have them, else Poisson sampling error";
+}
+
 /* What differs between the workloads of the profiles. */
 static void check_workloads(struct diff *d)
 {

@@ -120,6 +120,10 @@ int diff_build(struct diff *d, const struct model *const *m,
 	       const char *const *paths, size_t n,
 	       const struct diff_options *o);
 void diff_free(struct diff *d);
+/* What the significance marks are measured against, in words: the
+ * spread across boots for exact profiles, else across repeats or the
+ * Poisson sampling error. */
+const char *diff_sig_basis(const struct diff *d);
 
 /* Read "old new" lines (# comments) into d's aliases; -1 after printing. */
 int diff_load_aliases(struct diff *d, const char *path);
