@@ -190,7 +190,9 @@ int lab_qemu_run(struct lab_qemu *q, enum lab_qemu_end *end,
 		if (*end == LAB_QEMU_EXITED) {
 			if (q->interrupted && *q->interrupted)
 				*end = LAB_QEMU_INTERRUPTED;
-			else if (now() - t0 > q->timeout_s)
+			else if (now() - t0 > q->timeout_s ||
+				 (q->up_timeout_s > 0 && q->up_s < 0 &&
+				  now() - t0 > q->up_timeout_s))
 				*end = LAB_QEMU_TIMEOUT;
 			if (*end != LAB_QEMU_EXITED)
 				kill(pid, SIGKILL);

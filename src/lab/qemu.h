@@ -26,6 +26,8 @@ struct lab_qemu {
 	const char *append;         /* more kernel command line, or NULL */
 	const char *plugin;         /* -plugin ARG (file=...,out=...), or NULL */
 	double timeout_s;
+	double up_timeout_s;        /* > 0: stop when up_mark has not shown
+				     * by then (a guest stalled in early boot) */
 	volatile sig_atomic_t *interrupted;
 	const char *up_mark;        /* console text that says the guest is up */
 	double up_s;                /* set by lab_qemu_run: when it appeared,
