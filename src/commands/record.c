@@ -54,6 +54,17 @@ WORKLOAD_OPTIONS_HELP
 "      --qemu-arg ARG     with --kernel: one more QEMU argument\n"
 "                         (repeatable, e.g. --qemu-arg=-accel=tcg)\n"
 "      --qemu-timeout SECS  with --kernel: stop the guest after SECS\n"
+"      --append ARGS      with --kernel: more kernel command line, after\n"
+"                         perpkt's own (e.g. mitigations=off); recorded\n"
+"      --modules DIR      with --kernel: where the veth module is, a\n"
+"                         built tree's lib/modules/RELEASE or its\n"
+"                         INSTALL_MOD_PATH (default: ../lib/modules\n"
+"                         beside the image, as a .deb unpacks it)\n"
+"      --config FILE      with --kernel: the image's configuration,\n"
+"                         checked before booting for what the guest\n"
+"                         needs (default: config-RELEASE beside\n"
+"                         vmlinuz-RELEASE, or the .config of the tree a\n"
+"                         bzImage was built in)\n"
 "      --guest-perpkt FILE  with --kernel: perpkt binary for the guest\n"
 "                         (another architecture's picks its QEMU)\n"
 "      --exact            with --kernel: count every instruction the\n"
@@ -78,6 +89,9 @@ static const struct option record_longopts[] = {
 		{ "remote-cpus", required_argument, NULL, 46 },
 		{ "exact", no_argument, NULL, 47 },
 		{ "window-marks", no_argument, NULL, 48 },
+		{ "append", required_argument, NULL, 60 },
+		{ "modules", required_argument, NULL, 61 },
+		{ "config", required_argument, NULL, 62 },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -168,6 +182,18 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			o->builtin.window_marks = 1;
 			o->sampling.counting_only = 1;
 			break;
+		case 60:
+			if (strchr(optarg, '\n'))
+				return error("--append '%s' has a newline: a kernel command line is one line",
+					     optarg);
+			o->kernel.append = optarg;
+			break;
+		case 61:
+			o->kernel.modules = optarg;
+			break;
+		case 62:
+			o->kernel.config = optarg;
+			break;
 		case 'h':
 			*help = 1;
 			return 0;
@@ -176,8 +202,9 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 		}
 	}
 	if (!o->kernel.kernel && (o->kernel.vmlinux || o->kernel.nqemu_args || o->kernel.qemu_timeout ||
-			   o->kernel.guest_perpkt))
-		return error("--vmlinux, --qemu-arg, --qemu-timeout and --guest-perpkt go with --kernel (perpkt report takes --vmlinux)");
+			   o->kernel.guest_perpkt || o->kernel.append ||
+			   o->kernel.modules || o->kernel.config))
+		return error("--vmlinux, --qemu-arg, --qemu-timeout, --guest-perpkt, --append, --modules and --config go with --kernel (perpkt report takes --vmlinux)");
 	if ((o->builtin.no_remote || o->builtin.remote_cpus) && !o->builtin.peer)
 		return error("--%s goes with --peer: only a peer has a remote side",
 			     o->builtin.no_remote ? "no-remote" : "remote-cpus");

@@ -156,15 +156,45 @@ out:
 	return ret;
 }
 
-/* From the tree a .deb unpacks beside boot/vmlinuz-R: the veth module,
- * ../lib/modules/R/kernel/drivers/net/veth.ko[.xz], and boot/config-R
- * (the profile's kernel.config condition reads it in the guest). */
-static int add_kernel_files(struct initramfs *ir, const char *kernel,
+/* The veth module: under --modules DIR (DIR/kernel/..., as in
+ * lib/modules/R, or DIR/lib/modules/R/kernel/..., an INSTALL_MOD_PATH),
+ * else in the tree a .deb unpacks beside boot/vmlinuz-R. */
+static int find_veth(const char *modules, const char *dir, const char *rel,
+		     char *out, size_t len)
+{
+	static const char *const under[] = {
+		"%s/kernel/drivers/net/veth.ko*",
+		"%s/lib/modules/*/kernel/drivers/net/veth.ko*",
+	};
+	char path[4400];
+	glob_t gl;
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < (modules ? 2 : 1) && !found; i++) {
+		if (modules)
+			snprintf(path, sizeof(path), under[i], modules);
+		else
+			snprintf(path, sizeof(path),
+				 "%s/../lib/modules/%s/kernel/drivers/net/veth.ko*",
+				 dir, rel);
+		if (!glob(path, 0, NULL, &gl) && gl.gl_pathc) {
+			snprintf(out, len, "%s", gl.gl_pathv[0]);
+			found = 1;
+		}
+		globfree(&gl);
+	}
+	return found;
+}
+
+/* From the tree a .deb unpacks beside boot/vmlinuz-R (or --modules):
+ * the veth module, and boot/config-R (the profile's kernel.config
+ * condition reads it in the guest). */
+static int add_kernel_files(struct initramfs *ir, const struct lab_guest *g,
 			    const char **module)
 {
-	char *copy = strdup(kernel), *dir, rel[256] = "*", path[4400];
-	const char *base;
-	glob_t gl;
+	char *copy = strdup(g->kernel), *dir, rel[256] = "*", path[4400];
+	const char *base, *kernel = g->kernel;
 	int ret = 0;
 
 	*module = NULL;
@@ -174,17 +204,13 @@ static int add_kernel_files(struct initramfs *ir, const char *kernel,
 	if (!strncmp(base, "vmlinuz-", 8))
 		snprintf(rel, sizeof(rel), "%s", base + 8);
 	dir = dirname(copy);
-	snprintf(path, sizeof(path),
-		 "%s/../lib/modules/%s/kernel/drivers/net/veth.ko*", dir, rel);
-	if (!glob(path, 0, NULL, &gl) && gl.gl_pathc) {
-		const char *p = gl.gl_pathv[0];
-		int xz = strlen(p) > 3 && !strcmp(p + strlen(p) - 3, ".xz");
+	if (find_veth(g->modules, dir, rel, path, sizeof(path))) {
+		int xz = strlen(path) > 3 && !strcmp(path + strlen(path) - 3, ".xz");
 
 		ret = initramfs_add_file(ir, xz ? "perpkt/modules/veth.ko.xz" :
-					 "perpkt/modules/veth.ko", p, 0644);
+					 "perpkt/modules/veth.ko", path, 0644);
 		*module = xz ? "veth.ko.xz" : "veth.ko";
 	}
-	globfree(&gl);
 	snprintf(path, sizeof(path), "%s/config-%s", dir, rel);
 	if (!ret && strcmp(rel, "*") && !access(path, R_OK)) {
 		char guest[300];
@@ -236,7 +262,7 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 	    initramfs_add_data(ir, "perpkt/args", args, len, 0644) ||
 	    add_elf(ir, a, g->perpkt, "usr/bin/perpkt") ||
 	    (a->ip && add_elf(ir, a, a->ip, "usr/sbin/ip")) ||
-	    add_kernel_files(ir, g->kernel, module))
+	    add_kernel_files(ir, g, module))
 		goto fail;
 	free(args);
 	return initramfs_finish(ir);

@@ -18,6 +18,8 @@ struct lab_guest {
 	const char *perpkt;        /* host path of the guest's perpkt binary */
 	const char *kernel;        /* the kernel image: its modules are found
 				    * beside it, as a .deb unpacks them */
+	const char *modules;       /* --modules: lib/modules/R or an
+				    * INSTALL_MOD_PATH; NULL: beside kernel */
 	char **args;               /* `perpkt record` arguments in the guest */
 	size_t nargs;
 	int exact;                 /* send the guest's kallsyms and modules

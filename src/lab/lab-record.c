@@ -16,6 +16,7 @@
 #include "lab/channel.h"
 #include "lab/exact.h"
 #include "lab/guest.h"
+#include "lab/kconfig.h"
 #include "lab/qemu.h"
 #include "system/procfile.h"
 #include "profile/merge.h"
@@ -28,7 +29,8 @@ static int host_option(const char *a, int exact, int *takes_value)
 {
 	static const char *const with_value[] = {
 		"--kernel", "--vmlinux", "--qemu-arg", "--guest-perpkt",
-		"--qemu-timeout", "--output", "-o", "--repeat", "-r",
+		"--qemu-timeout", "--append", "--modules", "--config",
+		"--output", "-o", "--repeat", "-r",
 	};
 	size_t i, n, nwith = sizeof(with_value) / sizeof(with_value[0]);
 
@@ -107,6 +109,8 @@ struct lab_run {
 	double boot_s, end_s;   /* guest uptime at /init and at the end */
 	double up_s;            /* host seconds from QEMU's start to /init */
 	char *plugin;           /* exact: the QEMU plugin */
+	char append[4096];      /* perpkt's additions, then --append */
+	char config[4096];      /* the configuration checked, "" if none */
 	char counts[4200];      /* exact: the plugin's counts file */
 	int boot;               /* which boot, from 0 */
 	double walls_s;         /* QEMU's runs together */
@@ -195,8 +199,12 @@ static int boot(struct lab_run *r, const struct lab_request *rq,
 			 r->boot);
 		snprintf(plugin, sizeof(plugin), "file=%s,out=%s", r->plugin, r->counts);
 		q.plugin = plugin;
-		q.append = "nokaslr";
 	}
+	/* QEMU takes one -append: perpkt's own first, the user's after
+	 * (the kernel lets a later option win) */
+	snprintf(r->append, sizeof(r->append), "%s%s%s", r->plugin ? "nokaslr" : "",
+		 r->plugin && rq->append ? " " : "", rq->append ? rq->append : "");
+	q.append = r->append[0] ? r->append : NULL;
 	/* boot in seconds, the windows at TCG's pace, and the reply */
 	q.timeout_s = rq->qemu_timeout > 0 ? rq->qemu_timeout :
 		90 + 2 * job->run_s + (job->counted ? 120 : 0);
@@ -289,6 +297,10 @@ static void add_conditions(struct profile *p, const struct lab_run *r,
 	profile_add_condition(p, LAB_COND_COMMAND,
 			      r->qemu_command ? r->qemu_command : "unknown");
 	profile_add_condition(p, LAB_COND_KERNEL, rq->kernel);
+	if (rq->append)
+		profile_add_condition(p, LAB_COND_APPEND, rq->append);
+	profile_add_condition(p, LAB_COND_CONFIG, r->config[0] ? r->config :
+			      "none found (not checked)");
 	if (rq->vmlinux) {
 		char *abs = realpath(rq->vmlinux, NULL);
 
@@ -479,6 +491,24 @@ static char *guest_binary(const struct lab_request *rq,
 	return path;
 }
 
+/* The image's configuration against what the guest needs, before a
+ * boot that would fail without it. */
+static int check_config(struct lab_run *r, const struct lab_request *rq,
+			const struct lab_job *job)
+{
+	if (rq->config && access(rq->config, R_OK))
+		return error("cannot read kernel configuration '%s': %s",
+			     rq->config, strerror(errno));
+	if (lab_kconfig_find(rq->kernel, rq->config, r->config, sizeof(r->config))) {
+		r->config[0] = '\0';
+		if (!job->quiet)
+			info("no configuration of '%s' found (config-R beside vmlinuz-R, its tree's .config, or --config FILE): not checked; the guest needs %s",
+			     rq->kernel, lab_kconfig_needs(r->arch, job->veth));
+		return 0;
+	}
+	return lab_kconfig_check(r->config, r->arch, job->veth);
+}
+
 static int prepare(struct lab_run *r, const struct lab_request *rq,
 		   const struct lab_job *job)
 {
@@ -503,7 +533,12 @@ static int prepare(struct lab_run *r, const struct lab_request *rq,
 	self = guest_binary(rq, &r->arch);
 	if (!self)
 		return -1;
+	if (check_config(r, rq, job)) {
+		free(self);
+		return -1;
+	}
 	g.perpkt = self;
+	g.modules = rq->modules;
 	g.arch = r->arch;
 	snprintf(r->dir, sizeof(r->dir), "%s/perpkt-lab.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
@@ -534,8 +569,11 @@ static int prepare(struct lab_run *r, const struct lab_request *rq,
 	ret = lab_guest_initramfs(&g, r->initrd, &r->module);
 	free(g.args);
 	free(self);
-	if (!ret && !r->module && job->veth)
-		warning("no veth module beside '%s' (../lib/modules/*/kernel/drivers/net/veth.ko*): --net veth works only if it is built in",
+	if (!ret && !r->module && job->veth && rq->modules)
+		warning("no veth module under '%s' (kernel/drivers/net/veth.ko*, lib/modules/*/kernel/drivers/net/veth.ko*): --net veth works only if it is built in",
+			rq->modules);
+	else if (!ret && !r->module && job->veth)
+		warning("no veth module beside '%s' (../lib/modules/*/kernel/drivers/net/veth.ko*; --modules DIR names another place): --net veth works only if it is built in",
 			rq->kernel);
 	return ret;
 }

@@ -17,6 +17,11 @@ struct lab_request {
 	double qemu_timeout;       /* --qemu-timeout; 0: from the run length */
 	int exact;                 /* --exact: count instructions with the
 				    * QEMU plugin, one boot per window */
+	const char *append;        /* --append: after perpkt's own kernel
+				    * command line */
+	const char *modules;       /* --modules: lib/modules/R or an
+				    * INSTALL_MOD_PATH */
+	const char *config;        /* --config: the kernel's configuration */
 };
 
 /* The record run the guest is to do, as far as the host must know it. */
@@ -44,7 +49,7 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job);
 
 /* The `perpkt record` arguments for inside the guest: argv without the
  * host-only options (--kernel, --vmlinux, --qemu-arg, --guest-perpkt,
- * --qemu-timeout, -o; with exact, --exact and -r too, and the guest's
+ * --qemu-timeout, --append, --modules, --config, -o; with exact, --exact and -r too, and the guest's
  * own exact-mode options added). Returns a NULL-terminated array of
  * argv's own strings and static ones (free only the array), NULL when
  * out of memory. */
@@ -60,5 +65,7 @@ char **lab_guest_args(int argc, char **argv, int exact, size_t *n);
 #define LAB_COND_GUEST_BOOT "lab.guest_boot_s"  /* guest uptime then */
 #define LAB_COND_WALL "lab.wall_s"        /* QEMU's runs, host seconds */
 #define LAB_COND_BOOTS "lab.boots"        /* boots merged, when more than one */
+#define LAB_COND_APPEND "lab.append"      /* --append */
+#define LAB_COND_CONFIG "lab.config"      /* the configuration checked */
 
 #endif
