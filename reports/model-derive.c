@@ -110,22 +110,28 @@ static void derive_decomp(struct model *m)
 
 	for (i = 0; i < p->ntasks; i++) {
 		const struct profile_task *t = &p->tasks[i];
+		/* the workload runs through the reads before and after the
+		 * window: CPU times over the window's length, not the span's */
+		double k = t->span_ns && p->window_ns ?
+			(double)p->window_ns / (double)t->span_ns : 1;
 
+		if (t->role != ROLE_CLIENT && t->role != ROLE_RESPONDER)
+			continue;
+		if (t->span_ns && p->window_ns)
+			d->span_scale = k;
 		if (t->role == ROLE_CLIENT) {
 			have_c = 1;
-			ct += t->cpu_ns;
-			cu += t->user_ns;
-			cs += t->system_ns;
-		} else if (t->role == ROLE_RESPONDER) {
-			have_r = 1;
-			rs += t->cpu_ns;
-			ru += t->user_ns;
-			rsys += t->system_ns;
+			ct += t->cpu_ns * k;
+			cu += t->user_ns * k;
+			cs += t->system_ns * k;
 		} else {
-			continue;
+			have_r = 1;
+			rs += t->cpu_ns * k;
+			ru += t->user_ns * k;
+			rsys += t->system_ns * k;
 		}
-		w += t->wait_ns;
-		sw += t->switches;
+		w += t->wait_ns * k;
+		sw += t->switches * k;
 	}
 	if (have_c || have_r) {
 		/* when client and responder are one process, it is the client */

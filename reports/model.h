@@ -128,6 +128,11 @@ struct model_decomp {
 	 * -1 when unknown; the round-trip fields above stay unknown */
 	int per_unit;
 	double workload, workload_user, workload_system, workload_kernel;
+	/* from_tasks: what the processes' CPU times were scaled by, window
+	 * over the span of the snapshots they were read at (which lie
+	 * outside the window); 0 when the profile does not say the span,
+	 * so they were not */
+	double span_scale;
 };
 
 /* Reconciliation of one sampled CPU. */

@@ -146,6 +146,23 @@ static const char *resolution_text(const struct run_facts *run)
 	return buf;
 }
 
+/* Why client and responder CPU exceed the round trip: what applies to
+ * this profile. */
+static void rest_note(struct summary *s, const struct model *m)
+{
+	const struct profile *p = m->profile;
+	const struct model_decomp *d = &m->decomp;
+	int same = p->client_cpu >= 0 && p->client_cpu == p->server_cpu;
+
+	if (d->from_tasks && d->span_scale <= 0)
+		NOTE(s, "the CPU time of client and responder exceeds the round trip: this profile does not record when their schedstat was read; it was read before the window opened and after it closed, and the workload runs through those reads, so their CPU times span more than the window (profiles recorded since say the span and are scaled to the window).");
+	else if (!same)
+		NOTE(s, "the CPU time of client and responder exceeds the round trip: on different CPUs they run at the same time (overlap, busy polling).");
+	else
+		NOTE(s, "the CPU time of client and responder exceeds the round trip though they share one CPU and their CPU times are scaled to the window (x%.3f): the clock schedstat counts in and the one that times round trips disagree (under emulation the guest's clocks follow the host's load).",
+		     d->span_scale);
+}
+
 /* " (250 us at 1000 MHz, calibrated)": a cycle period in time, at the
  * clock it was derived from; "" when that clock is unknown. */
 static const char *period_time(char *buf, size_t len, const struct run_facts *run,
@@ -406,7 +423,7 @@ static void put_decomp(struct summary *s, const struct model *m)
 		l->share = strdup("");
 	}
 	if (d->rest < 0)
-		NOTE(s, "the CPU time of client and responder exceeds the round trip: they overlap (different CPUs, busy polling) or the accounting is off.");
+		rest_note(s, m);
 	if (!d->from_tasks)
 		NOTE(s, "the profile has no per-process CPU times: client and responder CPU are their sampled kernel time only, so user time and unsampled work land in the rest.");
 	NOTE(s, "service demand is netperf's: busy CPU time per %s, summed over the sampled CPUs, whoever used it.",

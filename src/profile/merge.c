@@ -190,6 +190,10 @@ static int merge_counts(struct profile *into, struct profile *from)
 				into->tasks[j].user_ns += from->tasks[i].user_ns;
 				into->tasks[j].system_ns += from->tasks[i].system_ns;
 				into->tasks[j].switches += from->tasks[i].switches;
+				/* a span only where both sides know theirs */
+				into->tasks[j].span_ns = into->tasks[j].span_ns &&
+					from->tasks[i].span_ns ?
+					into->tasks[j].span_ns + from->tasks[i].span_ns : 0;
 				break;
 			}
 	for (i = 0; i < from->nirqs; i++) {

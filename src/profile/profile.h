@@ -102,6 +102,9 @@ struct profile_task {
 	uint64_t user_ns;    /* from /proc/<pid>/stat: tick resolution */
 	uint64_t system_ns;
 	uint64_t switches;   /* timeslices, from schedstat */
+	/* ns between the two reads of its schedstat, which lie outside the
+	 * window(s): what cpu_ns spans (0: unknown, older profiles) */
+	uint64_t span_ns;
 };
 
 /* Where one CPU's time went over the window, from /proc/stat. */
@@ -166,6 +169,7 @@ struct profile_repeat {
 	uint64_t *counts;        /* per event (profile.events), all CPUs */
 	uint64_t client_cpu_ns;  /* schedstat, 0 when unknown */
 	uint64_t responder_cpu_ns;
+	uint64_t snapshot_ns;    /* what those two span (0: unknown) */
 	/* cut short (SIGINT, a responder that died): "complete": false in
 	 * the file, with the share of the asked-for window it reached */
 	int partial;

@@ -325,6 +325,7 @@ static void read_tasks(struct reader *r, json_t *a, struct profile *p)
 		t->user_ns = reader_u64(r, o, "user_ns");
 		t->system_ns = reader_u64(r, o, "system_ns");
 		t->switches = reader_u64(r, o, "switches");
+		t->span_ns = reader_u64_opt(r, o, "span_ns");
 	}
 }
 
@@ -389,6 +390,7 @@ static void read_repeats(struct reader *r, json_t *a, struct profile *p)
 		read_latency(r, reader_obj(r, o, "latency_ns"), &rp->latency);
 		rp->client_cpu_ns = reader_u64_opt(r, o, "client_cpu_ns");
 		rp->responder_cpu_ns = reader_u64_opt(r, o, "responder_cpu_ns");
+		rp->snapshot_ns = reader_u64_opt(r, o, "snapshot_ns");
 		/* older profiles lack both: complete, as they were shown */
 		rp->fraction = 1;
 		if (json_object_get(o, "complete")) {

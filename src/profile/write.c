@@ -157,12 +157,12 @@ static json_t *repeats_to_json(const struct profile *p)
 
 	for (i = 0; i < p->nrepeats; i++) {
 		const struct profile_repeat *r = &p->repeats[i];
-		json_t *counts = json_array();
+		json_t *counts = json_array(), *o;
 
 		for (e = 0; e < p->nevents; e++)
 			json_array_append_new(counts, json_integer(
 				r->counts ? (json_int_t)r->counts[e] : 0));
-		json_array_append_new(a, json_pack(
+		json_array_append_new(a, o = json_pack(
 			"{s:I, s:I, s:o, s:o, s:I, s:I, s:b, s:f}",
 			"round_trips", (json_int_t)r->round_trips,
 			"window_ns", (json_int_t)r->window_ns,
@@ -171,6 +171,8 @@ static json_t *repeats_to_json(const struct profile *p)
 			"client_cpu_ns", (json_int_t)r->client_cpu_ns,
 			"responder_cpu_ns", (json_int_t)r->responder_cpu_ns,
 			"complete", !r->partial, "fraction", r->fraction));
+		if (o && r->snapshot_ns)
+			json_object_set_new(o, "snapshot_ns", json_integer((json_int_t)r->snapshot_ns));
 	}
 	return a;
 }
@@ -270,8 +272,9 @@ static json_t *tasks_to_json(const struct profile *p)
 
 	for (i = 0; i < p->ntasks; i++) {
 		const struct profile_task *t = &p->tasks[i];
+		json_t *o;
 
-		json_array_append_new(a, json_pack(
+		json_array_append_new(a, o = json_pack(
 			"{s:s, s:i, s:i, s:I, s:I, s:I, s:I, s:I}",
 			"role", role_name(t->role), "pid", t->pid, "cpu", t->cpu,
 			"cpu_ns", (json_int_t)t->cpu_ns,
@@ -279,6 +282,8 @@ static json_t *tasks_to_json(const struct profile *p)
 			"user_ns", (json_int_t)t->user_ns,
 			"system_ns", (json_int_t)t->system_ns,
 			"switches", (json_int_t)t->switches));
+		if (o && t->span_ns)
+			json_object_set_new(o, "span_ns", json_integer((json_int_t)t->span_ns));
 	}
 	return a;
 }

@@ -166,6 +166,7 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 		*cut_short |= cut;
 		rp->client_cpu_ns = procstat_task_cpu(&a, &b, ROLE_CLIENT);
 		rp->responder_cpu_ns = procstat_task_cpu(&a, &b, ROLE_RESPONDER);
+		rp->snapshot_ns = procstat_span(&a, &b);
 		record_window_counts(plan->evs, plan->nev, plan->ncpus, prev, cur,
 				     rp->counts);
 		memcpy(prev, cur, ncounts * sizeof(*cur));

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -186,6 +187,7 @@ int procstat_take(struct procstat *s, pid_t client, pid_t responder)
 		{ "/proc/interrupts", "irq" },
 		{ "/proc/softirqs", "softirq" },
 	};
+	struct timespec t0, t1;
 	char *text;
 	size_t i;
 
@@ -206,11 +208,24 @@ int procstat_take(struct procstat *s, pid_t client, pid_t responder)
 		}
 		free(text);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (client > 0 && !read_task(client, ROLE_CLIENT, &s->task[s->ntasks]))
 		s->ntasks++;
 	if (responder > 0 && !read_task(responder, ROLE_RESPONDER, &s->task[s->ntasks]))
 		s->ntasks++;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* the middle of the reads */
+	s->task_ns = ((uint64_t)t0.tv_sec * 1000000000u + (uint64_t)t0.tv_nsec +
+		      (uint64_t)t1.tv_sec * 1000000000u + (uint64_t)t1.tv_nsec) / 2;
 	return 0;
+}
+
+uint64_t procstat_span(const struct procstat *before,
+		       const struct procstat *after)
+{
+	if (!before->task_ns || after->task_ns <= before->task_ns)
+		return 0;
+	return after->task_ns - before->task_ns;
 }
 
 static uint64_t sub(uint64_t a, uint64_t b)
@@ -292,6 +307,7 @@ int procstat_delta(const struct procstat *b, const struct procstat *a,
 			d->switches = sub(ta->switches, tb->switches);
 			d->user_ns = sub(ta->user_ns, tb->user_ns);
 			d->system_ns = sub(ta->system_ns, tb->system_ns);
+			d->span_ns = procstat_span(b, a);
 			p->ntasks++;
 		}
 	}

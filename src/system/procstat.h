@@ -29,6 +29,7 @@ struct procstat {
 	size_t nrows;
 	struct profile_task task[2];  /* client, responder */
 	int ntasks;
+	uint64_t task_ns;    /* CLOCK_MONOTONIC when the tasks were read */
 };
 
 /* Take a snapshot; pids <= 0 are skipped. */
@@ -41,6 +42,10 @@ int procstat_delta(const struct procstat *before, const struct procstat *after,
  * lacks it. */
 uint64_t procstat_task_cpu(const struct procstat *before,
 			   const struct procstat *after, enum role role);
+/* ns between the two snapshots' task reads (0 when unknown): what the
+ * tasks' CPU times between them span */
+uint64_t procstat_span(const struct procstat *before,
+		       const struct procstat *after);
 void procstat_free(struct procstat *s);
 
 /* Parsers, public for tests. */

@@ -397,8 +397,8 @@ static void test_decomposition(void **state)
 	struct fixture *fx = *state;
 	const struct model_decomp *d = &fx->m.decomp;
 	struct profile_task tasks[2] = {
-		{ ROLE_CLIENT, 10, 0, 300000, 10000, 50000, 250000, 200 },
-		{ ROLE_RESPONDER, 11, 1, 200000, 0, 0, 200000, 200 },
+		{ ROLE_CLIENT, 10, 0, 300000, 10000, 50000, 250000, 200, 0 },
+		{ ROLE_RESPONDER, 11, 1, 200000, 0, 0, 200000, 200, 0 },
 	};
 	struct profile_cpu cpus[2] = {
 		{ 0, 100000, 400000, 0, 50000, 1000000, 0, 0, 0 },
@@ -449,6 +449,19 @@ static void test_decomposition(void **state)
 	assert_near(fx->m.recon.cpus[0].kernel, 450000000);
 	assert_int_equal(fx->m.recon.cpus[0].flagged, 1);
 	assert_int_equal(fx->m.recon.flagged, 1);
+	assert_near(d->span_scale, 0);
+	model_free(&fx->m);
+	/* read 2.5 s apart around a 2 s window: CPU times scaled by 0.8 */
+	tasks[0].span_ns = tasks[1].span_ns = 2500000000ull;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_near(d->span_scale, 0.8);
+	assert_near(d->client, 2400);
+	assert_near(d->responder, 1600);
+	assert_near(d->rest, 6000);
+	assert_near(d->client + d->responder + d->rest, d->rtt);
+	model_free(&fx->m);
+	tasks[0].span_ns = tasks[1].span_ns = 0;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
 	fx->p.tasks = NULL;
 	fx->p.ntasks = 0;
 	fx->p.cpu_times = NULL;

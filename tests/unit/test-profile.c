@@ -70,7 +70,8 @@ static void make_profile(struct profile *p)
 	p->ntasks = 1;
 	p->tasks = calloc(1, sizeof(*p->tasks));
 	p->tasks[0] = (struct profile_task){ ROLE_RESPONDER, 4321, -1, 1900000000ULL,
-					     5000, 400000000ULL, 1500000000ULL, 77 };
+					     5000, 400000000ULL, 1500000000ULL, 77,
+					     2100000000ULL };
 	p->ncpu_times = 1;
 	p->cpu_times = calloc(1, sizeof(*p->cpu_times));
 	p->cpu_times[0] = (struct profile_cpu){ 1, 10, 20, 30, 40, 50, 60, 2, 9 };
@@ -192,6 +193,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(b.tasks[0].cpu, -1);
 	assert_int_equal(b.tasks[0].cpu_ns, 1900000000ULL);
 	assert_int_equal(b.tasks[0].switches, 77);
+	assert_int_equal(b.tasks[0].span_ns, 2100000000ULL);
 	assert_int_equal(b.ncpu_times, 1);
 	assert_int_equal(b.cpu_times[0].softirq_ns, 40);
 	assert_int_equal(b.cpu_times[0].throttled, 9);
