@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "reports/diff.h"
+#include "reports/diff-conditions.h"
 
 static void csv_row(FILE *f, const struct diff *d, const char *kind,
 		    const struct diff_row *r)
@@ -43,6 +44,22 @@ int diff_csv(FILE *f, const void *model, const struct render_options *o)
 		fprintf(f, ",%c_delta,%c_rel,%c_sigma,%c_mark", (char)('A' + i),
 			(char)('A' + i), (char)('A' + i), (char)('A' + i));
 	fputc('\n', f);
+	/* what differs first: kind "condition", its values in the
+	 * profiles' value columns */
+	for (i = 0; d->conds && i < d->conds->n; i++) {
+		size_t k;
+
+		fprintf(f, "condition,");
+		render_csv_field(f, d->conds->rows[i].what);
+		fputc(',', f);
+		for (k = 0; k < d->n; k++) {
+			fputc(',', f);
+			render_csv_field(f, d->conds->rows[i].value[k]);
+		}
+		for (k = 1; k < d->n; k++)
+			fprintf(f, ",,,,");
+		fputc('\n', f);
+	}
 	for (i = 0; i < v->shown; i++)
 		csv_row(f, d, model_by_name(d->by), &v->rows[i]);
 	if (v->shown < v->n)

@@ -15,6 +15,7 @@
 
 #include "error.h"
 #include "reports/diff.h"
+#include "reports/diff-conditions.h"
 #include "reports/html-common.h"
 
 #define COLOR_MORE "#d62728"
@@ -86,6 +87,32 @@ static void table_row(FILE *f, const struct diff *d, const struct diff_row *r,
 	fprintf(f, "</tr>\n");
 }
 
+/* What differs between the profiles, before any number. */
+static void put_conditions(FILE *f, const struct diff *d)
+{
+	const struct diff_conditions *c = d->conds;
+	size_t r, i;
+
+	if (!c || !c->n)
+		return;
+	fprintf(f, "<table class=differs><tr><th>differs</th>");
+	for (i = 0; i < d->n; i++)
+		fprintf(f, "<th>%c</th>", diff_letter(i));
+	fprintf(f, "</tr>\n");
+	for (r = 0; r < c->n; r++) {
+		fprintf(f, "<tr><td>");
+		html_escape(f, c->rows[r].what);
+		fprintf(f, "</td>");
+		for (i = 0; i < d->n; i++) {
+			fprintf(f, "<td>");
+			html_escape(f, c->rows[r].value[i]);
+			fprintf(f, "</td>");
+		}
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n");
+}
+
 static void write_doc(FILE *f, const struct diff *d)
 {
 	const struct diff_view *v = diff_view(d);
@@ -94,7 +121,9 @@ static void write_doc(FILE *f, const struct diff *d)
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		   "<title>perpkt diff</title><style>%s</style></head><body>\n",
 		html_style);
-	fprintf(f, "<h1>perpkt diff: %s per %s</h1>\n<ul>\n", d->unit, d->per);
+	fprintf(f, "<h1>perpkt diff: %s per %s</h1>\n", d->unit, d->per);
+	put_conditions(f, d);
+	fprintf(f, "<ul>\n");
 	for (i = 0; i < d->n; i++) {
 		fprintf(f, "<li><b>%c</b>: ", (char)('A' + i));
 		html_escape(f, d->prof[i].path);

@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "reports/diff.h"
+#include "reports/diff-conditions.h"
 #include "reports/json-common.h"
 
 #define DIFF_JSON_VERSION 2
@@ -137,6 +138,27 @@ static json_t *profiles_json(const struct diff *d, int *bad)
 	return a;
 }
 
+/* What differs between the profiles: one object per condition, its
+ * value in each profile in order. */
+static json_t *conditions_json(const struct diff *d, int *bad)
+{
+	const struct diff_conditions *c = d->conds;
+	json_t *a = json_array(), *o, *v;
+	size_t r, i;
+
+	for (r = 0; c && r < c->n; r++) {
+		o = json_object();
+		v = json_array();
+		set(o, "condition", json_string(c->rows[r].what), bad);
+		set(o, "key", json_string(c->rows[r].key), bad);
+		for (i = 0; i < d->n; i++)
+			push(v, json_string(c->rows[r].value[i]), bad);
+		set(o, "values", v, bad);
+		push(a, o, bad);
+	}
+	return a;
+}
+
 static json_t *build(const struct diff *d, int *bad)
 {
 	json_t *root = json_object(), *a, *o;
@@ -157,6 +179,7 @@ static json_t *build(const struct diff *d, int *bad)
 	for (i = 0; i < d->nwarnings; i++)
 		push(a, json_string(d->warnings[i]), bad);
 	set(root, "warnings", a, bad);
+	set(root, "conditions_differ", conditions_json(d, bad), bad);
 	o = json_object();
 	set(o, "*", json_real(DIFF_SIGMA_1), bad);
 	set(o, "**", json_real(DIFF_SIGMA_2), bad);

@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "reports/diff.h"
+#include "reports/diff-conditions.h"
 
 static void md_row(FILE *f, const struct diff *d, const struct diff_row *r,
 		   const char *label)
@@ -26,6 +27,43 @@ static void md_row(FILE *f, const struct diff *d, const struct diff_row *r,
 	fprintf(f, " |\n");
 }
 
+/* A cell's text: no "|" or newline to break the table. */
+static void cell(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s == '\n' ? ' ' : *s, f);
+}
+
+/* What differs between the profiles, before any number. */
+static void put_conditions(FILE *f, const struct diff *d)
+{
+	const struct diff_conditions *c = d->conds;
+	size_t r, i;
+
+	if (!c || !c->n)
+		return;
+	fprintf(f, "| differs |");
+	for (i = 0; i < d->n; i++)
+		fprintf(f, " %c |", diff_letter(i));
+	fprintf(f, "\n|---|");
+	for (i = 0; i < d->n; i++)
+		fprintf(f, "---|");
+	fprintf(f, "\n");
+	for (r = 0; r < c->n; r++) {
+		fprintf(f, "| %s |", c->rows[r].what);
+		for (i = 0; i < d->n; i++) {
+			fputc(' ', f);
+			cell(f, c->rows[r].value[i]);
+			fprintf(f, " |");
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}
+
 int diff_markdown(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct diff *d = model;
@@ -35,6 +73,7 @@ int diff_markdown(FILE *f, const void *model, const struct render_options *o)
 	fprintf(f, "### perpkt diff (%s per %s)\n\n", d->unit, d->per);
 	for (i = 0; i < d->nwarnings; i++)
 		fprintf(f, "> **warning:** %s\n\n", d->warnings[i]);
+	put_conditions(f, d);
 	for (i = 0; i < d->n; i++)
 		fprintf(f, "- **%c**: `%s` (%s, %d run%s)\n", diff_letter(i),
 			d->prof[i].path, d->prof[i].label,

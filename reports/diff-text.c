@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "reports/diff.h"
+#include "reports/diff-conditions.h"
 
 #define VAL_W 10
 #define REL_W 7
@@ -231,6 +232,38 @@ static void put_notes(FILE *f, const struct diff *d)
 		DIFF_SIGMA_1, DIFF_SIGMA_2, d->total.cmp[1].delta, d->unit);
 }
 
+/* What differs between the profiles, before any number. */
+static void put_conditions(FILE *f, const struct diff *d, int width)
+{
+	const struct diff_conditions *c = d->conds;
+	size_t r, i;
+
+	if (!c || !c->n)
+		return;
+	for (r = 0; r < c->n; r++) {
+		char *line = NULL, *p;
+		size_t len = 0;
+		FILE *m = open_memstream(&line, &len);
+
+		if (!m)
+			return;
+		fprintf(m, "differs: %s: ", c->rows[r].what);
+		for (i = 0; i < d->n; i++)
+			if (d->n == 2)
+				fprintf(m, "%s%s", i ? " -> " : "", c->rows[r].value[i]);
+			else
+				fprintf(m, "%s%c %s", i ? "; " : "", diff_letter(i),
+					c->rows[r].value[i]);
+		fclose(m);
+		for (p = line; p && *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		if (line)
+			wrap(f, line, width);
+		free(line);
+	}
+}
+
 int diff_text(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct diff *d = model;
@@ -246,6 +279,7 @@ int diff_text(FILE *f, const void *model, const struct render_options *o)
 		wrap(f, w, width);
 		free(w);
 	}
+	put_conditions(f, d, width);
 	put_profiles(f, d);
 	fprintf(f, "\n");
 	put_latency(f, d);

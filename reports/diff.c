@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "reports/diff.h"
+#include "reports/diff-conditions.h"
 
 #include <errno.h>
 #include <math.h>
@@ -756,6 +757,7 @@ void diff_free(struct diff *d)
 		free(d->aliases[i].to);
 	}
 	free(d->aliases);
+	diff_conditions_free(d->conds);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -20,6 +20,8 @@
  */
 
 #define DIFF_MAX_PROFILES 16
+
+struct diff_conditions;
 #define DIFF_OTHER_NAME "[other]"
 
 /* Significance marks: |delta| over the standard error of the delta. */
@@ -107,6 +109,8 @@ struct diff {
 	struct diff_alias *aliases;
 	size_t naliases;
 	enum model_by by;
+	/* the conditions that differ (reports/diff-conditions.h) */
+	struct diff_conditions *conds;
 };
 
 /*

@@ -9,6 +9,7 @@
 #include "profile/anonymize.h"
 #include "commands/commands.h"
 #include "reports/diff.h"
+#include "reports/diff-conditions.h"
 #include "error.h"
 #include "exitcode.h"
 #include "reports/failif.h"
@@ -28,6 +29,9 @@ static const char diff_usage[] =
 "Value per round trip (or --per unit) of every function and bucket in each profile,\n"
 "its change against the first (A, the baseline), and whether that\n"
 "change is larger than the noise; set beside the change in latency.\n"
+"It opens with the conditions that differ between the profiles (kernel,\n"
+"command line, mode, accelerator, netfilter, sysctls, CPU, placement,\n"
+"perpkt version).\n"
 "\n"
 "      --format FMT\n"
 "      --by KEY           function (default) or bucket\n"
@@ -54,8 +58,10 @@ static const char diff_usage[] =
 "      --allow-missing    a --fail-if bucket or function in no profile\n"
 "                         moved by nothing (default: an error, exit 130)\n"
 "      --force            compare profiles normalised by different --per\n"
-"                         units, and read profiles whose fields disagree\n"
-"                         (both said in the output)\n"
+"                         units or measured in different worlds (the\n"
+"                         host, a TCG or a KVM guest; sampled or exact),\n"
+"                         and read profiles whose fields disagree (all\n"
+"                         said at the top of the output)\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
 "      --side SIDE        of two-host profiles (record --peer): local\n"
 "                         (default) or remote, the responder's host;\n"
@@ -324,7 +330,8 @@ int cmd_diff(int argc, char **argv)
 		info("the profiles hold the responder's side too: --side remote "
 		     "compares those");
 	built = 1;
-	if (diff_build(&d, models, paths, n, &a.o))
+	if (diff_build(&d, models, paths, n, &a.o) ||
+	    diff_conditions_fill(&d, a.o.force))
 		goto out;
 	if (render_stdout(&diff_renderers, a.format, &d, &a.ro))
 		goto out;

@@ -201,6 +201,56 @@ static void cpu_conditions(struct profile *p, int client, int server)
 		 "/sys/devices/system/cpu/cpuidle/current_governor", "none");
 }
 
+/* Rules in `nft -a list ruleset`: lines with a handle that do not open
+ * a table, chain, set or other block. */
+static size_t nft_rules(const char *text)
+{
+	const char *line = text, *h;
+	size_t n = 0, len;
+
+	while (line && *line) {
+		len = strcspn(line, "\n");
+		h = memmem(line, len, " # handle ", 10);
+		if (h) {
+			while (h > line && h[-1] == ' ')
+				h--;
+			n += !(h > line && h[-1] == '{');
+		}
+		line = line[len] ? line + len + 1 : NULL;
+	}
+	return n;
+}
+
+/* Settings that change the path of a packet or the scheduling of the
+ * two processes, "name=value, ..." (diff compares them entry by entry). */
+static void sysctl_conditions(struct profile *p)
+{
+	static const char *const names[] = {
+		"net.core.busy_poll", "net.core.busy_read",
+		"net.core.rmem_default", "net.core.wmem_default",
+		"net.core.netdev_budget", "net.core.dev_weight",
+		"net.core.bpf_jit_enable", "net.ipv4.ip_forward",
+		"net.ipv4.udp_early_demux", "net.ipv4.tcp_autocorking",
+		"kernel.timer_migration", "kernel.sched_autogroup_enabled",
+		"kernel.numa_balancing", "vm.stat_interval",
+	};
+	char buf[VALUE_MAX] = "", path[128], v[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *c;
+
+		snprintf(path, sizeof(path), "/proc/sys/%s", names[i]);
+		for (c = path + 10; *c; c++)
+			if (*c == '.')
+				*c = '/';
+		if (procfile_line(path, v, sizeof(v)) < 0)
+			continue;
+		cat(buf, sizeof(buf), "%s%s=%s", buf[0] ? ", " : "", names[i], v);
+	}
+	add(p, "net.sysctls", buf[0] ? buf : "none readable");
+}
+
 static void netfilter_conditions(struct profile *p)
 {
 	char buf[VALUE_MAX] = "", count[64], *tables;
@@ -225,6 +275,15 @@ static void netfilter_conditions(struct profile *p)
 		cat(buf, sizeof(buf), "; %s tables: %s", i ? "ip6" : "ip",
 		    tables[0] ? tables : "none");
 		free(tables);
+	}
+	if (access("/usr/sbin/nft", X_OK) == 0 &&
+	    (f = popen("/usr/sbin/nft -a list ruleset 2>/dev/null", "r"))) {
+		char *rules = procfile_read_stream(f, 1 << 24);
+
+		pclose(f);
+		if (rules)
+			cat(buf, sizeof(buf), "; nft rules: %zu", nft_rules(rules));
+		free(rules);
 	}
 	if (access("/usr/sbin/nft", X_OK) == 0 &&
 	    (f = popen("/usr/sbin/nft list tables 2>/dev/null", "r"))) {
@@ -324,6 +383,7 @@ void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
 	kernel_conditions(p);
 	cpu_conditions(p, client_cpu, server_cpu);
 	netfilter_conditions(p);
+	sysctl_conditions(p);
 	interface_conditions(p);
 	snprintf(buf, sizeof(buf), "%u bytes", message_size);
 	add(p, "workload.message_size", buf);
