@@ -209,6 +209,8 @@ static json_t *build(const struct diff *d, int *bad)
 	set(root, "latency_percentiles", o, bad);
 	set(root, "functions", view_json(d, &d->functions, bad), bad);
 	set(root, "buckets", view_json(d, &d->buckets, bad), bad);
+	if (d->by == MODEL_BY_LINE)
+		set(root, "lines", view_json(d, &d->lines, bad), bad);
 	set(root, "total", row_json(d, &d->total, bad), bad);
 	set(root, "busy", row_json(d, &d->busy, bad), bad);
 	return root;

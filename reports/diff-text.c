@@ -285,8 +285,7 @@ int diff_text(FILE *f, const void *model, const struct render_options *o)
 	put_latency(f, d);
 	if (d->by != MODEL_BY_BUCKET)
 		put_table(f, d, &d->buckets, "bucket", width, 0);
-	put_table(f, d, diff_view(d), d->by == MODEL_BY_BUCKET ?
-		  "bucket" : "function", width, 1);
+	put_table(f, d, diff_view(d), model_by_name(d->by), width, 1);
 	put_notes(f, d);
 	if (fflush(f) || ferror(f))
 		return error("cannot write diff: %s", strerror(errno));

@@ -46,7 +46,8 @@ const char *diff_alias(const struct diff *d, const char *name)
 
 const struct diff_view *diff_view(const struct diff *d)
 {
-	return d->by == MODEL_BY_BUCKET ? &d->buckets : &d->functions;
+	return d->by == MODEL_BY_BUCKET ? &d->buckets :
+	       d->by == MODEL_BY_LINE ? &d->lines : &d->functions;
 }
 
 const struct diff_row *diff_find(const struct diff_view *v, const char *name)
@@ -729,6 +730,9 @@ int diff_build(struct diff *d, const struct model *const *m,
 	    build_totals(d) ||
 	    cut_view(d, &d->functions, o) || cut_view(d, &d->buckets, o))
 		return -1;
+	if (d->by == MODEL_BY_LINE &&
+	    (build_view(d, &d->lines, MODEL_BY_LINE) || cut_view(d, &d->lines, o)))
+		return -1;
 	return 0;
 }
 
@@ -748,6 +752,7 @@ void diff_free(struct diff *d)
 
 	view_free(&d->functions);
 	view_free(&d->buckets);
+	view_free(&d->lines);
 	drow_clear(&d->total);
 	drow_clear(&d->busy);
 	for (i = 0; i < d->nwarnings; i++)

@@ -83,7 +83,8 @@ struct diff_profile {
 };
 
 struct diff_options {
-	enum model_by by;       /* MODEL_BY_FUNCTION or MODEL_BY_BUCKET */
+	enum model_by by;       /* MODEL_BY_FUNCTION, _BUCKET or _LINE (the
+				 * models' model_lines() done) */
 	int limit;              /* rows shown, 0 = all */
 	double threshold;       /* hide rows whose |delta| is below, in unit */
 	double ghz;             /* --convert-cycles-ghz, 0 = not given */
@@ -101,6 +102,7 @@ struct diff {
 	const char *unit;       /* "ns" or the profiles' common unit */
 	const char *per;        /* what values are per: "round trip", ... */
 	struct diff_view functions, buckets;
+	struct diff_view lines;        /* by MODEL_BY_LINE only */
 	struct diff_row total, busy;   /* sums of the function rows */
 	struct diff_cmp latency[DIFF_MAX_PROFILES];  /* [0] unused */
 	struct diff_cmp pct[DIFF_NPCT][DIFF_MAX_PROFILES];  /* [..][0] unused */

@@ -50,6 +50,9 @@ void row_clear(struct model_row *r)
 	free(r->module);
 	free(r->file);
 	free(r->rep);
+	free(r->function);
+	free(r->symbol);
+	free(r->inlined);
 	row_init(r);
 }
 

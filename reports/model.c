@@ -43,6 +43,7 @@ static const char *const by_names[MODEL_BY_MAX] = {
 	[MODEL_BY_FILE] = "file",
 	[MODEL_BY_CPU] = "cpu",
 	[MODEL_BY_ROLE] = "role",
+	[MODEL_BY_LINE] = "line",
 	[MODEL_BY_COMBINED] = "combined",
 };
 

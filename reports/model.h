@@ -36,6 +36,7 @@ enum model_by {
 	MODEL_BY_FILE,
 	MODEL_BY_CPU,
 	MODEL_BY_ROLE,
+	MODEL_BY_LINE,      /* after model_lines(): file:line, inline chains */
 	MODEL_BY_COMBINED,  /* after model_combine(): e.g. role,function */
 	MODEL_BY_MAX,
 };
@@ -84,6 +85,14 @@ struct model_row {
 	double ipc;          /* instructions / cycles, < 0 when unknown */
 	double share;        /* of the first event's total, 0..1 */
 	double cum;          /* cumulative share in sort order */
+	/* line rows (model_lines): file:line is where the code is (inside
+	 * the innermost inlined function), `function` that function,
+	 * `symbol` the function it was compiled into and function_line its
+	 * line there (the call site when inlined), `inlined` the chain out
+	 * ("skb_put < __ip_append_data:1021 < ip_make_skb:1638"), NULL when
+	 * the code is the symbol's own */
+	int line, function_line;
+	char *function, *symbol, *inlined;
 };
 
 struct model_view {
@@ -261,6 +270,12 @@ int model_software_clock(const struct model *m);
 /* The bucket row called `name`, or NULL. */
 const struct model_row *model_bucket(const struct model *m, const char *name);
 const char *model_role_name(enum model_role r);
+
+/* Fill views[MODEL_BY_LINE] from the profile's addresses and s's DWARF
+ * (a row per source line and inline chain); only the addresses of
+ * `symbol` (folded name) when not NULL. -1 after printing why (no
+ * DWARF: give --vmlinux). */
+int model_lines(struct model *m, struct symbolizer *s, const char *symbol);
 
 /* "function" -> MODEL_BY_FUNCTION, ...; -1 when unknown. */
 int model_by_parse(const char *s);

@@ -90,6 +90,16 @@ static json_t *row_json(const struct model *m, const struct model_row *r,
 	}
 	if (r->cpu >= 0)
 		set(o, "cpu", json_integer(r->cpu), bad);
+	if (r->line > 0) {
+		/* --by line: where, in which function, inlined into what */
+		set(o, "function", str_or_null(r->function), bad);
+		set(o, "file", str_or_null(r->file), bad);
+		set(o, "line", json_integer(r->line), bad);
+		set(o, "symbol", str_or_null(r->symbol), bad);
+		set(o, "function_line", json_integer(r->function_line), bad);
+		set(o, "inlined", str_or_null(r->inlined), bad);
+		set(o, "bucket", str_or_null(r->bucket), bad);
+	}
 	set(o, "samples", per_event(m, r->samples, NULL, bad), bad);
 	set(o, "per_rt", per_event(m, NULL, r->per_rt, bad), bad);
 	set(o, "error", per_event(m, NULL, r->err, bad), bad);
@@ -360,6 +370,9 @@ static json_t *build(const struct model *m, int *bad)
 	    bad);
 	set(root, "files", rows_json(m, m->views[MODEL_BY_FILE].rows,
 				     m->views[MODEL_BY_FILE].n, 0, bad), bad);
+	if (m->views[MODEL_BY_LINE].rows)
+		set(root, "lines", rows_json(m, m->views[MODEL_BY_LINE].rows,
+					     m->views[MODEL_BY_LINE].n, 0, bad), bad);
 	set(root, "cpus", rows_json(m, m->views[MODEL_BY_CPU].rows,
 				    m->views[MODEL_BY_CPU].n, 0, bad), bad);
 	set(root, "roles", rows_json(m, m->views[MODEL_BY_ROLE].rows,

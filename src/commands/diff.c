@@ -34,7 +34,12 @@ static const char diff_usage[] =
 "perpkt version).\n"
 "\n"
 "      --format FMT\n"
-"      --by KEY           function (default) or bucket\n"
+"      --by KEY           function (default), bucket or line: file:line\n"
+"                         rows with their inline chains (DWARF from the\n"
+"                         profiles' vmlinux, or --vmlinux); a line\n"
+"                         matches its like in the other profile only at\n"
+"                         the same file:line, so it is for variants of\n"
+"                         one kernel (command line, config, sysctls)\n"
 "      --limit N          rows shown (default 30, 0 = all); the rest is\n"
 "                         one [other] row, so the deltas still add up\n"
 "      --threshold V      hide rows whose |delta| is below V per round\n"
@@ -129,8 +134,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			break;
 		case 2:
 			by = model_by_parse(optarg);
-			if (by != MODEL_BY_FUNCTION && by != MODEL_BY_BUCKET)
-				return error("unknown --by '%s' (use function or bucket)",
+			if (by != MODEL_BY_FUNCTION && by != MODEL_BY_BUCKET &&
+			    by != MODEL_BY_LINE)
+				return error("unknown --by '%s' (use function, bucket or line)",
 					     optarg);
 			a->o.by = by;
 			break;
@@ -216,7 +222,8 @@ struct loaded {
 
 static int load(struct loaded *l, const char *path, const char *buckets,
 		int include_partial, struct anonymizer *anon,
-		const struct sample_filter *filter, const char *side, int force)
+		const struct sample_filter *filter, const char *side, int force,
+		int lines)
 {
 	struct symsource src = { .buckets = buckets };
 
@@ -236,6 +243,8 @@ static int load(struct loaded *l, const char *path, const char *buckets,
 	if (model_build(&l->m, &l->p, l->sym))
 		return -1;
 	l->have_m = 1;
+	if (lines && model_lines(&l->m, l->sym, NULL))
+		return error("'%s': --by line needs its kernel's DWARF", path);
 	return 0;
 }
 
@@ -320,7 +329,7 @@ int cmd_diff(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		paths[i] = argv[optind + i];
 		if (load(&l[i], paths[i], a.buckets, a.include_partial, anon,
-			 &a.filter, a.side, a.o.force))
+			 &a.filter, a.side, a.o.force, a.o.by == MODEL_BY_LINE))
 			goto out;
 		models[i] = &l[i].m;
 		remotes += l[i].p.remote != NULL;

@@ -20,16 +20,18 @@
 static const char report_usage[] =
 "usage: perpkt report [options] [-i FILE]\n"
 "\n"
-"Kernel time per round trip, by function, bucket, source file, CPU or\n"
-"role, with the latency decomposition and reconciliation lines, from a\n"
+"Kernel time per round trip, by function, bucket, source file or line,\n"
+"CPU or role, with the latency decomposition and reconciliation lines, from a\n"
 "profile made by 'perpkt record'.\n"
 "\n"
 "  -i, --input FILE       profile to read (default perpkt.json)\n"
 "      --format FMT\n"
 "      --stdio            the text report (perf report's spelling)\n"
 "      --by KEY           main table by function (default), bucket, file,\n"
-"                         cpu or role; or role or cpu, then function,\n"
-"                         bucket or file: --by role,function\n"
+"                         line, cpu or role; or role or cpu, then\n"
+"                         function, bucket or file: --by role,function;\n"
+"                         line: file:line rows with their inline chains\n"
+"                         (needs DWARF: --vmlinux, or the profile's)\n"
 "      --sort KEY         samples, per-rt (default), name, or an event name;\n"
 "                         two keys as in perf (--sort cpu,sym) group\n"
 "                         like --by\n"
@@ -152,7 +154,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 6:
 			by = model_by_parse(optarg);
 			if (by < 0 && model_by_parse_combined(optarg, &a->first, &a->second))
-				return error("unknown --by '%s' (use function, bucket, file, cpu or role, or two keys such as role,function)",
+				return error("unknown --by '%s' (use function, bucket, file, line, cpu or role, or two keys such as role,function)",
 					     optarg);
 			a->ro.by = by < 0 ? MODEL_BY_COMBINED : by;
 			break;
@@ -303,6 +305,8 @@ int cmd_report(int argc, char **argv)
 		ret = RESULT_USAGE;
 		goto out_model;
 	}
+	if (a.ro.by == MODEL_BY_LINE && model_lines(&m, sym, NULL))
+		goto out_model;
 	if (model_sort(&m, a.sort)) {
 		/* which event names exist is known only now */
 		error("unknown --sort '%s' (use samples, per-rt, name or an event of the profile)",
