@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "stat", cmd_stat, "count only: cycles, switches, IRQs, CPU time per round trip" },
 	{ "serve", cmd_serve, "responder for 'record --peer' runs between two hosts" },
 	{ "diff", cmd_diff, "compare profiles per round trip, with significance" },
+	{ "annotate", cmd_annotate, "one function source line by source line, per round trip" },
 	{ "table", cmd_table, "one row per profile, one column per repeat, mean, sd" },
 	{ "sweep", cmd_sweep, "record a matrix of configurations, print the table" },
 	{ "restore", cmd_restore, "put back what killed runs left changed" },

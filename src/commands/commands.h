@@ -20,5 +20,6 @@ int cmd_table(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 #endif

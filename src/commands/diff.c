@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "profile/anonymize.h"
 #include "commands/commands.h"
@@ -68,6 +69,9 @@ static const char diff_usage[] =
 "                         and read profiles whose fields disagree (all\n"
 "                         said at the top of the output)\n"
 "      --buckets FILE     bucket rules replacing the built-in ones\n"
+"      --vmlinux FILE     a kernel's vmlinux, for --by line (repeatable:\n"
+"                         each profile takes the one of its build-id;\n"
+"                         default: the one the profile was recorded with)\n"
 "      --side SIDE        of two-host profiles (record --peer): local\n"
 "                         (default) or remote, the responder's host;\n"
 "                         each profile's same side is compared\n"
@@ -88,6 +92,9 @@ struct diff_args {
 	int include_partial;
 	int anonymize;
 	const char *side;  /* --side local|remote, NULL: local */
+	const char *vmlinux[DIFF_MAX_PROFILES];  /* --vmlinux, repeatable */
+	char *vmlinux_id[DIFF_MAX_PROFILES];     /* their build-ids */
+	size_t nvmlinux;
 	struct sample_filter filter;
 	int help;
 };
@@ -109,6 +116,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "include-partial", no_argument, NULL, 13 },
 		{ "anonymize", no_argument, NULL, 12 },
 		{ "side", required_argument, NULL, 14 },
+		{ "vmlinux", required_argument, NULL, 15 },
 		SAMPLE_FILTER_OPTIONS,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -195,6 +203,15 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 				return -1;
 			a->side = optarg;
 			break;
+		case 15:
+			if (a->nvmlinux == DIFF_MAX_PROFILES)
+				return error("too many --vmlinux: at most %d", DIFF_MAX_PROFILES);
+			a->vmlinux[a->nvmlinux] = optarg;
+			a->vmlinux_id[a->nvmlinux] = symbolizer_file_build_id(optarg);
+			if (!a->vmlinux_id[a->nvmlinux])
+				return error("'%s' has no build-id: is it a vmlinux?", optarg);
+			a->nvmlinux++;
+			break;
 		case 'h':
 			help_show(diff_usage, &diff_renderers);
 			a->help = 1;
@@ -220,11 +237,33 @@ struct loaded {
 	int have_p, have_m;
 };
 
-static int load(struct loaded *l, const char *path, const char *buckets,
-		int include_partial, struct anonymizer *anon,
-		const struct sample_filter *filter, const char *side, int force,
-		int lines)
+/* The --vmlinux of p's build-id; the only one when p has none. */
+static int pick_vmlinux(const struct diff_args *a, const struct profile *p,
+			const char *path, const char **out)
 {
+	size_t i;
+
+	*out = NULL;
+	if (!a->nvmlinux)
+		return 0;
+	for (i = 0; i < a->nvmlinux; i++)
+		if (p->build_id && !strcasecmp(p->build_id, a->vmlinux_id[i]))
+			*out = a->vmlinux[i];
+	if (!*out && !p->build_id && a->nvmlinux == 1)
+		*out = a->vmlinux[0];
+	if (!*out)
+		return error("no --vmlinux is of the kernel of '%s' (build-id %s)",
+			     path, p->build_id ? p->build_id : "unknown");
+	return 0;
+}
+
+static int load(struct loaded *l, const char *path, const struct diff_args *a,
+		struct anonymizer *anon)
+{
+	const char *buckets = a->buckets, *side = a->side;
+	const struct sample_filter *filter = &a->filter;
+	int include_partial = a->include_partial, force = a->o.force;
+	int lines = a->o.by == MODEL_BY_LINE;
 	struct symsource src = { .buckets = buckets };
 
 	if (profile_read_force(&l->p, path, force))
@@ -237,6 +276,8 @@ static int load(struct loaded *l, const char *path, const char *buckets,
 	l->p.include_partial = include_partial;
 	profile_note_partial(&l->p, path);
 	if (anon && anonymize_profile(anon, &l->p))
+		return -1;
+	if (pick_vmlinux(a, &l->p, path, &src.vmlinux))
 		return -1;
 	if (symsource_open(&l->sym, &src, &l->p, NULL))
 		return -1;
@@ -328,8 +369,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		paths[i] = argv[optind + i];
-		if (load(&l[i], paths[i], a.buckets, a.include_partial, anon,
-			 &a.filter, a.side, a.o.force, a.o.by == MODEL_BY_LINE))
+		if (load(&l[i], paths[i], &a, anon))
 			goto out;
 		models[i] = &l[i].m;
 		remotes += l[i].p.remote != NULL;
@@ -357,6 +397,8 @@ out:
 	anonymizer_free(anon);
 	for (i = 0; i < a.nfail; i++)
 		failif_free(&a.fail[i]);
+	for (i = 0; i < a.nvmlinux; i++)
+		free(a.vmlinux_id[i]);
 	/* under --fail-if, errors must stop a bisect, not mark it bad */
 	return a.bisect ? ret | RESULT_BISECT : ret;
 }
