@@ -13,6 +13,8 @@
 #   LAB_BOOTS          exact-mode boots per kernel (default 3)
 #   LAB_SAMPLED=0      leave out the sampled run
 #   LAB_OUT            folder for the profiles (default build/lab)
+#   LAB_REUSE=1        keep the profiles already in LAB_OUT, record only
+#                      what is missing (to redo the comparison alone)
 # Downloads, once, into ${PERPKT_CACHE:-~/.cache/perpkt}: about 27 + 34 MB
 # of vmlinuz/modules and 283 + 318 MB of -dbg packages (1.2 GB unpacked).
 set -eu
@@ -37,27 +39,31 @@ for rel in "${kernels[@]}"; do
 	vml[$rel]=$root/usr/lib/debug/boot/vmlinux-$rel
 done
 
+reuse() { [ "${LAB_REUSE:-0}" = 1 ] && [ -s "$1" ]; }
 # exact: one boot per window, A B A B ..., then each kernel's merged
 profiles=()
 for b in $(seq 1 "$boots"); do
 	for rel in "${kernels[@]}"; do
+		! reuse "$out/$rel.exact.json" || continue
 		echo "== exact counts inside $rel, boot $b of $boots"
 		"$PERPKT" record -q --kernel "${img[$rel]}" --vmlinux "${vml[$rel]}" --exact \
 			"${args[@]}" -o "$out/$rel.exact.$b.json" 2> >(quiet)
 	done
 done
 for rel in "${kernels[@]}"; do
-	"$PERPKT" merge -q -o "$out/$rel.exact.json" "$out/$rel.exact."[0-9]*.json
+	reuse "$out/$rel.exact.json" ||
+		"$PERPKT" merge -q -o "$out/$rel.exact.json" "$out/$rel.exact."[0-9]*.json
 	profiles+=("$out/$rel.exact.json")
 done
 # sampled, as before: -r 3 windows in one boot
 sampled=()
 if [ "${LAB_SAMPLED:-1}" != 0 ]; then
 	for rel in "${kernels[@]}"; do
+		sampled+=("$out/$rel.json")
+		! reuse "$out/$rel.json" || continue
 		echo "== sampled inside $rel"
 		"$PERPKT" record --kernel "${img[$rel]}" --vmlinux "${vml[$rel]}" \
 			"${args[@]}" -r 3 -o "$out/$rel.json" 2> >(quiet)
-		sampled+=("$out/$rel.json")
 	done
 fi
 t1=$(date +%s)
@@ -83,35 +89,40 @@ if [ ${#sampled[@]} = 2 ]; then
 	"$PERPKT" diff --by bucket --alias "$alias" "${sampled[@]}"
 fi
 
-# file:line of each function shown, from each kernel's own DWARF: the
-# address of the function's symbol in that guest, resolved by perpkt
-# resolve against the profile (KASLR offset and vmlinux from it)
+# file:line of each function shown, from each kernel's own DWARF: its
+# costliest line in that kernel's own `report --by line` (the lines the
+# window ran, inline chains folded into the function they are in)
 "$PERPKT" diff --format json --alias "$alias" --limit 0 "${profiles[@]}" >"$out/diff.json"
-where() { # where PROFILE NAME: file:line of NAME's entry, or "-"
-	local a
-	a=$(jq -r --arg n "$2" '[.kallsyms[] | select(.name == $n or (.name | startswith($n + ".")))][0].addr // empty' "$1")
-	[ -n "$a" ] || { echo "-"; return; }
-	"$PERPKT" resolve -i "$1" --format json "$a" 2>/dev/null |
-		jq -r '.results[0] | if .file then "\(.file):\(.line)" else "-" end'
+for i in 0 1; do
+	"$PERPKT" report -q -i "${profiles[$i]}" --by line --limit 0 --format json >"$out/lines.$i.json"
+	nm --defined-only "$(jq -r '.conditions["lab.vmlinux"]' "${profiles[$i]}")" |
+		awk '{ sub(/\..*/, "", $3); print $3 }' | sort -u >"$out/names.$i"
+done
+where() { # where INDEX NAME: NAME's costliest file:line there, or why none
+	local l
+	# its own code's costliest line, else the inlined code's (innermost)
+	l=$(jq -r --arg n "$2" '[.lines[] | select(.symbol == $n)] |
+		([.[] | select(.inlined == null)] + .)[0] |
+		if . then "\(.file | split("/") | last):\(.line)" else empty end' "$out/lines.$1.json")
+	if [ -n "$l" ]; then echo "$l"
+	elif grep -qxF "$2" "$out/names.$1"; then echo "(not counted)"
+	else echo "(no such symbol)"; fi
 }
 echo
-echo "== where the top functions are, from each kernel's DWARF"
+echo "== where the top functions are, from each kernel's DWARF (its costliest line)"
 printf '%-34s %-26s %s\n' function "${kernels[0]%%-*}" "${kernels[1]%%-*}"
 jq -r '.functions[:20][] | .name' "$out/diff.json" | while read -r f; do
-	a=$(where "${profiles[0]}" "$f")
+	a=$(where 0 "$f")
 	# a renamed function: look up its old name in the first kernel
-	[ "$a" != - ] || { o=$(awk -v n="$f" '!/^#/ && $2 == n { print $1; exit }' "$alias"); [ -z "$o" ] || a=$(where "${profiles[0]}" "$o"); }
-	printf '%-34s %-26s %s\n' "$f" "$a" "$(where "${profiles[1]}" "$f")"
+	case $a in "("*) o=$(awk -v n="$f" '!/^#/ && $2 == n { print $1; exit }' "$alias")
+		[ -z "$o" ] || a=$(where 0 "$o");; esac
+	printf '%-34s %-26s %s\n' "$f" "$a" "$(where 1 "$f")"
 done
 
 echo
 # A function sampled in one kernel only is either gone from the other
 # (renamed, inlined, removed) or there but not sampled: the other
 # kernel's symbol table (nm, suffixes such as .isra.0 folded) tells.
-for i in 0 1; do
-	nm --defined-only "$(jq -r '.conditions["lab.vmlinux"]' "${profiles[$i]}")" |
-		awk '{ sub(/\..*/, "", $3); print $3 }' | sort -u >"$out/names.$i"
-done
 one_side() { # one_side INDEX_SAMPLED INDEX_OTHER LABEL
 	jq -r --argjson s "$1" --argjson o "$2" '.functions[] |
 		select(.present[$s] and (.present[$o] | not)) |
@@ -119,7 +130,7 @@ one_side() { # one_side INDEX_SAMPLED INDEX_OTHER LABEL
 	while read -r f v b; do
 		o=$(awk -v n="$f" '!/^#/ && $2 == n { print $1; exit }' "$alias")
 		if grep -qxF "$f" "$out/names.$2" || { [ -n "$o" ] && grep -qxF "$o" "$out/names.$2"; }; then
-			echo "  only counted in $3: $f $v insns/RT ($b): in the other kernel too, not run there in the window"
+			echo "  not sampled there, $3 only: $f $v insns/RT ($b): the other kernel has it, it did not run in the window"
 		else
 			echo "  only in $3: $f $v insns/RT ($b): no symbol of that name in the other kernel (renamed, inlined or removed)"
 		fi
@@ -131,8 +142,29 @@ one_side 0 1 A >"$out/one-side.txt"
 one_side 1 0 B >>"$out/one-side.txt"
 grep '^  only in' "$out/one-side.txt" | head -40
 echo "  $(grep -c '^  only in A' "$out/one-side.txt") functions of A and $(grep -c '^  only in B' "$out/one-side.txt") of B exist in one kernel only;" \
-	"$(grep -c 'only counted' "$out/one-side.txt") more exist in both but ran in one (all in $out/one-side.txt);" \
+	"$(grep -c 'not sampled there' "$out/one-side.txt") more exist in both but ran in one (all in $out/one-side.txt);" \
 	"$(jq '[.functions[] | select(.present == [true, true])] | length' "$out/diff.json") matched"
+# Renames the alias file lacks: a function only in A and one only in B
+# in the same source file whose names contain one another
+# (check_preempt_wakeup, check_preempt_wakeup_fair)
+for i in 0 1; do
+	"$PERPKT" report -q -i "${profiles[$i]}" --limit 0 --format json |
+		jq -r '.functions[] | select(.file) | "\(.name) \(.file)"' >"$out/files.$i"
+done
+grep '^  only in A' "$out/one-side.txt" | awk '{ print $4 }' >"$out/only.0"
+grep '^  only in B' "$out/one-side.txt" | awk '{ print $4 }' >"$out/only.1"
+awk 'FILENAME ~ /files.0$/ { f0[$1] = $2; next } FILENAME ~ /files.1$/ { f1[$1] = $2; next }
+	FILENAME ~ /only.0$/ { a[$1] = 1; next } { b[$1] = 1 }
+	END {
+		for (x in a) for (y in b)
+			if (f0[x] != "" && f0[x] == f1[y] && (index(y, x) || index(x, y)))
+				print "  " x " " y "    # " f0[x]
+	}' "$out/files.0" "$out/files.1" "$out/only.0" "$out/only.1" | sort >"$out/alias-proposals.txt"
+if [ -s "$out/alias-proposals.txt" ]; then
+	echo
+	echo "== renames to add to $(basename "$alias")? one kernel each, same source file, close names:"
+	cat "$out/alias-proposals.txt"
+fi
 t2=$(date +%s)
 echo
 echo "lab: recorded both kernels ($boots exact boots each${sampled:+, and sampled}) in $((t1 - t0)) s, compared in $((t2 - t1)) s; profiles in $out"
