@@ -185,11 +185,14 @@ int diff_conditions_fill(struct diff *d, int force)
 	size_t k, i;
 	int differ;
 
+	size_t before = d->nwarnings;
+
 	if (check_worlds(d, force))
 		return -1;
 	d->conds = calloc(1, sizeof(*d->conds));
 	if (!d->conds)
 		return error("out of memory");
+	d->conds->first_warnings = d->nwarnings - before;
 	for (k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
 		differ = 0;
 		for (i = 0; i < d->n; i++) {

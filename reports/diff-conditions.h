@@ -20,6 +20,8 @@ struct diff_condition {
 struct diff_conditions {
 	struct diff_condition *rows;
 	size_t n;
+	size_t first_warnings;  /* d->warnings before the conditions: 1
+				 * under a forced comparison of worlds */
 };
 
 /*

@@ -116,12 +116,19 @@ static void put_conditions(FILE *f, const struct diff *d)
 static void write_doc(FILE *f, const struct diff *d)
 {
 	const struct diff_view *v = diff_view(d);
-	size_t i;
+	size_t i, first;
 
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		   "<title>perpkt diff</title><style>%s</style></head><body>\n",
 		html_style);
 	fprintf(f, "<h1>perpkt diff: %s per %s</h1>\n", d->unit, d->per);
+	/* a forced comparison of worlds first, then what differs */
+	first = d->conds ? d->conds->first_warnings : 0;
+	for (i = 0; i < first && i < d->nwarnings; i++) {
+		fprintf(f, "<p class=warn>warning: ");
+		html_escape(f, d->warnings[i]);
+		fprintf(f, "</p>\n");
+	}
 	put_conditions(f, d);
 	fprintf(f, "<ul>\n");
 	for (i = 0; i < d->n; i++) {
@@ -133,7 +140,7 @@ static void write_doc(FILE *f, const struct diff *d)
 			d->prof[i].m->nrepeats > 1 ? "s" : "");
 	}
 	fprintf(f, "</ul>\n");
-	for (i = 0; i < d->nwarnings; i++) {
+	for (i = first; i < d->nwarnings; i++) {
 		fprintf(f, "<p class=warn>warning: ");
 		html_escape(f, d->warnings[i]);
 		fprintf(f, "</p>\n");

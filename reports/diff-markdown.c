@@ -71,9 +71,13 @@ int diff_markdown(FILE *f, const void *model, const struct render_options *o)
 	size_t i;
 
 	fprintf(f, "### perpkt diff (%s per %s)\n\n", d->unit, d->per);
-	for (i = 0; i < d->nwarnings; i++)
+	for (i = 0; i < d->nwarnings; i++) {
+		if (d->conds && i == d->conds->first_warnings)
+			put_conditions(f, d);
 		fprintf(f, "> **warning:** %s\n\n", d->warnings[i]);
-	put_conditions(f, d);
+	}
+	if (!d->conds || d->conds->first_warnings >= d->nwarnings)
+		put_conditions(f, d);
 	for (i = 0; i < d->n; i++)
 		fprintf(f, "- **%c**: `%s` (%s, %d run%s)\n", diff_letter(i),
 			d->prof[i].path, d->prof[i].label,

@@ -268,18 +268,23 @@ int diff_text(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct diff *d = model;
 	int width = o && o->width ? o->width : 72;
-	size_t i;
+	size_t i, first;
 
 	fprintf(f, "perpkt diff: %s per %s, baseline A\n", d->unit, d->per);
+	/* a forced comparison of worlds first, then what differs */
+	first = d->conds ? d->conds->first_warnings : 0;
 	for (i = 0; i < d->nwarnings; i++) {
 		char *w;
 
+		if (i == first)
+			put_conditions(f, d, width);
 		if (asprintf(&w, "warning: %s", d->warnings[i]) < 0)
 			return error("out of memory");
 		wrap(f, w, width);
 		free(w);
 	}
-	put_conditions(f, d, width);
+	if (first >= d->nwarnings)
+		put_conditions(f, d, width);
 	put_profiles(f, d);
 	fprintf(f, "\n");
 	put_latency(f, d);

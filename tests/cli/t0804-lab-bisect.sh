@@ -33,6 +33,8 @@ PERPKT=$PERPKT EXPECT_TIMEOUT=1500 expect_exit 0 "$SRCDIR/tests/lab/bisect.sh" "
 	--fail-if 'function:its_return_thunk > +100' --out "$TMP/b" -- \
 	--exact --placement same -d 0.5 -w 0.3 --qemu-arg=-cpu --qemu-arg=Haswell
 cat "$TMP/out"
+# PERPKT_TEST_KEEP=DIR keeps the profiles, diffs and log for reading
+[ -z "${PERPKT_TEST_KEEP:-}" ] || { mkdir -p "$PERPKT_TEST_KEEP" && cp -r "$TMP/b" "$PERPKT_TEST_KEEP/"; }
 grep -qx "first bad: 5 r5" "$TMP/out" || fail "bisect named: $(grep 'first bad' "$TMP/out")"
 # the ends, then 3, 5, 4: five boots, no more
 [ "$(ls "$TMP/b"/rev-*.json | wc -l)" = 5 ] || fail "recorded $(ls "$TMP/b"/rev-*.json | wc -l) revisions, expected 5"

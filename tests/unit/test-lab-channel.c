@@ -105,10 +105,11 @@ static void test_guest_args(void **state)
 		"record", "--kernel", "bzImage", "-d", "2", "--vmlinux=vml",
 		"--qemu-arg", "-m", "--qemu-arg=2048", "-o", "out.json",
 		"--placement", "same", "-oother.json", "--guest-perpkt", "pp",
-		"--qemu-timeout", "9", "-r", "3", NULL,
+		"--qemu-timeout", "9", "-r", "3", "--append", "mitigations=off",
+		"--modules=/lib/modules/x", "--config", "cfg", NULL,
 	};
 	size_t n;
-	char **a = lab_guest_args(20, argv, 0, &n);
+	char **a = lab_guest_args(25, argv, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 6);
