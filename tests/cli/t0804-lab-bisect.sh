@@ -42,8 +42,8 @@ for i in 0 3 4 5 7; do [ -s "$TMP/b/rev-$i.json" ] || fail "revision $i not reco
 # what each was booted with is in its profile, and the diff says so first
 jq -r '.conditions["lab.append"]' "$TMP/b/rev-4.json" | grep -qx mitigations=off || fail "r4 without --append"
 [ "$(jq -r '.conditions["lab.append"] // "none"' "$TMP/b/rev-5.json")" = none ] || fail "r5 has an --append"
-sed -n 2p "$TMP/b/diff-0-5.txt" | grep -q "^differs: command line: .*mitigations=off -> " ||
-	fail "diff does not open with the command line: $(sed -n 2p "$TMP/b/diff-0-5.txt")"
+sed -n 2,4p "$TMP/b/diff-0-5.txt" | tr -s '\n ' ' ' | grep -q "^differs: command line: .*mitigations=off -> " ||
+	fail "diff does not open with the command line: $(sed -n 2,4p "$TMP/b/diff-0-5.txt")"
 grep -q "fail-if 'function:its_return_thunk > +100' holds" "$TMP/b/bisect.log" || fail "log lacks the verdicts"
 # a rerun records nothing: the profiles are reused
 PERPKT=$PERPKT expect_exit 0 "$SRCDIR/tests/lab/bisect.sh" "$TMP/revs" \

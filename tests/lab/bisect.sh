@@ -98,7 +98,7 @@ verdict() { # verdict INDEX: "good" or "bad" against the good end
 record "$good"
 record "$bad"
 v=$(verdict "$bad")
-say "   $bad ${names[$bad]}: $v ($(grep -h "fail-if" "$out/diff-$good-$bad.err" | head -1 || true))"
+say "   $bad ${names[$bad]}: $v ($(grep -h "holds for" "$out/diff-$good-$bad.err" | head -1 || true))"
 if [ "$v" != bad ]; then
 	say "bisect: the bad end $bad ${names[$bad]} does not fail against the good end: nothing to bisect (diff in $out/diff-$good-$bad.txt)"
 	exit 1
@@ -109,7 +109,7 @@ while [ $((hi - lo)) -gt 1 ]; do
 	record "$mid"
 	v=$(verdict "$mid")
 	if [ "$v" = bad ]; then
-		say "   $mid ${names[$mid]}: bad ($(grep -h "fail-if" "$out/diff-$good-$mid.err" | head -1))"
+		say "   $mid ${names[$mid]}: bad ($(grep -h "holds for" "$out/diff-$good-$mid.err" | head -1))"
 		hi=$mid
 	else
 		say "   $mid ${names[$mid]}: good"
