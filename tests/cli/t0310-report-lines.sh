@@ -69,6 +69,8 @@ awk -F'|' -v rt=$RT 'NR == FNR { split($0, y, " "); w[y[1]] = y[2]; next }
 	sort >"$TMP/expect"
 
 expect_exit 0 "$PERPKT" report -i "$TMP/p.json" --vmlinux "$V" --by line --limit 0 --format json
+python3 "$SRCDIR/tests/schema-validate.py" "$SRCDIR/docs/schema" report "$TMP/out" ||
+	fail "report --by line JSON does not match its schema"
 jq -r '.lines[] | "\(.name)\t\(.per_rt.primary * 1000000 | round / 1000000)"' "$TMP/out" |
 	awk -F'\t' '{ printf "%s\t%.6f\n", $1, $2 }' | sort >"$TMP/got"
 diff -u "$TMP/expect" "$TMP/got" >"$TMP/d" ||
