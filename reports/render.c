@@ -51,6 +51,12 @@ static const struct renderer resolve_rows[] = {
 };
 const struct renderer_table resolve_renderers = TABLE("resolve", resolve_rows);
 
+static const struct renderer annotate_rows[] = {
+	{ "text", NULL, annotate_text },
+	{ "json", NULL, annotate_json },
+};
+const struct renderer_table annotate_renderers = TABLE("annotate", annotate_rows);
+
 int report_row_shown(const struct render_options *o, size_t i,
 		     const struct model_row *r)
 {

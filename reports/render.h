@@ -47,12 +47,14 @@ struct renderer_table {
 };
 
 /* One per model: struct model, struct diff, struct stat_model,
- * struct table and struct resolve_model, in that order. */
+ * struct table, struct resolve_model and struct annotation, in that
+ * order. */
 extern const struct renderer_table report_renderers;
 extern const struct renderer_table diff_renderers;
 extern const struct renderer_table stat_renderers;
 extern const struct renderer_table table_renderers;
 extern const struct renderer_table resolve_renderers;
+extern const struct renderer_table annotate_renderers;
 
 /* The row called `name`; NULL after printing "unknown format ...". */
 const struct renderer *renderer_find(const struct renderer_table *t,

@@ -22,6 +22,8 @@ render_fn stat_text, stat_json;
 render_fn table_text, table_markdown, table_csv, table_json;
 /* struct resolve_model (reports/resolve.h) */
 render_fn resolve_text, resolve_json, resolve_csv;
+/* struct annotation (reports/annotate.h) */
+render_fn annotate_text, annotate_json;
 
 /* {name, spec, source, outside, outside_ns, outside_busy}: what the
  * values are per, in every JSON output (report-json.c). */

@@ -150,9 +150,8 @@ static const char *resolution_text(const struct run_facts *run)
  * this profile. */
 static void rest_note(struct summary *s, const struct model *m)
 {
-	const struct profile *p = m->profile;
 	const struct model_decomp *d = &m->decomp;
-	int same = p->client_cpu >= 0 && p->client_cpu == p->server_cpu;
+	int same = m->run.client_cpu >= 0 && m->run.client_cpu == m->run.server_cpu;
 
 	if (d->from_tasks && d->span_scale <= 0)
 		NOTE(s, "the CPU time of client and responder exceeds the round trip: this profile does not record when their schedstat was read; it was read before the window opened and after it closed, and the workload runs through those reads, so their CPU times span more than the window (profiles recorded since say the span and are scaled to the window).");
