@@ -26,16 +26,16 @@ int annotate_text(FILE *f, const void *model, const struct render_options *o)
 		m->run.unit.name, (unsigned long long)an->samples,
 		m->run.exact ? "instructions counted" : "samples",
 		m->total.per_rt[0] > 0 ? 100 * an->total / m->total.per_rt[0] : 0);
-	fprintf(f, "\n%6s %10s %6s  %s\n", "line", unit_of(m), "share",
+	fprintf(f, "\n%6s %12s %6s  %s\n", "line", unit_of(m), "share",
 		an->with_source ? "source; code inlined there" : "code inlined there");
 	for (i = 0; i < an->n; i++) {
 		const struct annotate_line *l = &an->lines[i];
 
-		fprintf(f, "%6d %10.1f %5.1f%%  %.*s\n", l->line, l->per_rt,
+		fprintf(f, "%6d %12.1f %5.1f%%  %.*s\n", l->line, l->per_rt,
 			an->total > 0 ? 100 * l->per_rt / an->total : 0,
-			width > 27 ? width - 27 : 0, l->source ? l->source : "");
+			width > 29 ? width - 29 : 0, l->source ? l->source : "");
 		for (k = 0; k < l->ninl; k++)
-			fprintf(f, "%6s %10.1f %6s    %s\n", "", l->inl[k]->per_rt[0], "",
+			fprintf(f, "%6s %12.1f %6s    %s\n", "", l->inl[k]->per_rt[0], "",
 				l->inl[k]->name);
 	}
 	fprintf(f, "\nEach line of %s holds its own code and, indented below it,\n"
