@@ -12,11 +12,11 @@ expect_exit 0 "$PERPKT" diff --convert-cycles-ghz 2 "$P/diff-a.json" "$P/hw-mux.
 grep -q "^warning: cycles converted to ns at 2 GHz" "$TMP/out" || fail "conversion not said"
 expect_exit 64 "$PERPKT" diff --convert-cycles-ghz fast "$P/diff-a.json" "$P/hw-mux.json"
 
-# different transport and size: a warning at the top
+# different transport and size: a warning at the top (after what differs)
 jq '.workload.transport = "tcp" | .workload.message_size = 1400' "$P/diff-b.json" >"$TMP/tcp.json"
 expect_exit 0 "$PERPKT" diff "$P/diff-a.json" "$TMP/tcp.json"
-head -5 "$TMP/out" | grep -q "^warning: transports differ: udp in" || fail "no transport warning"
-head -5 "$TMP/out" | grep -q "^warning: message sizes differ: 40 bytes" || fail "no size warning"
+head -8 "$TMP/out" | grep -q "^warning: transports differ: udp in" || fail "no transport warning"
+head -8 "$TMP/out" | grep -q "^warning: message sizes differ: 40 bytes" || fail "no size warning"
 awk 'length > 72 { exit 1 }' "$TMP/out" || fail "warning wider than 72 columns"
 
 # zero round trips: refused with the file named
