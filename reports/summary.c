@@ -154,11 +154,11 @@ static void rest_note(struct summary *s, const struct model *m)
 	int same = m->run.client_cpu >= 0 && m->run.client_cpu == m->run.server_cpu;
 
 	if (d->from_tasks && d->span_scale <= 0)
-		NOTE(s, "the CPU time of client and responder exceeds the round trip: this profile does not record when their schedstat was read; it was read before the window opened and after it closed, and the workload runs through those reads, so their CPU times span more than the window (profiles recorded since say the span and are scaled to the window).");
+		BRIEF_NOTE(s, "the CPU time of client and responder exceeds the round trip: this profile does not record when their schedstat was read; it was read before the window opened and after it closed, and the workload runs through those reads, so their CPU times span more than the window (profiles recorded since say the span and are scaled to the window).");
 	else if (!same)
-		NOTE(s, "the CPU time of client and responder exceeds the round trip: on different CPUs they run at the same time (overlap, busy polling).");
+		BRIEF_NOTE(s, "the CPU time of client and responder exceeds the round trip: on different CPUs they run at the same time (overlap, busy polling).");
 	else
-		NOTE(s, "the CPU time of client and responder exceeds the round trip though they share one CPU and their CPU times are scaled to the window (x%.3f): the clock schedstat counts in and the one that times round trips disagree (under emulation the guest's clocks follow the host's load).",
+		BRIEF_NOTE(s, "the CPU time of client and responder exceeds the round trip though they share one CPU and their CPU times are scaled to the window (x%.3f): the clock schedstat counts in and the one that times round trips disagree (under emulation the guest's clocks follow the host's load).",
 		     d->span_scale);
 }
 
