@@ -34,7 +34,7 @@ for i in 0 1 2 3 4 5 6 7; do
 done >"$TMP/revs"
 PERPKT=$PERPKT EXPECT_TIMEOUT=1500 expect_exit 0 "$SRCDIR/tests/lab/bisect.sh" "$TMP/revs" \
 	--fail-if 'function:its_return_thunk > +100' --out "$TMP/b" -- \
-	--exact --placement same -d 0.5 -w 0.3 --qemu-arg=-cpu --qemu-arg=Haswell
+	--exact --placement same -d 0.3 -w 0.2 --qemu-arg=-cpu --qemu-arg=Haswell
 cat "$TMP/out"
 # PERPKT_TEST_KEEP=DIR keeps the profiles, diffs and log for reading
 [ -z "${PERPKT_TEST_KEEP:-}" ] || { mkdir -p "$PERPKT_TEST_KEEP" && cp -r "$TMP/b" "$PERPKT_TEST_KEEP/"; }
