@@ -400,6 +400,22 @@ static json_t *build(const struct model *m, int *bad)
 	set(o, "excludes", json_string(MODEL_IDLE_BUCKET), bad);
 	set(root, "busy", o, bad);
 
+	/* the headline's figures: the workload's busy time, other tasks' */
+	if (m->workload) {
+		const struct model *w = m->workload;
+
+		o = json_object();
+		set(o, "samples", per_event(m, w->busy.samples, NULL, bad), bad);
+		set(o, "per_rt", per_event(m, NULL, w->busy.per_rt, bad), bad);
+		set(o, "error", per_event(m, NULL, w->busy.err, bad), bad);
+		set(root, "workload_busy", o, bad);
+		set(root, "other_tasks_per_rt", json_real(model_other_tasks(m)), bad);
+	}
+	o = json_object();
+	set(o, "samples", json_integer((json_int_t)m->pass_samples), bad);
+	set(o, "charged", json_integer((json_int_t)m->pass_charged), bad);
+	set(root, "irq_enable_points", o, bad);
+
 	set(root, "latency_ns", render_json_latency(&run->latency), bad);
 	/* the warm-up's round trips, counters off: the observer's cost */
 	set(root, "latency_unsampled_ns", run->latency_unsampled.count ?

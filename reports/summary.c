@@ -555,6 +555,11 @@ static void put_notes(struct summary *s, const struct model *m)
 		     m->run.unit.name);
 	else
 		BRIEF_NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson); one run, so no spread across repeats.");
+	if (m->pass_charged && m->total.samples[0])
+		BRIEF_NOTE(s, "%.1f%% of samples charged to their caller at an irq-enable point (%llu of %llu there; rule kind pass, docs/buckets.md): with cpu-clock a sample taken with interrupts off lands where they come back on.",
+			   100.0 * (double)m->pass_charged / (double)m->total.samples[0],
+			   (unsigned long long)m->pass_charged,
+			   (unsigned long long)m->pass_samples);
 	if (ic && ic->samples[0])
 		NOTE(s, "role idle-ctx irq/softirq: samples of the idle task outside the idle loop, i.e. interrupt and softirq work that ran in idle context (the ip cannot tell irq from softirq).");
 	if (m->nunknown)

@@ -334,6 +334,7 @@ int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
 	if ((size_t)y->rule < s->rules.n) {
 		res->bucket = s->rules.v[y->rule].bucket;
 		res->rule = s->rules.v[y->rule].text;
+		res->pass = s->rules.v[y->rule].kind == RULE_PASS;
 	} else {
 		res->bucket = BUCKET_FALLBACK;
 		res->rule = RULE_FALLBACK;

@@ -56,6 +56,9 @@ struct sym_result {
 			       * path rules match; NULL without DWARF */
 	const char *bucket;   /* e.g. "udp", "scheduler", "other" */
 	const char *rule;     /* the rule that chose the bucket, as written */
+	/* 1 when that rule is of kind "pass": a point such as an irq-enable
+	 * where a sample belongs to the first caller that is not one */
+	int pass;
 };
 
 /* One section of a loaded module at its runtime address, as the kernel

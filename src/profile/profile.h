@@ -59,7 +59,14 @@ struct profile_sample {
 	uint64_t count;    /* number of samples */
 	uint64_t weight;   /* sum of their periods, in the event's unit */
 	uint32_t repeat;   /* measurement window, 0..nrepeats-1 */
+	/* not in the file: what the report model read from the sample's
+	 * context (PROFILE_CTX_*); 0 as read */
+	uint8_t context;
 };
+/* The model has charged the sample to its place (model-context.c) */
+#define PROFILE_CTX_WORK 1
+/* ... and found it idle: the idle task, no interrupt work on its stack */
+#define PROFILE_CTX_IDLE 2
 
 /* Kernel callchains (-g), aggregated: one entry per distinct stack. */
 struct profile_stack {

@@ -66,7 +66,8 @@ int record_plan_open(const struct record_plan *plan, struct sampler **s)
 		.cpus = plan->cpus, .ncpus = plan->ncpus,
 		.ring_pages = record_ring_pages(plan->sampling->ring_pages,
 						plan->ncpus),
-		.callchain = plan->sampling->callchain,
+		.callchain = record_callchain_depth(plan->sampling, plan->evs,
+						    plan->nev),
 	};
 	struct sampler_failure why;
 

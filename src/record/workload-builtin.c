@@ -150,7 +150,10 @@ static void describe(const struct record_workload *base,
 			 (unsigned long long)win->count);
 	info("%s %s on CPU %s for %s%s",
 	     plan->sampling->counting_only ? "counting" : "sampling",
-	     events, list, span, plan->sampling->callchain ? ", with callchains" : "");
+	     events, list, span,
+	     plan->sampling->callchain > 0 ? ", with callchains" :
+	     record_callchain_depth(plan->sampling, plan->evs, plan->nev) ?
+	     ", with short kernel callchains" : "");
 }
 
 /* --peer: what perpkt serve should record of its side, as this side
@@ -166,7 +169,7 @@ static const struct control_setup *peer_request(struct builtin *b)
 	rq->profile = 1;
 	rq->period = smp->period;
 	rq->freq = smp->freq;
-	rq->callchain = smp->callchain;
+	rq->callchain = smp->callchain > 0;
 	rq->include_user = smp->include_user;
 	if (b->rq->remote_cpus)
 		snprintf(rq->cpus, sizeof(rq->cpus), "%s", b->rq->remote_cpus);

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The workload's own model: what a report's headline and diff's default
+ * rows are about. A busy machine's other tasks run on the sampled CPUs
+ * too; their time per round trip grows when the workload's round trips
+ * shrink, so mixed in they would make the workload look slower than it
+ * is. They stay one figure apart (model_other_tasks).
+ */
+#include "reports/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "reports/model-internal.h"
+
+int model_sample_of_workload(const struct model *m,
+			     const struct profile_sample *sm)
+{
+	const struct profile *p = m->profile;
+
+	switch (sm->role) {
+	case ROLE_CLIENT:
+	case ROLE_RESPONDER:
+	case ROLE_WORKLOAD:
+		return 1;
+	case ROLE_IDLE:
+		/* softirqs of the workload's packets run in whatever the
+		 * CPU was doing: on its CPUs, idle or not, they are its */
+		if (p->client_cpu < 0 && p->server_cpu < 0)
+			return 1;
+		return (int)sm->cpu == p->client_cpu ||
+		       (int)sm->cpu == p->server_cpu;
+	default:
+		return 0;
+	}
+}
+
+int model_build_workload(struct model *m, struct symbolizer *s)
+{
+	struct profile *wp;
+	size_t i;
+
+	if (!m->profile || m->workload)
+		return 0;
+	wp = calloc(1, sizeof(*wp));
+	m->workload = calloc(1, sizeof(*m->workload));
+	if (!wp || !m->workload) {
+		free(wp);
+		free(m->workload);
+		m->workload = NULL;
+		return error("out of memory");
+	}
+	*wp = *m->profile;
+	/* its samples are placed already: no callchains to read again */
+	wp->stacks = NULL;
+	wp->nstacks = 0;
+	wp->remote = NULL;
+	wp->samples = calloc(m->nsamples ? m->nsamples : 1, sizeof(*wp->samples));
+	if (!wp->samples) {
+		free(wp);
+		free(m->workload);
+		m->workload = NULL;
+		return error("out of memory");
+	}
+	wp->nsamples = 0;
+	for (i = 0; i < m->nsamples; i++)
+		if (model_sample_of_workload(m, &m->samples[i]))
+			wp->samples[wp->nsamples++] = m->samples[i];
+	m->workload_profile = wp;
+	if (model_build_part(m->workload, wp, s)) {
+		free(m->workload);
+		m->workload = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void model_free_workload(struct model *m)
+{
+	if (m->workload) {
+		model_free(m->workload);
+		free(m->workload);
+	}
+	if (m->workload_profile) {
+		free(m->workload_profile->samples);
+		free(m->workload_profile);
+	}
+	m->workload = NULL;
+	m->workload_profile = NULL;
+}
+
+double model_other_tasks(const struct model *m)
+{
+	double v;
+
+	if (!m->workload || !m->nevents)
+		return 0;
+	v = m->busy.per_rt[0] - m->workload->busy.per_rt[0];
+	return v > 0 ? v : 0;
+}
