@@ -372,6 +372,8 @@ static int hidden(const struct diff_row *r, size_t idx, size_t n,
 {
 	size_t i;
 
+	if (r->apart)
+		return 0;
 	if (o->limit > 0 && idx >= (size_t)o->limit)
 		return 1;
 	if (o->threshold <= 0)
@@ -655,6 +657,41 @@ static void latency_cmp(struct diff_cmp *c, double a, double a_se, double b,
 			  fabs(c->delta) / c->sigma > DIFF_SIGMA_1;
 }
 
+/*
+ * The other tasks' busy time as one row at the end of view v, in the
+ * profiles compared by their workload: a busy machine's other tasks
+ * take more time per round trip when the workload's round trips get
+ * fewer, which is no change of the workload's. So never marked.
+ */
+static int add_others(struct diff *d, struct diff_view *v)
+{
+	struct diff_row *rows, *r;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < d->n; i++)
+		any |= d->prof[i].m != d->prof[i].whole &&
+		       d->prof[i].whole->others.samples[d->prof[i].event] > 0;
+	if (!any)
+		return 0;
+	rows = realloc(v->rows, (v->n + 1) * sizeof(*rows));
+	if (!rows)
+		return error("out of memory");
+	v->rows = rows;
+	r = &v->rows[v->n];
+	if (drow_init(r, d, MODEL_OTHER_TASKS))
+		return error("out of memory");
+	v->n++;
+	r->apart = 1;
+	for (i = 0; i < d->n; i++)
+		if (d->prof[i].m != d->prof[i].whole)
+			cell_add(&r->cell[i], &d->prof[i], &d->prof[i].whole->others);
+	drow_finish(r, d);
+	for (i = 1; i < d->n; i++)
+		r->cmp[i].mark = 0;
+	return 0;
+}
+
 /* Busy is each profile's own (its idle bucket), total the rows' sum. */
 static int build_totals(struct diff *d)
 {
@@ -662,8 +699,10 @@ static int build_totals(struct diff *d)
 
 	if (drow_init(&d->total, d, "total") || drow_init(&d->busy, d, "busy"))
 		return error("out of memory");
+	/* the workload's: the other tasks' row stays apart */
 	for (i = 0; i < d->functions.n; i++)
-		drow_sum(&d->total, &d->functions.rows[i], d->n);
+		if (!d->functions.rows[i].apart)
+			drow_sum(&d->total, &d->functions.rows[i], d->n);
 	for (i = 0; i < d->n; i++) {
 		const struct diff_profile *dp = &d->prof[i];
 		struct diff_cell *c = &d->busy.cell[i];
@@ -704,7 +743,10 @@ int diff_build(struct diff *d, const struct model *const *m,
 		struct diff_profile *dp = &d->prof[i];
 		const struct profile *p = m[i]->profile;
 
-		dp->m = m[i];
+		dp->whole = m[i];
+		/* a --role or --cpu filter chose the footing itself */
+		dp->m = o->all_tasks || !m[i]->workload || m[i]->run.filter ?
+			m[i] : m[i]->workload;
 		dp->path = paths[i];
 		dp->label = p->kernel_release && *p->kernel_release ?
 			p->kernel_release : basename_of(paths[i]);
@@ -725,6 +767,7 @@ int diff_build(struct diff *d, const struct model *const *m,
 	check_conditions(d);
 	if (build_view(d, &d->functions, MODEL_BY_FUNCTION) ||
 	    build_view(d, &d->buckets, MODEL_BY_BUCKET) ||
+	    add_others(d, &d->functions) || add_others(d, &d->buckets) ||
 	    build_totals(d) ||
 	    cut_view(d, &d->functions, o) || cut_view(d, &d->buckets, o))
 		return -1;

@@ -36,6 +36,29 @@ int model_sample_of_workload(const struct model *m,
 	}
 }
 
+/* m->others: busy minus the workload's busy, window by window too */
+static int others_row(struct model *m)
+{
+	const struct model_row *w = &m->workload->busy;
+	struct model_row *o = &m->others;
+	size_t e, k;
+
+	row_init(o);
+	if (dup_opt(&o->name, MODEL_OTHER_TASKS) || row_add(o, &m->busy, m->nevents))
+		return error("out of memory");
+	for (e = 0; e < m->nevents; e++) {
+		o->samples[e] = o->samples[e] > w->samples[e] ?
+			o->samples[e] - w->samples[e] : 0;
+		o->weight[e] = o->weight[e] > w->weight[e] ?
+			o->weight[e] - w->weight[e] : 0;
+	}
+	for (k = 0; o->rep && w->rep && k < o->nrep * MODEL_MAX_EVENTS &&
+		    k < w->nrep * MODEL_MAX_EVENTS; k++)
+		o->rep[k] -= w->rep[k];
+	finish_row(o, m);
+	return 0;
+}
+
 int model_build_workload(struct model *m, struct symbolizer *s)
 {
 	struct profile *wp;
@@ -73,7 +96,7 @@ int model_build_workload(struct model *m, struct symbolizer *s)
 		m->workload = NULL;
 		return -1;
 	}
-	return 0;
+	return others_row(m);
 }
 
 void model_free_workload(struct model *m)
@@ -88,14 +111,10 @@ void model_free_workload(struct model *m)
 	}
 	m->workload = NULL;
 	m->workload_profile = NULL;
+	row_clear(&m->others);
 }
 
 double model_other_tasks(const struct model *m)
 {
-	double v;
-
-	if (!m->workload || !m->nevents)
-		return 0;
-	v = m->busy.per_rt[0] - m->workload->busy.per_rt[0];
-	return v > 0 ? v : 0;
+	return m->workload && m->nevents ? m->others.per_rt[0] : 0;
 }

@@ -226,6 +226,9 @@ struct model {
 	 * time is other tasks' (model_other_tasks). */
 	struct model *workload;
 	struct profile *workload_profile;  /* its samples, owned */
+	/* busy time of the other tasks: busy minus the workload's busy
+	 * (name "[other tasks]"); empty without a workload model */
+	struct model_row others;
 
 	struct model_stack *stacks;    /* first event only; empty without -g */
 	size_t nstacks;
@@ -272,6 +275,7 @@ double model_row_error(const struct model *m, const struct model_row *r,
 int model_empty(const struct model *m);
 /* 1 when values come from cpu-clock sampling (no hardware PMU). */
 int model_software_clock(const struct model *m);
+#define MODEL_OTHER_TASKS "[other tasks]"
 /* Busy time per round trip (first event) of every task that is not the
  * workload's, 0 without a workload model. */
 double model_other_tasks(const struct model *m);

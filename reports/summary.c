@@ -226,7 +226,7 @@ static void put_facts(struct summary *s, const struct model *m)
 		FACT(s, "latency", "not measured");
 	observer_fact(s, run);
 	if (model_software_clock(m))
-		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per %s, from cpu-clock sampling. Blind spot: code that runs with interrupts off is charged to where interrupts come back on (e.g. _raw_spin_unlock_irqrestore)",
+		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per %s, from cpu-clock sampling. Blind spot: code that runs with interrupts off is sampled where interrupts come back on (e.g. _raw_spin_unlock_irqrestore, pvm_irq_enable); with a callchain (recorded by default) such a sample is charged to the caller, else it stays in bucket irq-enable",
 		     or_unknown(run->fallback_reason), run->unit.name);
 	else if (run->exact)
 		FACT(s, "mode", "exact: every instruction the emulated CPUs executed in the window, counted by a QEMU TCG plugin (record --kernel --exact), per instruction address and vCPU; no sampling, no skid, no sampling error. Under TCG an x86 rep-prefixed string instruction counts once per iteration");

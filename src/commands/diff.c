@@ -31,6 +31,11 @@ static const char diff_usage[] =
 "\n"
 "      --format FMT\n"
 "      --by KEY           function (default) or bucket\n"
+"      --all-tasks        rows of every task sampled; by default the rows\n"
+"                         are the workload's (client, responder or the\n"
+"                         command, and interrupt work on their CPUs) and\n"
+"                         the other tasks' busy time one [other tasks] row,\n"
+"                         never marked\n"
 "      --limit N          rows shown (default 30, 0 = all); the rest is\n"
 "                         one [other] row, so the deltas still add up\n"
 "      --threshold V      hide rows whose |delta| is below V per round\n"
@@ -98,6 +103,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "include-partial", no_argument, NULL, 13 },
 		{ "anonymize", no_argument, NULL, 12 },
 		{ "side", required_argument, NULL, 14 },
+		{ "all-tasks", no_argument, NULL, 15 },
 		SAMPLE_FILTER_OPTIONS,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -177,6 +183,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			break;
 		case 12:
 			a->anonymize = 1;
+			break;
+		case 15:
+			a->o.all_tasks = 1;
 			break;
 		case 14:
 			if (profile_side_check(optarg))
