@@ -389,3 +389,33 @@ void symbolizer_close(struct symbolizer *s)
 	free(s->folded);
 	free(s);
 }
+
+const char **symbolizer_function_names(struct symbolizer *s, size_t *n)
+{
+	const char **v = malloc((s->n ? s->n : 1) * sizeof(*v));
+	size_t i, k = 0;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < s->n; i++) {
+		char t = s->syms[i].type;
+
+		if (t == 't' || t == 'T' || t == 'W' || t == 'w')
+			v[k++] = s->syms[i].folded;
+	}
+	*n = k;
+	return v;
+}
+
+int symbolizer_bucket_known(const struct symbolizer *s, const char *bucket)
+{
+	size_t i;
+
+	if (!strcmp(bucket, BUCKET_FALLBACK) || !strcmp(bucket, BUCKET_UNKNOWN))
+		return 1;
+	for (i = 0; i < s->rules.n; i++)
+		if (!strcmp(s->rules.v[i].bucket, bucket))
+			return 1;
+	return 0;
+}

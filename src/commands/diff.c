@@ -16,6 +16,7 @@
 #include "reports/render.h"
 #include "parse.h"
 #include "profile/profile.h"
+#include "profile/nameset.h"
 #include "profile/sample-filter.h"
 #include "symbolize/symbolize.h"
 #include "commands/symsource.h"
@@ -251,6 +252,25 @@ static void unload(struct loaded *l)
 		profile_free(&l->p);
 }
 
+/* Whether f's bucket or function is one a profile could have sampled:
+ * a bucket of the rules, a function of a profile's kernel. */
+static int failif_known(const struct failif *f, const struct loaded *l,
+			size_t n)
+{
+	char buf[512];
+	size_t i;
+
+	if (f->target == FAILIF_BUCKET)
+		return l[0].sym && symbolizer_bucket_known(l[0].sym, f->name);
+	if (f->target != FAILIF_FUNCTION)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (nameset_has(l[i].p.kernel_functions,
+				symbol_fold(f->name, buf, sizeof(buf))) == 1)
+			return 1;
+	return 0;
+}
+
 /* 1 when any condition holds for any profile against A, 0 when none,
  * -1 when one cannot be evaluated. */
 static int check_failif(const struct diff_args *a, const struct diff *d)
@@ -332,6 +352,8 @@ int cmd_diff(int argc, char **argv)
 	if (!a.side && remotes == n)
 		info("the profiles hold the responder's side too: --side remote "
 		     "compares those");
+	for (i = 0; i < a.nfail; i++)
+		a.fail[i].known = failif_known(&a.fail[i], l, n);
 	built = 1;
 	if (diff_build(&d, models, paths, n, &a.o))
 		goto out;

@@ -259,6 +259,9 @@ struct profile {
 	 * older profiles, nor when /sys/module was not readable) */
 	struct profile_module *modules;
 	size_t nmodules;
+	/* every text function of the kernel by folded name, compact
+	 * (profile/nameset.h); NULL in older profiles or when unreadable */
+	char *kernel_functions;
 
 	struct profile_repeat *repeats; /* one per window; may be empty */
 	size_t nrepeats;
