@@ -23,4 +23,11 @@ fi
 # the spinning orphan ran about a second, all of it the workload's
 jq -e '[.workload.tasks[] | select(.role == "workload") | .cpu_ns] | add > 300000000' "$TMP/p.json" >/dev/null ||
 	fail "the orphan's CPU time is not the workload's: $(jq -c .workload.tasks "$TMP/p.json")"
-echo "ok: $(jq -c '[.workload.tasks[] | .cpu_ns]' "$TMP/p.json") ns of workload CPU"
+
+
+# a unit that counts nothing says where it was counted
+expect_exit 1 "$PERPKT" record --per udp-datagrams -d 0.5 -w 0 -o "$TMP/z.json" -- sleep 1
+grep -q "no udp-datagrams were counted in the window" "$TMP/err" &&
+grep -q "perpkt's network namespace net:" "$TMP/err" ||
+	fail "a unit counting 0 does not say why: $(cat "$TMP/err")"
+echo "ok"
