@@ -109,7 +109,7 @@ static int sampled(const struct run_facts *run, int cpu)
 	return 0;
 }
 
-static void window_warnings(struct summary *s, const struct run_facts *run)
+void summary_run_warnings(struct summary *s, const struct run_facts *run)
 {
 	double asked = (double)run->asked_window_ns, got = (double)run->window_ns;
 
@@ -217,7 +217,7 @@ void summary_glance(struct summary *s, const struct model *m)
 	/* not a fault of the run, but every figure below depends on it */
 	if (m->run.filter)
 		warn(s, summary_fmt(s, "filtered to %s: totals, shares and the reconciliation cover those samples only", m->run.filter));
-	window_warnings(s, &m->run);
+	summary_run_warnings(s, &m->run);
 	sampling_warnings(s, m);
 	observer_warning(s, &m->run);
 	other_warning(s, m);

@@ -328,6 +328,11 @@ static void put_decomp(struct summary *s, const struct model *m)
 {
 	const struct model_decomp *d = &m->decomp;
 	const char *src = d->from_tasks ? "schedstat" : "kernel, sampled";
+	/* ICMP to this host (loopback, veth): the kernel's echo reply, no
+	 * responder process on this host or any other */
+	int kernel_answers = m->run.transport && !strcmp(m->run.transport, "icmp") &&
+			     m->run.network && strcmp(m->run.network, "peer") &&
+			     strcmp(m->run.network, "echo");
 	char label[96];
 
 	if (d->per_unit) {
@@ -373,7 +378,10 @@ static void put_decomp(struct summary *s, const struct model *m)
 		if (d->client_kernel >= 0)
 			dline(s, 1, "kernel, sampled", d->client_kernel, "us", 0, 0);
 	}
-	if (d->responder_elsewhere) {
+	if (d->responder_elsewhere && kernel_answers) {
+		/* the kernel's echo reply: no responder process anywhere */
+		dline(s, 0, "responder CPU (none: the kernel answers)", -1e9, "us", 0, 0);
+	} else if (d->responder_elsewhere) {
 		dline(s, 0, "responder CPU (on the other host)", -1e9, "us", 0, 0);
 	} else {
 		snprintf(label, sizeof(label), "responder CPU (%s)", src);
@@ -385,7 +393,8 @@ static void put_decomp(struct summary *s, const struct model *m)
 		if (d->responder_kernel >= 0)
 			dline(s, 1, "kernel, sampled", d->responder_kernel, "us", 0, 0);
 	}
-	dline(s, 0, d->client_elsewhere || d->responder_elsewhere ?
+	dline(s, 0, kernel_answers ? "rest: waiting, wire, the kernel's reply" :
+	      d->client_elsewhere || d->responder_elsewhere ?
 	      "rest: waiting, wire, the other host" :
 	      "rest: waiting, wake-up, wire", d->rest, "us", d->rtt, d->rest < 0);
 	if (d->wait >= 0)

@@ -65,6 +65,9 @@ void summary_free(struct summary *s);
 /* reports/glance.c: s->headline and s->warnings (called by
  * summary_build); the warnings alone, for renderers without prose. */
 void summary_glance(struct summary *s, const struct model *m);
+/* The run's own warnings alone (interrupted, window or run overran),
+ * into s->warnings: for stat, which counts and has no model. */
+void summary_run_warnings(struct summary *s, const struct run_facts *run);
 /* printf into a new string; on failure NULL and s->oom set */
 char *summary_fmt(struct summary *s, const char *f, ...)
 	__attribute__((format(printf, 2, 3)));

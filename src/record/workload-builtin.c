@@ -42,6 +42,7 @@ static int prepare(struct record_workload *base)
 {
 	struct builtin *b = of(base);
 	int online[MAX_CPUS], nonline = sysinfo_online_cpus(online, MAX_CPUS), i;
+	char list[256];
 
 	if (nonline <= 0)
 		return error("cannot read '/sys/devices/system/cpu/online'");
@@ -56,11 +57,11 @@ static int prepare(struct record_workload *base)
 	if (b->server < 0)
 		b->server = b->client;
 	if (!cpu_list_has(online, nonline, b->client))
-		return error("client CPU %d is not online (online CPUs: see "
-			     "/sys/devices/system/cpu/online)", b->client);
+		return error("client CPU %d is not online: the online CPUs are %s",
+			     b->client, sysinfo_online_text(list, sizeof(list)));
 	if (!cpu_list_has(online, nonline, b->server))
-		return error("server CPU %d is not online (online CPUs: see "
-			     "/sys/devices/system/cpu/online)", b->server);
+		return error("server CPU %d is not online: the online CPUs are %s",
+			     b->server, sysinfo_online_text(list, sizeof(list)));
 	base->client_cpu = b->client;
 	base->server_cpu = b->server;
 	base->message_size = b->rq->message_size;
