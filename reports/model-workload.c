@@ -75,12 +75,25 @@ int model_build_workload(struct model *m, struct symbolizer *s)
 		return error("out of memory");
 	}
 	*wp = *m->profile;
-	/* its samples are placed already: no callchains to read again */
-	wp->stacks = NULL;
-	wp->nstacks = 0;
 	wp->remote = NULL;
+	/* its callchains, for flame graphs (the samples are placed
+	 * already): they carry no CPU, so the idle task's are all taken */
+	wp->stacks = calloc(wp->nstacks ? wp->nstacks : 1, sizeof(*wp->stacks));
+	wp->nstacks = 0;
+	for (i = 0; wp->stacks && i < m->profile->nstacks; i++) {
+		struct profile_sample probe;
+
+		memset(&probe, 0, sizeof(probe));
+		probe.role = m->profile->stacks[i].role;
+		probe.cpu = (uint32_t)(m->profile->client_cpu >= 0 ?
+				       m->profile->client_cpu : 0);
+		if (model_sample_of_workload(m, &probe))
+			wp->stacks[wp->nstacks++] = m->profile->stacks[i];
+	}
 	wp->samples = calloc(m->nsamples ? m->nsamples : 1, sizeof(*wp->samples));
-	if (!wp->samples) {
+	if (!wp->samples || !wp->stacks) {
+		free(wp->samples);
+		free(wp->stacks);
 		free(wp);
 		free(m->workload);
 		m->workload = NULL;
@@ -107,6 +120,7 @@ void model_free_workload(struct model *m)
 	}
 	if (m->workload_profile) {
 		free(m->workload_profile->samples);
+		free(m->workload_profile->stacks);
 		free(m->workload_profile);
 	}
 	m->workload = NULL;
