@@ -13,6 +13,7 @@
 #include "error.h"
 #include "system/procfile.h"
 #include "counters/sampler.h"
+#include "counters/stacks.h"
 
 static int is_missing_pmu(int err)
 {
@@ -272,4 +273,19 @@ unsigned record_ring_pages(unsigned asked, int ncpus)
 	while (pages > 128 && pages * (unsigned)ncpus > 2048)
 		pages /= 2;
 	return pages;
+}
+
+int record_callchain_depth(const struct sampling_request *rq,
+			   const struct event_spec *evs, int nev)
+{
+	int i;
+
+	if (rq->counting_only || rq->callchain < 0)
+		return 0;
+	if (rq->callchain > 0)
+		return STACK_MAX_DEPTH;
+	for (i = 0; i < nev; i++)
+		if (evs[i].software_clock && !evs[i].count_only)
+			return RECORD_SHORT_STACK;
+	return 0;
 }

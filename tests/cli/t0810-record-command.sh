@@ -25,7 +25,7 @@ grep -q "cannot read '/sys/class/net/nosuch0/statistics/rx_packets'" "$TMP/err" 
 expect_exit 2 "$PERPKT" record -q --per irqs:NOSUCHIRQ -o "$TMP/x.json" -- true
 grep -q "no line 'NOSUCHIRQ' in /proc/interrupts" "$TMP/err" || fail "missing irq: $(cat "$TMP/err")"
 expect_exit 2 "$PERPKT" record -q --per count:3 -o "$TMP/x.json" -- /nonexistent/cmd
-grep -q "cannot run the command: No such file" "$TMP/err" || fail "bad command: $(cat "$TMP/err")"
+grep -q "cannot run the command '/nonexistent/cmd': No such file" "$TMP/err" || fail "bad command: $(cat "$TMP/err")"
 
 [ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
 command -v socat >/dev/null || skip "needs socat"
