@@ -27,6 +27,44 @@ expect_exit() {
 	[ "$got" = "$want" ] || { cat "$TMP/err" >&2; fail "'$*' exited $got, expected $want"; }
 }
 
+# spawn ERR CMD...: CMD in the background, its stderr in ERR, its pid in
+# $SPAWNED. Signal it only after it says it is ready (wait_line): bash
+# starts background jobs with SIGINT ignored, so one sent before the
+# program sets its handler is lost.
+spawn() {
+	local err=$1; shift
+	"$@" 2>"$err" &
+	SPAWNED=$!
+}
+# alive PID: running (not gone, not a zombie waiting for `wait`)
+alive() {
+	[ -r "/proc/$1/stat" ] && ! sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^Z'
+}
+# wait_line FILE REGEX [PID]: until a line of FILE matches REGEX (grep
+# -E); fails when PID ends first, or after WAIT_LINE_S seconds (300):
+# a wait on a fact, with a bound only a hang reaches.
+wait_line() {
+	local file=$1 re=$2 pid=${3:-} end=$((SECONDS + ${WAIT_LINE_S:-300}))
+	until grep -qE -- "$re" "$file" 2>/dev/null; do
+		if [ -n "$pid" ] && ! alive "$pid"; then
+			grep -qE -- "$re" "$file" 2>/dev/null && return 0
+			fail "waited for '$re': process $pid ended first: $(tail -3 "$file" 2>/dev/null)"
+		fi
+		[ "$SECONDS" -lt "$end" ] ||
+			fail "no line '$re' in $file within ${WAIT_LINE_S:-300} s: $(tail -3 "$file" 2>/dev/null)"
+		sleep 0.05
+	done
+}
+# wait_file FILE [PID]: until FILE exists (a workload's "I am running")
+wait_file() {
+	local end=$((SECONDS + ${WAIT_LINE_S:-300}))
+	until [ -e "$1" ]; do
+		[ -z "${2:-}" ] || alive "$2" || fail "waited for $1: process $2 ended first"
+		[ "$SECONDS" -lt "$end" ] || fail "no $1 within ${WAIT_LINE_S:-300} s"
+		sleep 0.05
+	done
+}
+
 need_perf() {
 	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ] ||
 		skip "needs root or kernel.perf_event_paranoid <= 0"
