@@ -65,6 +65,31 @@ wait_file() {
 	done
 }
 
+# serve_bg ERR CMD...: CMD, a perpkt serve (behind ip netns exec or
+# setpriv as may be), in the background, its stderr added to ERR, its
+# pid in $SERVE; returns once it says it listens (one more "listening"
+# line in ERR than before)
+serve_bg() {
+	local err=$1 n end=$((SECONDS + ${WAIT_LINE_S:-300})); shift
+	n=$(grep -c 'serve: listening on' "$err" 2>/dev/null) || n=0
+	"$@" 2>>"$err" &
+	SERVE=$!
+	until [ "$(grep -c 'serve: listening on' "$err" 2>/dev/null)" -gt "$n" ]; do
+		alive "$SERVE" || fail "perpkt serve ended before it listened: $(tail -3 "$err")"
+		[ "$SECONDS" -lt "$end" ] || fail "perpkt serve did not listen within ${WAIT_LINE_S:-300} s"
+		sleep 0.05
+	done
+}
+# wait_port NS ADDR PORT: until a TCP connect to ADDR:PORT from netns NS
+# succeeds (a listener that says nothing, such as socat)
+wait_port() {
+	local end=$((SECONDS + ${WAIT_LINE_S:-300}))
+	until ip netns exec "$1" bash -c "exec 3<>/dev/tcp/$2/$3" 2>/dev/null; do
+		[ "$SECONDS" -lt "$end" ] || fail "nothing listens on $2:$3 within ${WAIT_LINE_S:-300} s"
+		sleep 0.05
+	done
+}
+
 need_perf() {
 	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ] ||
 		skip "needs root or kernel.perf_event_paranoid <= 0"
@@ -118,10 +143,25 @@ make_test_user() {
 	useradd -M -N -g nogroup -d /nonexistent -s /usr/sbin/nologin "$TEST_USER" ||
 		fail "cannot add user $TEST_USER"
 	TEST_UID=$(id -u "$TEST_USER")
+	user_files
 }
 drop_test_user() {
 	[ -n "${TEST_USER:-}" ] && userdel "$TEST_USER" 2>/dev/null
 	TEST_USER=
+}
+# user_files: $UPERPKT, a copy of $PERPKT, and in $UPYDIR the test's
+# python module, where an unprivileged user may run and read them: the
+# tree may lie in a folder only root may enter (a clone in mktemp -d,
+# mode 0700). Skips when that user cannot reach even $TMP.
+user_files() {
+	local u=$TMP/user-files
+	mkdir -p "$u" && cp "$PERPKT" "$u/perpkt" &&
+		cp "$SRCDIR/tests/cli/perpkt_control.py" "$u/" &&
+		chmod 755 "$u" "$u/perpkt" && chmod 644 "$u/perpkt_control.py" &&
+		chmod a+x "$TMP" || fail "cannot copy perpkt where a user may run it"
+	UPERPKT=$u/perpkt UPYDIR=$u
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- test -x "$UPERPKT" ||
+		skip "an unprivileged user cannot run $UPERPKT (is ${TMPDIR:-/tmp} closed to others?)"
 }
 as_test_user() {
 	setpriv --reuid="$TEST_UID" --regid="$(getent group nogroup | cut -d: -f3)" \

@@ -85,8 +85,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2
 	echo 3 >/proc/sys/kernel/perf_event_paranoid
 	mkdir "$TMP/nobody" && chmod 777 "$TMP/nobody" "$TMP"
 	code=0
+	user_files
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$PERPKT" record -q -d 0.2 -w 0.1 -o "$TMP/nobody/x.json" 2>"$TMP/err" || code=$?
+		"$UPERPKT" record -q -d 0.2 -w 0.1 -o "$TMP/nobody/x.json" 2>"$TMP/err" || code=$?
 	echo $old >/proc/sys/kernel/perf_event_paranoid
 	[ $code = 2 ] || fail "paranoid 3: exit $code: $(cat "$TMP/err")"
 	grep -q "perf_event_paranoid=3.*set kernel.perf_event_paranoid to -1 or run as root" "$TMP/err" ||

@@ -25,12 +25,7 @@ ip -n $B addr add 10.248.1.3/29 dev veth0 || fail "cannot make test namespaces"
 
 KEY=$TMP/serve.key
 serve() {
-	ip netns exec $A "$PERPKT" serve -b 10.248.1.1 -p 12998 --key "$KEY" 2>>"$TMP/serve.err" &
-	SERVE=$!
-	for _ in $(seq 50); do
-		ip netns exec $B bash -c 'exec 3<>/dev/tcp/10.248.1.1/12998' 2>/dev/null && break
-		sleep 0.1
-	done
+	serve_bg "$TMP/serve.err" ip netns exec $A "$PERPKT" serve -b 10.248.1.1 -p 12998 --key "$KEY"
 }
 # py NAME: a control-protocol client in B, scripted below
 py() { ip netns exec $B env PYTHONPATH="$(dirname "$0")" python3 - "$KEY" "$@" <<'PY'
@@ -120,11 +115,7 @@ for sig in TERM INT; do
 	py hold >"$TMP/hold" &
 	HOLD=$!
 	# held once its setup is answered (python starts slowly when busy)
-	for _ in $(seq 100); do
-		grep -q "^ok port=" "$TMP/hold" && break
-		sleep 0.1
-	done
-	grep -q "^ok port=" "$TMP/hold" || fail "the holding client got no setup answer"
+	wait_line "$TMP/hold" "^ok port=" $HOLD
 	if [ $sig = TERM ]; then
 		py busy >"$TMP/busy" || fail "second client: $(cat "$TMP/busy")"
 		grep -q "^error busy" "$TMP/busy" || fail "second client was not told busy: $(cat "$TMP/busy")"
