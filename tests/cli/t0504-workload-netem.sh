@@ -7,16 +7,12 @@ need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
 command -v tc >/dev/null || skip "needs tc (iproute2)"
 
-"$PERPKT" record -q -d 4 -w 0.3 --net veth -o "$TMP/loss.json" 2>"$TMP/err" &
-pid=$!
-ns=""
-for _ in $(seq 50); do
-	ns=$(ip netns list | grep -o "^perpkt-$pid-r" || true)
-	[ -n "$ns" ] && break
-	sleep 0.05
-done
+spawn "$TMP/err" "$PERPKT" record -d 4 -w 0.3 --net veth -o "$TMP/loss.json"
+pid=$SPAWNED
+# its namespaces and first round trip are there once it says this
+wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
+ns=$(ip netns list | grep -o "^perpkt-$pid-r" || true)
 [ -n "$ns" ] || { kill $pid; fail "no namespace perpkt-$pid-r"; }
-sleep 0.1
 # netem when the kernel has it; otherwise a classic BPF filter that
 # sends a random 10% of the responder's replies to lo, where they die
 if tc -n "$ns" qdisc add dev veth0 root netem loss 10% duplicate 20% 2>/dev/null; then
