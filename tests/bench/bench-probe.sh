@@ -102,16 +102,16 @@ done
 
 # the verdicts read the paired rounds: the interval of the mean
 # difference (95%, t), "same within noise" where it covers the target
-pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f..%+.1f%%", a, b }'; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f..%+.1f", a, b }'; }
 read -r dm dlo dhi < <(interval <"$TMP/diff-fast")
 pf=$(infl pp-fast); ff=$(infl perf-fast); pd=$(infl pp-def)
 bench_row "probe: p50 +% at 10 kHz/CPU, perpkt vs perf" \
-	"${pf}% vs ${ff}%; perpkt - perf $(calc "$dm" %+.2f) points ($(pct "$dlo" "$dhi") over $PAIRS paired rounds; unrecorded $(calc "$(median <"$TMP/base.all")" %.2f) us)" \
+	"${pf}% vs ${ff}%; perpkt - perf $(calc "$dm" %+.2f) points (95%: $(pct "$dlo" "$dhi") over $PAIRS paired rounds; unrecorded $(calc "$(median <"$TMP/base.all")" %.2f) us)" \
 	"perpkt <= perf" "$(at_most "$dlo" "$dhi" 0)"
 read -r im ilo ihi < <(interval <"$TMP/infl-def")
 read -r em elo ehi < <(interval <"$TMP/diff-def")
 bench_row "probe: p50 +% at perpkt's default ${DEFHZ} Hz" \
-	"$(calc "$im" %+.2f)% ($(pct "$ilo" "$ihi")); perf at ${DEFHZ} Hz: $(infl perf-def)% (perpkt - perf $(pct "$elo" "$ehi"))" "<= 1%" \
+	"$(calc "$im" %+.2f)% (95%: $(pct "$ilo" "$ihi")%); perf at ${DEFHZ} Hz: $(infl perf-def)% (perpkt - perf $(pct "$elo" "$ehi") points)" "<= 1%" \
 	"$(at_most "$ilo" "$ihi" 1)"
 bench_row "probe: perpkt's own CPU at 10 kHz (perpkt role)" \
 	"$(calc "$(median <"$TMP/self")" %.1f) ns/RT" "-" "-"
