@@ -52,8 +52,10 @@ if [ "$(id -u)" = 0 ] && command -v tc >/dev/null; then
 		# window is what loses
 		wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
 		start=$SECONDS
-		ns=$(ip netns list | grep -o "^perpkt-$pid-r" || true)
-		[ -n "$ns" ] || { kill $pid; fail "no namespace perpkt-$pid-r"; }
+		# (/run/netns, not `ip netns list`, which asks netlink about each
+		# one while other runs make and remove theirs)
+		ns=perpkt-$pid-r
+		[ -e /run/netns/$ns ] || { kill $pid; fail "no namespace $ns: $(ls /run/netns | tr "\n" " "); perpkt said: $(cat "$TMP/err")"; }
 		# netem, or as t0504 does without it: a classic BPF filter that
 		# sends a random share (rand < K) of the replies to lo to die
 		k=$(( loss * 4294967296 / 100 ))

@@ -10,14 +10,16 @@ command -v ip >/dev/null || skip "needs ip (iproute2)"
 # perpkt's namespaces of runs that are gone and were not there in
 # $TMP/ns.before (other perpkt runs on this machine hold theirs, and
 # may have left some), and those of run $1
+# (/run/netns, not `ip netns list`, which asks netlink about each one
+# while other runs make and remove theirs)
 ours() {
-	ip netns list | sed -nE 's/^(perpkt-([0-9]+)-[rc])( .*)?$/\2 \1/p' |
+	ls /run/netns 2>/dev/null | sed -nE 's/^(perpkt-([0-9]+)-[rc])$/\2 \1/p' |
 		while read -r p n; do
 			alive "$p" || grep -qx "$n" "$TMP/ns.before" || echo "$n"
 		done
 }
-of() { ip netns list | grep -E "^perpkt-$1-[rc]( |$)" || true; }
-ip netns list | cut -d' ' -f1 >"$TMP/ns.before"
+of() { ls /run/netns 2>/dev/null | grep -E "^perpkt-$1-[rc]$" || true; }
+ls /run/netns 2>/dev/null >"$TMP/ns.before"
 
 for t in udp tcp icmp; do
 	for cpus in "0 0" "1 0"; do

