@@ -5,12 +5,11 @@
 . "$(dirname "$0")/lib.sh"
 need_perf
 
-# the workload runs once perpkt says "sampling ... for"; 2 s on, the
-# 0.2 s warm-up is over and the 30 s window under way
-spawn "$TMP/err" "$PERPKT" record -d 30 -w 0.2 -o "$TMP/int.json"
+# -v says when the 30 s window opens; a second in it makes round trips
+spawn "$TMP/err" "$PERPKT" record -v -d 30 -w 0.2 -o "$TMP/int.json"
 pid=$SPAWNED
-wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
-sleep 2
+wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
+sleep 1
 kids=$(pgrep -P $pid | tr '\n' ' ')
 [ -n "$kids" ] || fail "no workload processes under perpkt"
 kill -INT $pid

@@ -14,11 +14,11 @@ for sig in INT TERM; do
 	for at in warmup window; do
 		rm -f "$TMP/ready"
 		if [ $at = warmup ]; then
-			# "sampling ... for" comes after the handlers are set, just
-			# before a 60 s warm-up that the signal ends
-			spawn "$TMP/err" "$PERPKT" record -d 1 -w 60 -o "$TMP/sig.json"
+			# -v says when the 60 s warm-up starts (the handlers set,
+			# the workload running)
+			spawn "$TMP/err" "$PERPKT" record -v -d 1 -w 60 -o "$TMP/sig.json"
 			pid=$SPAWNED
-			wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
+			wait_line "$TMP/err" '^perpkt: warm-up: ' $pid
 		else
 			# with no warm-up a command is let go once the window is
 			# open: its file says the window is open
@@ -46,11 +46,11 @@ done
 # loss inside the namespaces: counted, never a hang
 if [ "$(id -u)" = 0 ] && command -v tc >/dev/null; then
 	for loss in 5 50; do
-		spawn "$TMP/err" "$PERPKT" record -d 3 -w 0.5 --net veth -o "$TMP/loss$loss.json"
+		spawn "$TMP/err" "$PERPKT" record -v -d 3 -w 0.5 --net veth -o "$TMP/loss$loss.json"
 		pid=$SPAWNED
-		# past the first round trip (said before the warm-up): the
-		# window is what loses
-		wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
+		# past the first round trip (-v says when the warm-up starts):
+		# the window is what loses
+		wait_line "$TMP/err" '^perpkt: warm-up: ' $pid
 		start=$SECONDS
 		# (/run/netns, not `ip netns list`, which asks netlink about each
 		# one while other runs make and remove theirs)

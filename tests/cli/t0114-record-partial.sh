@@ -6,12 +6,11 @@
 . "$(dirname "$0")/lib.sh"
 need_perf
 
-# SIGINT in the second of three 6 s windows: perpkt says when the first
-# ended (the second opens right after), and 2 s on is a third of
-# the second window, with seconds of margin either side (0.05, 0.95)
-spawn "$TMP/err" "$PERPKT" record -r 3 -d 6 -w 0.1 -o "$TMP/cut.json"
+# SIGINT in the second of three 6 s windows: -v says when it opens, and
+# 2 s on is a third of it, with seconds of margin either side (0.05, 0.95)
+spawn "$TMP/err" "$PERPKT" record -v -r 3 -d 6 -w 0.1 -o "$TMP/cut.json"
 pid=$SPAWNED
-wait_line "$TMP/err" '^perpkt: window 1 of 3: ' $pid
+wait_line "$TMP/err" '^perpkt: window 2 of 3 open' $pid
 sleep 2
 kill -INT $pid
 code=0
@@ -37,11 +36,11 @@ grep -q "left out of means" "$TMP/err" || fail "diff did not say: $(cat "$TMP/er
 
 # SIGINT once the windows are over (the workload is gone, the write is
 # under way): the profile is complete and so is the exit code
-# (the workload's processes run from before "sampling ... for" until
-# the window is over)
-spawn "$TMP/err" "$PERPKT" record -d 0.5 -w 0.1 -g -o "$TMP/late.json"
+# (the workload's processes run from before the window opens until it
+# is over)
+spawn "$TMP/err" "$PERPKT" record -v -d 0.5 -w 0.1 -g -o "$TMP/late.json"
 pid=$SPAWNED
-wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
+wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
 while [ -n "$(pgrep -P $pid)" ]; do
 	sleep 0.005
 done

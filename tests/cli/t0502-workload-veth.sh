@@ -36,21 +36,20 @@ done
 ip -o link 2>/dev/null | grep -q 'veth0@' && fail "a veth appeared in the root namespace"
 
 # SIGINT in the middle of the window: partial result, nothing left
-# (said before the 0.2 s warm-up; 2 s later the 15 s window is open)
-spawn "$TMP/err" "$PERPKT" record -d 15 -w 0.2 --net veth -o "$TMP/int.json"
+# (-v says when the window opens)
+spawn "$TMP/err" "$PERPKT" record -v -d 15 -w 0.2 --net veth -o "$TMP/int.json"
 pid=$SPAWNED
-wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
+wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
 [ -n "$(of $pid)" ] || fail "no namespace while running"
-sleep 2
 kill -INT $pid
 rc=0; wait $pid || rc=$?
 [ $rc = 1 ] || { cat "$TMP/err" >&2; fail "SIGINT run exited $rc, expected 1 (partial)"; }
 [ -z "$(of $pid)" ] || fail "namespaces left after SIGINT: $(of $pid)"
 
 # a run killed with SIGKILL leaves namespaces; the next run removes them
-spawn "$TMP/err" "$PERPKT" record -d 10 -w 0.2 --net veth -o "$TMP/kill.json"
+spawn "$TMP/err" "$PERPKT" record -v -d 10 -w 0.2 --net veth -o "$TMP/kill.json"
 pid=$SPAWNED
-wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
+wait_line "$TMP/err" '^perpkt: warm-up: ' $pid   # its namespaces are up
 kill -KILL $pid; wait $pid 2>/dev/null || true
 [ -n "$(of $pid)" ] || fail "SIGKILL left nothing to clean: test is not testing"
 expect_exit 0 "$PERPKT" record -n 100 -w 0.1 --net veth -o "$TMP/v.json"

@@ -57,12 +57,10 @@ else
 fi
 
 # the local responder killed mid-run: exit 1, profile kept and labelled
-# (its children run once perpkt says "sampling ... for"; 3 s later the
-# 0.2 s warm-up is long over and the 15 s window well under way)
-spawn "$TMP/err" "$PERPKT" record -d 15 -w 0.2 --transport tcp -o "$TMP/killed.json"
+# (-v says when the window opens)
+spawn "$TMP/err" "$PERPKT" record -v -d 15 -w 0.2 --transport tcp -o "$TMP/killed.json"
 pid=$SPAWNED
-wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
-sleep 3
+wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
 resp=$(ps -o pid= --ppid $pid | sort -n | head -1)
 [ -n "$resp" ] || fail "no workload children"
 kill -KILL $resp

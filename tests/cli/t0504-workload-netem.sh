@@ -7,12 +7,13 @@ need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
 command -v tc >/dev/null || skip "needs tc (iproute2)"
 
-spawn "$TMP/err" "$PERPKT" record -d 4 -w 0.3 --net veth -o "$TMP/loss.json"
+spawn "$TMP/err" "$PERPKT" record -v -d 4 -w 0.3 --net veth -o "$TMP/loss.json"
 pid=$SPAWNED
-# its namespaces and first round trip are there once it says this
-wait_line "$TMP/err" '^perpkt: sampling .* for ' $pid
+# its namespaces and first round trip are there once -v says the
+# warm-up starts
+wait_line "$TMP/err" '^perpkt: warm-up: ' $pid
 ns=perpkt-$pid-r
-[ -e /run/netns/$ns ] || { kill $pid; fail "no namespace $ns: $(ls /run/netns)"; }
+[ -e /run/netns/$ns ] || { kill $pid; fail "no namespace $ns: $(ls /run/netns | tr "\n" " "); perpkt said: $(cat "$TMP/err")"; }
 # netem when the kernel has it; otherwise a classic BPF filter that
 # sends a random 10% of the responder's replies to lo, where they die
 if tc -n "$ns" qdisc add dev veth0 root netem loss 10% duplicate 20% 2>/dev/null; then

@@ -78,13 +78,15 @@ elif what == "quiet":      # the key, a setup, then silence
     print("then", c.recv(), "after %.1f s" % (time.time() - t), flush=True)
 elif what == "next":       # waits for serve, then is served
     t = time.time()
+    busy = 0
     while True:
         c = Control("10.248.2.1", 12996, key)
         if c.hello().startswith("ok nonce="):
             break
+        busy += 1
         c.close()
         time.sleep(0.2)
-    print("served after %.1f s" % (time.time() - t), c.ask(setup()).split()[0])
+    print("served after %.1f s, %d busy" % (time.time() - t, busy), c.ask(setup()).split()[0])
 elif what == "reconnect":  # close and come straight back, many times
     busy = 0
     for i in range(30):
@@ -134,7 +136,9 @@ py root next "$KEY" >"$TMP/next" || fail "next: $(cat "$TMP/next")"
 wait $QUIET; QUIET=
 grep -Eq "^then error no start after the setup within 10000 ms: dropped after (9|10|11)\.[0-9] s" "$TMP/quiet" ||
 	fail "the quiet client: $(cat "$TMP/quiet")"
-awk '/^served after/ { exit !($3 >= 8 && $3 <= 13) }' "$TMP/next" && grep -q " ok$" "$TMP/next" ||
+# told busy while the quiet one held serve (how long depends on when
+# python started: seconds on a busy machine), served once it was dropped
+awk '/^served after/ { exit !($3 <= 20 && $5 >= 1) }' "$TMP/next" && grep -q " ok$" "$TMP/next" ||
 	fail "the next client: $(cat "$TMP/next")"
 
 # a client that closes frees serve at once
