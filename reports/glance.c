@@ -163,6 +163,38 @@ static void sampling_warnings(struct summary *s, const struct model *m)
 				   run->server_cpu));
 }
 
+/*
+ * Hardware mode: what a PMU user must see before any number. A sampled
+ * total more than SUMMARY_HW_GAP_WARN off its count (the reconciliation
+ * flags only MODEL_GAP_FLAG, and only with --full), and what an
+ * emulated PMU makes true by construction.
+ */
+static void hardware_warnings(struct summary *s, const struct model *m)
+{
+	const struct run_facts *run = &m->run;
+	size_t e;
+
+	if (model_software_clock(m) || run->exact || !run->mode ||
+	    strcmp(run->mode, "hardware"))
+		return;
+	for (e = 0; e < m->nevents && e < run->nevents; e++) {
+		double r = m->recon.events[e].ratio;
+
+		if (run->events[e].not_counting || r < 0 ||
+		    (r >= 1 - SUMMARY_HW_GAP_WARN && r <= 1 + SUMMARY_HW_GAP_WARN))
+			continue;
+		warn(s, summary_fmt(s, "%s: sampled %.0f%% of the count, a %.0f%% gap: suspect the observer (skid, unsampled CPUs or idle, losses) before the system; --full reconciles",
+				   run->events[e].name, 100 * r, 100 * (r > 1 ? r - 1 : 1 - r)));
+	}
+	if (!run->emulated)
+		return;
+	if (run->qemu_command && strstr(run->qemu_command, "-icount"))
+		warn(s, summary_fmt(s, "QEMU's emulated PMU under -icount: cycles equal instructions, so IPC is 1.00 by construction; compare counts per %s, not IPC or times",
+				   run->unit.name ? run->unit.name : "round trip"));
+	else
+		warn(s, summary_fmt(s, "QEMU's emulated PMU: cycles are a 1 GHz virtual clock that counts in idle too, so they measure emulated time, not work; instructions count only with -icount (--full: what else it bends)"));
+}
+
 static void observer_warning(struct summary *s, const struct run_facts *run)
 {
 	const struct latency_summary *u = &run->latency_unsampled, *l = &run->latency;
@@ -219,6 +251,7 @@ void summary_glance(struct summary *s, const struct model *m)
 		warn(s, summary_fmt(s, "filtered to %s: totals, shares and the reconciliation cover those samples only", m->run.filter));
 	summary_run_warnings(s, &m->run);
 	sampling_warnings(s, m);
+	hardware_warnings(s, m);
 	observer_warning(s, &m->run);
 	other_warning(s, m);
 }

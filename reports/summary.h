@@ -61,6 +61,7 @@ void summary_free(struct summary *s);
 #define SUMMARY_SHORT_WARN 0.9      /* window below this share of the asked */
 #define SUMMARY_OVERRUN_WARN 1.5    /* run over this times the asked time */
 #define SUMMARY_OTHER_WARN 0.2      /* workload's busy time in bucket other */
+#define SUMMARY_HW_GAP_WARN 0.1     /* hardware: sampled this far off counted */
 
 /* reports/glance.c: s->headline and s->warnings (called by
  * summary_build); the warnings alone, for renderers without prose. */

@@ -60,8 +60,9 @@ grep -q "a profile is read with -i (perpkt report -i base.json)" "$TMP/err" ||
 # without privilege: the message names the sysctl and the capability
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
    [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
+	user_files
 	expect_exit 2 setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$PERPKT" record -q -d 1 -o /tmp/perpkt-never-written.json
+		"$UPERPKT" record -q -d 1 -o /tmp/perpkt-never-written.json
 	grep -q "kernel.perf_event_paranoid" "$TMP/err" &&
 		grep -q "CAP_PERFMON" "$TMP/err" ||
 		fail "unprivileged message: $(cat "$TMP/err")"
