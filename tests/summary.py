@@ -52,6 +52,8 @@ def main():
     ap.add_argument("--junit", required=True)
     ap.add_argument("--wall", type=float, default=None)
     ap.add_argument("--require", default="")
+    ap.add_argument("--rerun-junit", default=None,
+                    help="the failed tests' second run: one that passed there is flaky")
     a = ap.parse_args()
 
     try:
@@ -77,12 +79,27 @@ def main():
             status, reason = "skipped", skip_reason(out)
         cases.append((tc.get("name"), status, reason, float(tc.get("time") or 0)))
 
-    n = {s: sum(1 for c in cases if c[1] == s) for s in ("passed", "skipped", "failed")}
+    if a.rerun_junit:
+        try:
+            again = {tc.get("name"): tc for tc in ET.parse(a.rerun_junit).getroot().iter("testcase")}
+        except (OSError, ET.ParseError) as e:
+            print(f"{a.name}: no results of the rerun ({a.rerun_junit}: {e})")
+            again = {}
+        for i, c in enumerate(cases):
+            tc = again.get(c[0])
+            if c[1] == "failed" and tc is not None and tc.find("failure") is None \
+                    and tc.find("error") is None and tc.find("skipped") is None \
+                    and tc.get("status") not in ("notrun", "disabled"):
+                cases[i] = (c[0], "flaky", c[2], c[3])
+    n = {s: sum(1 for c in cases if c[1] == s) for s in ("passed", "skipped", "failed", "flaky")}
     total = sum(c[3] for c in cases)
     print(f"\n== {a.name}: {len(cases)} tests: {n['passed']} passed, {n['skipped']} skipped, "
-          f"{n['failed']} failed; {minutes(total)} of tests"
+          f"{n['failed']} failed"
+          + (f", {n['flaky']} failed once and passed on rerun" if n["flaky"] else "")
+          + f"; {minutes(total)} of tests"
           + (f", {minutes(a.wall)} in all" if a.wall is not None else ""))
-    for title, st in (("skipped", "skipped"), ("failed", "failed")):
+    for title, st in (("skipped", "skipped"), ("failed", "failed"),
+                      ("flaky (failed, then passed on rerun; first failure shown)", "flaky")):
         rows = [c for c in cases if c[1] == st]
         if rows:
             print(f"{title}:")
