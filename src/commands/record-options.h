@@ -19,7 +19,9 @@
 "      --gap TIME         pause between round trips (e.g. 100us)\n" \
 "      --gap-mode MODE    sleep (default) or spin through the gap\n" \
 "      --net NAME         loopback (default) or veth: two namespaces\n" \
-"                         made by perpkt, joined by a veth pair\n" \
+"                         made by perpkt, joined by a veth pair; with\n" \
+"                         --kernel, nic[:virtio|vmxnet3]: two guests\n" \
+"                         joined by an emulated NIC (virtio default)\n" \
 "      --peer HOST[:PORT] responder is a 'perpkt serve' there (port 12865)\n" \
 "      --peer-key FILE    the key that serve made (a copy, mode 0600);\n" \
 "                         default ~/.config/perpkt/serve.key\n" \

@@ -24,10 +24,26 @@ struct lab_guest {
 	size_t nargs;
 	int exact;                 /* send the guest's kallsyms and modules
 				    * out too (--exact: the host symbolizes) */
+	/* --net nic: one of the two guests joined by an emulated NIC */
+	const char *nic;           /* "virtio" or "vmxnet3": its driver
+				    * modules go in; NULL: no NIC */
+	const char *addr;          /* ADDR/24 the guest takes on the NIC */
+	const char *serve_bind;    /* the responder: `perpkt serve --once
+				    * --bind` this instead of record */
+	const char *key;           /* the serve key both guests hold (64
+				    * hex digits), at LAB_GUEST_KEY */
 };
 
+/* Where the guest finds the serve key (--net nic). */
+#define LAB_GUEST_KEY "/perpkt/serve.key"
+/* The responder's console line once serve listens (--net nic). */
+#define LAB_GUEST_SERVE_MARK "perpkt-guest: serve listening"
+
 /* Write the initramfs to `path`; *module names the veth module put in
- * (a static string, or NULL when none was found). */
+ * (a static string, or NULL when none was found). With g->nic, its
+ * driver and the modules it needs go in, in the order they load: a
+ * missing one is taken to be built in (the guest says when the NIC does
+ * not show up). */
 int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 			const char **module);
 

@@ -189,6 +189,8 @@ static int in_guest(const struct record_options *o,
 			 (o->kernel.exact ? 1 : win->repeat),
 		.counted = win->count != 0,
 		.veth = o->builtin.network && !strcmp(o->builtin.network, "veth"),
+		.nic = !o->builtin.network || strncmp(o->builtin.network, "nic", 3) ?
+		       NULL : o->builtin.network[3] ? o->builtin.network + 4 : "virtio",
 		.boots = o->kernel.exact ? win->repeat : 1,
 		.quiet = o->quiet, .interrupted = interrupted,
 	};

@@ -109,7 +109,7 @@ static void test_guest_args(void **state)
 		"--modules=/lib/modules/x", "--config", "cfg", NULL,
 	};
 	size_t n;
-	char **a = lab_guest_args(25, argv, 0, &n);
+	char **a = lab_guest_args(25, argv, 0, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 6);
@@ -131,7 +131,7 @@ static void test_guest_args_exact(void **state)
 		"-r5", "--repeat=2", "--repeat", "4", "-o", "x.json", NULL,
 	};
 	size_t n;
-	char **a = lab_guest_args(14, argv, 1, &n);
+	char **a = lab_guest_args(14, argv, 1, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 6);
