@@ -44,6 +44,19 @@ static const char init_script[] =
 "for m in /perpkt/modules/*.ko.xz; do [ -e \"$m\" ] && unxz \"$m\"; done\n"
 "for m in /perpkt/modules/*.ko; do [ -e \"$m\" ] && insmod \"$m\"; done\n"
 "IF=\n"
+/* the responder's --rps-cpus and --irq-cpu on the NIC's queues and
+ * interrupts; what is in effect as conditions, one "KEY VALUE" a line */
+"nic_tuning() {\n"
+"  irqs=$(grep -E \"virtio[0-9]+-(input|output)|$IF\" /proc/interrupts | cut -d: -f1)\n"
+"  for q in /sys/class/net/$IF/queues/rx-*/rps_cpus; do\n"
+"    [ -z \"$RPS\" ] || echo \"$RPS\" > $q 2>/tmp/e || { echo \"$q to $RPS: $(cat /tmp/e)\" > /tmp/tuning-error; return 1; }\n"
+"  done\n"
+"  for n in $irqs; do\n"
+"    [ -z \"$IRQ\" ] || echo \"$IRQ\" > /proc/irq/$n/smp_affinity_list 2>/tmp/e || { echo \"/proc/irq/$n/smp_affinity_list to $IRQ: $(cat /tmp/e)\" > /tmp/tuning-error; return 1; }\n"
+"  done\n"
+"  echo \"net.rps_cpus responder guest $IF:$(for q in /sys/class/net/$IF/queues/rx-*/rps_cpus; do q=${q%/rps_cpus}; echo -n \" ${q##*/} $(cat $q/rps_cpus)\"; done)${RPS:+ (set for the run)}\"\n"
+"  echo \"net.irq_cpus responder guest $IF:$(for n in $irqs; do echo -n \" $(grep \"^ *$n:\" /proc/interrupts | awk '{print $NF}') CPU $(cat /proc/irq/$n/smp_affinity_list)\"; done)${IRQ:+ (set for the run)}\"\n"
+"}\n"
 "if [ -n \"$ADDR\" ]; then\n"
 "  for d in /sys/class/net/*; do [ \"${d##*/}\" = lo ] || { IF=${d##*/}; break; }; done\n"
 "  [ -n \"$IF\" ] && ip addr add \"$ADDR\" dev \"$IF\" && ip link set \"$IF\" up\n"
@@ -52,6 +65,8 @@ static const char init_script[] =
 "  echo \"kernel $(uname -r) has no perf_event support (no /proc/sys/kernel/perf_event_paranoid): build it with CONFIG_PERF_EVENTS=y\" > /tmp/guest-error\n"
 "elif [ -n \"$ADDR\" ] && [ -z \"$IF\" ]; then\n"
 "  echo \"kernel $(uname -r) shows no network interface for the emulated $NIC NIC: its driver is neither built in nor among the modules found\" > /tmp/guest-error\n"
+"elif [ -n \"$BIND\" ] && ! nic_tuning > /tmp/tuning; then\n"
+"  echo \"cannot steer the responder guest's $IF: cannot set $(cat /tmp/tuning-error)\" > /tmp/guest-error\n"
 "elif [ -n \"$BIND\" ]; then\n"
 "  echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent\n"
 "  /usr/bin/perpkt serve --once --bind \"$BIND\" --key " LAB_GUEST_KEY " > /tmp/stdout 2> /tmp/stderr &\n"
@@ -76,7 +91,7 @@ static const char init_script[] =
 "echo 1 > /proc/sys/kernel/printk\n"
 "stty -F /dev/$PORT raw -echo\n"
 "{\n"
-"  for f in guest-error rc stderr uptime notes profile.json kallsyms.gz modules; do\n"
+"  for f in guest-error rc stderr uptime notes tuning profile.json kallsyms.gz modules; do\n"
 "    [ -e /tmp/$f ] || continue\n"
 "    echo \"perpkt-file $f\"; base64 /tmp/$f; echo perpkt-end\n"
 "  done\n"
@@ -296,9 +311,11 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 		fprintf(f, "%s\n", g->args[i]);
 	}
 	fclose(f);
-	snprintf(env, sizeof(env), "PORT=%s\nEXACT=%s\nNIC=%s\nADDR=%s\nBIND=%s\n",
-		 a->data_port, g->exact ? "1" : "", g->nic ? g->nic : "",
-		 g->addr ? g->addr : "", g->serve_bind ? g->serve_bind : "");
+	snprintf(env, sizeof(env), "PORT=%s\nEXACT=%s\nNIC=%s\nADDR=%s\nBIND=%s\n"
+		 "RPS=%s\nIRQ=%s\n", a->data_port, g->exact ? "1" : "",
+		 g->nic ? g->nic : "", g->addr ? g->addr : "",
+		 g->serve_bind ? g->serve_bind : "", g->rps_cpus ? g->rps_cpus : "",
+		 g->irq_cpu ? g->irq_cpu : "");
 	if (lab_arch_path(a->busybox, busybox, sizeof(busybox)) ||
 	    access(busybox, R_OK)) {
 		error("no static busybox for the %s guest at '%s': run tests/lab/fetch-guest.sh %s (it unpacks busybox-static:%s there)",

@@ -32,6 +32,8 @@ struct lab_guest {
 				    * --bind` this instead of record */
 	const char *key;           /* the serve key both guests hold (64
 				    * hex digits), at LAB_GUEST_KEY */
+	const char *rps_cpus;      /* the responder: its NIC's RPS mask and */
+	const char *irq_cpu;       /* the CPU of its interrupts, or NULL */
 };
 
 /* Where the guest finds the serve key (--net nic). */
@@ -56,6 +58,8 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 #define LAB_GUEST_UPTIME "uptime"       /* /proc/uptime at /init, at the end */
 #define LAB_GUEST_KALLSYMS "kallsyms.gz" /* --exact: /proc/kallsyms, gzip'd */
 #define LAB_GUEST_MODULES "modules"     /* --exact: /proc/modules */
+#define LAB_GUEST_TUNING "tuning"       /* the responder's NIC steering:
+					 * "KEY VALUE" lines, conditions */
 /* Printed on the console once /init runs. */
 #define LAB_GUEST_UP_MARK "perpkt-guest: up"
 

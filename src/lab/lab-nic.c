@@ -113,6 +113,22 @@ static void responder_said(const struct lab_run *s)
 	free(text);
 }
 
+/* The responder guest's NIC steering, as its /init found it. */
+static void add_tuning(const struct lab_run *s, struct profile *p)
+{
+	char *text = lab_run_read(s, LAB_GUEST_TUNING), *line, *save = NULL, *sp;
+
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp = '\0';
+		profile_add_condition(p, line, sp + 1);
+	}
+	free(text);
+}
+
 /* Boot the responder, then the client once serve listens; run both to
  * their end. 0 when the client's files came out. */
 static int run_pair(struct guest_run *s, struct guest_run *c,
@@ -169,6 +185,11 @@ static int run_pair(struct guest_run *s, struct guest_run *c,
 	}
 	if (ret)
 		return ret;
+	/* the responder's files (its steering, its messages): only said
+	 * when the client's profile lacks the responder's side */
+	if (s->end == LAB_QEMU_EXITED &&
+	    lab_channel_unpack(s->r->data, s->r->out) < 0)
+		return -1;
 	return unpack(c, rq) ? 0 : -1;
 }
 
@@ -196,6 +217,8 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 	s.serve_bind = LAB_NIC_RESPONDER;
 	c.addr = LAB_NIC_CLIENT "/24";
 	c.client = 1;
+	s.rps_cpus = job->rps_cpus;
+	s.irq_cpu = job->irq_cpu;
 	if (lab_run_prepare(&s, rq, job) || lab_run_prepare(&c, rq, job))
 		goto out;
 	lab_qemu_version(c.arch, c.qemu_version, sizeof(c.qemu_version));
@@ -220,6 +243,7 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 		 strcmp(job->nic, "vmxnet3") ? "virtio-net-pci" : "vmxnet3",
 		 LAB_NIC_CLIENT, LAB_NIC_RESPONDER);
 	profile_add_condition(&p, LAB_COND_NIC, cond);
+	add_tuning(&s, &p);
 	if (lab_run_finish(&c, rq, job, &p))
 		rc = RESULT_FAILURE;
 out:

@@ -91,6 +91,13 @@ char **lab_guest_args(int argc, char **argv, int exact, int peer, size_t *n)
 			   !strncmp(argv[i + 1], "nic", 3)) {
 			i++;
 			continue;
+		} else if (!rest && peer && (!strcmp(argv[i], "--rps-cpus") ||
+					     !strcmp(argv[i], "--irq-cpu"))) {
+			i++;  /* the responder guest's, on its NIC */
+			continue;
+		} else if (!rest && peer && (!strncmp(argv[i], "--rps-cpus=", 11) ||
+					     !strncmp(argv[i], "--irq-cpu=", 10))) {
+			continue;
 		}
 		out[(*n)++] = argv[i];
 	}
@@ -566,7 +573,7 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 	g.args = lab_guest_args(job->argc, job->argv, rq->exact, r->client, &g.nargs);
 	g.exact = rq->exact;
 	g.nic = r->nic, g.addr = r->addr, g.serve_bind = r->serve_bind;
-	g.key = r->key;
+	g.key = r->key, g.rps_cpus = r->rps_cpus, g.irq_cpu = r->irq_cpu;
 	if (!g.args) {
 		free(self);
 		return error("out of memory");

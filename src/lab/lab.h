@@ -36,6 +36,8 @@ struct lab_job {
 	int veth;                  /* --net veth: the guest needs the module */
 	const char *nic;           /* --net nic[:DRIVER]: "virtio" or
 				    * "vmxnet3", two guests joined by it */
+	const char *rps_cpus;      /* --net nic: --rps-cpus and --irq-cpu, */
+	const char *irq_cpu;       /* for the responder guest's NIC */
 	int quiet;
 	volatile sig_atomic_t *interrupted;
 };
@@ -53,7 +55,8 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job);
  * host-only options (--kernel, --vmlinux, --qemu-arg, --guest-perpkt,
  * --qemu-timeout, --append, --modules, --config, -o; with exact, --exact and -r too, and the guest's
  * own exact-mode options added; without --net nic, and with peer
- * `--peer LAB_NIC_RESPONDER --peer-key` the key). Returns a NULL-terminated array of
+ * `--peer LAB_NIC_RESPONDER --peer-key` the key instead of --rps-cpus
+ * and --irq-cpu, which the responder guest applies). Returns a NULL-terminated array of
  * argv's own strings and static ones (free only the array), NULL when
  * out of memory. */
 char **lab_guest_args(int argc, char **argv, int exact, int peer, size_t *n);

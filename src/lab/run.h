@@ -30,6 +30,7 @@ struct lab_run {
 	/* --net nic: which of the two guests this is (lab/guest.h) */
 	const char *nic, *addr, *serve_bind, *key;
 	int client;             /* record --peer the responder */
+	const char *rps_cpus, *irq_cpu;  /* the responder's NIC steering */
 };
 
 /* The guest's folder, initramfs and files; 0 or -1 after saying why. */
