@@ -87,18 +87,36 @@ static int poll_guest(struct guest_run *g)
 	return r;
 }
 
-/* The guest's files out of its data port; 0 with the reason said when
- * it ended without them. */
+/* The guest's files out of its data port: 1; 0 or LAB_BOOT_STALLED
+ * (it never reached /init) with the reason said when it ended without
+ * them. */
 static int unpack(struct guest_run *g, const struct lab_request *rq)
 {
 	int n = g->end == LAB_QEMU_EXITED ?
 		lab_channel_unpack(g->r->data, g->r->out) : 0;
 
-	if (!n)
-		lab_run_failed(g->r, rq, g->end, g->status,
-			       g->q.up_timeout_s > 0 && g->q.up_s < 0 ?
-			       g->q.up_timeout_s : g->q.timeout_s);
-	return n > 0;
+	if (n > 0)
+		return 1;
+	if (n < 0)
+		return 0;
+	return lab_run_failed(g->r, rq, g->end, g->status,
+			      g->q.up_timeout_s > 0 && g->q.up_s < 0 ?
+			      g->q.up_timeout_s : g->q.timeout_s) ==
+	       LAB_BOOT_STALLED ? LAB_BOOT_STALLED : 0;
+}
+
+/* Ready g for another boot: its files, console and socket gone. */
+static int reset(struct guest_run *g)
+{
+	char sock[4200];
+
+	g->done = g->status = 0;
+	g->end = LAB_QEMU_EXITED;
+	snprintf(sock, sizeof(sock), "%s/link.sock", g->r->dir);
+	unlink(sock);
+	unlink(g->r->console);
+	unlink(g->r->data);
+	return lab_run_clear_out(g->r);
 }
 
 /* The responder's serve, when the client's profile lacks its side. */
@@ -153,7 +171,8 @@ static int run_pair(struct guest_run *s, struct guest_run *c,
 			started = 1;
 		}
 		if (s->done && !started) {
-			unpack(s, rq);
+			if (unpack(s, rq) == LAB_BOOT_STALLED)
+				return LAB_BOOT_STALLED;
 			responder_said(s->r);
 			error("the responder guest ended before serve listened");
 			return -1;
@@ -190,7 +209,8 @@ static int run_pair(struct guest_run *s, struct guest_run *c,
 	if (s->end == LAB_QEMU_EXITED &&
 	    lab_channel_unpack(s->r->data, s->r->out) < 0)
 		return -1;
-	return unpack(c, rq) ? 0 : -1;
+	r = unpack(c, rq);
+	return r == 1 ? 0 : r == LAB_BOOT_STALLED ? r : -1;
 }
 
 int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
@@ -200,7 +220,7 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 	struct nic_end es = { 0 }, ec = { 0 };
 	struct profile p;
 	char key[65], cond[512];
-	int rc = RESULT_FAILURE;
+	int rc = RESULT_FAILURE, ret;
 
 	memset(&s, 0, sizeof(s));
 	memset(&c, 0, sizeof(c));
@@ -231,7 +251,14 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 	lab_run_qemu(&c, rq, job, &gc.q, ec.extra, ec.nextra);
 	/* the responder waits for the client's boot as well as its run */
 	gs.q.timeout_s += LAB_NIC_CLIENT_BOOT_S;
-	if (run_pair(&gs, &gc, rq, job))
+	ret = run_pair(&gs, &gc, rq, job);
+	if (ret == LAB_BOOT_STALLED && !(job->interrupted && *job->interrupted)) {
+		/* as lab-record.c's boot_once: a TCG guest can stall in early
+		 * boot on a loaded host; the next boot goes through */
+		info("booting the pair again: a TCG guest can stall in early boot on a loaded host");
+		ret = reset(&gs) || reset(&gc) ? -1 : run_pair(&gs, &gc, rq, job);
+	}
+	if (ret)
 		goto out;
 	rc = lab_run_collect(&c, rq, job, &p);
 	if (rc == RESULT_FAILURE)

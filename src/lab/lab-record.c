@@ -591,7 +591,7 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 }
 
 /* Empty the folder the guest's files come out to, for the next boot. */
-static int clear_out(const struct lab_run *r)
+int lab_run_clear_out(const struct lab_run *r)
 {
 	if (nftw(r->out, rm_entry, 16, FTW_DEPTH | FTW_PHYS) || mkdir(r->out, 0755))
 		return error("cannot empty '%s': %s", r->out, strerror(errno));
@@ -642,7 +642,7 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job)
 		char what[64];
 		int brc;
 
-		if ((r.boot && clear_out(&r)) || boot_once(&r, rq, job))
+		if ((r.boot && lab_run_clear_out(&r)) || boot_once(&r, rq, job))
 			break;
 		brc = lab_run_collect(&r, rq, job, got ? &p : &total);
 		if (brc == RESULT_FAILURE)

@@ -57,6 +57,8 @@ int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
 char *lab_run_read(const struct lab_run *r, const char *name);
 /* 1 when the console file has `mark`. */
 int lab_console_has(const char *path, const char *mark);
+/* Empty the folder the guest's files come out to, for another boot. */
+int lab_run_clear_out(const struct lab_run *r);
 /* Remove r's folder (unless PERPKT_LAB_KEEP) and free what r holds. */
 void lab_run_free(struct lab_run *r);
 
