@@ -3,7 +3,7 @@
 # builds, and runs the demo or the tests.
 
 BUILD ?= build
-# The same tests again on an ASan+UBSan build: any report fails them.
+# make check-sanitize: the tests on an ASan+UBSan build
 ASAN_BUILD ?= build-asan
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -31,7 +31,7 @@ ARM64_DEBS = gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static \
 # in tests/cli/t0802 (event encoding, the workload).
 ARM64_QEMU_USER_SKIP = ^unit/test-(events|workload)$$
 
-.PHONY: all deps build demo install check lab bench fuzz clean deps-arm64 cross-arm64 check-arm64 lab-arm64
+.PHONY: all deps build demo install check check-sanitize check-lab lab bench fuzz clean deps-arm64 cross-arm64 check-arm64 lab-arm64
 
 all: build
 
@@ -71,11 +71,28 @@ demo: build
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
+# The regular build's tests (unit, CLI, fuzz smoke runs), without the
+# tests that boot many guests (ctest label lab: make check-lab). Each
+# check ends with the skipped tests and their reasons, the slowest and
+# the total (tests/check.sh); PERPKT_REQUIRE="REGEX... label:NAME" makes
+# it fail when a test it names skipped (.ci/run sets it).
 check: build
-	cd $(BUILD) && ctest --output-on-failure -j 1
+	bash tests/check.sh check $(BUILD) -j 1 -LE '^lab$$'
+
+# The same unit and CLI tests on an ASan+UBSan build: any report fails
+# them. Not the tests that boot kernels under QEMU (t08NN --kernel:
+# minutes each under ASan, and what they drive is emulation, run by
+# make check and make lab-arm64).
+check-sanitize: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPERPKT_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ctest --output-on-failure -j 1 -R '^(unit|cli)/'
+	bash tests/check.sh check-sanitize $(ASAN_BUILD) -j 1 -R '^(unit|cli)/' \
+		-E '^cli/t080[0-9]-' -LE '^lab$$'
+
+# The tests that boot many guests (a line `# ctest-label: lab` in the
+# script): minutes each under QEMU.
+check-lab: build
+	bash tests/check.sh check-lab $(BUILD) -j 1 -L '^lab$$'
 
 # Two kernels under QEMU (6.1 and 6.12), one diff: tests/lab/lab.sh.
 lab: build
@@ -123,9 +140,12 @@ check-arm64: cross-arm64
 		-R '^unit/' -E '$(ARM64_QEMU_USER_SKIP)'
 
 # The arm64 guest with its PMU driver: a few minutes under emulation.
-lab-arm64: build cross-arm64
-	cd $(BUILD) && PERPKT_GUEST=$(CURDIR)/$(ARM64_BUILD)/perpkt \
-		ctest --output-on-failure -R 'cli/t080[12]-'
+# (only the guest's perpkt is cross-built: the unit tests are check-arm64's)
+lab-arm64: build deps-arm64
+	cmake -S . -B $(ARM64_BUILD) -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(ARM64_BUILD) -j $(JOBS) --target perpkt
+	PERPKT_GUEST=$(CURDIR)/$(ARM64_BUILD)/perpkt bash tests/check.sh lab-arm64 $(BUILD) -R '^cli/t0802-'
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(ARM64_BUILD)

@@ -213,6 +213,15 @@ static void put_latency(FILE *f, const struct diff *d)
 	}
 }
 
+/* The other tasks' row, when the rows are the workload's. */
+static void put_others_note(FILE *f, const struct diff *d)
+{
+	if (diff_find(&d->functions, MODEL_OTHER_TASKS))
+		fprintf(f, "%s: the busy time of the tasks that are not the\n"
+			   "workload's, outside the total and never marked\n"
+			   "(--all-tasks gives their rows).\n", MODEL_OTHER_TASKS);
+}
+
 static void put_notes(FILE *f, const struct diff *d)
 {
 	if (d->prof[0].m->run.exact && d->prof[1].m->run.exact) {
@@ -222,6 +231,7 @@ static void put_notes(FILE *f, const struct diff *d)
 			   "Rows sum to the totals; total delta %+.1f %s = sum\n"
 			   "of the rows' deltas.\n",
 			DIFF_SIGMA_1, DIFF_SIGMA_2, d->total.cmp[1].delta, d->unit);
+		put_others_note(f, d);
 		return;
 	}
 	fprintf(f, "\nsig: * |delta| > %.0f sd of the delta, ** > %.0f sd; the sd is\n"
@@ -230,6 +240,7 @@ static void put_notes(FILE *f, const struct diff *d)
 		   "one sample's worth). Rows sum to the totals; total delta\n"
 		   "%+.1f %s = sum of the rows' deltas.\n",
 		DIFF_SIGMA_1, DIFF_SIGMA_2, d->total.cmp[1].delta, d->unit);
+	put_others_note(f, d);
 }
 
 /* What differs between the profiles, before any number. */

@@ -34,16 +34,6 @@ const char *diff_mark(int mark)
 	return mark >= 2 ? "**" : mark == 1 ? "*" : "";
 }
 
-const char *diff_alias(const struct diff *d, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < d->naliases; i++)
-		if (!strcmp(d->aliases[i].from, name))
-			return d->aliases[i].to;
-	return name;
-}
-
 const struct diff_view *diff_view(const struct diff *d)
 {
 	return d->by == MODEL_BY_BUCKET ? &d->buckets :
@@ -74,64 +64,6 @@ static void warn_add(struct diff *d, const char *fmt, ...)
 	if (vasprintf(&s, fmt, ap) >= 0)
 		d->warnings[d->nwarnings++] = s;
 	va_end(ap);
-}
-
-/* An alias file is short and hand-written: bound it, so a device or a
- * huge file is an error rather than a hang. */
-#define DIFF_MAX_ALIASES 100000
-#define DIFF_MAX_ALIASES_S "100000"
-
-int diff_load_aliases(struct diff *d, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024], from[512], to[512], extra[2];
-	int lineno = 0;
-
-	if (!f)
-		return error("cannot open alias file '%s': %s", path,
-			     strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		struct diff_alias *a;
-		char *hash = strchr(line, '#');
-		int n;
-
-		lineno++;
-		/* /dev/zero or a binary file: NULs looked like blank lines */
-		if (!*line || (!strchr(line, '\n') && !feof(f)) ||
-		    lineno > DIFF_MAX_ALIASES) {
-			fclose(f);
-			return error("bad line %d in alias file '%s': %s", lineno, path,
-				     !*line ? "a NUL byte; is it a text file?" :
-				     lineno > DIFF_MAX_ALIASES ?
-				     "more than " DIFF_MAX_ALIASES_S " lines" :
-				     "longer than 1022 bytes");
-		}
-		if (hash)
-			*hash = '\0';
-		n = sscanf(line, "%511s %511s %1s", from, to, extra);
-		if (n <= 0)
-			continue;
-		if (n != 2) {
-			fclose(f);
-			return error("bad line %d in alias file '%s': expected \"old-name new-name\"",
-				     lineno, path);
-		}
-		a = realloc(d->aliases, (d->naliases + 1) * sizeof(*a));
-		if (!a)
-			goto oom;
-		d->aliases = a;
-		a = &d->aliases[d->naliases];
-		a->from = strdup(from);
-		a->to = strdup(to);
-		d->naliases++;
-		if (!a->from || !a->to)
-			goto oom;
-	}
-	fclose(f);
-	return 0;
-oom:
-	fclose(f);
-	return error("out of memory reading alias file '%s'", path);
 }
 
 /* Functions are matched by folded name (so .isra.0 and .constprop.0
@@ -374,6 +306,8 @@ static int hidden(const struct diff_row *r, size_t idx, size_t n,
 {
 	size_t i;
 
+	if (r->apart)
+		return 0;
 	if (o->limit > 0 && idx >= (size_t)o->limit)
 		return 1;
 	if (o->threshold <= 0)
@@ -657,6 +591,41 @@ static void latency_cmp(struct diff_cmp *c, double a, double a_se, double b,
 			  fabs(c->delta) / c->sigma > DIFF_SIGMA_1;
 }
 
+/*
+ * The other tasks' busy time as one row at the end of view v, in the
+ * profiles compared by their workload: a busy machine's other tasks
+ * take more time per round trip when the workload's round trips get
+ * fewer, which is no change of the workload's. So never marked.
+ */
+static int add_others(struct diff *d, struct diff_view *v)
+{
+	struct diff_row *rows, *r;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < d->n; i++)
+		any |= d->prof[i].m != d->prof[i].whole &&
+		       d->prof[i].whole->others.samples[d->prof[i].event] > 0;
+	if (!any)
+		return 0;
+	rows = realloc(v->rows, (v->n + 1) * sizeof(*rows));
+	if (!rows)
+		return error("out of memory");
+	v->rows = rows;
+	r = &v->rows[v->n];
+	if (drow_init(r, d, MODEL_OTHER_TASKS))
+		return error("out of memory");
+	v->n++;
+	r->apart = 1;
+	for (i = 0; i < d->n; i++)
+		if (d->prof[i].m != d->prof[i].whole)
+			cell_add(&r->cell[i], &d->prof[i], &d->prof[i].whole->others);
+	drow_finish(r, d);
+	for (i = 1; i < d->n; i++)
+		r->cmp[i].mark = 0;
+	return 0;
+}
+
 /* Busy is each profile's own (its idle bucket), total the rows' sum. */
 static int build_totals(struct diff *d)
 {
@@ -664,8 +633,10 @@ static int build_totals(struct diff *d)
 
 	if (drow_init(&d->total, d, "total") || drow_init(&d->busy, d, "busy"))
 		return error("out of memory");
+	/* the workload's: the other tasks' row stays apart */
 	for (i = 0; i < d->functions.n; i++)
-		drow_sum(&d->total, &d->functions.rows[i], d->n);
+		if (!d->functions.rows[i].apart)
+			drow_sum(&d->total, &d->functions.rows[i], d->n);
 	for (i = 0; i < d->n; i++) {
 		const struct diff_profile *dp = &d->prof[i];
 		struct diff_cell *c = &d->busy.cell[i];
@@ -706,7 +677,10 @@ int diff_build(struct diff *d, const struct model *const *m,
 		struct diff_profile *dp = &d->prof[i];
 		const struct profile *p = m[i]->profile;
 
-		dp->m = m[i];
+		dp->whole = m[i];
+		/* a --role or --cpu filter chose the footing itself */
+		dp->m = o->all_tasks || !m[i]->workload || m[i]->run.filter ?
+			m[i] : m[i]->workload;
 		dp->path = paths[i];
 		dp->label = p->kernel_release && *p->kernel_release ?
 			p->kernel_release : basename_of(paths[i]);
@@ -727,6 +701,7 @@ int diff_build(struct diff *d, const struct model *const *m,
 	check_conditions(d);
 	if (build_view(d, &d->functions, MODEL_BY_FUNCTION) ||
 	    build_view(d, &d->buckets, MODEL_BY_BUCKET) ||
+	    add_others(d, &d->functions) || add_others(d, &d->buckets) ||
 	    build_totals(d) ||
 	    cut_view(d, &d->functions, o) || cut_view(d, &d->buckets, o))
 		return -1;

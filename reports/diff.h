@@ -53,6 +53,7 @@ struct diff_cmp {
 struct diff_row {
 	char *name;
 	char *bucket;     /* function rows: bucket in the first profile having it */
+	int apart;        /* the other tasks' row: shown, never marked */
 	struct diff_cell cell[DIFF_MAX_PROFILES];
 	struct diff_cmp cmp[DIFF_MAX_PROFILES];  /* [0] unused */
 };
@@ -72,7 +73,10 @@ extern const char *const diff_pct_names[DIFF_NPCT];
 struct diff_profile {
 	const char *path;
 	const char *label;      /* kernel release, else the file name */
+	/* the model compared: the workload's own by default (other tasks
+	 * one row apart), the whole profile's with all_tasks or a filter */
 	const struct model *m;
+	const struct model *whole;  /* the profile's, other tasks and all */
 	int event;              /* event index compared */
 	double scale;           /* multiply its values to get diff.unit */
 	const char *unit_from;  /* its own unit */
@@ -90,6 +94,8 @@ struct diff_options {
 	double ghz;             /* --convert-cycles-ghz, 0 = not given */
 	const char *alias_file; /* --alias */
 	int force;              /* --force: compare different --per units */
+	int all_tasks;          /* --all-tasks: every task's rows, not the
+				 * workload's and one row of the others */
 };
 
 struct diff_alias {

@@ -193,13 +193,17 @@ int failif_eval(const struct failif *f, const struct diff *d, size_t i,
 			const char *what = f->target == FAILIF_BUCKET ?
 					   "bucket" : "function";
 
-			if (!f->allow_missing)
-				return error("--fail-if '%s': no %s '%s' in any profile; "
-					     "check the name, or give --allow-missing",
-					     f->expr, what, f->name);
+			if (!f->allow_missing && !f->known)
+				return error("--fail-if '%s': no %s '%s' in any profile, "
+					     "nor %s; check the name, or give --allow-missing",
+					     f->expr, what, f->name,
+					     f->target == FAILIF_BUCKET ?
+					     "in the bucket rules" :
+					     "in the kernels' symbol tables");
 			/* in neither profile: nothing moved there */
-			warning("--fail-if '%s': no %s '%s' in any profile",
-				f->expr, what, f->name);
+			if (!f->known)
+				warning("--fail-if '%s': no %s '%s' in any profile",
+					f->expr, what, f->name);
 			*delta = 0;
 			return holds(f->op, 0, f->value);
 		}

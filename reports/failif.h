@@ -40,6 +40,9 @@ struct failif {
 	/* --allow-missing: a name in no profile moved by nothing, instead
 	 * of an error (a typo must not make every bisect step good) */
 	int allow_missing;
+	/* the name is known (a bucket of the rules, a function of a
+	 * profile's kernel): where no profile sampled it, 0 against 0 */
+	int known;
 };
 
 /* Exit codes: RESULT_MET and RESULT_BISECT in src/exitcode.h. */

@@ -19,8 +19,9 @@ static void warn(struct summary *s, char *text)
 		free(text);
 }
 
-/* "16.17 us/RT" for ns, else the value and its unit; per the run's
- * unit ("per udp-datagram") for a workload of one's own */
+/* "16.17 +- 0.20 us/RT" for ns, else the value and its unit; per the
+ * run's unit ("per udp-datagram") for a workload of one's own; without
+ * the error when err < 0 */
 static void value_text(char *buf, size_t len, const struct model *m,
 		       double v, double err)
 {
@@ -29,11 +30,16 @@ static void value_text(char *buf, size_t len, const struct model *m,
 
 	if (m->run.workload_command)
 		snprintf(per, sizeof(per), " per %s", m->run.unit.name);
-	if (m->run.exact && m->nrepeats > 1)
+	if (m->run.exact && m->nrepeats > 1 && err >= 0)
 		snprintf(buf, len, "%.0f exact %s%s, sd %.0f across %d boots", v,
 			 unit, per, err, m->nrepeats);
 	else if (m->run.exact)
-		snprintf(buf, len, "%.0f exact %s%s (one boot)", v, unit, per);
+		snprintf(buf, len, "%.0f exact %s%s%s", v, unit, per,
+			 err >= 0 ? " (one boot)" : "");
+	else if (!strcmp(unit, "ns") && err < 0)
+		snprintf(buf, len, "%.2f us%s", v / 1e3, per);
+	else if (err < 0)
+		snprintf(buf, len, "%.0f %s%s", v, unit, per);
 	else if (!strcmp(unit, "ns"))
 		snprintf(buf, len, "%.2f +- %.2f us%s", v / 1e3, err / 1e3, per);
 	else
@@ -55,12 +61,15 @@ static const struct model_row *top_bucket(const struct model *m)
 	return NULL;
 }
 
+/* The headline is the workload's: its busy kernel time and top bucket;
+ * other tasks' busy time on the sampled CPUs is a figure apart. */
 static void headline(struct summary *s, const struct model *m)
 {
 	const struct run_facts *run = &m->run;
-	const struct model_row *top = top_bucket(m);
+	const struct model *w = m->workload ? m->workload : m;
+	const struct model_row *top = top_bucket(w);
 	char lat[96] = "latency not measured", busy[96] = "no samples", tb[96] = "",
-	     what[160];
+	     what[160], other[128] = "", ov[96];
 
 	if (run->latency.count)
 		snprintf(lat, sizeof(lat), "p50 %.2f us, p99 %.2f us",
@@ -76,14 +85,18 @@ static void headline(struct summary *s, const struct model *m)
 					  what, run->unit.name, run->unit.name);
 		return;
 	}
-	if (m->nevents && m->busy.samples[0])
-		value_text(busy, sizeof(busy), m, m->busy.per_rt[0],
-			   model_row_error(m, &m->busy, 0));
-	if (top && m->busy.per_rt[0] > 0)
+	if (w->nevents && w->busy.samples[0])
+		value_text(busy, sizeof(busy), w, w->busy.per_rt[0],
+			   model_row_error(w, &w->busy, 0));
+	if (top && w->busy.per_rt[0] > 0)
 		snprintf(tb, sizeof(tb), "; top bucket %s (%.0f%% of busy)", top->name,
-			 100 * top->per_rt[0] / m->busy.per_rt[0]);
-	s->headline = summary_fmt(s, "%s: %s; busy kernel %s%s", what, lat,
-				  busy, tb);
+			 100 * top->per_rt[0] / w->busy.per_rt[0]);
+	if (w != m && model_other_tasks(m) > 0) {
+		value_text(ov, sizeof(ov), m, model_other_tasks(m), -1);
+		snprintf(other, sizeof(other), "; other tasks %s", ov);
+	}
+	s->headline = summary_fmt(s, "%s: %s; busy kernel %s%s%s", what, lat,
+				  busy, tb, other);
 }
 
 static int sampled(const struct run_facts *run, int cpu)
@@ -96,7 +109,7 @@ static int sampled(const struct run_facts *run, int cpu)
 	return 0;
 }
 
-static void window_warnings(struct summary *s, const struct run_facts *run)
+void summary_run_warnings(struct summary *s, const struct run_facts *run)
 {
 	double asked = (double)run->asked_window_ns, got = (double)run->window_ns;
 
@@ -150,6 +163,38 @@ static void sampling_warnings(struct summary *s, const struct model *m)
 				   run->server_cpu));
 }
 
+/*
+ * Hardware mode: what a PMU user must see before any number. A sampled
+ * total more than SUMMARY_HW_GAP_WARN off its count (the reconciliation
+ * flags only MODEL_GAP_FLAG, and only with --full), and what an
+ * emulated PMU makes true by construction.
+ */
+static void hardware_warnings(struct summary *s, const struct model *m)
+{
+	const struct run_facts *run = &m->run;
+	size_t e;
+
+	if (model_software_clock(m) || run->exact || !run->mode ||
+	    strcmp(run->mode, "hardware"))
+		return;
+	for (e = 0; e < m->nevents && e < run->nevents; e++) {
+		double r = m->recon.events[e].ratio;
+
+		if (run->events[e].not_counting || r < 0 ||
+		    (r >= 1 - SUMMARY_HW_GAP_WARN && r <= 1 + SUMMARY_HW_GAP_WARN))
+			continue;
+		warn(s, summary_fmt(s, "%s: sampled %.0f%% of the count, a %.0f%% gap: suspect the observer (skid, unsampled CPUs or idle, losses) before the system; --full reconciles",
+				   run->events[e].name, 100 * r, 100 * (r > 1 ? r - 1 : 1 - r)));
+	}
+	if (!run->emulated)
+		return;
+	if (run->qemu_command && strstr(run->qemu_command, "-icount"))
+		warn(s, summary_fmt(s, "QEMU's emulated PMU under -icount: cycles equal instructions, so IPC is 1.00 by construction; compare counts per %s, not IPC or times",
+				   run->unit.name ? run->unit.name : "round trip"));
+	else
+		warn(s, summary_fmt(s, "QEMU's emulated PMU: cycles are a 1 GHz virtual clock that counts in idle too, so they measure emulated time, not work; instructions count only with -icount (--full: what else it bends)"));
+}
+
 static void observer_warning(struct summary *s, const struct run_facts *run)
 {
 	const struct latency_summary *u = &run->latency_unsampled, *l = &run->latency;
@@ -164,6 +209,37 @@ static void observer_warning(struct summary *s, const struct run_facts *run)
 				   100 * d, l->mean / 1e3, u->mean / 1e3));
 }
 
+/* Much of the workload's time in functions no rule knows: the buckets
+ * say little, and a rule would fix that. */
+static void other_warning(struct summary *s, const struct model *m)
+{
+	const struct model *w = m->workload ? m->workload : m;
+	const struct model_row *o = model_bucket(w, "other");
+	const struct model_row *ie = model_bucket(w, "irq-enable");
+	char top[256] = "";
+	size_t i, n = 0, len = 0;
+
+	if (ie && w->nevents && w->busy.per_rt[0] > 0 &&
+	    ie->per_rt[0] > SUMMARY_OTHER_WARN * w->busy.per_rt[0])
+		warn(s, summary_fmt(s, "%.0f%% of the workload's busy kernel time sits at irq-enable points with no callchain to charge it to the caller: record without --no-call-graph (or with -g)",
+				    100 * ie->per_rt[0] / w->busy.per_rt[0]));
+	if (!o || !w->nevents || w->busy.per_rt[0] <= 0 ||
+	    o->per_rt[0] <= SUMMARY_OTHER_WARN * w->busy.per_rt[0])
+		return;
+	for (i = 0; i < w->nfunctions && n < 3; i++) {
+		const struct model_row *f = &w->functions[i];
+
+		if (strcmp(f->bucket, "other") || len >= sizeof(top))
+			continue;
+		len += (size_t)snprintf(top + len, sizeof(top) - len, "%s%s (%.0f%%)",
+					n ? ", " : "", f->name,
+					100 * f->per_rt[0] / w->busy.per_rt[0]);
+		n++;
+	}
+	warn(s, summary_fmt(s, "%.0f%% of the workload's busy kernel time is in bucket other, functions no rule knows: %s; add a rule such as 'BUCKET func NAME' to a copy of the built-in rules (docs/buckets.md) and give it with --buckets FILE",
+			    100 * o->per_rt[0] / w->busy.per_rt[0], top));
+}
+
 void summary_glance(struct summary *s, const struct model *m)
 {
 	headline(s, m);
@@ -173,7 +249,9 @@ void summary_glance(struct summary *s, const struct model *m)
 	/* not a fault of the run, but every figure below depends on it */
 	if (m->run.filter)
 		warn(s, summary_fmt(s, "filtered to %s: totals, shares and the reconciliation cover those samples only", m->run.filter));
-	window_warnings(s, &m->run);
+	summary_run_warnings(s, &m->run);
 	sampling_warnings(s, m);
+	hardware_warnings(s, m);
 	observer_warning(s, &m->run);
+	other_warning(s, m);
 }

@@ -64,7 +64,19 @@ void help_show(const char *usage, const struct renderer_table *t)
 	help(stdout, usage, t);
 }
 
+/* After a usage error's reason: the usage line and where the options
+ * are, not 40-60 lines of them. perpkt's own usage (no command in its
+ * first line: "<command>") is short and shown whole. */
 void help_error(const char *usage, const struct renderer_table *t)
 {
-	help(stderr, usage, t);
+	const char *pre = "usage: perpkt ", *cmd = usage + strlen(pre);
+	size_t line = strcspn(usage, "\n"), len = strcspn(cmd, " \n");
+
+	if (strncmp(usage, pre, strlen(pre)) || !len ||
+	    strchr("[<", cmd[0])) {
+		help(stderr, usage, t);
+		return;
+	}
+	fprintf(stderr, "%.*s\nsee 'perpkt %.*s --help' for its options\n",
+		(int)line, usage, (int)len, cmd);
 }

@@ -14,14 +14,15 @@
 #include "error.h"
 #include "reports/model-internal.h"
 
-/* The samples of one role (first == ROLE) or one CPU. */
-static size_t pick(const struct profile *p, enum model_by first, int value,
+/* The samples of one role (first == ROLE) or one CPU, at their places
+ * by context already (the parts have no callchains to read it from). */
+static size_t pick(const struct model *m, enum model_by first, int value,
 		   struct profile_sample *out)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < p->nsamples; i++) {
-		const struct profile_sample *s = &p->samples[i];
+	for (i = 0; i < m->nsamples; i++) {
+		const struct profile_sample *s = &m->samples[i];
 
 		if (first == MODEL_BY_ROLE ? (int)s->role == value :
 		    (int)s->cpu == value)
@@ -76,7 +77,7 @@ int model_combine(struct model *m, struct symbolizer *s, enum model_by first,
 	else
 		for (k = 0; k < p->ncpus_sampled && nvalues < MAX_COMBINE_VALUES; k++)
 			values[nvalues++] = p->cpus[k];
-	sub.samples = calloc(p->nsamples ? p->nsamples : 1, sizeof(*sub.samples));
+	sub.samples = calloc(m->nsamples ? m->nsamples : 1, sizeof(*sub.samples));
 	if (!sub.samples)
 		return error("out of memory");
 	/* the sub-models are only read for their rows: no callchains */
@@ -86,10 +87,10 @@ int model_combine(struct model *m, struct symbolizer *s, enum model_by first,
 		struct model sm;
 		char prefix[32];
 
-		sub.nsamples = pick(p, first, values[k], sub.samples);
+		sub.nsamples = pick(m, first, values[k], sub.samples);
 		if (!sub.nsamples)
 			continue;
-		if (model_build(&sm, &sub, s)) {
+		if (model_build_part(&sm, &sub, s)) {
 			free(sub.samples);
 			return -1;
 		}

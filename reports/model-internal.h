@@ -25,6 +25,18 @@ void finish_row(struct model_row *r, const struct model *m);
 void finish_rows(struct model_row *rows, size_t n, const struct model *m);
 void rows_free(struct model_row *rows, size_t n);
 
+/* m->samples from the profile's, each at its place by context: -1
+ * after printing why (model-context.c). */
+int model_apply_context(struct model *m, struct symbolizer *s);
+
+/* model_build without the workload's model: for the parts of a model
+ * (model_combine, the workload's own). */
+int model_build_part(struct model *m, const struct profile *p,
+		     struct symbolizer *s);
+/* m->workload from m's samples (model-workload.c); -1 after printing */
+int model_build_workload(struct model *m, struct symbolizer *s);
+void model_free_workload(struct model *m);
+
 /* Folded callchains of the first event (model-stacks.c). */
 int model_build_stacks(struct model *m, struct symbolizer *s);
 void model_free_stacks(struct model *m);

@@ -18,12 +18,14 @@ struct addr_info {
 	char *rule;
 	char *module;
 	char *file;
+	int idle;            /* idle by context: its samples are the idle task's */
 	struct model_row acc;
 };
 
 /* (ip, sample index) pairs: sorting them groups samples by address. */
 struct ip_ref {
 	uint64_t ip;
+	int idle;            /* idle by context (PROFILE_CTX_IDLE) */
 	size_t idx;
 };
 
@@ -85,6 +87,8 @@ static int cmp_ip_ref(const void *pa, const void *pb)
 
 	if (a->ip != b->ip)
 		return a->ip < b->ip ? -1 : 1;
+	if (a->idle != b->idle)
+		return a->idle - b->idle;
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
@@ -135,12 +139,19 @@ static int resolve_addr(struct symbolizer *s, uint64_t ip, struct addr_info *a)
 	if (ret < 0)
 		return error("cannot resolve address 0x%llx",
 			     (unsigned long long)ip);
+	/* the idle task with no interrupt work on its stack: idle whatever
+	 * the function is called (model-context.c) */
+	if (ret >= 0 && a->idle) {
+		res.bucket = MODEL_IDLE_BUCKET;
+		res.rule = MODEL_IDLE_CONTEXT_RULE;
+	}
 	a->ip = ip;
 	fn = res.function ? res.function : res.name;
 	if (ret == 1 || !fn) {
 		/* One row for all of them: their share still has to add up. */
 		if (dup_opt(&a->function, MODEL_UNKNOWN_NAME) ||
-		    dup_opt(&a->bucket, MODEL_UNKNOWN_BUCKET) ||
+		    dup_opt(&a->bucket, a->idle ? MODEL_IDLE_BUCKET :
+			    MODEL_UNKNOWN_BUCKET) ||
 		    dup_opt(&a->rule, res.rule))
 			goto oom;
 		return 1;
@@ -161,10 +172,12 @@ oom:
  * Resolve each distinct ip once and sum its samples per event;
  * sample_addr[i] is the address entry of sample i.
  */
-static int collect_addrs(const struct profile *p, struct symbolizer *s,
+static int collect_addrs(const struct model *m, struct symbolizer *s,
 			 struct addr_info **out, size_t *nout,
 			 size_t *nunknown, size_t *sample_addr, size_t nrep)
 {
+	const struct profile_sample *samples = m->samples;
+	size_t nsamples = m->nsamples;
 	struct ip_ref *refs;
 	struct addr_info *addrs = NULL;
 	size_t i, n = 0;
@@ -173,35 +186,33 @@ static int collect_addrs(const struct profile *p, struct symbolizer *s,
 	*out = NULL;
 	*nout = 0;
 	*nunknown = 0;
-	if (!p->nsamples)
+	if (!nsamples)
 		return 0;
-	refs = calloc(p->nsamples, sizeof(*refs));
-	addrs = calloc(p->nsamples, sizeof(*addrs));
+	refs = calloc(nsamples, sizeof(*refs));
+	addrs = calloc(nsamples, sizeof(*addrs));
 	if (!refs || !addrs) {
-		error("out of memory for %zu samples", p->nsamples);
+		error("out of memory for %zu samples", nsamples);
 		goto out;
 	}
-	for (i = 0; i < p->nsamples; i++) {
-		if (p->samples[i].event >= p->nevents) {
-			error("sample %zu refers to event %u, profile has %zu",
-			      i, p->samples[i].event, p->nevents);
-			goto out;
-		}
-		refs[i].ip = p->samples[i].ip;
+	for (i = 0; i < nsamples; i++) {
+		refs[i].ip = samples[i].ip;
+		refs[i].idle = samples[i].context == PROFILE_CTX_IDLE;
 		refs[i].idx = i;
 	}
-	if (p->nsamples > 1)
-		qsort(refs, p->nsamples, sizeof(*refs), cmp_ip_ref);
+	if (nsamples > 1)
+		qsort(refs, nsamples, sizeof(*refs), cmp_ip_ref);
 
-	for (i = 0; i < p->nsamples; i++) {
-		const struct profile_sample *sm = &p->samples[refs[i].idx];
+	for (i = 0; i < nsamples; i++) {
+		const struct profile_sample *sm = &samples[refs[i].idx];
 		struct addr_info *a;
 
-		if (!n || addrs[n - 1].ip != refs[i].ip) {
+		if (!n || addrs[n - 1].ip != refs[i].ip ||
+		    addrs[n - 1].idle != refs[i].idle) {
 			int r;
 
 			row_init(&addrs[n].acc);
 			addrs[n].orig = n;
+			addrs[n].idle = refs[i].idle;
 			r = resolve_addr(s, refs[i].ip, &addrs[n]);
 			n++;  /* so a half-filled entry is freed below */
 			if (r < 0)
@@ -263,7 +274,7 @@ static int group_samples(struct model *m, const struct addr_info *addrs,
 	size_t i, j;
 
 	roles->rows = calloc(MODEL_ROLE_MAX, sizeof(*roles->rows));
-	cpus->rows = calloc(p->nsamples + p->ncpus_sampled + 1,
+	cpus->rows = calloc(m->nsamples + p->ncpus_sampled + 1,
 			    sizeof(*cpus->rows));
 	if (!roles->rows || !cpus->rows)
 		return error("out of memory for role and CPU rows");
@@ -272,8 +283,8 @@ static int group_samples(struct model *m, const struct addr_info *addrs,
 	for (i = 0; i < p->ntasks; i++)
 		if (p->tasks[i].role == ROLE_WORKLOAD)
 			roles->n = MODEL_ROLE_MAX;
-	for (i = 0; i < p->nsamples; i++)
-		if (p->samples[i].role == ROLE_WORKLOAD)
+	for (i = 0; i < m->nsamples; i++)
+		if (m->samples[i].role == ROLE_WORKLOAD)
 			roles->n = MODEL_ROLE_MAX;
 	/* every row up to n owns its name: model_free() frees n of them */
 	for (i = 0; i < MODEL_ROLE_MAX; i++) {
@@ -292,8 +303,8 @@ static int group_samples(struct model *m, const struct addr_info *addrs,
 		if (dup_opt(&r->name, name))
 			return error("out of memory");
 	}
-	for (i = 0; i < p->nsamples; i++) {
-		const struct profile_sample *sm = &p->samples[i];
+	for (i = 0; i < m->nsamples; i++) {
+		const struct profile_sample *sm = &m->samples[i];
 		const struct addr_info *a = &addrs[sample_addr[i]];
 		struct model_row *r;
 
@@ -507,11 +518,18 @@ static int build_rows(struct model *m, struct symbolizer *s)
 	size_t *sample_addr, naddrs = 0, i;
 	int ret = -1;
 
-	sample_addr = calloc(p->nsamples ? p->nsamples : 1,
+	for (i = 0; i < p->nsamples; i++)
+		if (p->samples[i].event >= p->nevents)
+			return error("sample %zu refers to event %u, profile has %zu",
+				     i, p->samples[i].event, p->nevents);
+	/* the model's samples: a split sample is more than one */
+	if (model_apply_context(m, s))
+		return -1;
+	sample_addr = calloc(m->nsamples ? m->nsamples : 1,
 			     sizeof(*sample_addr));
 	if (!sample_addr)
-		return error("out of memory for %zu samples", p->nsamples);
-	if (collect_addrs(p, s, &addrs, &naddrs, &m->nunknown, sample_addr,
+		return error("out of memory for %zu samples", m->nsamples);
+	if (collect_addrs(m, s, &addrs, &naddrs, &m->nunknown, sample_addr,
 			  m->nrepeats))
 		goto out;
 	m->naddrs = naddrs;
@@ -587,6 +605,18 @@ static int copy_lists(struct model *m, const struct profile *p)
 }
 
 int model_build(struct model *m, const struct profile *p, struct symbolizer *s)
+{
+	if (model_build_part(m, p, s))
+		return -1;
+	if (model_build_workload(m, s)) {
+		model_free(m);
+		return -1;
+	}
+	return 0;
+}
+
+int model_build_part(struct model *m, const struct profile *p,
+		     struct symbolizer *s)
 {
 	const struct model_row *idle;
 	size_t i, e;
@@ -668,6 +698,8 @@ void model_free(struct model *m)
 	row_clear(&m->busy);
 	row_clear(&m->callee);
 	model_free_stacks(m);
+	free(m->samples);
+	model_free_workload(m);
 	free(m->recon.cpus);
 	free(m->conditions);
 	free(m->histogram);

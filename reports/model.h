@@ -20,6 +20,8 @@
 
 /* Bucket left out of the busy total: the idle loop. */
 #define MODEL_IDLE_BUCKET "idle"
+/* The rule of idle-task samples found idle by their context */
+#define MODEL_IDLE_CONTEXT_RULE "(idle task, no interrupt work on its stack)"
 /* Row for addresses in no known symbol. */
 /* Samples taken in user space, with record --user: bucket "user". */
 #define MODEL_USER_NAME "[user]"
@@ -222,6 +224,26 @@ struct model {
 	 * ns; < 0 when unknown or with one window. */
 	double rep_latency_mean, rep_latency_sd;
 
+	/* The profile's samples, each at its place by context: an
+	 * irq-enable point's charged to the caller, the idle task's idle
+	 * or not (model-context.c); what every row is made of */
+	struct profile_sample *samples;
+	size_t nsamples;
+	/* samples (first event) at irq-enable points, and how many of them
+	 * a callchain charged to their caller */
+	uint64_t pass_samples, pass_charged;
+
+	/* The workload alone: its roles' samples (client, responder, a
+	 * command's tree) and the idle task's on their CPUs (softirqs),
+	 * per round trip as here; NULL in a part of a model. What the
+	 * headline and diff's default rows are about; the rest of the busy
+	 * time is other tasks' (model_other_tasks). */
+	struct model *workload;
+	struct profile *workload_profile;  /* its samples, owned */
+	/* busy time of the other tasks: busy minus the workload's busy
+	 * (name "[other tasks]"); empty without a workload model */
+	struct model_row others;
+
 	struct model_stack *stacks;    /* first event only; empty without -g */
 	size_t nstacks;
 	struct model_view callers;     /* after model_callers() */
@@ -267,6 +289,14 @@ double model_row_error(const struct model *m, const struct model_row *r,
 int model_empty(const struct model *m);
 /* 1 when values come from cpu-clock sampling (no hardware PMU). */
 int model_software_clock(const struct model *m);
+#define MODEL_OTHER_TASKS "[other tasks]"
+/* Busy time per round trip (first event) of every task that is not the
+ * workload's, 0 without a workload model. */
+double model_other_tasks(const struct model *m);
+/* Whether a sample is the workload's: its roles, and the idle task's
+ * interrupt work on the workload's CPUs (all when it is not pinned). */
+int model_sample_of_workload(const struct model *m,
+			     const struct profile_sample *sm);
 /* The bucket row called `name`, or NULL. */
 const struct model_row *model_bucket(const struct model *m, const char *name);
 const char *model_role_name(enum model_role r);

@@ -70,6 +70,31 @@ static json_t *per_event(const struct model *m, const uint64_t *counts,
 	return o;
 }
 
+/* The workload's busy buckets, heaviest first: name and share of its
+ * busy time (first event); the idle bucket is not busy. */
+static json_t *workload_buckets(const struct model *w, int *bad)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < w->nbuckets; i++) {
+		const struct model_row *r = &w->buckets[i];
+		json_t *o;
+
+		if (!strcmp(r->name, MODEL_IDLE_BUCKET) || !r->samples[0])
+			continue;
+		o = json_object();
+		set(o, "name", json_string(r->name), bad);
+		set(o, "share", json_real(w->busy.weight[0] > 0 ?
+					  r->weight[0] / w->busy.weight[0] : 0), bad);
+		if (json_array_append_new(a, o))
+			*bad = 1;
+	}
+	if (!a)
+		*bad = 1;
+	return a;
+}
+
 /* A number, or null when the model marks it unknown (< 0). */
 static json_t *num_or_null(double v)
 {
@@ -412,6 +437,23 @@ static json_t *build(const struct model *m, int *bad)
 	set(o, "error", per_event(m, NULL, m->busy.err, bad), bad);
 	set(o, "excludes", json_string(MODEL_IDLE_BUCKET), bad);
 	set(root, "busy", o, bad);
+
+	/* the headline's figures: the workload's busy time, other tasks' */
+	if (m->workload) {
+		const struct model *w = m->workload;
+
+		o = json_object();
+		set(o, "samples", per_event(m, w->busy.samples, NULL, bad), bad);
+		set(o, "per_rt", per_event(m, NULL, w->busy.per_rt, bad), bad);
+		set(o, "error", per_event(m, NULL, w->busy.err, bad), bad);
+		set(o, "buckets", workload_buckets(w, bad), bad);
+		set(root, "workload_busy", o, bad);
+		set(root, "other_tasks_per_rt", json_real(model_other_tasks(m)), bad);
+	}
+	o = json_object();
+	set(o, "samples", json_integer((json_int_t)m->pass_samples), bad);
+	set(o, "charged", json_integer((json_int_t)m->pass_charged), bad);
+	set(root, "irq_enable_points", o, bad);
 
 	set(root, "latency_ns", render_json_latency(&run->latency), bad);
 	/* the warm-up's round trips, counters off: the observer's cost */

@@ -162,8 +162,9 @@ static double row_bar(const struct model *m, const struct model_row *r)
 	return model_row_error(m, r, 0);
 }
 
-/* The facts a mail-sized report keeps; --full shows every one. */
-static int short_fact(const char *key)
+/* The facts a mail-sized report keeps; --full shows every one. With a
+ * hardware PMU the mode and the events come first of all. */
+static int short_fact(const char *key, const struct model *m)
 {
 	static const char *const keep[] = {
 		"side", "kernel", "CPUs", "round trips", "latency (us)", "latency",
@@ -171,10 +172,15 @@ static int short_fact(const char *key)
 	};
 	size_t i;
 
+	const char *mode = m->run.mode;
+
 	for (i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
 		if (!strcmp(key, keep[i]))
 			return 1;
-	return 0;
+	return mode && !strcmp(mode, "hardware") && !m->run.exact &&
+	       !model_software_clock(m) &&
+	       (!strcmp(key, "mode") || !strcmp(key, "event") ||
+		!strcmp(key, "not counting"));
 }
 
 /* The headline first, then what went wrong, before any detail. */
@@ -203,7 +209,7 @@ static void put_header(struct text_ctx *c, const struct model *m,
 		      run->transport ? run->transport : "unknown",
 		      run->network ? run->network : "unknown", run->message_size);
 	for (i = 0; i < s->nfacts; i++)
-		if (full || short_fact(s->facts[i].key))
+		if (full || short_fact(s->facts[i].key, m))
 			wrapf(c, "%s: %s", s->facts[i].key, s->facts[i].value);
 	if (!full) {
 		if (model_software_clock(m))

@@ -3,10 +3,12 @@
 #include "reports/renderers.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "reports/stat.h"
+#include "reports/summary.h"
 
 static void print_values(FILE *f, const char *title, const char *per,
 			 const struct stat_value *v, int n, int limit)
@@ -58,6 +60,34 @@ static void put_repeats(FILE *f, const struct stat_model *m)
 			o->width_pct);
 }
 
+/* "warning: ..." for a run cut short or overrun, wrapped at 72. */
+static void put_run_warnings(FILE *f, const struct run_facts *run)
+{
+	struct summary s;
+	size_t i;
+
+	memset(&s, 0, sizeof(s));
+	summary_run_warnings(&s, run);
+	for (i = 0; i < s.nwarnings; i++) {
+		const char *p = s.warnings[i];
+		int col = fprintf(f, "warning:");
+
+		while (*p) {
+			size_t w = strcspn(p, " ");
+
+			if (col + 1 + (int)w > 72) {
+				fprintf(f, "\n ");
+				col = 1;
+			}
+			col += fprintf(f, " %.*s", (int)w, p);
+			p += w;
+			p += strspn(p, " ");
+		}
+		fputc('\n', f);
+		free(s.warnings[i]);
+	}
+}
+
 int stat_text(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct stat_model *m = model;
@@ -67,6 +97,7 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 
 	snprintf(per, sizeof(per), "per %.12s", run->unit.abbrev);
 	snprintf(busy, sizeof(busy), "busy us/%.6s", run->unit.abbrev);
+	put_run_warnings(f, run);
 	if (run->workload_command)
 		fprintf(f, "perpkt stat: '%s', per %s\n", run->workload_command,
 			run->unit.name);
@@ -96,9 +127,12 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 			run->unit.outside_busy ? " (the workload running)" : "",
 			(double)run->unit.outside * run->window_ns /
 			run->unit.outside_ns);
+	/* counting costs next to nothing: a gap is the machine's */
 	if (run->latency_unsampled.count && run->latency_unsampled.mean > 0)
-		fprintf(f, "observer: mean %.2f us counted vs %.2f us in the\n"
-			   "  uncounted warm-up (%+.1f%%)\n", m->latency_us,
+		fprintf(f, "warm-up: mean %.2f us in the window vs %.2f us in\n"
+			   "  the warm-up before it (%+.1f%%); counters cost next to\n"
+			   "  nothing, so a gap is the machine's (load, clock), not\n"
+			   "  the observer's\n", m->latency_us,
 			run->latency_unsampled.mean / 1000,
 			100 * (run->latency.mean - run->latency_unsampled.mean) /
 			run->latency_unsampled.mean);

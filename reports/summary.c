@@ -242,7 +242,7 @@ static void put_facts(struct summary *s, const struct model *m)
 		FACT(s, "latency", "not measured");
 	observer_fact(s, run);
 	if (model_software_clock(m))
-		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per %s, from cpu-clock sampling. Blind spot: code that runs with interrupts off is charged to where interrupts come back on (e.g. _raw_spin_unlock_irqrestore)",
+		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per %s, from cpu-clock sampling. Blind spot: code that runs with interrupts off is sampled where interrupts come back on (e.g. _raw_spin_unlock_irqrestore, pvm_irq_enable); with a callchain (recorded by default) such a sample is charged to the caller, else it stays in bucket irq-enable",
 		     or_unknown(run->fallback_reason), run->unit.name);
 	else if (run->exact)
 		FACT(s, "mode", "exact: every instruction the emulated CPUs executed in the window, counted by a QEMU TCG plugin (record --kernel --exact), per instruction address and vCPU; no sampling, no skid, no sampling error. Under TCG an x86 rep-prefixed string instruction counts once per iteration");
@@ -344,6 +344,11 @@ static void put_decomp(struct summary *s, const struct model *m)
 {
 	const struct model_decomp *d = &m->decomp;
 	const char *src = d->from_tasks ? "schedstat" : "kernel, sampled";
+	/* ICMP to this host (loopback, veth): the kernel's echo reply, no
+	 * responder process on this host or any other */
+	int kernel_answers = m->run.transport && !strcmp(m->run.transport, "icmp") &&
+			     m->run.network && strcmp(m->run.network, "peer") &&
+			     strcmp(m->run.network, "echo");
 	char label[96];
 
 	if (d->per_unit) {
@@ -389,7 +394,10 @@ static void put_decomp(struct summary *s, const struct model *m)
 		if (d->client_kernel >= 0)
 			dline(s, 1, "kernel, sampled", d->client_kernel, "us", 0, 0);
 	}
-	if (d->responder_elsewhere) {
+	if (d->responder_elsewhere && kernel_answers) {
+		/* the kernel's echo reply: no responder process anywhere */
+		dline(s, 0, "responder CPU (none: the kernel answers)", -1e9, "us", 0, 0);
+	} else if (d->responder_elsewhere) {
 		dline(s, 0, "responder CPU (on the other host)", -1e9, "us", 0, 0);
 	} else {
 		snprintf(label, sizeof(label), "responder CPU (%s)", src);
@@ -401,7 +409,8 @@ static void put_decomp(struct summary *s, const struct model *m)
 		if (d->responder_kernel >= 0)
 			dline(s, 1, "kernel, sampled", d->responder_kernel, "us", 0, 0);
 	}
-	dline(s, 0, d->client_elsewhere || d->responder_elsewhere ?
+	dline(s, 0, kernel_answers ? "rest: waiting, wire, the kernel's reply" :
+	      d->client_elsewhere || d->responder_elsewhere ?
 	      "rest: waiting, wire, the other host" :
 	      "rest: waiting, wake-up, wire", d->rest, "us", d->rtt, d->rest < 0);
 	if (d->wait >= 0)
@@ -571,6 +580,11 @@ static void put_notes(struct summary *s, const struct model *m)
 		     m->run.unit.name);
 	else
 		BRIEF_NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson); one run, so no spread across repeats.");
+	if (m->pass_charged && m->total.samples[0])
+		BRIEF_NOTE(s, "%.1f%% of samples charged to their caller at an irq-enable point (%llu of %llu there; rule kind pass, docs/buckets.md): with cpu-clock a sample taken with interrupts off lands where they come back on.",
+			   100.0 * (double)m->pass_charged / (double)m->total.samples[0],
+			   (unsigned long long)m->pass_charged,
+			   (unsigned long long)m->pass_samples);
 	if (ic && ic->samples[0])
 		NOTE(s, "role idle-ctx irq/softirq: samples of the idle task outside the idle loop, i.e. interrupt and softirq work that ran in idle context (the ip cannot tell irq from softirq).");
 	if (m->nunknown)

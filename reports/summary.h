@@ -60,10 +60,15 @@ void summary_free(struct summary *s);
 #define SUMMARY_OBSERVER_WARN 0.05  /* mean round trip longer under sampling */
 #define SUMMARY_SHORT_WARN 0.9      /* window below this share of the asked */
 #define SUMMARY_OVERRUN_WARN 1.5    /* run over this times the asked time */
+#define SUMMARY_OTHER_WARN 0.2      /* workload's busy time in bucket other */
+#define SUMMARY_HW_GAP_WARN 0.1     /* hardware: sampled this far off counted */
 
 /* reports/glance.c: s->headline and s->warnings (called by
  * summary_build); the warnings alone, for renderers without prose. */
 void summary_glance(struct summary *s, const struct model *m);
+/* The run's own warnings alone (interrupted, window or run overran),
+ * into s->warnings: for stat, which counts and has no model. */
+void summary_run_warnings(struct summary *s, const struct run_facts *run);
 /* printf into a new string; on failure NULL and s->oom set */
 char *summary_fmt(struct summary *s, const char *f, ...)
 	__attribute__((format(printf, 2, 3)));

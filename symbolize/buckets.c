@@ -118,7 +118,7 @@ static int parse_line(struct bucket_rule *r, char *line, char *why,
 		return 0;
 	if (nf < 3) {
 		snprintf(why, whylen,
-			 "want '<bucket> <path|func> <pattern>'");
+			 "want '<bucket> <path|func|pass> <pattern>'");
 		return -1;
 	}
 	if (nf > 3) {
@@ -139,16 +139,16 @@ static int parse_line(struct bucket_rule *r, char *line, char *why,
 				 "path patterns are literal prefixes, not globs");
 			return -1;
 		}
-	} else if (!strcmp(field[1], "func")) {
+	} else if (!strcmp(field[1], "func") || !strcmp(field[1], "pass")) {
 		const char *g = glob_problem(field[2]);
 
-		r->kind = RULE_FUNC;
+		r->kind = strcmp(field[1], "pass") ? RULE_FUNC : RULE_PASS;
 		if (g) {
 			snprintf(why, whylen, "%s", g);
 			return -1;
 		}
 	} else {
-		snprintf(why, whylen, "unknown kind '%s' (use 'path' or 'func')",
+		snprintf(why, whylen, "unknown kind '%s' (use 'path', 'func' or 'pass')",
 			 field[1]);
 		return -1;
 	}
@@ -156,12 +156,12 @@ static int parse_line(struct bucket_rule *r, char *line, char *why,
 	r->pattern = strdup(field[2]);
 	if (asprintf(&r->text, "%s %s %s", field[0], field[1], field[2]) < 0)
 		r->text = NULL;
-	if (r->kind == RULE_FUNC)
+	if (r->kind != RULE_PATH)
 		classify_pattern(r);
 	else
 		r->plen = strlen(field[2]);
 	if (!r->bucket || !r->pattern || !r->text ||
-	    (r->kind == RULE_FUNC && r->match != MATCH_GLOB && !r->literal)) {
+	    (r->kind != RULE_PATH && r->match != MATCH_GLOB && !r->literal)) {
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}

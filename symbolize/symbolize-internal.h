@@ -21,7 +21,9 @@ struct sym {
 	char type;
 };
 
-enum rule_kind { RULE_PATH, RULE_FUNC };
+/* RULE_PASS: a func rule whose functions are pass-through points (an
+ * irq-enable): the report charges their samples to the caller. */
+enum rule_kind { RULE_PATH, RULE_FUNC, RULE_PASS };
 
 /* How a func pattern is matched: most are plain prefixes, and a
  * strncmp is ~50x cheaper than fnmatch when classifying 60k symbols. */

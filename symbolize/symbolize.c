@@ -334,6 +334,7 @@ int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
 	if ((size_t)y->rule < s->rules.n) {
 		res->bucket = s->rules.v[y->rule].bucket;
 		res->rule = s->rules.v[y->rule].text;
+		res->pass = s->rules.v[y->rule].kind == RULE_PASS;
 	} else {
 		res->bucket = BUCKET_FALLBACK;
 		res->rule = RULE_FALLBACK;
@@ -387,4 +388,34 @@ void symbolizer_close(struct symbolizer *s)
 	free(s->strings);
 	free(s->folded);
 	free(s);
+}
+
+const char **symbolizer_function_names(struct symbolizer *s, size_t *n)
+{
+	const char **v = malloc((s->n ? s->n : 1) * sizeof(*v));
+	size_t i, k = 0;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < s->n; i++) {
+		char t = s->syms[i].type;
+
+		if (t == 't' || t == 'T' || t == 'W' || t == 'w')
+			v[k++] = s->syms[i].folded;
+	}
+	*n = k;
+	return v;
+}
+
+int symbolizer_bucket_known(const struct symbolizer *s, const char *bucket)
+{
+	size_t i;
+
+	if (!strcmp(bucket, BUCKET_FALLBACK) || !strcmp(bucket, BUCKET_UNKNOWN))
+		return 1;
+	for (i = 0; i < s->rules.n; i++)
+		if (!strcmp(s->rules.v[i].bucket, bucket))
+			return 1;
+	return 0;
 }

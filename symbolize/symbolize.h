@@ -56,6 +56,9 @@ struct sym_result {
 			       * path rules match; NULL without DWARF */
 	const char *bucket;   /* e.g. "udp", "scheduler", "other" */
 	const char *rule;     /* the rule that chose the bucket, as written */
+	/* 1 when that rule is of kind "pass": a point such as an irq-enable
+	 * where a sample belongs to the first caller that is not one */
+	int pass;
 };
 
 /* One section of a loaded module at its runtime address, as the kernel
@@ -138,6 +141,13 @@ int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
 /* The symbol containing addr, for saving in a profile; 0 found, 1 not. */
 int symbolizer_symbol(struct symbolizer *s, uint64_t addr,
 		      struct sym_entry *out);
+/* The folded names of every text symbol, in address order (a name may
+ * repeat); they live until close. n gets how many. NULL when out of
+ * memory. */
+const char **symbolizer_function_names(struct symbolizer *s, size_t *n);
+/* 1 when some rule names `bucket`, or it is one given without a rule
+ * (other, unknown). */
+int symbolizer_bucket_known(const struct symbolizer *s, const char *bucket);
 /* Runtime address of _text (else _stext), 0 if absent. */
 uint64_t symbolizer_text_addr(struct symbolizer *s);
 /* The next warning not taken yet, or NULL; it lives until close. */

@@ -18,6 +18,7 @@
 #include "reports/render.h"
 #include "parse.h"
 #include "profile/profile.h"
+#include "profile/nameset.h"
 #include "profile/sample-filter.h"
 #include "symbolize/symbolize.h"
 #include "commands/symsource.h"
@@ -41,6 +42,11 @@ static const char diff_usage[] =
 "                         matches its like in the other profile only at\n"
 "                         the same file:line, so it is for variants of\n"
 "                         one kernel (command line, config, sysctls)\n"
+"      --all-tasks        rows of every task sampled; by default the rows\n"
+"                         are the workload's (client, responder or the\n"
+"                         command, and interrupt work on their CPUs) and\n"
+"                         the other tasks' busy time one [other tasks] row,\n"
+"                         never marked\n"
 "      --limit N          rows shown (default 30, 0 = all); the rest is\n"
 "                         one [other] row, so the deltas still add up\n"
 "      --threshold V      hide rows whose |delta| is below V per round\n"
@@ -117,6 +123,7 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "anonymize", no_argument, NULL, 12 },
 		{ "side", required_argument, NULL, 14 },
 		{ "vmlinux", required_argument, NULL, 15 },
+		{ "all-tasks", no_argument, NULL, 16 },
 		SAMPLE_FILTER_OPTIONS,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -197,6 +204,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			break;
 		case 12:
 			a->anonymize = 1;
+			break;
+		case 16:
+			a->o.all_tasks = 1;
 			break;
 		case 14:
 			if (profile_side_check(optarg))
@@ -284,7 +294,9 @@ static int load(struct loaded *l, const char *path, const struct diff_args *a,
 	if (model_build(&l->m, &l->p, l->sym))
 		return -1;
 	l->have_m = 1;
-	if (lines && model_lines(&l->m, l->sym, NULL))
+	/* diff's default rows are the workload's model: it needs them too */
+	if (lines && (model_lines(&l->m, l->sym, NULL) ||
+		      (l->m.workload && model_lines(l->m.workload, l->sym, NULL))))
 		return error("'%s': --by line needs its kernel's DWARF", path);
 	return 0;
 }
@@ -296,6 +308,25 @@ static void unload(struct loaded *l)
 	symbolizer_close(l->sym);
 	if (l->have_p)
 		profile_free(&l->p);
+}
+
+/* Whether f's bucket or function is one a profile could have sampled:
+ * a bucket of the rules, a function of a profile's kernel. */
+static int failif_known(const struct failif *f, const struct loaded *l,
+			size_t n)
+{
+	char buf[512];
+	size_t i;
+
+	if (f->target == FAILIF_BUCKET)
+		return l[0].sym && symbolizer_bucket_known(l[0].sym, f->name);
+	if (f->target != FAILIF_FUNCTION)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (nameset_has(l[i].p.kernel_functions,
+				symbol_fold(f->name, buf, sizeof(buf))) == 1)
+			return 1;
+	return 0;
 }
 
 /* 1 when any condition holds for any profile against A, 0 when none,
@@ -378,6 +409,8 @@ int cmd_diff(int argc, char **argv)
 	if (!a.side && remotes == n)
 		info("the profiles hold the responder's side too: --side remote "
 		     "compares those");
+	for (i = 0; i < a.nfail; i++)
+		a.fail[i].known = failif_known(&a.fail[i], l, n);
 	built = 1;
 	if (diff_build(&d, models, paths, n, &a.o) ||
 	    diff_conditions_fill(&d, a.o.force))

@@ -86,6 +86,7 @@
 	{ "period", required_argument, NULL, 'c' }, \
 	{ "freq", required_argument, NULL, 'F' }, \
 	{ "call-graph", no_argument, NULL, 'g' }, \
+	{ "no-call-graph", no_argument, NULL, 8 }, \
 	{ "ring-pages", required_argument, NULL, 3 }
 /* after a '+': the first word that is not an option starts CMD */
 #define RECORD_COMMON_SHORTOPTS "d:w:e:aC:s:n:p:qv"

@@ -33,7 +33,11 @@ WORKLOAD_OPTIONS_HELP
 "                         perf_event_max_sample_rate; reports show what\n"
 "                         sampling cost the round trip)\n"
 "  -F, --freq HZ          sample at this frequency instead of a period\n"
-"  -g, --call-graph       record kernel callchains (aggregated stacks)\n"
+"  -g, --call-graph       record kernel callchains (aggregated stacks);\n"
+"                         with cpu-clock a short one (16 frames) is\n"
+"                         kept by default, to charge a sample at an\n"
+"                         irq-enable point to its caller\n"
+"      --no-call-graph    no callchains at all\n"
 "      --user             include user space (reported as one [user] row)\n"
 "  -C, --cpus LIST        CPUs to sample, e.g. 0,2-3 (default: the client's,\n"
 "                         the server's and perpkt's own)\n"
@@ -121,7 +125,14 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 				return -1;
 			break;
 		case 'g':
+			if (o->sampling.callchain < 0)
+				return error("-g and --no-call-graph both given: choose one");
 			o->sampling.callchain = 1;
+			break;
+		case 8:
+			if (o->sampling.callchain > 0)
+				return error("-g and --no-call-graph both given: choose one");
+			o->sampling.callchain = -1;
 			break;
 		case 'r':
 			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
@@ -215,7 +226,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 	if (o->kernel.exact && !o->kernel.kernel)
 		return error("--exact counts with a QEMU plugin: it goes with --kernel IMAGE");
 	if (o->kernel.exact && (o->sampling.period || o->sampling.freq ||
-				o->sampling.callchain ||
+				o->sampling.callchain > 0 ||
 				strcmp(o->sampling.events, RECORD_DEFAULT_EVENTS)))
 		return error("--exact counts every instruction: -e, -c, -F and -g are "
 			     "for sampling");

@@ -206,7 +206,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		}
 	}
 	if (optind < argc)
-		return error("unexpected argument '%s'", argv[optind]);
+		return error("unexpected argument '%s': a profile is read with -i "
+			     "(perpkt report -i %s)", argv[optind], argv[optind]);
 	if (diag_verbosity() >= DIAG_VERBOSE)
 		a->ro.full = 1;
 	/* text is for mail: 15 rows, 40 with --full; markdown and html 40;

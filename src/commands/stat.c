@@ -99,7 +99,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 			if (parse_confidence(optarg, confidence))
 				return -1;
 			break;
-		case 'o': case 'c': case 'F': case 'g': case 3:
+		case 'o': case 'c': case 'F': case 'g': case 3: case 8:
 			return error("'--%s' is for perpkt record: stat only counts",
 				     record_option_name(c));
 		default:

@@ -118,7 +118,13 @@ static void fill_attr(struct perf_event_attr *attr, const struct event_spec *ev,
 	attr->wakeup_watermark = watermark;
 	if (callchain) {
 		attr->exclude_callchain_user = 1;
-		attr->sample_max_stack = STACK_MAX_DEPTH;
+		attr->sample_max_stack = (uint16_t)(callchain < STACK_MAX_DEPTH ?
+						    callchain : STACK_MAX_DEPTH);
+		/* a short chain is for cpu-clock's irq-enable points: the
+		 * other events (context switches, at period 1) need none,
+		 * and one frame costs no stack walk */
+		if (callchain < STACK_MAX_DEPTH && !ev->software_clock)
+			attr->sample_max_stack = 1;
 	}
 }
 

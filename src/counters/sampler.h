@@ -25,7 +25,8 @@ struct sampler_config {
 	const int *cpus;
 	int ncpus;
 	unsigned ring_pages;   /* data pages per ring, a power of two */
-	int callchain;         /* -g: kernel callchains, aggregated */
+	int callchain;         /* kernel frames per callchain, aggregated;
+				* 0: none */
 };
 
 /* Why an open failed, so the caller can fall back or explain. */

@@ -195,6 +195,7 @@ void profile_free(struct profile *p)
 	free(p->tool_version);
 	free(p->created);
 	free(p->command);
+	free(p->kernel_functions);
 	free(p->kernel_release);
 	free(p->kernel_version);
 	free(p->build_id);

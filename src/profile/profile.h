@@ -59,7 +59,14 @@ struct profile_sample {
 	uint64_t count;    /* number of samples */
 	uint64_t weight;   /* sum of their periods, in the event's unit */
 	uint32_t repeat;   /* measurement window, 0..nrepeats-1 */
+	/* not in the file: what the report model read from the sample's
+	 * context (PROFILE_CTX_*); 0 as read */
+	uint8_t context;
 };
+/* The model has charged the sample to its place (model-context.c) */
+#define PROFILE_CTX_WORK 1
+/* ... and found it idle: the idle task, no interrupt work on its stack */
+#define PROFILE_CTX_IDLE 2
 
 /* Kernel callchains (-g), aggregated: one entry per distinct stack. */
 struct profile_stack {
@@ -256,6 +263,9 @@ struct profile {
 	 * older profiles, nor when /sys/module was not readable) */
 	struct profile_module *modules;
 	size_t nmodules;
+	/* every text function of the kernel by folded name, compact
+	 * (profile/nameset.h); NULL in older profiles or when unreadable */
+	char *kernel_functions;
 
 	struct profile_repeat *repeats; /* one per window; may be empty */
 	size_t nrepeats;

@@ -677,6 +677,7 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 	read_stacks(r, reader_array_opt(r, root, "stacks"), p);
 	read_ksyms(r, reader_array(r, root, "kallsyms"), p);
 	read_modules(r, reader_array_opt(r, root, "modules"), p);
+	p->kernel_functions = reader_str(r, root, "kernel_functions", 0);
 	p->remote_missing = reader_str(r, root, "remote_missing", 0);
 	if (!r->failed)
 		profile_check(r, p, depth ? "remote." : "");

@@ -23,7 +23,8 @@ struct sample_filter {
 
 #define SAMPLE_FILTER_HELP \
 "      --role LIST        only samples of these roles: client, responder,\n" \
-"                         perpkt, idle, other (comma-separated)\n" \
+"                         workload (-- CMD, -p), perpkt, idle, other\n" \
+"                         (comma-separated)\n" \
 "      --cpu LIST         only samples taken on these CPUs, e.g. 0,2-3\n" \
 "      --pid PID          only the workload process with this pid (the\n" \
 "                         profile's client or responder)\n"

@@ -463,6 +463,9 @@ json_t *profile_to_json(const struct profile *p)
 		json_object_set_new(json_object_get(root, "system"), "machine",
 				    str_or_null(p->machine));
 		json_object_set_new(root, "modules", modules_to_json(p));
+		if (p->kernel_functions)
+			json_object_set_new(root, "kernel_functions",
+					    json_string(p->kernel_functions));
 	}
 	if (root && (p->asked_ns || p->wall_ns))
 		json_object_update_new(json_object_get(root, "workload"), json_pack(

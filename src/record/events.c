@@ -13,6 +13,7 @@
 #include "error.h"
 #include "system/procfile.h"
 #include "counters/sampler.h"
+#include "counters/stacks.h"
 
 static int is_missing_pmu(int err)
 {
@@ -239,6 +240,27 @@ int record_choose_events(const struct sampling_request *o, int probe_cpu,
 				     (unsigned long long)MIN_CLOCK_PERIOD_NS,
 				     (unsigned long long)MIN_CLOCK_PERIOD_NS);
 	}
+	/* every cpu-clock sample is a timer interrupt (15-20 us each on a
+	 * VM here): above a quarter of the kernel's maximum rate, which it
+	 * lowers when samples take too long, they starve the workload and
+	 * the window may never open; refused before it starts */
+	for (i = 0; i < n; i++) {
+		const struct event_spec *ev = &evs[i];
+		double hz = ev->freq ? (double)ev->period :
+			    ev->period ? 1e9 / (double)ev->period : 0;
+
+		if (ev->count_only || !ev->software_clock || hz <= (double)max_sample_rate() / 4)
+			continue;
+		return error("%s %llu: cpu-clock at %.0f Hz per CPU is more than this "
+			     "machine can sample: every sample is a timer interrupt, and "
+			     "perpkt allows a quarter of kernel.perf_event_max_sample_rate "
+			     "(%ld); use %s %llu or %s, or raise the sysctl",
+			     ev->freq ? "-F" : "-c", (unsigned long long)ev->period, hz,
+			     max_sample_rate(), ev->freq ? "-F" : "-c",
+			     ev->freq ? (unsigned long long)(max_sample_rate() / 4) :
+			     (unsigned long long)(4e9 / (double)max_sample_rate() + 0.5),
+			     ev->freq ? "less" : "more");
+	}
 	if (o->freq && (long)o->freq > max_sample_rate())
 		return error("-F %llu is above kernel.perf_event_max_sample_rate (%ld): "
 			     "lower it or raise the sysctl", (unsigned long long)o->freq,
@@ -272,4 +294,19 @@ unsigned record_ring_pages(unsigned asked, int ncpus)
 	while (pages > 128 && pages * (unsigned)ncpus > 2048)
 		pages /= 2;
 	return pages;
+}
+
+int record_callchain_depth(const struct sampling_request *rq,
+			   const struct event_spec *evs, int nev)
+{
+	int i;
+
+	if (rq->counting_only || rq->callchain < 0)
+		return 0;
+	if (rq->callchain > 0)
+		return STACK_MAX_DEPTH;
+	for (i = 0; i < nev; i++)
+		if (evs[i].software_clock && !evs[i].count_only)
+			return RECORD_SHORT_STACK;
+	return 0;
 }

@@ -14,7 +14,8 @@ struct sampling_request {
 	const char *events;        /* comma-separated libpfm4 names */
 	uint64_t period;           /* -c; 0: chosen from the sample-rate limit */
 	uint64_t freq;             /* -F; samples per second, 0: use periods */
-	int callchain;             /* -g */
+	int callchain;             /* -g: 1; --no-call-graph: -1; 0: a short
+				    * one in software-clock mode */
 	int include_user;          /* --user */
 	int no_fallback;           /* --no-fallback */
 	int counting_only;         /* perpkt stat: count, never sample */
@@ -26,6 +27,14 @@ struct sampling_request {
  * periods, add the always-counted companions. -1 after printing why. */
 int record_choose_events(const struct sampling_request *rq, int probe_cpu,
 			 struct event_spec *evs, int *nev, struct profile *p);
+
+/* Kernel frames to record per sample, 0 for none: all (-g), none
+ * (--no-call-graph, counting), else RECORD_SHORT_STACK when an event is
+ * cpu-clock: enough to charge a sample at an irq-enable point to its
+ * caller and to see interrupt work under the idle task. */
+#define RECORD_SHORT_STACK 16
+int record_callchain_depth(const struct sampling_request *rq,
+			   const struct event_spec *evs, int nev);
 
 /* Data pages per ring for ncpus rings: `asked` (--ring-pages) when
  * given, else fewer per ring the more CPUs, so the locked total stays

@@ -17,6 +17,7 @@ static int choose_cpus(struct record_plan *plan, const struct cpu_request *rq,
 		       struct record_workload *w)
 {
 	int online[MAX_CPUS], nonline = sysinfo_online_cpus(online, MAX_CPUS), i;
+	char text[256];
 
 	if (nonline <= 0)
 		return error("cannot read '/sys/devices/system/cpu/online'");
@@ -26,9 +27,9 @@ static int choose_cpus(struct record_plan *plan, const struct cpu_request *rq,
 	} else if (rq->n) {
 		for (i = 0; i < rq->n; i++)
 			if (!cpu_list_has(online, nonline, rq->list[i]))
-				return error("CPU %d in --cpus is not online "
-					     "(see /sys/devices/system/cpu/online)",
-					     rq->list[i]);
+				return error("CPU %d in --cpus is not online: the "
+					     "online CPUs are %s", rq->list[i],
+					     sysinfo_online_text(text, sizeof(text)));
 		memcpy(plan->cpus, rq->list, sizeof(int) * (size_t)rq->n);
 		plan->ncpus = rq->n;
 	} else {
@@ -66,7 +67,8 @@ int record_plan_open(const struct record_plan *plan, struct sampler **s)
 		.cpus = plan->cpus, .ncpus = plan->ncpus,
 		.ring_pages = record_ring_pages(plan->sampling->ring_pages,
 						plan->ncpus),
-		.callchain = plan->sampling->callchain,
+		.callchain = record_callchain_depth(plan->sampling, plan->evs,
+						    plan->nev),
 	};
 	struct sampler_failure why;
 

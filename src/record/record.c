@@ -121,8 +121,13 @@ static int judge(const struct record_options *o, const struct record_workload *w
 		return RESULT_PARTIAL;
 	}
 	if (!p->round_trips) {
+		char hint[320] = "";
+
+		if (unit_is_counter(&o->own.per))
+			unit_zero_hint(&o->own.per, hint, sizeof(hint));
 		warning("no %ss were counted in the window (%s): nothing to "
-			"divide by", o->own.per.name, o->own.per.source);
+			"divide by%s%s", o->own.per.name, o->own.per.source,
+			*hint ? "; counted " : "", hint);
 		return RESULT_PARTIAL;
 	}
 	return code;

@@ -145,7 +145,7 @@ int serve_recording_open(struct serve_recording **out,
 	cfg.cpus = r->cpus;
 	cfg.ncpus = r->ncpus;
 	cfg.ring_pages = record_ring_pages(0, r->ncpus);
-	cfg.callchain = rq->callchain;
+	cfg.callchain = record_callchain_depth(&r->smp, r->evs, r->nev);
 	if (sampler_open(&r->s, &cfg, &f)) {
 		snprintf(why, whylen, "perpkt serve cannot open its counters: %.160s",
 			 f.msg);

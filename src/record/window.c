@@ -30,6 +30,10 @@ static int warm_up(struct record_workload *w)
 	char why[300] = "";
 
 	w->t_start = record_now();
+	/* -v: where the run is, for a script that acts in the window */
+	if (diag_verbosity() >= DIAG_VERBOSE)
+		info("warm-up: %g s, the workload running, counters off",
+		     w->window->warmup);
 	while (!*w->interrupted && record_now() - w->t_start < w->window->warmup &&
 	       !(w->ops->ended && w->ops->ended(w, why, sizeof(why))))
 		usleep(10000);
@@ -69,7 +73,7 @@ static void progress(const struct record_workload *w, uint64_t so_far,
  * a signal ends it, close. */
 static int run_window(struct record_workload *w, struct sampler *s,
 		      struct procstat *a, struct procstat *b,
-		      struct profile_repeat *rp, int *cut)
+		      struct profile_repeat *rp, int r, int *cut)
 {
 	uint64_t so_far = 0;
 	double t0, elapsed;
@@ -79,6 +83,9 @@ static int run_window(struct record_workload *w, struct sampler *s,
 	if (procstat_take(a, w->client, w->responder) || w->ops->open(w))
 		return -1;
 	t0 = record_now();
+	if (diag_verbosity() >= DIAG_VERBOSE)
+		info("window %d of %d open", r + 1,
+		     w->window->repeat > 0 ? w->window->repeat : 1);
 	for (;;) {
 		double left_ms = 100;
 
@@ -155,7 +162,7 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 			goto out;
 		}
 		p->nrepeats = (size_t)r + 1;
-		if (run_window(w, s, &a, &b, rp, &cut) || sampler_read(s, cur)) {
+		if (run_window(w, s, &a, &b, rp, r, &cut) || sampler_read(s, cur)) {
 			procstat_free(&a);
 			procstat_free(&b);
 			goto out;

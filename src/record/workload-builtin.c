@@ -42,6 +42,7 @@ static int prepare(struct record_workload *base)
 {
 	struct builtin *b = of(base);
 	int online[MAX_CPUS], nonline = sysinfo_online_cpus(online, MAX_CPUS), i;
+	char list[256];
 
 	if (nonline <= 0)
 		return error("cannot read '/sys/devices/system/cpu/online'");
@@ -56,11 +57,11 @@ static int prepare(struct record_workload *base)
 	if (b->server < 0)
 		b->server = b->client;
 	if (!cpu_list_has(online, nonline, b->client))
-		return error("client CPU %d is not online (online CPUs: see "
-			     "/sys/devices/system/cpu/online)", b->client);
+		return error("client CPU %d is not online: the online CPUs are %s",
+			     b->client, sysinfo_online_text(list, sizeof(list)));
 	if (!cpu_list_has(online, nonline, b->server))
-		return error("server CPU %d is not online (online CPUs: see "
-			     "/sys/devices/system/cpu/online)", b->server);
+		return error("server CPU %d is not online: the online CPUs are %s",
+			     b->server, sysinfo_online_text(list, sizeof(list)));
 	base->client_cpu = b->client;
 	base->server_cpu = b->server;
 	base->message_size = b->rq->message_size;
@@ -150,7 +151,10 @@ static void describe(const struct record_workload *base,
 			 (unsigned long long)win->count);
 	info("%s %s on CPU %s for %s%s",
 	     plan->sampling->counting_only ? "counting" : "sampling",
-	     events, list, span, plan->sampling->callchain ? ", with callchains" : "");
+	     events, list, span,
+	     plan->sampling->callchain > 0 ? ", with callchains" :
+	     record_callchain_depth(plan->sampling, plan->evs, plan->nev) ?
+	     ", with short kernel callchains" : "");
 }
 
 /* --peer: what perpkt serve should record of its side, as this side
@@ -166,7 +170,7 @@ static const struct control_setup *peer_request(struct builtin *b)
 	rq->profile = 1;
 	rq->period = smp->period;
 	rq->freq = smp->freq;
-	rq->callchain = smp->callchain;
+	rq->callchain = smp->callchain > 0;
 	rq->include_user = smp->include_user;
 	if (b->rq->remote_cpus)
 		snprintf(rq->cpus, sizeof(rq->cpus), "%s", b->rq->remote_cpus);

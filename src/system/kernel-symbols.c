@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile/nameset.h"
 #include "symbolize/symbolize.h"
 
 static int cmp_ksym(const void *a, const void *b)
@@ -50,6 +51,18 @@ static uint64_t *profile_addresses(const struct profile *p, size_t *n)
 	return a;
 }
 
+/* Every text function's name, compact: diff --fail-if tells a function
+ * of this kernel that no sample fell in from a misspelt name. */
+static void kernel_functions_attach(struct profile *p, struct symbolizer *sym)
+{
+	size_t n;
+	const char **names = symbolizer_function_names(sym, &n);
+
+	free(p->kernel_functions);
+	p->kernel_functions = names ? nameset_build(names, n) : NULL;
+	free(names);
+}
+
 void kernel_symbols_attach(struct profile *p, const char *kallsyms)
 {
 	struct sym_error err;
@@ -78,6 +91,7 @@ void kernel_symbols_attach(struct profile *p, const char *kallsyms)
 		n++;
 	}
 	free(addr);
+	kernel_functions_attach(p, sym);
 	if (!p->ksyms)
 		warning("out of memory: the profile carries no symbols");
 	else if (n > 1)

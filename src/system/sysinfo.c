@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "symbolize/symbolize.h"
+#include "system/procfile.h"
 
 static char *cpu_model(void)
 {
@@ -77,4 +78,14 @@ void sysinfo_fill(struct profile *p)
 	p->build_id = symbolizer_notes_build_id("/sys/kernel/notes");
 	p->cpu_model = cpu_model();
 	p->ncpus = sysinfo_online_cpus(cpus, 4096);
+}
+
+const char *sysinfo_online_text(char *buf, size_t len)
+{
+	char *text = procfile_read("/sys/devices/system/cpu/online");
+
+	snprintf(buf, len, "%s", text ? text : "unknown");
+	buf[strcspn(buf, "\n")] = '\0';
+	free(text);
+	return buf;
 }

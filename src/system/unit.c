@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "parse.h"
@@ -321,4 +322,36 @@ int unit_read(const struct unit *u, uint64_t *value)
 		break;
 	}
 	return error("round trips are counted by the built-in workload, not read");
+}
+
+void unit_zero_hint(const struct unit *u, char *buf, size_t len)
+{
+	char ns[64] = "";
+	ssize_t n = readlink("/proc/self/ns/net", ns, sizeof(ns) - 1);
+
+	ns[n > 0 ? n : 0] = '\0';
+	switch (u->kind) {
+	case UNIT_PACKETS:
+	case UNIT_RX_PACKETS:
+	case UNIT_TX_PACKETS:
+		snprintf(buf, len, "on interface %s of perpkt's network namespace %s: "
+			 "traffic on another interface, or in another namespace "
+			 "(ip netns exec), is not this one's", u->arg,
+			 *ns ? ns : "(unknown)");
+		break;
+	case UNIT_UDP:
+	case UNIT_TCP:
+		snprintf(buf, len, "in the IPv4 %s counters of perpkt's network namespace "
+			 "%s: IPv6 traffic, or a command in another namespace "
+			 "(ip netns exec: run perpkt inside it), is not counted",
+			 u->kind == UNIT_UDP ? "UDP" : "TCP", *ns ? ns : "(unknown)");
+		break;
+	case UNIT_IRQS:
+		snprintf(buf, len, "on the /proc/interrupts lines named '%s' or so "
+			 "described, none of which fired: is it the device's IRQ?",
+			 u->arg);
+		break;
+	default:
+		snprintf(buf, len, "%s", u->source);
+	}
 }

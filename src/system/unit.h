@@ -2,6 +2,7 @@
 #ifndef PERPKT_UNIT_H
 #define PERPKT_UNIT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -42,6 +43,11 @@ int unit_is_counter(const struct unit *u);
 /* The counter's current value; -1 after printing why (interface gone,
  * no line of that name). Checks a unit can be read before a run. */
 int unit_read(const struct unit *u, uint64_t *value);
+
+/* Why a counter unit may have counted nothing, for the warning that
+ * says so: the network namespace it was read in (perpkt's), the
+ * interface, the IRQ lines, or IPv4 only. */
+void unit_zero_hint(const struct unit *u, char *buf, size_t len);
 
 /* Parsers, public for tests: the value of `key` in the `table` lines of
  * /proc/net/snmp, and the sum over CPUs of the /proc/interrupts rows

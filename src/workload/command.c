@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A workload of the user's own: a started command or attached processes. */
+/*
+ * A workload of the user's own: a started command or attached processes.
+ * A started command is a process group of its own, and perpkt is a
+ * child subreaper: a background child that outlives its parent (sh -c
+ * 'server & client') stays in the group, so it is still the workload,
+ * its time is counted, and it is ended and reaped when the window
+ * closes. A child that leaves the group (setsid, a daemon) escapes.
+ */
 #include "workload/command.h"
 
 #include <dirent.h>
@@ -11,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -38,7 +46,10 @@ struct command {
 	int reaped;
 	int status;
 	struct rusage ru;
+	struct rusage orphans_ru;  /* of the group's orphans perpkt reaped */
+	int orphans;               /* how many of them */
 	char how[128];
+	const char *argv0;
 	struct cache_slot cache[CACHE_SLOTS];
 };
 
@@ -73,6 +84,9 @@ int command_start(struct command **out, char *const argv[])
 	c = command_new();
 	if (!c)
 		return -1;
+	/* orphans of the command come to perpkt, not to init: reaped here */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	c->argv0 = argv[0];
 	if (pipe2(gate, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
 		free(c);
 		return error("cannot make a pipe: %s", strerror(errno));
@@ -125,7 +139,8 @@ int command_release(struct command *c)
 	while (n < 0 && errno == EINTR);
 	close_fd(&c->errpipe);
 	if (n == (ssize_t)sizeof(e))
-		return error("cannot run the command: %s", strerror(e));
+		return error("cannot run the command '%s': %s", c->argv0,
+			     strerror(e));
 	return 0;
 }
 
@@ -154,16 +169,52 @@ pid_t command_pid(const struct command *c)
 	return c->roots[0];
 }
 
+static void add_rusage(struct rusage *to, const struct rusage *ru)
+{
+	to->ru_utime.tv_sec += ru->ru_utime.tv_sec;
+	to->ru_utime.tv_usec += ru->ru_utime.tv_usec;
+	to->ru_stime.tv_sec += ru->ru_stime.tv_sec;
+	to->ru_stime.tv_usec += ru->ru_stime.tv_usec;
+	to->ru_nvcsw += ru->ru_nvcsw;
+	to->ru_nivcsw += ru->ru_nivcsw;
+}
+
+/* The group's orphans that ended, reaped (they are perpkt's children as
+ * its subreaper), their time kept. */
+static void reap_orphans(struct command *c)
+{
+	struct rusage ru;
+	int st;
+	pid_t r;
+
+	if (!c->started)
+		return;
+	while ((r = wait4(-c->roots[0], &st, WNOHANG, &ru)) > 0) {
+		if (r == c->roots[0]) {
+			/* the root itself: as reap() would */
+			c->status = st;
+			c->ru = ru;
+			c->reaped = 1;
+			continue;
+		}
+		add_rusage(&c->orphans_ru, &ru);
+		c->orphans++;
+	}
+}
+
 static void reap(struct command *c, int options)
 {
 	pid_t r;
 
-	if (!c->started || c->reaped)
+	if (!c->started)
 		return;
-	r = wait4(c->roots[0], &c->status, options, &c->ru);
-	if (r != c->roots[0])
-		return;
-	c->reaped = 1;
+	reap_orphans(c);
+	if (!c->reaped) {
+		r = wait4(c->roots[0], &c->status, options, &c->ru);
+		if (r != c->roots[0])
+			return;
+		c->reaped = 1;
+	}
 	if (WIFEXITED(c->status))
 		snprintf(c->how, sizeof(c->how), "exited with status %d",
 			 WEXITSTATUS(c->status));
@@ -185,23 +236,26 @@ int command_exit_fd(const struct command *c)
 	return c->started && !c->reaped ? c->pidfd : -1;
 }
 
-/* Parent pid and, when asked, user and system ticks of the process
- * plus those of its reaped children (utime+cutime, stime+cstime). */
-static pid_t read_stat(pid_t pid, unsigned long long *user,
+/* Parent pid, process group and, when asked, user and system ticks of
+ * the process plus those of its reaped children (utime+cutime,
+ * stime+cstime). */
+static pid_t read_stat(pid_t pid, pid_t *pgrp, unsigned long long *user,
 		       unsigned long long *sys)
 {
 	char path[64], *text, *p;
 	unsigned long long ut = 0, st = 0, cut = 0, cst = 0;
-	int ppid = -1;
+	int ppid = -1, pg = -1;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	text = procfile_read(path);
 	/* the command name may hold spaces: fields resume after its ')' */
 	p = text ? strrchr(text, ')') : NULL;
-	if (!p || sscanf(p + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
-			 "%llu %llu %llu %llu", &ppid, &ut, &st, &cut, &cst) < 1)
+	if (!p || sscanf(p + 1, " %*c %d %d %*d %*d %*d %*u %*u %*u %*u %*u "
+			 "%llu %llu %llu %llu", &ppid, &pg, &ut, &st, &cut, &cst) < 1)
 		ppid = -1;
 	free(text);
+	if (pgrp)
+		*pgrp = pg;
 	if (user)
 		*user = ut + cut;
 	if (sys)
@@ -219,14 +273,19 @@ static int is_root(const struct command *c, pid_t pid)
 	return 0;
 }
 
+/* A descendant of a root, or (a started command) of its process group:
+ * an orphan's parent is perpkt, but it stays in the group. */
 static int owned_uncached(const struct command *c, pid_t pid)
 {
+	pid_t pgrp = -1;
 	int depth;
 
 	for (depth = 0; depth < 64 && pid > 1; depth++) {
 		if (is_root(c, pid))
 			return 1;
-		pid = read_stat(pid, NULL, NULL);
+		pid = read_stat(pid, &pgrp, NULL, NULL);
+		if (c->started && pgrp == c->roots[0])
+			return 1;
 	}
 	return 0;
 }
@@ -309,6 +368,21 @@ static void add_schedstat(pid_t pid, struct profile_task *t)
 		closedir(dir);
 }
 
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL +
+	       (uint64_t)tv->tv_usec * 1000ULL;
+}
+
+/* A reaped tree's times, at microsecond resolution, added to t. */
+static void add_reaped(struct profile_task *t, const struct rusage *ru)
+{
+	t->user_ns += tv_ns(&ru->ru_utime);
+	t->system_ns += tv_ns(&ru->ru_stime);
+	t->cpu_ns += tv_ns(&ru->ru_utime) + tv_ns(&ru->ru_stime);
+	t->switches += (uint64_t)(ru->ru_nvcsw + ru->ru_nivcsw);
+}
+
 int command_times(struct command *c, struct profile_task *t)
 {
 	struct dirent *d;
@@ -318,16 +392,12 @@ int command_times(struct command *c, struct profile_task *t)
 	t->role = ROLE_WORKLOAD;
 	t->pid = c->roots[0];
 	t->cpu = -1;
-	if (c->reaped) {
-		/* the whole tree it waited for, at microsecond resolution */
-		t->user_ns = (uint64_t)c->ru.ru_utime.tv_sec * 1000000000ULL +
-			     (uint64_t)c->ru.ru_utime.tv_usec * 1000ULL;
-		t->system_ns = (uint64_t)c->ru.ru_stime.tv_sec * 1000000000ULL +
-			       (uint64_t)c->ru.ru_stime.tv_usec * 1000ULL;
-		t->cpu_ns = t->user_ns + t->system_ns;
-		t->switches = (uint64_t)(c->ru.ru_nvcsw + c->ru.ru_nivcsw);
-		return 0;
-	}
+	reap_orphans(c);
+	/* the orphans perpkt reaped are no one else's children */
+	add_reaped(t, &c->orphans_ru);
+	/* the whole tree the root waited for; then what still runs */
+	if (c->reaped)
+		add_reaped(t, &c->ru);
 	dir = opendir("/proc");
 	if (!dir)
 		return error("cannot read '/proc': %s", strerror(errno));
@@ -338,7 +408,7 @@ int command_times(struct command *c, struct profile_task *t)
 
 		if (pid <= 0 || !owned_uncached(c, pid))
 			continue;
-		if (read_stat(pid, &user, &sys) < 0)
+		if (read_stat(pid, NULL, &user, &sys) < 0)
 			continue;  /* gone meanwhile */
 		t->user_ns += ticks_to_ns(user);
 		t->system_ns += ticks_to_ns(sys);
@@ -363,27 +433,69 @@ int command_failed(const struct command *c)
 	return c->reaped && !(WIFEXITED(c->status) && WEXITSTATUS(c->status) == 0);
 }
 
-void command_stop(struct command *c)
+/* Live processes of the started command's group other than the root. */
+static int group_left(const struct command *c)
 {
-	int i;
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	int n = 0;
 
-	if (!c)
+	while (dir && (d = readdir(dir))) {
+		pid_t pid = (pid_t)atoi(d->d_name), pg = -1;
+
+		if (pid > 0 && pid != c->roots[0] &&
+		    read_stat(pid, &pg, NULL, NULL) >= 0 && pg == c->roots[0])
+			n++;
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+/* Whether any of the group is left, zombies not reaped yet included. */
+static int group_alive(struct command *c)
+{
+	reap(c, WNOHANG);
+	return !kill(-c->roots[0], 0) || errno != ESRCH;
+}
+
+/* The whole group: SIGTERM, and SIGKILL what is left after 2 s; all
+ * reaped. Says so when the command had left processes behind. */
+static void end_group(struct command *c)
+{
+	int i, left = c->reaped ? group_left(c) : 0, killed = 0;
+
+	close_fd(&c->gate);  /* a gated child exits at once */
+	if (!group_alive(c))
 		return;
-	if (c->started && !c->reaped) {
-		close_fd(&c->gate);  /* a gated child exits at once */
-		kill(-c->roots[0], SIGTERM);
-		for (i = 0; i < 200 && !c->reaped; i++) {
+	kill(-c->roots[0], SIGTERM);
+	for (i = 0; i < 200 && group_alive(c); i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	if (group_alive(c)) {
+		killed = 1;
+		kill(-c->roots[0], SIGKILL);
+		for (i = 0; i < 200 && group_alive(c); i++) {
 			struct timespec ts = { 0, 10 * 1000 * 1000 };
 
-			reap(c, WNOHANG);
-			if (!c->reaped)
-				nanosleep(&ts, NULL);
+			nanosleep(&ts, NULL);
 		}
-		if (!c->reaped) {
-			kill(-c->roots[0], SIGKILL);
+		if (!c->reaped)
 			reap(c, 0);
-		}
 	}
+	if (left)
+		info("the command left %d process%s running: ended with SIGTERM%s and reaped",
+		     left, left == 1 ? "" : "es", killed ? ", then SIGKILL" : "");
+}
+
+void command_stop(struct command *c)
+{
+	if (!c)
+		return;
+	if (c->started)
+		end_group(c);
 	close_fd(&c->gate);
 	close_fd(&c->errpipe);
 	close_fd(&c->pidfd);

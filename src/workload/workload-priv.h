@@ -25,6 +25,9 @@ struct tuning;
  * loaded machine (or a sanitizer build sampling at 100 kHz) can stall it
  * for seconds more; a client that died is caught at once regardless. */
 #define WAIT_TIMEOUT_MS (TRANSPORT_REPLY_TIMEOUT_MS + 29000)
+/* A gap this long between two of the parent's polls is the machine
+ * stopping, not the workload: not counted against WAIT_TIMEOUT_MS. */
+#define STALL_NS 1000000000ull
 #define POLL_NS 1000000L
 #define STOP_GRACE_MS 1000
 #define CHILD_ERROR_LEN 256

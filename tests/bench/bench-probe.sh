@@ -81,6 +81,12 @@ for r in $(seq "$PAIRS"); do
 		[ "$c" = base ] || calc "$v / $(cat "$TMP/base.p50")" %.6f >>"$TMP/$c.ratio"
 		line="$line $(calc "$v" %9.3f)"
 	done
+	# the pair of this round: perpkt's inflation minus perf's, in points
+	for rate in fast def; do
+		calc "($(tail -1 "$TMP/pp-$rate.ratio") - $(tail -1 "$TMP/perf-$rate.ratio")) * 100" %.4f \
+			>>"$TMP/diff-$rate"
+	done
+	tail -1 "$TMP/pp-def.ratio" | awk '{ printf "%.4f\n", ($1 - 1) * 100 }' >>"$TMP/infl-def"
 	printf '%5d%s\n' "$r" "$line"
 done
 infl() { calc "($(median <"$TMP/$1.ratio") - 1) * 100" "%+.2f"; }
@@ -94,12 +100,18 @@ for c in pp-fast perf-fast pp-def perf-def; do
 	echo "  $c: $(infl "$c")% ($(range "$c"))"
 done
 
+# the verdicts read the paired rounds: the interval of the mean
+# difference (95%, t), "same within noise" where it covers the target
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f..%+.1f", a, b }'; }
+read -r dm dlo dhi < <(interval <"$TMP/diff-fast")
 pf=$(infl pp-fast); ff=$(infl perf-fast); pd=$(infl pp-def)
 bench_row "probe: p50 +% at 10 kHz/CPU, perpkt vs perf" \
-	"${pf}% vs ${ff}% (unrecorded $(calc "$(median <"$TMP/base.all")" %.2f) us)" \
-	"perpkt <= perf" "$(verdict "$(calc "$pf <= $ff" %d)")"
+	"${pf}% vs ${ff}%; perpkt - perf $(calc "$dm" %+.2f) points (95%: $(pct "$dlo" "$dhi") over $PAIRS paired rounds; unrecorded $(calc "$(median <"$TMP/base.all")" %.2f) us)" \
+	"perpkt <= perf" "$(at_most "$dlo" "$dhi" 0)"
+read -r im ilo ihi < <(interval <"$TMP/infl-def")
+read -r em elo ehi < <(interval <"$TMP/diff-def")
 bench_row "probe: p50 +% at perpkt's default ${DEFHZ} Hz" \
-	"${pd}% (perf at ${DEFHZ} Hz: $(infl perf-def)%)" "<= 1%" \
-	"$(verdict "$(calc "$pd <= 1" %d)")"
+	"$(calc "$im" %+.2f)% (95%: $(pct "$ilo" "$ihi")%); perf at ${DEFHZ} Hz: $(infl perf-def)% (perpkt - perf $(pct "$elo" "$ehi") points)" "<= 1%" \
+	"$(at_most "$ilo" "$ihi" 1)"
 bench_row "probe: perpkt's own CPU at 10 kHz (perpkt role)" \
 	"$(calc "$(median <"$TMP/self")" %.1f) ns/RT" "-" "-"

@@ -59,9 +59,10 @@ awk -v p="$mp" -v s="$ms" -v x="$mx" -v c="$CLIENT" -v sv="$SERVER" -v xc="$CROS
 	printf "median p50: perpkt %.2f us, sockperf %.2f us (client cpu %s, server cpu %s)\n", p, s, c, sv
 	printf "cross-cpu (server cpu %s) / same-cpu p50 ratio: %.1f\n", xc, x / p
 }'
-# the ratio's median over the pairs, each pair measured back to back
-r=$(median <"$TMP/ratios")
+# each pair measured back to back: the mean ratio and its interval;
+# "same within noise" where the interval covers the target
+read -r r rlo rhi < <(interval <"$TMP/ratios")
 bench_row "floor: p50 perpkt / sockperf --full-rtt, same CPU" \
-	"$(calc "$r" %.3f) ($(calc "$mp" %.2f) vs $(calc "$ms" %.2f) us)" "<= 1.00" \
-	"$(verdict "$(calc "$r <= 1.00" %d)")"
+	"$(calc "$r" %.3f) ($(calc "$rlo" %.3f)..$(calc "$rhi" %.3f) over $PAIRS pairs; medians $(calc "$mp" %.2f) vs $(calc "$ms" %.2f) us)" "<= 1.00" \
+	"$(at_most "$rlo" "$rhi" 1.00)"
 bench_row "floor: p50 cross-CPU / same-CPU (perpkt)" "$(calc "$mx / $mp" %.2f)" "-" "-"

@@ -17,10 +17,13 @@
 # scale     a 60 s record -a -g at 10 kHz: RSS, size, losses, report time
 #
 # Timings on a shared VM drift: every ratio is measured side by side,
-# interleaved, as the median of BENCH_PAIRS (default 5) pairs. Set
+# interleaved, in BENCH_PAIRS (default 5) paired rounds, and a verdict
+# reads the 95% interval of the paired difference: "same within noise"
+# where it covers the target, MISSED only beyond the noise. Set
 # BENCH_ONLY="probe scale" to run some of them. About 6 minutes on
 # 2 CPUs (add 5 to 15 minutes for the resolve row: eu-addr2line is slow). Exit status: 0 when
-# every target is met, 1 when one is missed, 2 when a benchmark failed.
+# every target is met or the same within noise, 1 when one is missed
+# beyond the noise, 2 when a benchmark failed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PERPKT=${1:-${PERPKT:-build/perpkt}}
@@ -107,4 +110,4 @@ if cut -f4 "$BENCH_ROWS" | grep -q '^MISSED'; then
 	echo "bench: at least one target missed (MISSED above)"
 	exit 1
 fi
-echo "bench: every target met, or skipped as stated"
+echo "bench: every target met (or the same within noise, or skipped as stated)"

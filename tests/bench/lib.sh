@@ -1,12 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Sourced by the benchmarks in tests/bench: the median of a column of
-# numbers, and one row of `make bench`'s summary table.
+# numbers, the interval of a mean, a verdict that knows the noise, and
+# one row of `make bench`'s summary table.
 
 # median: numbers on stdin, one a line -> their median
 median() {
 	sort -g | awk '{ v[NR] = $1 }
 		END { if (!NR) exit 1
 		      print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# interval: numbers on stdin, one a line -> "MEAN LO HI": their mean and
+# its 95% confidence interval (Student's t: the rounds are few). For
+# paired rounds, give it the differences of the pairs.
+interval() {
+	awk '{ v[NR] = $1; s += $1 }
+		END { if (!NR) exit 1
+		      m = s / NR
+		      if (NR < 2) { printf "%g %g %g\n", m, m, m; exit }
+		      for (i = 1; i <= NR; i++) q += (v[i] - m) ^ 2
+		      split("12.71 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 " \
+			    "2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086", t, " ")
+		      h = (NR - 1 <= 20 ? t[NR - 1] : 1.96) * sqrt(q / (NR - 1)) / sqrt(NR)
+		      printf "%g %g %g\n", m, m - h, m + h }'
+}
+
+# at_most LO HI LIMIT: the verdict on "at most LIMIT" for a figure whose
+# interval is LO..HI: met when all of it is at or below, MISSED only
+# when all of it is above, else "same within noise" (a noisy machine
+# cannot tell; not a failure)
+at_most() {
+	awk -v lo="$1" -v hi="$2" -v lim="$3" 'BEGIN {
+		if (hi <= lim) print "met"
+		else if (lo > lim) print "MISSED"
+		else print "same within noise" }'
 }
 
 # bench_row MEASURE FIGURE TARGET VERDICT: a row for tests/bench/bench.sh's

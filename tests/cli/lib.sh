@@ -27,6 +27,69 @@ expect_exit() {
 	[ "$got" = "$want" ] || { cat "$TMP/err" >&2; fail "'$*' exited $got, expected $want"; }
 }
 
+# spawn ERR CMD...: CMD in the background, its stderr in ERR, its pid in
+# $SPAWNED. Signal it only after it says it is ready (wait_line): bash
+# starts background jobs with SIGINT ignored, so one sent before the
+# program sets its handler is lost.
+spawn() {
+	local err=$1; shift
+	"$@" 2>"$err" &
+	SPAWNED=$!
+}
+# alive PID: running (not gone, not a zombie waiting for `wait`)
+alive() {
+	[ -r "/proc/$1/stat" ] && ! sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^Z'
+}
+# wait_line FILE REGEX [PID]: until a line of FILE matches REGEX (grep
+# -E); fails when PID ends first, or after WAIT_LINE_S seconds (300):
+# a wait on a fact, with a bound only a hang reaches.
+wait_line() {
+	local file=$1 re=$2 pid=${3:-} end=$((SECONDS + ${WAIT_LINE_S:-300}))
+	until grep -qE -- "$re" "$file" 2>/dev/null; do
+		if [ -n "$pid" ] && ! alive "$pid"; then
+			grep -qE -- "$re" "$file" 2>/dev/null && return 0
+			fail "waited for '$re': process $pid ended first: $(tail -3 "$file" 2>/dev/null)"
+		fi
+		[ "$SECONDS" -lt "$end" ] ||
+			fail "no line '$re' in $file within ${WAIT_LINE_S:-300} s: $(tail -3 "$file" 2>/dev/null)"
+		sleep 0.05
+	done
+}
+# wait_file FILE [PID]: until FILE exists (a workload's "I am running")
+wait_file() {
+	local end=$((SECONDS + ${WAIT_LINE_S:-300}))
+	until [ -e "$1" ]; do
+		[ -z "${2:-}" ] || alive "$2" || fail "waited for $1: process $2 ended first"
+		[ "$SECONDS" -lt "$end" ] || fail "no $1 within ${WAIT_LINE_S:-300} s"
+		sleep 0.05
+	done
+}
+
+# serve_bg ERR CMD...: CMD, a perpkt serve (behind ip netns exec or
+# setpriv as may be), in the background, its stderr added to ERR, its
+# pid in $SERVE; returns once it says it listens (one more "listening"
+# line in ERR than before)
+serve_bg() {
+	local err=$1 n end=$((SECONDS + ${WAIT_LINE_S:-300})); shift
+	n=$(grep -c 'serve: listening on' "$err" 2>/dev/null) || n=0
+	"$@" 2>>"$err" &
+	SERVE=$!
+	until [ "$(grep -c 'serve: listening on' "$err" 2>/dev/null)" -gt "$n" ]; do
+		alive "$SERVE" || fail "perpkt serve ended before it listened: $(tail -3 "$err")"
+		[ "$SECONDS" -lt "$end" ] || fail "perpkt serve did not listen within ${WAIT_LINE_S:-300} s"
+		sleep 0.05
+	done
+}
+# wait_port NS ADDR PORT: until a TCP connect to ADDR:PORT from netns NS
+# succeeds (a listener that says nothing, such as socat)
+wait_port() {
+	local end=$((SECONDS + ${WAIT_LINE_S:-300}))
+	until ip netns exec "$1" bash -c "exec 3<>/dev/tcp/$2/$3" 2>/dev/null; do
+		[ "$SECONDS" -lt "$end" ] || fail "nothing listens on $2:$3 within ${WAIT_LINE_S:-300} s"
+		sleep 0.05
+	done
+}
+
 need_perf() {
 	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ] ||
 		skip "needs root or kernel.perf_event_paranoid <= 0"
@@ -43,6 +106,7 @@ need_lo_rps() {
 # and after a run: qdiscs, RPS masks, IRQ affinities. (Namespaces are
 # checked by name per run: other perpkt runs may be going on.)
 system_state() {
+	others_changed >>"$TMP/others.seen"
 	tc qdisc show 2>/dev/null
 	for f in /sys/class/net/*/queues/rx-*/rps_cpus; do
 		[ -r "$f" ] && echo "$f $(cat "$f")"
@@ -51,12 +115,29 @@ system_state() {
 		[ -r "$f" ] && echo "$f $(cat "$f" 2>/dev/null)"
 	done
 }
+# What other perpkt runs that are still going have changed (their notes
+# in /run/perpkt): on a machine where other suites run, theirs, not
+# run $1's.
+others_changed() {
+	local f p
+	for f in /run/perpkt/state.*; do
+		[ -e "$f" ] || continue
+		p=${f##*.}
+		[ "$p" != "${1:-}" ] && alive "$p" && cut -d' ' -f1 "$f"
+	done
+	return 0
+}
 # no_leftovers PID STATE-FILE: nothing of run PID is left behind
 no_leftovers() {
-	! ip netns list 2>/dev/null | grep -q "^perpkt-$1-" ||
-		fail "run $1 left namespaces: $(ip netns list | grep "^perpkt-$1-")"
+	# (/run/netns, not `ip netns list`, which asks netlink about each
+	# one while other runs make and remove theirs)
+	! ls /run/netns 2>/dev/null | grep -q "^perpkt-$1-" ||
+		fail "run $1 left namespaces: $(ls /run/netns | grep "^perpkt-$1-")"
 	system_state >"$TMP/state.after"
-	diff -u "$2" "$TMP/state.after" >&2 || fail "run $1 left the system changed"
+	others_changed "$1" >>"$TMP/others.seen"
+	grep -v '^$' "$TMP/others.seen" >"$TMP/others" || true
+	diff -u <(grep -vFf "$TMP/others" "$2") <(grep -vFf "$TMP/others" "$TMP/state.after") >&2 ||
+		fail "run $1 left the system changed"
 }
 
 # veth_pair NS_A NS_B ADDR_A ADDR_B PREFIXLEN: two namespaces of the
@@ -80,10 +161,25 @@ make_test_user() {
 	useradd -M -N -g nogroup -d /nonexistent -s /usr/sbin/nologin "$TEST_USER" ||
 		fail "cannot add user $TEST_USER"
 	TEST_UID=$(id -u "$TEST_USER")
+	user_files
 }
 drop_test_user() {
 	[ -n "${TEST_USER:-}" ] && userdel "$TEST_USER" 2>/dev/null
 	TEST_USER=
+}
+# user_files: $UPERPKT, a copy of $PERPKT, and in $UPYDIR the test's
+# python module, where an unprivileged user may run and read them: the
+# tree may lie in a folder only root may enter (a clone in mktemp -d,
+# mode 0700). Skips when that user cannot reach even $TMP.
+user_files() {
+	local u=$TMP/user-files
+	mkdir -p "$u" && cp "$PERPKT" "$u/perpkt" &&
+		cp "$SRCDIR/tests/cli/perpkt_control.py" "$u/" &&
+		chmod 755 "$u" "$u/perpkt" && chmod 644 "$u/perpkt_control.py" &&
+		chmod a+x "$TMP" || fail "cannot copy perpkt where a user may run it"
+	UPERPKT=$u/perpkt UPYDIR=$u
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- test -x "$UPERPKT" ||
+		skip "an unprivileged user cannot run $UPERPKT (is ${TMPDIR:-/tmp} closed to others?)"
 }
 as_test_user() {
 	setpriv --reuid="$TEST_UID" --regid="$(getent group nogroup | cut -d: -f3)" \

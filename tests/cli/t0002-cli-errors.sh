@@ -45,13 +45,24 @@ grep -qi "not found\|event not" "$TMP/err" || fail "no libpfm4 error text: $(cat
 
 # a CPU that is not online
 expect_exit 2 "$PERPKT" record -q --client-cpu 1000 -o "$TMP/x.json"
-grep -q "client CPU 1000 is not online" "$TMP/err" || fail "offline CPU message: $(cat "$TMP/err")"
+grep -q "client CPU 1000 is not online: the online CPUs are $(cat /sys/devices/system/cpu/online)" "$TMP/err" ||
+	fail "offline CPU message: $(cat "$TMP/err")"
+
+# a usage error: the reason, the usage line and where the options are,
+# not the whole help
+expect_exit 64 "$PERPKT" record --no-such-option
+[ "$(wc -l <"$TMP/err")" -le 4 ] || fail "a usage error printed $(wc -l <"$TMP/err") lines"
+grep -q "^see 'perpkt record --help' for its options" "$TMP/err" || fail "no pointer to --help: $(cat "$TMP/err")"
+expect_exit 64 "$PERPKT" report base.json
+grep -q "a profile is read with -i (perpkt report -i base.json)" "$TMP/err" ||
+	fail "report FILE without -i: $(cat "$TMP/err")"
 
 # without privilege: the message names the sysctl and the capability
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
    [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
+	user_files
 	expect_exit 2 setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$PERPKT" record -q -d 1 -o /tmp/perpkt-never-written.json
+		"$UPERPKT" record -q -d 1 -o /tmp/perpkt-never-written.json
 	grep -q "kernel.perf_event_paranoid" "$TMP/err" &&
 		grep -q "CAP_PERFMON" "$TMP/err" ||
 		fail "unprivileged message: $(cat "$TMP/err")"

@@ -23,9 +23,11 @@ got 192 "$PERPKT" diff "$A" "$B" --fail-if 'nonsense'
 got 2 "$PERPKT" record -q -d 5 -o /nonexistent-dir/x.json
 # 1 from record itself: SIGINT in the window, where sampling can run
 if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; then
-	"$PERPKT" record -q -d 8 -w 0.1 -o "$TMP/int.json" 2>"$TMP/err" &
-	pid=$!
-	sleep 3
+	# with no warm-up a command is let go once the window is open
+	spawn "$TMP/err" "$PERPKT" record -q -d 60 -w 0 --per count:1 -o "$TMP/int.json" \
+		-- sh -c ": >'$TMP/ready'; exec sleep 120"
+	pid=$SPAWNED
+	wait_file "$TMP/ready" $pid
 	kill -INT $pid
 	code=0
 	wait $pid || code=$?

@@ -7,14 +7,28 @@
 need_perf
 
 cpu=$(nproc --all); cpu=$((cpu - 1))
+# NET_RX softirqs on that CPU in one second, perpkt not running: other
+# traffic (another test suite on a shared machine) adds to the count
+net_rx() { awk -v c=$((cpu + 2)) '$1 == "NET_RX:" { print $c }' /proc/softirqs; }
+other_rx() { local a; a=$(net_rx); sleep 1; echo $(( $(net_rx) - a )); }
+bg=$(other_rx)
 expect_exit 0 "$PERPKT" stat -q -d 2 -w 0.3 --client-cpu $cpu --server-cpu $cpu --format json
-S="$TMP/out"
+cp "$TMP/out" "$TMP/stat.json"
+S="$TMP/stat.json"
+bg2=$(other_rx); [ "$bg2" -gt "$bg" ] && bg=$bg2
 jq -e . "$S" >/dev/null || fail "stat --format json is not JSON"
 rt=$(jq '.round_trips' "$S")
 [ "$rt" -gt 1000 ] || fail "only $rt round trips"
 
-jq -e '[.softirqs[] | select(.name == "NET_RX") | .per_rt][0] | . >= 1 and . <= 4' "$S" >/dev/null ||
-	fail "NET_RX softirqs per round trip: $(jq -c '.softirqs' "$S")"
+# two a round trip; at most 4 where the CPU is otherwise quiet
+if [ $((bg * 3)) -le $((rt / 20)) ]; then
+	jq -e '[.softirqs[] | select(.name == "NET_RX") | .per_rt][0] | . >= 1 and . <= 4' "$S" >/dev/null ||
+		fail "NET_RX softirqs per round trip: $(jq -c '.softirqs' "$S")"
+else
+	echo "note: $bg NET_RX/s on CPU $cpu from other traffic: only the lower bound checked" >&2
+	jq -e '[.softirqs[] | select(.name == "NET_RX") | .per_rt][0] | . >= 1' "$S" >/dev/null ||
+		fail "NET_RX softirqs per round trip: $(jq -c '.softirqs' "$S")"
+fi
 jq -e '.per_rt["context-switches"] | . >= 1 and . <= 6' "$S" >/dev/null ||
 	fail "context switches per round trip: $(jq -c '.per_rt' "$S")"
 jq -e '.per_rt["cpu-migrations"] < 0.01' "$S" >/dev/null ||

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # At 10 kHz per CPU (ten times the cpu-clock default) the rings lose nothing;
-# a deliberately tiny ring at 100 kHz loses samples, and the loss is
-# counted per CPU, shown in the report, and turns the exit code to 1.
+# a reader that stops reading loses samples, and the loss is counted per
+# CPU, shown in the report, and turns the exit code to 1. A cpu-clock
+# rate the machine cannot take is refused before anything runs.
 . "$(dirname "$0")/lib.sh"
 need_perf
 
@@ -11,10 +12,20 @@ lost=$(jq '[.counters.events[].lost] | add' "$TMP/ok.json")
 samples=$(jq '.counters.events[0].samples' "$TMP/ok.json")
 [ "$samples" -gt 1000 ] || fail "only $samples samples"
 
-clock=$(jq -r '.counters.events[0].name' "$TMP/ok.json")
-period=10000
-[ "$clock" = cpu-clock ] || period=100003
-expect_exit 1 "$PERPKT" record -d 2 -w 0.2 --ring-pages 1 -c $period -o "$TMP/lossy.json"
+# Losses any machine gives: a reader that does not read. perpkt is
+# stopped (SIGSTOP) while the window is open and a command spins under
+# cpu-clock at 2 kHz with callchains into one ring page a CPU: the page
+# holds a few dozen samples, the 2 s stop brings thousands.
+spawn "$TMP/err" "$PERPKT" record -d 3 -w 0 -g -F 2000 --ring-pages 1 --per count:1 \
+	-o "$TMP/lossy.json" -- sh -c ": >'$TMP/ready'; while :; do :; done"
+pid=$SPAWNED
+wait_file "$TMP/ready" $pid   # a command is let go once the window is open
+kill -STOP $pid
+sleep 2
+kill -CONT $pid
+code=0
+wait $pid || code=$?
+[ $code = 1 ] || fail "a reader stopped 2 s: exit $code, expected 1: $(cat "$TMP/err")"
 grep -q "samples lost" "$TMP/err" || fail "no loss warning: $(cat "$TMP/err")"
 lost=$(jq '.counters.events[0].lost' "$TMP/lossy.json")
 [ "$lost" -gt 0 ] || fail "tiny ring lost nothing"
@@ -24,4 +35,14 @@ expect_exit 0 "$PERPKT" report -i "$TMP/lossy.json" --format json
 jq -e '.events[0].lost > 0' "$TMP/out" >/dev/null || fail "report does not carry the losses"
 expect_exit 0 "$PERPKT" report -i "$TMP/lossy.json"
 grep -qi "lost" "$TMP/out" || fail "text report does not mention the losses"
-echo "ok: 0 lost at 10 kHz; $lost lost with a 1-page ring"
+
+# 100 kHz of cpu-clock (each sample a timer interrupt) starves the
+# workload: refused at once, saying why and what to try
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+if [ "$max" -lt 400000 ]; then
+	expect_exit 2 "$PERPKT" record -d 2 -w 0.2 -e cpu-clock -c 10000 -o "$TMP/fast.json"
+	grep -q "^perpkt: -c 10000: cpu-clock at 100000 Hz per CPU is more than this machine can sample.*kernel.perf_event_max_sample_rate ($max); use -c [0-9]* or more" "$TMP/err" ||
+		fail "-c 10000: $(cat "$TMP/err")"
+	[ ! -e "$TMP/fast.json" ] || fail "-c 10000 wrote a profile"
+fi
+echo "ok: 0 lost at 10 kHz; $lost lost by a stopped reader"

@@ -5,10 +5,10 @@
 need_perf
 
 for n in 1 20 50; do
-	start=$(date +%s)
+	# the old failure waited 5 s for a window that had closed and exited
+	# 2: the exit code and the count tell it, not the time (a busy
+	# machine took 21 s)
 	expect_exit 0 "$PERPKT" record -q -w 0.1 -n $n -o "$TMP/n$n.json"
-	# the old failure took 5 s and exited 2; ASan on a busy VM is slow
-	[ $(( $(date +%s) - start )) -le 10 ] || fail "-n $n took more than 10 s"
 	got=$(jq '.workload.round_trips' "$TMP/n$n.json")
 	[ "$got" = "$n" ] || fail "-n $n recorded $got round trips"
 done

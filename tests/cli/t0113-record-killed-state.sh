@@ -10,10 +10,11 @@ trap 'echo "$orig" >$RPS; rm -rf "$TMP"' EXIT
 want=2
 [ "$((16#$orig))" = 2 ] && want=1
 
-"$PERPKT" record -q -d 30 -w 0.1 --rps-cpus $want -o "$TMP/killed.json" 2>"$TMP/err1" &
+"$PERPKT" record -q -d 300 -w 0.1 --rps-cpus $want -o "$TMP/killed.json" 2>"$TMP/err1" &
 pid=$!
-for _ in $(seq 100); do
-	[ "$((16#$(cat $RPS)))" = $want ] && break
+# until it has set the mask (however long a busy machine takes)
+end=$((SECONDS + 120))
+while [ "$((16#$(cat $RPS)))" != $want ] && alive $pid && [ $SECONDS -lt $end ]; do
 	sleep 0.05
 done
 [ "$((16#$(cat $RPS)))" = $want ] || fail "record never set the mask: $(cat "$TMP/err1")"
@@ -23,10 +24,18 @@ wait $pid 2>/dev/null
 [ "$((16#$(cat $RPS)))" = $want ] || fail "the mask was put back without perpkt? $(cat $RPS)"
 
 # the same -o: its temporary file from the killed run goes too
+# (any perpkt that starts puts a dead run's settings back: on a machine
+# where other perpkt runs go on, one of them may have done it first)
+ours=1
+[ -e /run/perpkt/state.$pid ] || ours=0
 expect_exit 0 "$PERPKT" record -d 0.2 -w 0.1 -o "$TMP/killed.json"  # not -q: the restore is a warning
 [ "$(cat $RPS)" = "$orig" ] || fail "the next run left the mask at $(cat $RPS), not $orig"
-grep -q "restored '$RPS' to '$orig': perpkt pid $pid was killed" "$TMP/err" ||
-	fail "the next run did not say what it restored: $(cat "$TMP/err")"
+if [ $ours = 1 ]; then
+	grep -q "restored '$RPS' to '$orig': perpkt pid $pid was killed" "$TMP/err" ||
+		fail "the next run did not say what it restored: $(cat "$TMP/err")"
+else
+	echo "note: another perpkt on this machine restored the mask before the next run" >&2
+fi
 [ ! -e /run/perpkt/state.$pid ] || fail "state file left after the restore"
 jq -e --arg m "$orig" '.conditions["net.rps_cpus"] == "lo rx-0: \($m)"' "$TMP/killed.json" >/dev/null ||
 	fail "the next profile recorded: $(jq -c ".conditions" "$TMP/killed.json")"

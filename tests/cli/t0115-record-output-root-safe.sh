@@ -74,8 +74,12 @@ rec -o - | jq -e '.workload.round_trips > 0' >/dev/null || fail "-o - into a pip
 mkdir "$TMP/d1" "$TMP/d2"
 "$PERPKT" record -q -d 30 -w 0 -o "$TMP/d1/a.json" 2>/dev/null &
 REC=$!
-for _ in $(seq 100); do
-	ls "$TMP/d1" | grep -q 'tmp' && break
+# until the run has its temporary file and has noted it in the run
+# directory (a moment later: a kill between the two leaves a file no
+# run knows of)
+end=$((SECONDS + 240))
+until { ls "$TMP/d1" | grep -q 'tmp' && [ -s /run/perpkt/output.$REC ]; } ||
+	! alive $REC || [ $SECONDS -ge $end ]; do
 	sleep 0.05
 done
 ls "$TMP/d1" | grep -q 'tmp' || fail "the run made no temporary file"

@@ -20,9 +20,7 @@ trap cleanup EXIT
 veth_pair $A $B 10.248.0.1 10.248.0.2 30 || fail "cannot make test namespaces"
 
 KEY=$TMP/serve.key
-ip netns exec $A "$PERPKT" serve -b 10.248.0.1 -p 12999 --key "$KEY" 2>"$TMP/serve.err" &
-SERVE=$!
-sleep 0.3
+serve_bg "$TMP/serve.err" ip netns exec $A "$PERPKT" serve -b 10.248.0.1 -p 12999 --key "$KEY"
 expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 3000 -w 0.1 \
 	--peer 10.248.0.1:12999 --peer-key "$KEY" --server-cpu 0 -o "$TMP/peer.json"
 jq -e '(.round_trips // .workload.round_trips) == 3000 and .workload.network == "peer" and
@@ -49,7 +47,7 @@ grep -q "cannot connect to peer '10.248.0.1:13000'" "$TMP/err" || fail "refused 
 if command -v socat >/dev/null; then
 	ip netns exec $A socat TCP4-LISTEN:7007,bind=10.248.0.1,reuseaddr,fork EXEC:cat 2>/dev/null &
 	SOCAT=$!
-	sleep 0.3
+	wait_port $B 10.248.0.1 7007
 	expect_exit 0 ip netns exec $B "$PERPKT" record -q -n 500 -w 0.1 --transport tcp \
 		--echo 10.248.0.1:7007 -o "$TMP/echo.json"
 	jq -e '(.round_trips // .workload.round_trips) == 500 and .workload.network == "echo"' "$TMP/echo.json" >/dev/null ||
@@ -59,9 +57,10 @@ else
 fi
 
 # the local responder killed mid-run: exit 1, profile kept and labelled
-"$PERPKT" record -q -d 8 -w 0.2 --transport tcp -o "$TMP/killed.json" 2>"$TMP/err" &
-pid=$!
-sleep 1.2
+# (-v says when the window opens)
+spawn "$TMP/err" "$PERPKT" record -v -d 15 -w 0.2 --transport tcp -o "$TMP/killed.json"
+pid=$SPAWNED
+wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
 resp=$(ps -o pid= --ppid $pid | sort -n | head -1)
 [ -n "$resp" ] || fail "no workload children"
 kill -KILL $resp

@@ -7,16 +7,13 @@ need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
 command -v tc >/dev/null || skip "needs tc (iproute2)"
 
-"$PERPKT" record -q -d 4 -w 0.3 --net veth -o "$TMP/loss.json" 2>"$TMP/err" &
-pid=$!
-ns=""
-for _ in $(seq 50); do
-	ns=$(ip netns list | grep -o "^perpkt-$pid-r" || true)
-	[ -n "$ns" ] && break
-	sleep 0.05
-done
-[ -n "$ns" ] || { kill $pid; fail "no namespace perpkt-$pid-r"; }
-sleep 0.1
+spawn "$TMP/err" "$PERPKT" record -v -d 4 -w 0.3 --net veth -o "$TMP/loss.json"
+pid=$SPAWNED
+# its namespaces and first round trip are there once -v says the
+# warm-up starts
+wait_line "$TMP/err" '^perpkt: warm-up: ' $pid
+ns=perpkt-$pid-r
+[ -e /run/netns/$ns ] || { kill $pid; fail "no namespace $ns: $(ls /run/netns | tr "\n" " "); perpkt said: $(cat "$TMP/err")"; }
 # netem when the kernel has it; otherwise a classic BPF filter that
 # sends a random 10% of the responder's replies to lo, where they die
 if tc -n "$ns" qdisc add dev veth0 root netem loss 10% duplicate 20% 2>/dev/null; then
@@ -36,5 +33,5 @@ lost=$(jq -r '.conditions["replies.lost"]' "$TMP/loss.json")
 dup=$(jq -r '.conditions["replies.duplicate"]' "$TMP/loss.json")
 [ "$lost" -gt 0 ] || fail "no lost replies counted under 10% loss"
 [ $netem = 0 ] || [ "$dup" -gt 0 ] || fail "no duplicate replies counted under 20% duplication"
-[ -z "$(ip netns list | grep "^perpkt-$pid-")" ] || fail "namespaces left"
+! ls /run/netns 2>/dev/null | grep -q "^perpkt-$pid-" || fail "namespaces left"
 echo "ok: lost $lost, duplicate $dup"

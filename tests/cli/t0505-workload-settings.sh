@@ -15,9 +15,11 @@ jq -e '.conditions["net.rps_cpus"] | test("^lo rx-0: 0*1 \\(set for the run, was
 	fail "rps condition: $(jq -c '.conditions["net.rps_cpus"]' "$TMP/r.json")"
 [ "$(cat $RPS)" = "$before" ] || fail "rps_cpus not restored: $(cat $RPS), was $before"
 
-"$PERPKT" record -q -d 10 -w 0.2 --rps-cpus 2 -o "$TMP/i.json" 2>/dev/null &
-pid=$!
-sleep 1
+# (the mask is set before the workload's first round trip, before -v
+# says the warm-up starts)
+spawn "$TMP/err" "$PERPKT" record -v -d 10 -w 0.2 --rps-cpus 2 -o "$TMP/i.json"
+pid=$SPAWNED
+wait_line "$TMP/err" '^perpkt: warm-up: ' $pid
 grep -q 2 $RPS || { kill $pid; fail "rps_cpus not set during the run: $(cat $RPS)"; }
 kill -INT $pid; wait $pid || true
 [ "$(cat $RPS)" = "$before" ] || fail "rps_cpus not restored after SIGINT: $(cat $RPS)"

@@ -25,12 +25,7 @@ ip -n $B addr add 10.248.1.3/29 dev veth0 || fail "cannot make test namespaces"
 
 KEY=$TMP/serve.key
 serve() {
-	ip netns exec $A "$PERPKT" serve -b 10.248.1.1 -p 12998 --key "$KEY" 2>>"$TMP/serve.err" &
-	SERVE=$!
-	for _ in $(seq 50); do
-		ip netns exec $B bash -c 'exec 3<>/dev/tcp/10.248.1.1/12998' 2>/dev/null && break
-		sleep 0.1
-	done
+	serve_bg "$TMP/serve.err" ip netns exec $A "$PERPKT" serve -b 10.248.1.1 -p 12998 --key "$KEY"
 }
 # py NAME: a control-protocol client in B, scripted below
 py() { ip netns exec $B env PYTHONPATH="$(dirname "$0")" python3 - "$KEY" "$@" <<'PY'
@@ -120,15 +115,13 @@ for sig in TERM INT; do
 	py hold >"$TMP/hold" &
 	HOLD=$!
 	# held once its setup is answered (python starts slowly when busy)
-	for _ in $(seq 100); do
-		grep -q "^ok port=" "$TMP/hold" && break
-		sleep 0.1
-	done
-	grep -q "^ok port=" "$TMP/hold" || fail "the holding client got no setup answer"
+	wait_line "$TMP/hold" "^ok port=" $HOLD
 	if [ $sig = TERM ]; then
 		py busy >"$TMP/busy" || fail "second client: $(cat "$TMP/busy")"
 		grep -q "^error busy" "$TMP/busy" || fail "second client was not told busy: $(cat "$TMP/busy")"
-		awk '$NF > 1 { exit 1 }' "$TMP/busy" || fail "busy took more than 1 s: $(cat "$TMP/busy")"
+		# at once, not after the holding client's session (a busy
+		# machine stretches "at once" to seconds)
+		awk '$NF > 10 { exit 1 }' "$TMP/busy" || fail "busy took more than 10 s: $(cat "$TMP/busy")"
 		expect_exit 2 ip netns exec $B "$PERPKT" record -q -n 10 -w 0 --peer 10.248.1.1:12998 --peer-key "$KEY" -o "$TMP/x.json"
 		grep -q "busy" "$TMP/err" || fail "record --peer did not say busy: $(cat "$TMP/err")"
 	fi
@@ -137,7 +130,8 @@ for sig in TERM INT; do
 	wait $SERVE 2>/dev/null
 	SERVE=
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
-	[ $ms -le 1500 ] || fail "serve took $ms ms to stop on SIG$sig with a client connected"
+	# (it polls every 200 ms: a busy machine stretches that to seconds)
+	[ $ms -le 10000 ] || fail "serve took $ms ms to stop on SIG$sig with a client connected"
 	wait $HOLD; HOLD=
 done
 
@@ -146,7 +140,8 @@ serve
 start=$(date +%s)
 ip netns exec $B timeout 20 bash -c 'exec 3<>/dev/tcp/10.248.1.1/12998; cat <&3 >/dev/null' ||
 	fail "a silent client was not dropped within 20 s"
-[ $(( $(date +%s) - start )) -le 7 ] || fail "a silent client held serve for $(( $(date +%s) - start )) s"
+# (dropped after 5 s, CONTROL_TIMEOUT_MS; the margin is a busy machine's)
+[ $(( $(date +%s) - start )) -le 12 ] || fail "a silent client held serve for $(( $(date +%s) - start )) s"
 # stop after no traffic is a failure, not ok with zero counters
 py notraffic >"$TMP/nt"
 grep -q "^error no traffic" "$TMP/nt" || fail "stop with no traffic answered: $(cat "$TMP/nt")"

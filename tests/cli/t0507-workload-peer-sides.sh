@@ -24,9 +24,7 @@ veth_pair $A $B 10.248.0.5 10.248.0.6 30 || fail "cannot make test namespaces"
 
 KEY=$TMP/serve.key
 start_serve() {
-	"$@" "$PERPKT" serve -b 10.248.0.5 -p 12997 --key "$KEY" 2>"$TMP/serve.err" &
-	SERVE=$!
-	sleep 0.3
+	serve_bg "$TMP/serve.err" "$@" "${SERVE_PERPKT:-$PERPKT}" serve -b 10.248.0.5 -p 12997 --key "$KEY"
 }
 stop_serve() { kill "$SERVE"; wait "$SERVE" 2>/dev/null; SERVE=; }
 
@@ -124,8 +122,9 @@ if [ "$paranoid" -ge 1 ] && command -v setpriv >/dev/null; then
 	# its own key, in a directory it may write (root may read it)
 	chmod 711 "$TMP" && mkdir "$TMP/nobody" && chown 65534:65534 "$TMP/nobody"
 	KEY=$TMP/nobody/serve.key
-	start_serve ip netns exec $A setpriv --reuid=65534 --regid=65534 --clear-groups
-	for _ in $(seq 50); do [ -s "$KEY" ] && break; sleep 0.1; done
+	user_files
+	SERVE_PERPKT=$UPERPKT start_serve ip netns exec $A setpriv --reuid=65534 --regid=65534 --clear-groups
+	[ -s "$KEY" ] || fail "serve listens but made no key: $(cat "$TMP/serve.err")"
 	expect_exit 0 ip netns exec $B "$PERPKT" record -n 500 -w 0.1 \
 		--peer 10.248.0.5:12997 --peer-key "$KEY" -o "$TMP/unpriv.json"
 	grep -q "warning: the responder's side is not in the profile: perpkt serve may not sample" "$TMP/err" ||

@@ -27,12 +27,7 @@ chmod 755 "$TMP"
 KEY=$TMP/root/serve.key    # made by serve, 0600, in a directory of root's
 mkdir -m 700 "$TMP/root"
 
-ip netns exec $A "$PERPKT" serve -b 10.248.2.1 -p 12996 --key "$KEY" 2>"$TMP/serve.err" &
-SERVE=$!
-for _ in $(seq 50); do
-	ip netns exec $B bash -c 'exec 3<>/dev/tcp/10.248.2.1/12996' 2>/dev/null && break
-	sleep 0.1
-done
+serve_bg "$TMP/serve.err" ip netns exec $A "$PERPKT" serve -b 10.248.2.1 -p 12996 --key "$KEY"
 [ "$(stat -c %a "$KEY")" = 600 ] || fail "serve's key is not mode 0600: $(ls -l "$KEY")"
 grep -q "made the new key [0-9a-f]* in '$KEY'" "$TMP/serve.err" || fail "serve did not say where its key is: $(cat "$TMP/serve.err")"
 
@@ -45,7 +40,7 @@ py() {
 		# a python3 under root's home is not the user's to run
 		[ -x /usr/bin/python3 ] && py3=/usr/bin/python3
 	fi
-	$run env PYTHONPATH="$(dirname "$0")" "$py3" - "$@" <<'PY'
+	$run env PYTHONPATH="$UPYDIR" "$py3" - "$@" <<'PY'
 import os, socket, sys, time
 from perpkt_control import Control, load_key, setup
 what = sys.argv[1]
@@ -83,13 +78,15 @@ elif what == "quiet":      # the key, a setup, then silence
     print("then", c.recv(), "after %.1f s" % (time.time() - t), flush=True)
 elif what == "next":       # waits for serve, then is served
     t = time.time()
+    busy = 0
     while True:
         c = Control("10.248.2.1", 12996, key)
         if c.hello().startswith("ok nonce="):
             break
+        busy += 1
         c.close()
         time.sleep(0.2)
-    print("served after %.1f s" % (time.time() - t), c.ask(setup()).split()[0])
+    print("served after %.1f s, %d busy" % (time.time() - t, busy), c.ask(setup()).split()[0])
 elif what == "reconnect":  # close and come straight back, many times
     busy = 0
     for i in range(30):
@@ -115,10 +112,10 @@ grep -q "refused a client from 10.248.2.2: it does not hold this serve's key" "$
 	fail "serve did not say it refused: $(cat "$TMP/serve.err")"
 # record --peer as the user: no key of its own, and root's it may not read
 expect_exit 2 ip netns exec $B setpriv --reuid="$TEST_UID" --regid="$(id -g "$TEST_USER")" --clear-groups -- \
-	"$PERPKT" record -q -n 100 -w 0 --peer 10.248.2.1:12996 -o /dev/null
+	"$UPERPKT" record -q -n 100 -w 0 --peer 10.248.2.1:12996 -o /dev/null
 grep -q "key" "$TMP/err" || fail "record --peer without a key: $(cat "$TMP/err")"
 expect_exit 2 ip netns exec $B setpriv --reuid="$TEST_UID" --regid="$(id -g "$TEST_USER")" --clear-groups -- \
-	"$PERPKT" record -q -n 100 -w 0 --peer 10.248.2.1:12996 --peer-key "$KEY" -o /dev/null
+	"$UPERPKT" record -q -n 100 -w 0 --peer 10.248.2.1:12996 --peer-key "$KEY" -o /dev/null
 grep -q "cannot read the key '$KEY': Permission denied" "$TMP/err" || fail "root's key: $(cat "$TMP/err")"
 kill -0 $SERVE || fail "serve died"
 
@@ -133,13 +130,17 @@ jq -e '(.remote.conditions["peer.client"] | test("^user root on host .* from 10.
 # next client is served then, not after serve's 10-minute idle limit
 py root quiet "$KEY" >"$TMP/quiet" &
 QUIET=$!
-for _ in $(seq 100); do grep -q "^setup ok port=" "$TMP/quiet" && break; sleep 0.1; done
+wait_line "$TMP/quiet" "^setup ok port=" $QUIET
 grep -q "^setup ok port=" "$TMP/quiet" || fail "the quiet client got no setup answer: $(cat "$TMP/quiet")"
 py root next "$KEY" >"$TMP/next" || fail "next: $(cat "$TMP/next")"
 wait $QUIET; QUIET=
-grep -Eq "^then error no start after the setup within 10000 ms: dropped after (9|10|11)\.[0-9] s" "$TMP/quiet" ||
+# (10 s of grace, as it says; a busy machine's serve answers late:
+# 12.5 s was seen beside two CPU hogs)
+grep -Eq "^then error no start after the setup within 10000 ms: dropped after (9|[12][0-9])\.[0-9] s" "$TMP/quiet" ||
 	fail "the quiet client: $(cat "$TMP/quiet")"
-awk '/^served after/ { exit !($3 >= 8 && $3 <= 13) }' "$TMP/next" && grep -q " ok$" "$TMP/next" ||
+# told busy while the quiet one held serve (how long depends on when
+# python started: seconds on a busy machine), served once it was dropped
+awk '/^served after/ { exit !($3 <= 20 && $5 >= 1) }' "$TMP/next" && grep -q " ok$" "$TMP/next" ||
 	fail "the next client: $(cat "$TMP/next")"
 
 # a client that closes frees serve at once

@@ -26,7 +26,8 @@ done
 "$PERPKT" sweep -o "$TMP/sw" -d 0.3 --size 40,41,42 --format csv >"$TMP/sw.out" 2>"$TMP/sw.err" &
 SWEEP=$!
 victim=""
-for _ in $(seq 300); do
+end=$((SECONDS + 240))	# a hang, not a busy machine, takes this long
+while alive $SWEEP && [ $SECONDS -lt $end ]; do
 	victim=$(ps -o pid=,args= --ppid $SWEEP | awk '/ record .*--size 41/ { print $1 }')
 	[ -n "$victim" ] && break
 	sleep 0.05

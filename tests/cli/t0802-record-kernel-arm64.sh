@@ -63,13 +63,26 @@ jq -e '([.counters.counts[] | select(.name == "context-switches") | .value] | ad
 jq -e '.counters.events[0] as $e | ([.samples[] | select(.event == 0) | .weight] | add) / $e.count
 	| . > 0.1 and . < 1.02' "$P" >/dev/null ||
 	fail "sampled vs counted cycles: $(jq -c '.counters.events[0] as $e | [([.samples[] | select(.event == 0) | .weight] | add), $e.count]' "$P")"
+# unwrap: a report's long lines go on indented
+unwrap() { sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' "$TMP/out"; }
+# the default (mail-sized) report: the mode, the events, the gap over
+# 10% and the emulated PMU as warnings, before any number
 expect_exit 0 "$PERPKT" report -i "$P"
-grep -q '^mode: hardware' "$TMP/out" || fail "report mode"
+grep -q '^mode: hardware$' "$TMP/out" || fail "default report: no mode: $(head -20 "$TMP/out")"
+grep -q '^event: cycles on PMU ' "$TMP/out" || fail "default report: no event line"
+unwrap | grep -q "^warning: QEMU's emulated PMU: cycles are a 1 GHz virtual clock" ||
+	fail "default report: no warning of the emulated PMU: $(head -20 "$TMP/out")"
+if jq -e '.counters.events[0] as $e | ([.samples[] | select(.event == 0) | .weight] | add) / $e.count
+	| . < 0.9 or . > 1.1' "$P" >/dev/null; then
+	unwrap | grep -qE '^warning: cycles: sampled [0-9]+% of the count, a [0-9]+% gap' ||
+		fail "default report: no warning of the sampled-counted gap: $(head -20 "$TMP/out")"
+fi
+# --full: the reconciliation and the note on what the emulated PMU bends
+expect_exit 0 "$PERPKT" report -i "$P" --full
 grep -qE '^(!| ) cycles: sampled [0-9.]+M cycles of [0-9.]+M cycles counted' "$TMP/out" ||
-	fail "no reconciliation line for cycles"
-sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' "$TMP/out" |
-	grep -q "the PMU is QEMU's emulation: cycles come from a 1 GHz virtual clock" ||
-	fail "the report does not say what the emulated PMU distorts"
+	fail "--full: no reconciliation line for cycles"
+unwrap | grep -q "the PMU is QEMU's emulation: cycles come from a 1 GHz virtual clock" ||
+	fail "--full does not say what the emulated PMU distorts"
 
 # -cpu cortex-a57: INST_RETIRED is accepted but counts 0 without -icount
 expect_exit 0 "$PERPKT" record --kernel "$img" --guest-perpkt "$guest" --qemu-arg=-cpu --qemu-arg=cortex-a57 \
@@ -80,7 +93,9 @@ expect_exit 0 "$PERPKT" report -i "$TMP/a57.json" --format json
 jq -e '(.events[1].not_counting | test("counted 0")) and .total.ipc == null and .events[0].not_counting == null' "$TMP/out" >/dev/null ||
 	fail "INST_RETIRED: $(jq -c '[.events[].not_counting, .total.ipc]' "$TMP/out")"
 expect_exit 0 "$PERPKT" report -i "$TMP/a57.json"
-grep -q '^! arm_ac57::INST_RETIRED: not counting' "$TMP/out" || fail "report does not flag INST_RETIRED"
+grep -q '^warning: arm_ac57::INST_RETIRED: not counting' "$TMP/out" || fail "default report does not warn of INST_RETIRED"
+expect_exit 0 "$PERPKT" report -i "$TMP/a57.json" --full
+grep -q '^! arm_ac57::INST_RETIRED: not counting' "$TMP/out" || fail "--full does not flag INST_RETIRED"
 # the guest binary must be the kernel's architecture, and without
 # --guest-perpkt the cross-build beside this perpkt is found
 expect_exit 2 "$PERPKT" record --kernel "$img" --guest-perpkt "$PERPKT" -d 0.2 -o "$TMP/x.json"
@@ -119,7 +134,10 @@ expect_exit 0 "$PERPKT" report -i "$I" --format json
 jq -e '.total.ipc > 0.95 and .total.ipc < 1.05 and all(.events[]; .not_counting == null)' "$TMP/out" >/dev/null ||
 	fail "icount IPC: $(jq -c '[.total.ipc, [.events[].not_counting]]' "$TMP/out")"
 expect_exit 0 "$PERPKT" report -i "$I"
-grep -qE '^samples .* IPC ' "$TMP/out" || fail "no IPC column under icount"
-sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' "$TMP/out" | grep -q "IPC is 1.00 by construction" ||
-	fail "the icount report does not say IPC is 1.00 by construction"
+grep -qE '^samples .* IPC ' "$TMP/out" || fail "default report: no IPC column under icount"
+unwrap | grep -q "^warning: QEMU's emulated PMU under -icount: cycles equal instructions, so IPC is 1.00 by construction" ||
+	fail "default report: no warning that IPC is 1.00 by construction: $(head -20 "$TMP/out")"
+expect_exit 0 "$PERPKT" report -i "$I" --full
+unwrap | grep -q "IPC is 1.00 by construction" ||
+	fail "--full does not say IPC is 1.00 by construction"
 echo "ok: $(jq .workload.round_trips "$P") round trips in the arm64 guest, $(jq '[.samples[].count] | add' "$P") samples; icount: $(jq '.counters.events[0].count / .workload.round_trips | floor' "$I") cycles per round trip"

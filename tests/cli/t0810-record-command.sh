@@ -25,7 +25,7 @@ grep -q "cannot read '/sys/class/net/nosuch0/statistics/rx_packets'" "$TMP/err" 
 expect_exit 2 "$PERPKT" record -q --per irqs:NOSUCHIRQ -o "$TMP/x.json" -- true
 grep -q "no line 'NOSUCHIRQ' in /proc/interrupts" "$TMP/err" || fail "missing irq: $(cat "$TMP/err")"
 expect_exit 2 "$PERPKT" record -q --per count:3 -o "$TMP/x.json" -- /nonexistent/cmd
-grep -q "cannot run the command: No such file" "$TMP/err" || fail "bad command: $(cat "$TMP/err")"
+grep -q "cannot run the command '/nonexistent/cmd': No such file" "$TMP/err" || fail "bad command: $(cat "$TMP/err")"
 
 [ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
 command -v socat >/dev/null || skip "needs socat"
@@ -49,7 +49,13 @@ ip -n $A addr add 10.249.0.1/30 dev veth0 && ip -n $B addr add 10.249.0.2/30 dev
 ip -n $A link set veth0 up && ip -n $B link set veth0 up || fail "cannot make test namespaces"
 ip netns exec $B socat -u UDP4-RECV:9999,bind=10.249.0.2 /dev/null &
 SINK=$!
-sleep 0.3
+# bound before the first datagram: one to a closed port draws an ICMP
+# reply, a packet more on veth0
+end=$((SECONDS + 120))
+until ip netns exec $B ss -Hlun 'sport = :9999' | grep -q .; do
+	[ $SECONDS -lt $end ] || fail "socat did not bind port 9999"
+	sleep 0.05
+done
 
 N=40
 send="for i in \$(seq $N); do echo x | socat -u - UDP4-SENDTO:10.249.0.2:9999; done"

@@ -49,7 +49,7 @@ while [ $i -lt $REPEATS ]; do
 		ip netns exec $NS "$PERPKT" record -q -C $CPU --per udp-datagrams \
 			-w $w -d 1.5 -o "$TMP/s$i.json" -- sh -c "
 			taskset -c $CPU sockperf server -i 127.0.0.1 -p 11111 >/dev/null 2>&1 &
-			sleep 0.3
+			until ss -Hlun 'sport = :11111' | grep -q .; do sleep 0.05; done
 			exec taskset -c $CPU sockperf ping-pong -i 127.0.0.1 -p 11111 -m 40 -t 30 >/dev/null 2>&1" \
 			2>"$TMP/err" || rc=$?
 		[ $rc = 0 ] && break

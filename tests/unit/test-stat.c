@@ -176,12 +176,42 @@ static void test_repeats_ns(void **state)
 	json_decref(doc);
 }
 
+/* The text: an overrun run warned about, as record's reports do, and a
+ * warm-up gap put on the machine, not on the counters. */
+static void test_text_overrun_and_warmup(void **state)
+{
+	struct stat_model m;
+	struct profile p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	make_profile(&p, 0, 0);
+	p.asked_window_ns = 5000000000ull;
+	p.asked_ns = 6000000000ull;
+	p.wall_ns = 9500000000ull;
+	p.latency_unsampled.count = 50;
+	p.latency_unsampled.mean = 10000;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(stat_build(&m, &p), 0);
+	assert_int_equal(stat_text(f, &m, NULL), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "warning: run overran: it took 9.5 s"));
+	assert_non_null(strstr(buf, "warm-up: mean 20.00 us in the window vs 10.00 us"));
+	assert_non_null(strstr(buf, "the machine's"));
+	assert_null(strstr(buf, "observer:"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_primary_hardware),
 		cmocka_unit_test(test_primary_software_clock),
 		cmocka_unit_test(test_repeats_ns),
+		cmocka_unit_test(test_text_overrun_and_warmup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

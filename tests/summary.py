@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The end of a check (tests/check.sh): every skipped test with its
+reason, every failed one, the slowest tests and the total, from ctest's
+JUnit file. Exits 1 when a test of this run that --require names
+skipped: space-separated regular expressions matched against test names
+(re.search), or label:NAME for each test carrying that ctest label (the
+labels are read with `ctest --show-only=json-v1` in the current folder)."""
+import argparse
+import json
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+SLOWEST = 8
+
+
+def skip_reason(output):
+    """The test's own reason: its last `SKIP: ...` line (tests/cli/lib.sh
+    skip), else its last non-empty line."""
+    lines = [l.strip() for l in (output or "").splitlines() if l.strip()]
+    for line in reversed(lines):
+        if line.startswith("SKIP:"):
+            return line[len("SKIP:"):].strip()
+    return lines[-1] if lines else "(the test printed no reason)"
+
+
+def labelled(label):
+    """Names of the tests in this build folder that carry LABEL."""
+    try:
+        out = subprocess.run(["ctest", "--show-only=json-v1"], capture_output=True,
+                             text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit(f"summary: cannot list the tests' labels: {e}")
+    names = []
+    for t in json.loads(out).get("tests", []):
+        for p in t.get("properties", []):
+            if p.get("name") == "LABELS" and label in p.get("value", []):
+                names.append(t["name"])
+    return names
+
+
+def minutes(s):
+    s = int(round(s))
+    return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--junit", required=True)
+    ap.add_argument("--wall", type=float, default=None)
+    ap.add_argument("--require", default="")
+    a = ap.parse_args()
+
+    try:
+        root = ET.parse(a.junit).getroot()
+    except (OSError, ET.ParseError) as e:
+        print(f"{a.name}: no test results ({a.junit}: {e})")
+        return 1
+    cases = []
+    for tc in root.iter("testcase"):
+        status = "passed"
+        reason = ""
+        out = tc.findtext("system-out") or ""
+        sk = tc.find("skipped")
+        if sk is not None:
+            status, reason = "skipped", skip_reason(out)
+        elif tc.find("failure") is not None or tc.find("error") is not None:
+            el = tc.find("failure") if tc.find("failure") is not None else tc.find("error")
+            status = "failed"
+            fails = [l.strip() for l in out.splitlines() if l.strip().startswith("FAIL:")]
+            reason = fails[-1] if fails else (el.get("message") or "").strip()
+        st = tc.get("status")
+        if st in ("notrun", "disabled") and status == "passed":
+            status, reason = "skipped", skip_reason(out)
+        cases.append((tc.get("name"), status, reason, float(tc.get("time") or 0)))
+
+    n = {s: sum(1 for c in cases if c[1] == s) for s in ("passed", "skipped", "failed")}
+    total = sum(c[3] for c in cases)
+    print(f"\n== {a.name}: {len(cases)} tests: {n['passed']} passed, {n['skipped']} skipped, "
+          f"{n['failed']} failed; {minutes(total)} of tests"
+          + (f", {minutes(a.wall)} in all" if a.wall is not None else ""))
+    for title, st in (("skipped", "skipped"), ("failed", "failed")):
+        rows = [c for c in cases if c[1] == st]
+        if rows:
+            print(f"{title}:")
+            for c in rows:
+                print(f"  {c[0]}: {c[2]}")
+    slow = sorted(cases, key=lambda c: -c[3])[:SLOWEST]
+    if slow:
+        print("slowest: " + ", ".join(f"{c[0]} {c[3]:.0f} s" for c in slow))
+
+    bad = []
+    ran = {c[0]: c for c in cases}
+    for pat in a.require.split():
+        if pat.startswith("label:"):
+            want = [ran[x] for x in labelled(pat[len("label:"):]) if x in ran]
+        else:
+            want = [c for c in cases if re.search(pat, c[0])]
+        bad += [f"{c[0]}: required but skipped ({c[2]})" for c in want if c[1] == "skipped"]
+    if bad:
+        print(f"{a.name}: tests that must run (PERPKT_REQUIRE) skipped:")
+        for b in bad:
+            print(f"  {b}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * reports/model-context.c and model-workload.c on a profile built by
+ * hand: a sample at an irq-enable point charged to its caller through
+ * the callchain, the idle task's samples idle unless interrupt work is
+ * on their stack, and the workload's busy time apart from other tasks'.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "reports/model.h"
+#include "symbolize/symbolize.h"
+
+static const struct sym_entry ksyms[] = {
+	{ 0x1000, 0x100, 't', "udp_sendmsg", NULL },
+	{ 0x2000, 0x100, 't', "pvm_irq_enable", NULL },
+	{ 0x2100, 0x100, 't', "__raw_callee_save_pvm_irq_enable", NULL },
+	{ 0x3000, 0x100, 't', "pvm_safe_halt_hc", NULL },
+	{ 0x4000, 0x100, 't', "default_idle_call", NULL },
+	{ 0x5000, 0x100, 't', "asm_sysvec_apic_timer_interrupt", NULL },
+	{ 0x6000, 0x100, 't', "mystery_fn", NULL },
+};
+
+/* cpu-clock at 1000 ns, 100 round trips, client and server on CPU 0 */
+static const struct profile_sample samples[] = {
+	/* at the irq-enable point: 100 ns/RT, all the caller's */
+	{ 0, 0, 0x2010, ROLE_CLIENT, 10, 10000, 0, 0 },
+	/* the halt no rule names: idle by context, 200 */
+	{ 0, 0, 0x3010, ROLE_IDLE, 20, 20000, 0, 0 },
+	/* a vague function of the idle task: half under an interrupt */
+	{ 0, 0, 0x6010, ROLE_IDLE, 8, 8000, 0, 0 },
+	/* no symbol, no stack, idle task: idle */
+	{ 0, 0, 0x9000, ROLE_IDLE, 2, 2000, 0, 0 },
+	/* another task on CPU 1 */
+	{ 0, 1, 0x6010, ROLE_OTHER, 5, 5000, 0, 0 },
+};
+
+static uint64_t st_a[] = { 0x2010, 0x2110, 0x1010 };
+static uint64_t st_b[] = { 0x2010, 0x1020 };
+static uint64_t st_c[] = { 0x3010, 0x4010 };
+static uint64_t st_d[] = { 0x6010, 0x5010, 0x3010, 0x4010 };
+static uint64_t st_e[] = { 0x6010, 0x4010 };
+static struct profile_stack stacks[] = {
+	{ 0, ROLE_CLIENT, 3, 3000, 3, st_a },
+	{ 0, ROLE_CLIENT, 1, 1000, 2, st_b },
+	{ 0, ROLE_IDLE, 5, 5000, 2, st_c },
+	{ 0, ROLE_IDLE, 1, 1000, 4, st_d },
+	{ 0, ROLE_IDLE, 1, 1000, 2, st_e },
+};
+
+struct fixture {
+	struct profile p;
+	struct profile_event ev;
+	struct profile_sample smp[8];
+	struct symbolizer *s;
+	struct model m;
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	assert_non_null(fx);
+	fx->p.mode = "software-clock";
+	fx->p.round_trips = 100;
+	fx->p.window_ns = 1000000000ull;
+	fx->p.client_cpu = fx->p.server_cpu = 0;
+	fx->ev.name = "cpu-clock";
+	fx->ev.unit = "ns";
+	fx->ev.period = 1000;
+	fx->p.events = &fx->ev;
+	fx->p.nevents = 1;
+	memcpy(fx->smp, samples, sizeof(samples));
+	fx->p.samples = fx->smp;
+	fx->p.nsamples = sizeof(samples) / sizeof(samples[0]);
+	fx->p.stacks = stacks;
+	fx->p.nstacks = sizeof(stacks) / sizeof(stacks[0]);
+	assert_int_equal(symbolizer_open_entries(&fx->s, ksyms,
+		sizeof(ksyms) / sizeof(ksyms[0]), NULL), 0);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	model_free(&fx->m);
+	symbolizer_close(fx->s);
+	free(fx);
+	return 0;
+}
+
+/* The per-RT value of function `name` in bucket `bucket`, 0 if no row. */
+static double fn(const struct model *m, const char *name, const char *bucket)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfunctions; i++)
+		if (!strcmp(m->functions[i].name, name) &&
+		    !strcmp(m->functions[i].bucket, bucket))
+			return m->functions[i].per_rt[0];
+	return 0;
+}
+
+static void test_charged_to_caller(void **state)
+{
+	struct fixture *fx = *state;
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_true(fabs(fn(&fx->m, "udp_sendmsg", "udp") - 100) < 1e-9);
+	assert_true(fn(&fx->m, "pvm_irq_enable", "irq-enable") == 0);
+	assert_true(fn(&fx->m, "__raw_callee_save_pvm_irq_enable",
+		       "irq-enable") == 0);
+	assert_int_equal(fx->m.pass_samples, 10);
+	assert_int_equal(fx->m.pass_charged, 10);
+	/* splitting keeps every total exact */
+	assert_true(fabs(fx->m.total.per_rt[0] - 450) < 1e-9);
+	assert_int_equal(fx->m.total.samples[0], 45);
+}
+
+static void test_idle_by_context(void **state)
+{
+	struct fixture *fx = *state;
+	size_t i;
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_true(fabs(fn(&fx->m, "pvm_safe_halt_hc", "idle") - 200) < 1e-9);
+	for (i = 0; i < fx->m.nfunctions; i++)
+		if (!strcmp(fx->m.functions[i].name, "pvm_safe_halt_hc"))
+			assert_string_equal(fx->m.functions[i].rule,
+					    MODEL_IDLE_CONTEXT_RULE);
+	/* half of mystery_fn's idle-task time was under an interrupt */
+	assert_true(fabs(fn(&fx->m, "mystery_fn", "idle") - 40) < 1e-9);
+	assert_true(fabs(fn(&fx->m, "mystery_fn", "other") - 90) < 1e-9);
+	assert_true(fabs(fn(&fx->m, MODEL_UNKNOWN_NAME, "idle") - 20) < 1e-9);
+	/* busy: 450 - 200 - 40 - 20 */
+	assert_true(fabs(fx->m.busy.per_rt[0] - 190) < 1e-9);
+}
+
+static void test_workload_apart(void **state)
+{
+	struct fixture *fx = *state;
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_non_null(fx->m.workload);
+	/* udp 100 and the interrupt work in idle context 40; the other
+	 * task's 50 on CPU 1 apart */
+	assert_true(fabs(fx->m.workload->busy.per_rt[0] - 140) < 1e-9);
+	assert_true(fabs(model_other_tasks(&fx->m) - 50) < 1e-9);
+	assert_non_null(model_bucket(fx->m.workload, "other"));
+	assert_true(fabs(model_bucket(fx->m.workload, "other")->per_rt[0] - 40) <
+		    1e-9);
+}
+
+static void test_hardware_not_charged(void **state)
+{
+	struct fixture *fx = *state;
+
+	/* a PMU's sample lands where the time went: nothing is moved */
+	fx->p.mode = "hardware";
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_true(fabs(fn(&fx->m, "pvm_irq_enable", "irq-enable") - 100) < 1e-9);
+	assert_int_equal(fx->m.pass_charged, 0);
+	/* the idle task is still read by its context */
+	assert_true(fabs(fn(&fx->m, "pvm_safe_halt_hc", "idle") - 200) < 1e-9);
+}
+
+static void test_no_callchains(void **state)
+{
+	struct fixture *fx = *state;
+
+	fx->p.nstacks = 0;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	/* at the point, uncharged; the idle task's vague samples idle */
+	assert_true(fabs(fn(&fx->m, "pvm_irq_enable", "irq-enable") - 100) < 1e-9);
+	assert_int_equal(fx->m.pass_samples, 10);
+	assert_int_equal(fx->m.pass_charged, 0);
+	assert_true(fabs(fn(&fx->m, "mystery_fn", "idle") - 80) < 1e-9);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_charged_to_caller, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_by_context, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_workload_apart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hardware_not_charged, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_callchains, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
