@@ -416,6 +416,7 @@ const char buckets_default_text[] =
 	"driver func blackhole_netdev_*\n"
 	"driver func e1000*\n"
 	"driver func virtnet_*\n"
+	"driver func vmxnet3_*\n"
 	"driver func virtqueue_*\n"
 	"driver func vring_*\n"
 	"driver func vp_*\n"

@@ -163,8 +163,11 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 		o->builtin.transport = arg;
 		break;
 	case 21:
-		if (strcmp(arg, "loopback") && strcmp(arg, "veth"))
-			return error("unknown network '%s': use loopback or veth",
+		if (strcmp(arg, "loopback") && strcmp(arg, "veth") &&
+		    strcmp(arg, "nic") && strcmp(arg, "nic:virtio") &&
+		    strcmp(arg, "nic:vmxnet3"))
+			return error("unknown network '%s': use loopback, veth or "
+				     "(with --kernel) nic, nic:virtio, nic:vmxnet3",
 				     arg);
 		o->builtin.network = arg;
 		break;
@@ -266,5 +269,9 @@ int record_check_options(struct record_options *o, int argc, char **argv)
 	if (o->builtin.peer_key && !o->builtin.peer)
 		return error("--peer-key is the key of a 'perpkt serve': it goes "
 			     "with --peer");
+	if (o->builtin.network && !strncmp(o->builtin.network, "nic", 3) &&
+	    !o->kernel.kernel)
+		return error("--net '%s' boots two guests joined by an emulated "
+			     "NIC: it goes with --kernel IMAGE", o->builtin.network);
 	return 0;
 }

@@ -19,7 +19,9 @@
 "      --gap TIME         pause between round trips (e.g. 100us)\n" \
 "      --gap-mode MODE    sleep (default) or spin through the gap\n" \
 "      --net NAME         loopback (default) or veth: two namespaces\n" \
-"                         made by perpkt, joined by a veth pair\n" \
+"                         made by perpkt, joined by a veth pair; or,\n" \
+"                         record in guests only, nic[:virtio|vmxnet3]:\n" \
+"                         two joined by an emulated NIC (virtio default)\n" \
 "      --peer HOST[:PORT] responder is a 'perpkt serve' there (port 12865)\n" \
 "      --peer-key FILE    the key that serve made (a copy, mode 0600);\n" \
 "                         default ~/.config/perpkt/serve.key\n" \
@@ -30,6 +32,8 @@
 "                         cross-socket: CPUs chosen from the topology\n" \
 "      --rps-cpus MASK    RPS mask of the receive queue for the run\n" \
 "      --irq-cpu N        move the interface's IRQs to CPU N for the run\n" \
+"                         (with --net nic, as --rps-cpus: the\n" \
+"                         responder guest's NIC)\n" \
 "      --no-wait          fail at once while another perpkt is changing\n" \
 "                         the system (--rps-cpus, --net veth), rather\n" \
 "                         than wait for it to put it back\n" \

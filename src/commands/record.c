@@ -216,8 +216,10 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			   o->kernel.guest_perpkt || o->kernel.append ||
 			   o->kernel.modules || o->kernel.config))
 		return error("--vmlinux, --qemu-arg, --qemu-timeout, --guest-perpkt, --append, --modules and --config go with --kernel (perpkt report takes --vmlinux)");
-	if ((o->builtin.no_remote || o->builtin.remote_cpus) && !o->builtin.peer)
-		return error("--%s goes with --peer: only a peer has a remote side",
+	if ((o->builtin.no_remote || o->builtin.remote_cpus) && !o->builtin.peer &&
+	    !(o->kernel.kernel && o->builtin.network &&
+	      !strncmp(o->builtin.network, "nic", 3)))
+		return error("--%s goes with --peer or --net nic: only a peer has a remote side",
 			     o->builtin.no_remote ? "no-remote" : "remote-cpus");
 	if (o->builtin.no_remote && o->builtin.remote_cpus)
 		return error("--no-remote and --remote-cpus both given: choose one");

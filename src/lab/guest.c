@@ -43,8 +43,38 @@ static const char init_script[] =
 "ip link set lo up\n"
 "for m in /perpkt/modules/*.ko.xz; do [ -e \"$m\" ] && unxz \"$m\"; done\n"
 "for m in /perpkt/modules/*.ko; do [ -e \"$m\" ] && insmod \"$m\"; done\n"
+"IF=\n"
+/* the responder's --rps-cpus and --irq-cpu on the NIC's queues and
+ * interrupts; what is in effect as conditions, one "KEY VALUE" a line */
+"nic_tuning() {\n"
+"  irqs=$(grep -E \"virtio[0-9]+-(input|output)|$IF\" /proc/interrupts | cut -d: -f1)\n"
+"  for q in /sys/class/net/$IF/queues/rx-*/rps_cpus; do\n"
+"    [ -z \"$RPS\" ] || echo \"$RPS\" > $q 2>/tmp/e || { echo \"$q to $RPS: $(cat /tmp/e)\" > /tmp/tuning-error; return 1; }\n"
+"  done\n"
+"  for n in $irqs; do\n"
+"    [ -z \"$IRQ\" ] || echo \"$IRQ\" > /proc/irq/$n/smp_affinity_list 2>/tmp/e || { echo \"/proc/irq/$n/smp_affinity_list to $IRQ: $(cat /tmp/e)\" > /tmp/tuning-error; return 1; }\n"
+"  done\n"
+"  echo \"net.rps_cpus responder guest $IF:$(for q in /sys/class/net/$IF/queues/rx-*/rps_cpus; do q=${q%/rps_cpus}; echo -n \" ${q##*/} $(cat $q/rps_cpus)\"; done)${RPS:+ (set for the run)}\"\n"
+"  echo \"net.irq_cpus responder guest $IF:$(for n in $irqs; do echo -n \" $(grep \"^ *$n:\" /proc/interrupts | awk '{print $NF}') CPU $(cat /proc/irq/$n/smp_affinity_list)\"; done)${IRQ:+ (set for the run)}\"\n"
+"}\n"
+"if [ -n \"$ADDR\" ]; then\n"
+"  for d in /sys/class/net/*; do [ \"${d##*/}\" = lo ] || { IF=${d##*/}; break; }; done\n"
+"  [ -n \"$IF\" ] && ip addr add \"$ADDR\" dev \"$IF\" && ip link set \"$IF\" up\n"
+"fi\n"
 "if [ ! -e /proc/sys/kernel/perf_event_paranoid ]; then\n"
 "  echo \"kernel $(uname -r) has no perf_event support (no /proc/sys/kernel/perf_event_paranoid): build it with CONFIG_PERF_EVENTS=y\" > /tmp/guest-error\n"
+"elif [ -n \"$ADDR\" ] && [ -z \"$IF\" ]; then\n"
+"  echo \"kernel $(uname -r) shows no network interface for the emulated $NIC NIC: its driver is neither built in nor among the modules found\" > /tmp/guest-error\n"
+"elif [ -n \"$BIND\" ] && ! nic_tuning > /tmp/tuning; then\n"
+"  echo \"cannot steer the responder guest's $IF: cannot set $(cat /tmp/tuning-error)\" > /tmp/guest-error\n"
+"elif [ -n \"$BIND\" ]; then\n"
+"  echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent\n"
+"  /usr/bin/perpkt serve --once --bind \"$BIND\" --key " LAB_GUEST_KEY " > /tmp/stdout 2> /tmp/stderr &\n"
+"  pid=$!\n"
+"  while kill -0 $pid 2>/dev/null && ! grep -q 'serve: listening' /tmp/stderr; do usleep 20000; done\n"
+"  echo \"" LAB_GUEST_SERVE_MARK " on $BIND ($IF)\"\n"
+"  wait $pid\n"
+"  echo $? > /tmp/rc\n"
 "else\n"
 "  set --\n"
 "  while IFS= read -r a; do set -- \"$@\" \"$a\"; done < /perpkt/args\n"
@@ -61,7 +91,7 @@ static const char init_script[] =
 "echo 1 > /proc/sys/kernel/printk\n"
 "stty -F /dev/$PORT raw -echo\n"
 "{\n"
-"  for f in guest-error rc stderr uptime notes profile.json kallsyms.gz modules; do\n"
+"  for f in guest-error rc stderr uptime notes tuning profile.json kallsyms.gz modules; do\n"
 "    [ -e /tmp/$f ] || continue\n"
 "    echo \"perpkt-file $f\"; base64 /tmp/$f; echo perpkt-end\n"
 "  done\n"
@@ -156,28 +186,35 @@ out:
 	return ret;
 }
 
-/* The veth module: under --modules DIR (DIR/kernel/..., as in
+/* The NIC drivers' modules, in the order they load. */
+static const char *const virtio_modules[] = {
+	"drivers/virtio/virtio_ring", "drivers/virtio/virtio",
+	"drivers/virtio/virtio_pci_legacy_dev",
+	"drivers/virtio/virtio_pci_modern_dev", "drivers/virtio/virtio_pci",
+	"net/core/failover", "drivers/net/net_failover",
+	"drivers/net/virtio_net", NULL,
+};
+static const char *const vmxnet3_modules[] = {
+	"drivers/net/vmxnet3/vmxnet3", NULL,
+};
+
+/* Module kernel/NAME.ko* under --modules DIR (DIR/kernel/..., as in
  * lib/modules/R, or DIR/lib/modules/R/kernel/..., an INSTALL_MOD_PATH),
  * else in the tree a .deb unpacks beside boot/vmlinuz-R. */
-static int find_veth(const char *modules, const char *dir, const char *rel,
-		     char *out, size_t len)
+static int find_module(const char *modules, const char *dir, const char *rel,
+		       const char *name, char *out, size_t len)
 {
-	static const char *const under[] = {
-		"%s/kernel/drivers/net/veth.ko*",
-		"%s/lib/modules/*/kernel/drivers/net/veth.ko*",
-	};
 	char path[4400];
 	glob_t gl;
-	size_t i;
-	int found = 0;
+	int found = 0, i;
 
 	for (i = 0; i < (modules ? 2 : 1) && !found; i++) {
 		if (modules)
-			snprintf(path, sizeof(path), under[i], modules);
+			snprintf(path, sizeof(path), i ? "%s/lib/modules/*/kernel/%s.ko*" :
+				 "%s/kernel/%s.ko*", modules, name);
 		else
-			snprintf(path, sizeof(path),
-				 "%s/../lib/modules/%s/kernel/drivers/net/veth.ko*",
-				 dir, rel);
+			snprintf(path, sizeof(path), "%s/../lib/modules/%s/kernel/%s.ko*",
+				 dir, rel, name);
 		if (!glob(path, 0, NULL, &gl) && gl.gl_pathc) {
 			snprintf(out, len, "%s", gl.gl_pathv[0]);
 			found = 1;
@@ -185,6 +222,31 @@ static int find_veth(const char *modules, const char *dir, const char *rel,
 		globfree(&gl);
 	}
 	return found;
+}
+
+/* The NIC's modules as perpkt/modules/NN-NAME.ko[.xz]: /init loads them
+ * in the order of their names. */
+static int add_nic_modules(struct initramfs *ir, const struct lab_guest *g,
+			   const char *dir, const char *rel)
+{
+	const char *const *m = strcmp(g->nic, "vmxnet3") ? virtio_modules :
+			       vmxnet3_modules;
+	char path[4400], guest[300];
+	int i;
+
+	for (i = 0; m[i]; i++) {
+		const char *base = strrchr(m[i], '/') + 1;
+		int xz;
+
+		if (!find_module(g->modules, dir, rel, m[i], path, sizeof(path)))
+			continue;
+		xz = strlen(path) > 3 && !strcmp(path + strlen(path) - 3, ".xz");
+		snprintf(guest, sizeof(guest), "perpkt/modules/%02d-%s.ko%s", i,
+			 base, xz ? ".xz" : "");
+		if (initramfs_add_file(ir, guest, path, 0644))
+			return -1;
+	}
+	return 0;
 }
 
 /* From the tree a .deb unpacks beside boot/vmlinuz-R (or --modules):
@@ -204,13 +266,15 @@ static int add_kernel_files(struct initramfs *ir, const struct lab_guest *g,
 	if (!strncmp(base, "vmlinuz-", 8))
 		snprintf(rel, sizeof(rel), "%s", base + 8);
 	dir = dirname(copy);
-	if (find_veth(g->modules, dir, rel, path, sizeof(path))) {
+	if (find_module(g->modules, dir, rel, "drivers/net/veth", path, sizeof(path))) {
 		int xz = strlen(path) > 3 && !strcmp(path + strlen(path) - 3, ".xz");
 
 		ret = initramfs_add_file(ir, xz ? "perpkt/modules/veth.ko.xz" :
 					 "perpkt/modules/veth.ko", path, 0644);
 		*module = xz ? "veth.ko.xz" : "veth.ko";
 	}
+	if (!ret && g->nic)
+		ret = add_nic_modules(ir, g, dir, rel);
 	snprintf(path, sizeof(path), "%s/config-%s", dir, rel);
 	if (!ret && strcmp(rel, "*") && !access(path, R_OK)) {
 		char guest[300];
@@ -247,8 +311,11 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 		fprintf(f, "%s\n", g->args[i]);
 	}
 	fclose(f);
-	snprintf(env, sizeof(env), "PORT=%s\nEXACT=%s\n", a->data_port,
-		 g->exact ? "1" : "");
+	snprintf(env, sizeof(env), "PORT=%s\nEXACT=%s\nNIC=%s\nADDR=%s\nBIND=%s\n"
+		 "RPS=%s\nIRQ=%s\n", a->data_port, g->exact ? "1" : "",
+		 g->nic ? g->nic : "", g->addr ? g->addr : "",
+		 g->serve_bind ? g->serve_bind : "", g->rps_cpus ? g->rps_cpus : "",
+		 g->irq_cpu ? g->irq_cpu : "");
 	if (lab_arch_path(a->busybox, busybox, sizeof(busybox)) ||
 	    access(busybox, R_OK)) {
 		error("no static busybox for the %s guest at '%s': run tests/lab/fetch-guest.sh %s (it unpacks busybox-static:%s there)",
@@ -262,6 +329,8 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 	    initramfs_add_data(ir, "perpkt/args", args, len, 0644) ||
 	    add_elf(ir, a, g->perpkt, "usr/bin/perpkt") ||
 	    (a->ip && add_elf(ir, a, a->ip, "usr/sbin/ip")) ||
+	    (g->key && initramfs_add_data(ir, LAB_GUEST_KEY + 1, g->key,
+					  strlen(g->key), 0600)) ||
 	    add_kernel_files(ir, g, module))
 		goto fail;
 	free(args);

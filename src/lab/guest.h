@@ -24,10 +24,28 @@ struct lab_guest {
 	size_t nargs;
 	int exact;                 /* send the guest's kallsyms and modules
 				    * out too (--exact: the host symbolizes) */
+	/* --net nic: one of the two guests joined by an emulated NIC */
+	const char *nic;           /* "virtio" or "vmxnet3": its driver
+				    * modules go in; NULL: no NIC */
+	const char *addr;          /* ADDR/24 the guest takes on the NIC */
+	const char *serve_bind;    /* the responder: `perpkt serve --once
+				    * --bind` this instead of record */
+	const char *key;           /* the serve key both guests hold (64
+				    * hex digits), at LAB_GUEST_KEY */
+	const char *rps_cpus;      /* the responder: its NIC's RPS mask and */
+	const char *irq_cpu;       /* the CPU of its interrupts, or NULL */
 };
 
+/* Where the guest finds the serve key (--net nic). */
+#define LAB_GUEST_KEY "/perpkt/serve.key"
+/* The responder's console line once serve listens (--net nic). */
+#define LAB_GUEST_SERVE_MARK "perpkt-guest: serve listening"
+
 /* Write the initramfs to `path`; *module names the veth module put in
- * (a static string, or NULL when none was found). */
+ * (a static string, or NULL when none was found). With g->nic, its
+ * driver and the modules it needs go in, in the order they load: a
+ * missing one is taken to be built in (the guest says when the NIC does
+ * not show up). */
 int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 			const char **module);
 
@@ -40,6 +58,8 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 #define LAB_GUEST_UPTIME "uptime"       /* /proc/uptime at /init, at the end */
 #define LAB_GUEST_KALLSYMS "kallsyms.gz" /* --exact: /proc/kallsyms, gzip'd */
 #define LAB_GUEST_MODULES "modules"     /* --exact: /proc/modules */
+#define LAB_GUEST_TUNING "tuning"       /* the responder's NIC steering:
+					 * "KEY VALUE" lines, conditions */
 /* Printed on the console once /init runs. */
 #define LAB_GUEST_UP_MARK "perpkt-guest: up"
 

@@ -18,6 +18,7 @@
 #include "lab/guest.h"
 #include "lab/kconfig.h"
 #include "lab/qemu.h"
+#include "lab/run.h"
 #include "system/procfile.h"
 #include "profile/merge.h"
 #include "profile/profile.h"
@@ -63,10 +64,16 @@ static const char *const exact_args[] = {
 	"--window-marks", "-a", "-e", "cpu-clock",
 };
 
-char **lab_guest_args(int argc, char **argv, int exact, size_t *n)
+/* The client guest's responder (--net nic): serve in the other guest. */
+static const char *const peer_args[] = {
+	"--peer", LAB_NIC_RESPONDER, "--peer-key", LAB_GUEST_KEY,
+};
+
+char **lab_guest_args(int argc, char **argv, int exact, int peer, size_t *n)
 {
 	size_t nextra = sizeof(exact_args) / sizeof(exact_args[0]), k;
-	char **out = calloc((size_t)argc + nextra + 1, sizeof(*out));
+	size_t npeer = sizeof(peer_args) / sizeof(peer_args[0]);
+	char **out = calloc((size_t)argc + nextra + npeer + 1, sizeof(*out));
 	int i, value, rest = 0;
 
 	*n = 0;
@@ -78,16 +85,29 @@ char **lab_guest_args(int argc, char **argv, int exact, size_t *n)
 		} else if (!rest && host_option(argv[i], exact, &value)) {
 			i += value;
 			continue;
+		} else if (!rest && !strncmp(argv[i], "--net=nic", 9)) {
+			continue;  /* the host's: the guest has the NIC */
+		} else if (!rest && !strcmp(argv[i], "--net") && i + 1 < argc &&
+			   !strncmp(argv[i + 1], "nic", 3)) {
+			i++;
+			continue;
+		} else if (!rest && peer && (!strcmp(argv[i], "--rps-cpus") ||
+					     !strcmp(argv[i], "--irq-cpu"))) {
+			i++;  /* the responder guest's, on its NIC */
+			continue;
+		} else if (!rest && peer && (!strncmp(argv[i], "--rps-cpus=", 11) ||
+					     !strncmp(argv[i], "--irq-cpu=", 10))) {
+			continue;
 		}
 		out[(*n)++] = argv[i];
 	}
 	for (k = 0; exact && k < nextra; k++)
 		out[(*n)++] = (char *)exact_args[k];
+	for (k = 0; peer && k < npeer; k++)
+		out[(*n)++] = (char *)peer_args[k];
 	return out;
 }
 
-/* What boot() returns for a guest that stalled before /init. */
-#define LAB_BOOT_STALLED -2
 #define LAB_UP_TIMEOUT_S 60
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
@@ -96,25 +116,6 @@ static int rm_entry(const char *path, const struct stat *st, int flag,
 	return remove(path);
 }
 
-struct lab_run {
-	char dir[4096];
-	char initrd[4200], console[4200], data[4200], log[4200], out[4200];
-	const struct lab_arch *arch;
-	const char *module;
-	int kvm;
-	char accel[512];
-	char qemu_version[256];
-	char *qemu_command;
-	double wall_s;
-	double boot_s, end_s;   /* guest uptime at /init and at the end */
-	double up_s;            /* host seconds from QEMU's start to /init */
-	char *plugin;           /* exact: the QEMU plugin */
-	char append[4096];      /* perpkt's additions, then --append */
-	char config[4096];      /* the configuration checked, "" if none */
-	char counts[4200];      /* exact: the plugin's counts file */
-	int boot;               /* which boot, from 0 */
-	double walls_s;         /* QEMU's runs together */
-};
 
 static void path_in(char *out, size_t len, const struct lab_run *r,
 		    const char *name)
@@ -122,7 +123,7 @@ static void path_in(char *out, size_t len, const struct lab_run *r,
 	snprintf(out, len, "%s/%s", r->dir, name);
 }
 
-static int console_has(const char *path, const char *mark)
+int lab_console_has(const char *path, const char *mark)
 {
 	char *text = procfile_read(path);
 	int found;
@@ -136,10 +137,10 @@ static int console_has(const char *path, const char *mark)
 
 /* Why the boot ended before the profile came out, with the console's
  * tail (or QEMU's own messages when the kernel never started). */
-static int boot_failed(const struct lab_run *r, const struct lab_request *rq,
-		       enum lab_qemu_end end, int status, double timeout)
+int lab_run_failed(const struct lab_run *r, const struct lab_request *rq,
+		   enum lab_qemu_end end, int status, double timeout)
 {
-	int up = console_has(r->console, LAB_GUEST_UP_MARK);
+	int up = lab_console_has(r->console, LAB_GUEST_UP_MARK);
 	char how[64];
 
 	if (end == LAB_QEMU_INTERRUPTED)
@@ -176,43 +177,41 @@ static int boot_failed(const struct lab_run *r, const struct lab_request *rq,
 		     r->arch->data_port);
 }
 
-/* Boot once; 0 when the guest's files came out. */
-static int boot(struct lab_run *r, const struct lab_request *rq,
-		const struct lab_job *job)
+void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
+		  const struct lab_job *job, struct lab_qemu *q,
+		  char **extra, size_t nextra)
 {
-	struct lab_qemu q = {
-		.arch = r->arch, .kernel = rq->kernel, .initrd = r->initrd,
-		.console = r->console, .data = r->data, .log = r->log,
-		.extra = (char **)rq->qemu_args, .nextra = rq->nqemu_args,
-		.kvm = r->kvm, .cpus = 2, .mem_mb = 1024,
-		.interrupted = job->interrupted, .up_mark = LAB_GUEST_UP_MARK,
-	};
-	enum lab_qemu_end end;
-	char **argv, plugin[8500];
-	int status = 0, n;
+	char **argv;
 	size_t i, len = 0;
 
+	memset(q, 0, sizeof(*q));
+	q->arch = r->arch, q->kernel = rq->kernel, q->initrd = r->initrd;
+	q->console = r->console, q->data = r->data, q->log = r->log;
+	q->extra = extra, q->nextra = nextra;
+	q->kvm = r->kvm, q->cpus = 2, q->mem_mb = 1024;
+	q->interrupted = job->interrupted, q->up_mark = LAB_GUEST_UP_MARK;
 	if (r->plugin) {
 		/* one counts file per boot; nokaslr: the same addresses in
 		 * every boot, so their windows add up */
 		snprintf(r->counts, sizeof(r->counts), "%s/counts-%d.txt", r->dir,
 			 r->boot);
-		snprintf(plugin, sizeof(plugin), "file=%s,out=%s", r->plugin, r->counts);
-		q.plugin = plugin;
+		snprintf(r->plugin_arg, sizeof(r->plugin_arg), "file=%s,out=%s",
+			 r->plugin, r->counts);
+		q->plugin = r->plugin_arg;
 	}
 	/* QEMU takes one -append: perpkt's own first, the user's after
 	 * (the kernel lets a later option win) */
 	snprintf(r->append, sizeof(r->append), "%s%s%s", r->plugin ? "nokaslr" : "",
 		 r->plugin && rq->append ? " " : "", rq->append ? rq->append : "");
-	q.append = r->append[0] ? r->append : NULL;
+	q->append = r->append[0] ? r->append : NULL;
 	/* boot in seconds, the windows at TCG's pace, and the reply */
-	q.timeout_s = rq->qemu_timeout > 0 ? rq->qemu_timeout :
+	q->timeout_s = rq->qemu_timeout > 0 ? rq->qemu_timeout :
 		90 + 2 * job->run_s + (job->counted ? 120 : 0);
 	/* /init comes after 3-15 s here, even on a loaded host; a guest
 	 * not there after a minute has stalled in early boot */
 	if (rq->qemu_timeout <= 0)
-		q.up_timeout_s = LAB_UP_TIMEOUT_S;
-	argv = lab_qemu_argv(&q);
+		q->up_timeout_s = LAB_UP_TIMEOUT_S;
+	argv = lab_qemu_argv(q);
 	for (i = 0; argv && argv[i]; i++)
 		len += strlen(argv[i]) + 1;
 	free(r->qemu_command);
@@ -220,6 +219,17 @@ static int boot(struct lab_run *r, const struct lab_request *rq,
 	for (i = 0; r->qemu_command && argv && argv[i]; i++)
 		strcat(strcat(r->qemu_command, i ? " " : ""), argv[i]);
 	lab_qemu_argv_free(argv);
+}
+
+/* Boot once; 0 when the guest's files came out. */
+static int boot(struct lab_run *r, const struct lab_request *rq,
+		const struct lab_job *job)
+{
+	struct lab_qemu q;
+	enum lab_qemu_end end;
+	int status = 0, n;
+
+	lab_run_qemu(r, rq, job, &q, (char **)rq->qemu_args, rq->nqemu_args);
 	if (!job->quiet && job->boots > 1)
 		info("booting '%s' under %s (%s), boot %d of %d", rq->kernel,
 		     r->arch->qemu, r->accel, r->boot + 1, job->boots);
@@ -234,13 +244,13 @@ static int boot(struct lab_run *r, const struct lab_request *rq,
 	if (n < 0)
 		return -1;
 	if (!n)
-		return boot_failed(r, rq, end, status,
-				   q.up_timeout_s > 0 && q.up_s < 0 ?
-				   q.up_timeout_s : q.timeout_s);
+		return lab_run_failed(r, rq, end, status,
+				      q.up_timeout_s > 0 && q.up_s < 0 ?
+				      q.up_timeout_s : q.timeout_s);
 	return 0;
 }
 
-static void choose_accel(struct lab_run *r, const struct lab_request *rq)
+void lab_run_choose_accel(struct lab_run *r, const struct lab_request *rq)
 {
 	struct lab_qemu q = { .extra = (char **)rq->qemu_args,
 			      .nextra = rq->nqemu_args };
@@ -265,7 +275,7 @@ static void choose_accel(struct lab_run *r, const struct lab_request *rq)
 		snprintf(r->accel, sizeof(r->accel), "tcg (%s)", why);
 }
 
-static char *read_text(const struct lab_run *r, const char *name)
+char *lab_run_read(const struct lab_run *r, const char *name)
 {
 	char path[4300];
 
@@ -276,7 +286,7 @@ static char *read_text(const struct lab_run *r, const char *name)
 /* The guest perpkt's messages, as if it had run here. */
 static void relay_stderr(const struct lab_run *r, const struct lab_job *job)
 {
-	char *text = read_text(r, LAB_GUEST_STDERR), *p, *at;
+	char *text = lab_run_read(r, LAB_GUEST_STDERR), *p, *at;
 	static const char guest_path[] = "/tmp/" LAB_GUEST_PROFILE;
 
 	/* "wrote '/tmp/profile.json'" is about the guest's copy */
@@ -378,25 +388,25 @@ static int fold_exact(struct lab_run *r, struct profile *p)
 /* The profile the guest brought out of this boot, checked, into p; the
  * guest's exit status as an enum result, RESULT_FAILURE when there is
  * no profile. */
-static int collect(struct lab_run *r, const struct lab_request *rq,
-		   const struct lab_job *job, struct profile *p)
+int lab_run_collect(struct lab_run *r, const struct lab_request *rq,
+		    const struct lab_job *job, struct profile *p)
 {
 	char *text, path[4300];
 	int guest_rc;
 
 	memset(p, 0, sizeof(*p));
-	text = read_text(r, LAB_GUEST_ERROR);
+	text = lab_run_read(r, LAB_GUEST_ERROR);
 	if (text) {
 		text[strcspn(text, "\n")] = '\0';
 		error("%s", text);
 		free(text);
 		return RESULT_FAILURE;
 	}
-	text = read_text(r, LAB_GUEST_UPTIME);
+	text = lab_run_read(r, LAB_GUEST_UPTIME);
 	if (text && r->boot == 0)
 		sscanf(text, "%lf %lf", &r->boot_s, &r->end_s);
 	free(text);
-	text = read_text(r, LAB_GUEST_RC);
+	text = lab_run_read(r, LAB_GUEST_RC);
 	guest_rc = text ? atoi(text) : PERPKT_EXIT_FAILURE;
 	free(text);
 	if (!job->quiet || guest_rc)
@@ -421,8 +431,8 @@ static int collect(struct lab_run *r, const struct lab_request *rq,
 
 /* How it was emulated into p's conditions, the host's command line,
  * and p written to the output. */
-static int finish(struct lab_run *r, const struct lab_request *rq,
-		  const struct lab_job *job, struct profile *p)
+int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
+		   const struct lab_job *job, struct profile *p)
 {
 	add_conditions(p, r, rq);
 	/* what reproduces it is the host's command */
@@ -509,8 +519,8 @@ static int check_config(struct lab_run *r, const struct lab_request *rq,
 	return lab_kconfig_check(r->config, r->arch, job->veth);
 }
 
-static int prepare(struct lab_run *r, const struct lab_request *rq,
-		   const struct lab_job *job)
+int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
+		    const struct lab_job *job)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct lab_guest g = { .kernel = rq->kernel };
@@ -560,8 +570,10 @@ static int prepare(struct lab_run *r, const struct lab_request *rq,
 		free(self);
 		return error("cannot create '%s': %s", r->out, strerror(errno));
 	}
-	g.args = lab_guest_args(job->argc, job->argv, rq->exact, &g.nargs);
+	g.args = lab_guest_args(job->argc, job->argv, rq->exact, r->client, &g.nargs);
 	g.exact = rq->exact;
+	g.nic = r->nic, g.addr = r->addr, g.serve_bind = r->serve_bind;
+	g.key = r->key, g.rps_cpus = r->rps_cpus, g.irq_cpu = r->irq_cpu;
 	if (!g.args) {
 		free(self);
 		return error("out of memory");
@@ -579,7 +591,7 @@ static int prepare(struct lab_run *r, const struct lab_request *rq,
 }
 
 /* Empty the folder the guest's files come out to, for the next boot. */
-static int clear_out(const struct lab_run *r)
+int lab_run_clear_out(const struct lab_run *r)
 {
 	if (nftw(r->out, rm_entry, 16, FTW_DEPTH | FTW_PHYS) || mkdir(r->out, 0755))
 		return error("cannot empty '%s': %s", r->out, strerror(errno));
@@ -617,20 +629,22 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job)
 	struct profile total, p;
 	int rc = RESULT_FAILURE, boots = job->boots > 0 ? job->boots : 1, got = 0;
 
+	if (job->nic)
+		return lab_record_nic(rq, job);
 	memset(&r, 0, sizeof(r));
 	memset(&total, 0, sizeof(total));
-	if (prepare(&r, rq, job))
+	if (lab_run_prepare(&r, rq, job))
 		goto out;
 	lab_qemu_version(r.arch, r.qemu_version, sizeof(r.qemu_version));
-	choose_accel(&r, rq);
+	lab_run_choose_accel(&r, rq);
 	/* with --exact each window is a boot of its own */
 	for (r.boot = 0; r.boot < boots; r.boot++) {
 		char what[64];
 		int brc;
 
-		if ((r.boot && clear_out(&r)) || boot_once(&r, rq, job))
+		if ((r.boot && lab_run_clear_out(&r)) || boot_once(&r, rq, job))
 			break;
-		brc = collect(&r, rq, job, got ? &p : &total);
+		brc = lab_run_collect(&r, rq, job, got ? &p : &total);
 		if (brc == RESULT_FAILURE)
 			break;
 		snprintf(what, sizeof(what), "boot %d", r.boot + 1);
@@ -651,15 +665,22 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job)
 		rc = RESULT_PARTIAL;
 	}
 	r.boot = got;
-	if (got && finish(&r, rq, job, &total))
+	if (got && lab_run_finish(&r, rq, job, &total))
 		rc = RESULT_FAILURE;
 out:
 	profile_free(&total);
-	free(r.qemu_command);
-	free(r.plugin);
-	if (r.dir[0] && !getenv("PERPKT_LAB_KEEP"))
-		nftw(r.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	else if (r.dir[0])
-		info("guest files kept in '%s' (PERPKT_LAB_KEEP)", r.dir);
+	lab_run_free(&r);
 	return rc;
+}
+
+void lab_run_free(struct lab_run *r)
+{
+	free(r->qemu_command);
+	free(r->plugin);
+	r->qemu_command = r->plugin = NULL;
+	if (r->dir[0] && !getenv("PERPKT_LAB_KEEP"))
+		nftw(r->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	else if (r->dir[0])
+		info("guest files kept in '%s' (PERPKT_LAB_KEEP)", r->dir);
+	r->dir[0] = '\0';
 }

@@ -34,6 +34,10 @@ struct lab_job {
 				    * -r with --exact, else 1 */
 	int counted;               /* -n: the run's length is not known */
 	int veth;                  /* --net veth: the guest needs the module */
+	const char *nic;           /* --net nic[:DRIVER]: "virtio" or
+				    * "vmxnet3", two guests joined by it */
+	const char *rps_cpus;      /* --net nic: --rps-cpus and --irq-cpu, */
+	const char *irq_cpu;       /* for the responder guest's NIC */
 	int quiet;
 	volatile sig_atomic_t *interrupted;
 };
@@ -50,10 +54,12 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job);
 /* The `perpkt record` arguments for inside the guest: argv without the
  * host-only options (--kernel, --vmlinux, --qemu-arg, --guest-perpkt,
  * --qemu-timeout, --append, --modules, --config, -o; with exact, --exact and -r too, and the guest's
- * own exact-mode options added). Returns a NULL-terminated array of
+ * own exact-mode options added; without --net nic, and with peer
+ * `--peer LAB_NIC_RESPONDER --peer-key` the key instead of --rps-cpus
+ * and --irq-cpu, which the responder guest applies). Returns a NULL-terminated array of
  * argv's own strings and static ones (free only the array), NULL when
  * out of memory. */
-char **lab_guest_args(int argc, char **argv, int exact, size_t *n);
+char **lab_guest_args(int argc, char **argv, int exact, int peer, size_t *n);
 
 /* Conditions a lab profile carries (docs/guide.md, "Other kernels"). */
 #define LAB_COND_ACCEL PROFILE_COND_ACCEL
@@ -67,5 +73,10 @@ char **lab_guest_args(int argc, char **argv, int exact, size_t *n);
 #define LAB_COND_BOOTS "lab.boots"        /* boots merged, when more than one */
 #define LAB_COND_APPEND "lab.append"      /* --append */
 #define LAB_COND_CONFIG "lab.config"      /* the configuration checked */
+#define LAB_COND_NIC "lab.nic"            /* --net nic: the device, link */
+
+/* --net nic: the two guests' addresses, on a /24 of their own. */
+#define LAB_NIC_RESPONDER "10.248.27.1"
+#define LAB_NIC_CLIENT "10.248.27.2"
 
 #endif

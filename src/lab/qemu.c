@@ -140,11 +140,9 @@ static void watch_console(struct lab_qemu *q, double t)
 	free(text);
 }
 
-int lab_qemu_run(struct lab_qemu *q, enum lab_qemu_end *end,
-		 int *status, double *wall_s)
+int lab_qemu_start(struct lab_qemu *q)
 {
 	char **argv;
-	double t0;
 	pid_t pid;
 	int fd;
 
@@ -154,7 +152,8 @@ int lab_qemu_run(struct lab_qemu *q, enum lab_qemu_end *end,
 	argv = lab_qemu_argv(q);
 	if (!argv)
 		return error("out of memory");
-	t0 = now();
+	q->t0 = now();
+	q->up_s = -1;
 	pid = fork();
 	if (pid < 0) {
 		lab_qemu_argv_free(argv);
@@ -175,33 +174,56 @@ int lab_qemu_run(struct lab_qemu *q, enum lab_qemu_end *end,
 		_exit(127);
 	}
 	lab_qemu_argv_free(argv);
-	*end = LAB_QEMU_EXITED;
-	q->up_s = -1;
-	for (;;) {
-		pid_t r = waitpid(pid, status, WNOHANG);
-
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR) {
-			*wall_s = now() - t0;
-			return error("cannot wait for %s: %s", q->arch->qemu,
-				     strerror(errno));
-		}
-		if (*end == LAB_QEMU_EXITED) {
-			if (q->interrupted && *q->interrupted)
-				*end = LAB_QEMU_INTERRUPTED;
-			else if (now() - t0 > q->timeout_s ||
-				 (q->up_timeout_s > 0 && q->up_s < 0 &&
-				  now() - t0 > q->up_timeout_s))
-				*end = LAB_QEMU_TIMEOUT;
-			if (*end != LAB_QEMU_EXITED)
-				kill(pid, SIGKILL);
-		}
-		watch_console(q, now() - t0);
-		usleep(50 * 1000);
-	}
-	*wall_s = now() - t0;
+	q->pid = pid;
 	return 0;
+}
+
+void lab_qemu_kill(struct lab_qemu *q)
+{
+	if (q->pid > 0)
+		kill(q->pid, SIGKILL);
+}
+
+int lab_qemu_poll(struct lab_qemu *q, enum lab_qemu_end *end,
+		  int *status, double *wall_s)
+{
+	pid_t r = waitpid(q->pid, status, WNOHANG);
+
+	if (r == q->pid) {
+		q->pid = 0;
+		*wall_s = now() - q->t0;
+		return 1;
+	}
+	if (r < 0 && errno != EINTR) {
+		*wall_s = now() - q->t0;
+		return error("cannot wait for %s: %s", q->arch->qemu,
+			     strerror(errno));
+	}
+	if (*end == LAB_QEMU_EXITED) {
+		if (q->interrupted && *q->interrupted)
+			*end = LAB_QEMU_INTERRUPTED;
+		else if (now() - q->t0 > q->timeout_s ||
+			 (q->up_timeout_s > 0 && q->up_s < 0 &&
+			  now() - q->t0 > q->up_timeout_s))
+			*end = LAB_QEMU_TIMEOUT;
+		if (*end != LAB_QEMU_EXITED)
+			kill(q->pid, SIGKILL);
+	}
+	watch_console(q, now() - q->t0);
+	return 0;
+}
+
+int lab_qemu_run(struct lab_qemu *q, enum lab_qemu_end *end,
+		 int *status, double *wall_s)
+{
+	int r;
+
+	if (lab_qemu_start(q))
+		return -1;
+	*end = LAB_QEMU_EXITED;
+	while (!(r = lab_qemu_poll(q, end, status, wall_s)))
+		usleep(50 * 1000);
+	return r < 0 ? -1 : 0;
 }
 
 void lab_qemu_version(const struct lab_arch *a, char *out, size_t len)

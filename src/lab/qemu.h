@@ -32,6 +32,8 @@ struct lab_qemu {
 	const char *up_mark;        /* console text that says the guest is up */
 	double up_s;                /* set by lab_qemu_run: when it appeared,
 				     * host seconds after the start; < 0 never */
+	int pid;                    /* lab_qemu_start's child */
+	double t0;                  /* when it started */
 };
 
 /* The full command line; free with lab_qemu_argv_free. */
@@ -49,6 +51,15 @@ enum lab_qemu_end {
  * (after printing why, naming the package for a missing binary). */
 int lab_qemu_run(struct lab_qemu *q, enum lab_qemu_end *end,
 		 int *status, double *wall_s);
+
+/* lab_qemu_run in two steps, for guests that run side by side: start
+ * it, then poll until it returns 1 (ended, *end and *status set, *wall_s
+ * how long it ran); 0 while it runs, -1 on an error. */
+int lab_qemu_start(struct lab_qemu *q);
+int lab_qemu_poll(struct lab_qemu *q, enum lab_qemu_end *end,
+		  int *status, double *wall_s);
+/* Stop a started guest now (SIGKILL); lab_qemu_poll then reaps it. */
+void lab_qemu_kill(struct lab_qemu *q);
 
 /* "QEMU emulator version 7.2.22 (...)", or "unknown (why)". */
 void lab_qemu_version(const struct lab_arch *a, char *out, size_t len);

@@ -188,13 +188,21 @@ static int in_guest(const struct record_options *o,
 		    volatile sig_atomic_t *interrupted)
 {
 	const struct window_request *win = &o->window;
-	struct lab_job job = {
+	char irq_cpu[16] = "";
+	struct lab_job job;
+
+	if (o->builtin.irq_cpu >= 0)
+		snprintf(irq_cpu, sizeof(irq_cpu), "%d", o->builtin.irq_cpu);
+	job = (struct lab_job){
 		.output = o->output, .argc = o->argc, .argv = o->argv,
 		.run_s = (win->warmup + win->duration) *
 			 (o->kernel.exact ? 1 : win->repeat),
 		.counted = win->count != 0,
 		.veth = o->builtin.network && !strcmp(o->builtin.network, "veth"),
+		.nic = !o->builtin.network || strncmp(o->builtin.network, "nic", 3) ?
+		       NULL : o->builtin.network[3] ? o->builtin.network + 4 : "virtio",
 		.boots = o->kernel.exact ? win->repeat : 1,
+		.rps_cpus = o->builtin.rps_cpus, .irq_cpu = irq_cpu[0] ? irq_cpu : NULL,
 		.quiet = o->quiet, .interrupted = interrupted,
 	};
 

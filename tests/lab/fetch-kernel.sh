@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # fetch-kernel.sh RELEASE [--dbg]: a Debian kernel for `perpkt record
 # --kernel`, cached. Prints the folder holding boot/vmlinuz-RELEASE, the
-# veth module under lib/modules/RELEASE and, with --dbg, the vmlinux with
+# veth module and the emulated NICs' (virtio_net, vmxnet3 and what they
+# need) under lib/modules/RELEASE and, with --dbg, the vmlinux with
 # DWARF at usr/lib/debug/boot/vmlinux-RELEASE.
 #
 # Packages: linux-image-RELEASE-unsigned (vmlinuz and modules, about
@@ -44,6 +45,17 @@ if [ ! -e "$root/.unsigned" ] || [ ! -e "$root/boot/config-$rel" ]; then
 		tar -x -C "$root" --wildcards "./boot/vmlinuz-$rel" "./boot/config-$rel" \
 			"./lib/modules/$rel/kernel/drivers/net/veth.ko*"
 	touch "$root/.unsigned"
+fi
+# the NIC modules (record --net nic), added to a folder made without them
+if [ ! -e "$root/.nic" ]; then
+	deb=$(find_deb "linux-image-$rel-unsigned")
+	m=./lib/modules/$rel/kernel
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -x -C "$root" --wildcards "$m/drivers/virtio/virtio*.ko*" \
+			"$m/drivers/net/virtio_net.ko*" "$m/drivers/net/net_failover.ko*" \
+			"$m/net/core/failover.ko*" "$m/drivers/net/vmxnet3/vmxnet3.ko*" \
+			"./lib/modules/$rel/modules.builtin" 2>/dev/null || true
+	touch "$root/.nic"
 fi
 if [ "$dbg" = --dbg ] && [ ! -e "$root/.dbg" ]; then
 	deb=$(find_deb "linux-image-$rel-dbg")

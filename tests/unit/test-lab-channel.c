@@ -109,7 +109,7 @@ static void test_guest_args(void **state)
 		"--modules=/lib/modules/x", "--config", "cfg", NULL,
 	};
 	size_t n;
-	char **a = lab_guest_args(25, argv, 0, &n);
+	char **a = lab_guest_args(25, argv, 0, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 6);
@@ -131,7 +131,7 @@ static void test_guest_args_exact(void **state)
 		"-r5", "--repeat=2", "--repeat", "4", "-o", "x.json", NULL,
 	};
 	size_t n;
-	char **a = lab_guest_args(14, argv, 1, &n);
+	char **a = lab_guest_args(14, argv, 1, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 6);
@@ -145,6 +145,32 @@ static void test_guest_args_exact(void **state)
 	free(a);
 }
 
+/* --net nic: the client guest's args, without the NIC and the
+ * responder's steering, with the responder as its peer */
+static void test_guest_args_nic(void **state)
+{
+	char *argv[] = {
+		"record", "--kernel", "bzImage", "--net", "nic", "-d", "1",
+		"--rps-cpus", "2", "--irq-cpu=0", "--net=nic:vmxnet3",
+		"--remote-cpus", "all", NULL,
+	};
+	size_t n;
+	char **a = lab_guest_args(13, argv, 0, 1, &n);
+
+	assert_non_null(a);
+	assert_int_equal(n, 8);
+	assert_string_equal(a[0], "-d");
+	assert_string_equal(a[1], "1");
+	assert_string_equal(a[2], "--remote-cpus");
+	assert_string_equal(a[3], "all");
+	assert_string_equal(a[4], "--peer");
+	assert_string_equal(a[5], LAB_NIC_RESPONDER);
+	assert_string_equal(a[6], "--peer-key");
+	assert_string_equal(a[7], "/perpkt/serve.key");
+	assert_null(a[8]);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +178,7 @@ int main(void)
 		cmocka_unit_test(test_unpack),
 		cmocka_unit_test(test_guest_args),
 		cmocka_unit_test(test_guest_args_exact),
+		cmocka_unit_test(test_guest_args_nic),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

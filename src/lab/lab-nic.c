@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * record --kernel IMAGE --net nic[:DRIVER]: two guests joined by an
+ * emulated NIC. QEMU's dgram netdev carries the link over two unix
+ * datagram sockets in the guests' folders: no tap, no host address,
+ * nothing leaves the two guests. The responder boots first and runs
+ * `perpkt serve --once`; the client boots once the responder's console
+ * says serve listens and runs the same record with --peer, so its
+ * profile has both sides, as a two-host run's has.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "exitcode.h"
+#include "lab/channel.h"
+#include "lab/guest.h"
+#include "lab/run.h"
+
+/* What the responder's timeout adds for the client's boot. */
+#define LAB_NIC_CLIENT_BOOT_S 60
+
+/* The serve key both guests hold: 32 random bytes in hex. */
+static int make_key(char *out, size_t len)
+{
+	unsigned char b[32];
+	size_t i;
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return error("cannot make a key for the guests: %s", strerror(errno));
+	for (i = 0; i < sizeof(b) && 2 * i + 2 < len; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	return 0;
+}
+
+/* The QEMU arguments of one end of the link: the user's, then the
+ * netdev (this guest's socket, the other's) and the device. */
+struct nic_end {
+	char *extra[40];
+	size_t nextra;
+	char netdev[9000], device[128];
+};
+
+static void nic_end(struct nic_end *e, const struct lab_request *rq,
+		    const char *nic, const struct lab_run *self,
+		    const struct lab_run *other, int mac)
+{
+	size_t i;
+
+	for (i = 0; i < rq->nqemu_args; i++)
+		e->extra[e->nextra++] = (char *)rq->qemu_args[i];
+	snprintf(e->netdev, sizeof(e->netdev),
+		 "dgram,id=nic0,local.type=unix,local.path=%s/link.sock,"
+		 "remote.type=unix,remote.path=%s/link.sock", self->dir, other->dir);
+	snprintf(e->device, sizeof(e->device), "%s,netdev=nic0,mac=52:54:00:0a:1b:%02x",
+		 strcmp(nic, "vmxnet3") ? "virtio-net-pci" : "vmxnet3", mac);
+	e->extra[e->nextra++] = "-netdev";
+	e->extra[e->nextra++] = e->netdev;
+	e->extra[e->nextra++] = "-device";
+	e->extra[e->nextra++] = e->device;
+}
+
+struct guest_run {
+	struct lab_run *r;
+	struct lab_qemu q;
+	enum lab_qemu_end end;
+	int status, done;
+};
+
+/* Poll g's QEMU; 1 once it has ended, -1 on an error. */
+static int poll_guest(struct guest_run *g)
+{
+	int r;
+
+	if (g->done)
+		return 1;
+	r = lab_qemu_poll(&g->q, &g->end, &g->status, &g->r->wall_s);
+	if (r > 0) {
+		g->done = 1;
+		g->r->walls_s += g->r->wall_s;
+		g->r->up_s = g->q.up_s;
+	}
+	return r;
+}
+
+/* The guest's files out of its data port: 1; 0 or LAB_BOOT_STALLED
+ * (it never reached /init) with the reason said when it ended without
+ * them. */
+static int unpack(struct guest_run *g, const struct lab_request *rq)
+{
+	int n = g->end == LAB_QEMU_EXITED ?
+		lab_channel_unpack(g->r->data, g->r->out) : 0;
+
+	if (n > 0)
+		return 1;
+	if (n < 0)
+		return 0;
+	return lab_run_failed(g->r, rq, g->end, g->status,
+			      g->q.up_timeout_s > 0 && g->q.up_s < 0 ?
+			      g->q.up_timeout_s : g->q.timeout_s) ==
+	       LAB_BOOT_STALLED ? LAB_BOOT_STALLED : 0;
+}
+
+/* Ready g for another boot: its files, console and socket gone. */
+static int reset(struct guest_run *g)
+{
+	char sock[4200];
+
+	g->done = g->status = 0;
+	g->end = LAB_QEMU_EXITED;
+	snprintf(sock, sizeof(sock), "%s/link.sock", g->r->dir);
+	unlink(sock);
+	unlink(g->r->console);
+	unlink(g->r->data);
+	return lab_run_clear_out(g->r);
+}
+
+/* The responder's serve, when the client's profile lacks its side. */
+static void responder_said(const struct lab_run *s)
+{
+	char *text = lab_run_read(s, LAB_GUEST_ERROR);
+
+	if (!text)
+		text = lab_run_read(s, LAB_GUEST_STDERR);
+	if (text && *text)
+		fprintf(stderr, "perpkt: the responder guest said:\n%s", text);
+	free(text);
+}
+
+/* The responder guest's NIC steering, as its /init found it. */
+static void add_tuning(const struct lab_run *s, struct profile *p)
+{
+	char *text = lab_run_read(s, LAB_GUEST_TUNING), *line, *save = NULL, *sp;
+
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp = '\0';
+		profile_add_condition(p, line, sp + 1);
+	}
+	free(text);
+}
+
+/* Boot the responder, then the client once serve listens; run both to
+ * their end. 0 when the client's files came out. */
+static int run_pair(struct guest_run *s, struct guest_run *c,
+		    const struct lab_request *rq, const struct lab_job *job)
+{
+	int listening = 0, started = 0, ret = -1, r;
+	double grace = 0;
+
+	if (!job->quiet)
+		info("booting '%s' twice under %s (%s), joined by an emulated %s NIC",
+		     rq->kernel, s->r->arch->qemu, s->r->accel, s->r->nic);
+	if (lab_qemu_start(&s->q))
+		return -1;
+	for (;;) {
+		if ((r = poll_guest(s)) < 0)
+			break;
+		if (!listening && !s->done &&
+		    lab_console_has(s->r->console, LAB_GUEST_SERVE_MARK)) {
+			listening = 1;
+			if (lab_qemu_start(&c->q))
+				break;
+			started = 1;
+		}
+		if (s->done && !started) {
+			if (unpack(s, rq) == LAB_BOOT_STALLED)
+				return LAB_BOOT_STALLED;
+			responder_said(s->r);
+			error("the responder guest ended before serve listened");
+			return -1;
+		}
+		if (started && poll_guest(c) < 0)
+			break;
+		if (started && c->done && s->done) {
+			ret = 0;
+			break;
+		}
+		/* serve --once ends after the client: give it the time to
+		 * send its side and power off, then stop it */
+		if (started && c->done && !s->done && !grace) {
+			grace = c->q.t0 + c->r->wall_s + 30 - s->q.t0;
+			if (grace < s->q.timeout_s)
+				s->q.timeout_s = grace;
+		}
+		usleep(50 * 1000);
+	}
+	if (!s->done) {
+		lab_qemu_kill(&s->q);
+		while (poll_guest(s) == 0)
+			usleep(20 * 1000);
+	}
+	if (started && !c->done) {
+		lab_qemu_kill(&c->q);
+		while (poll_guest(c) == 0)
+			usleep(20 * 1000);
+	}
+	if (ret)
+		return ret;
+	/* the responder's files (its steering, its messages): only said
+	 * when the client's profile lacks the responder's side */
+	if (s->end == LAB_QEMU_EXITED &&
+	    lab_channel_unpack(s->r->data, s->r->out) < 0)
+		return -1;
+	r = unpack(c, rq);
+	return r == 1 ? 0 : r == LAB_BOOT_STALLED ? r : -1;
+}
+
+int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
+{
+	struct lab_run s, c;
+	struct guest_run gs = { .r = &s }, gc = { .r = &c };
+	struct nic_end es = { 0 }, ec = { 0 };
+	struct profile p;
+	char key[65], cond[512];
+	int rc = RESULT_FAILURE, ret;
+
+	memset(&s, 0, sizeof(s));
+	memset(&c, 0, sizeof(c));
+	memset(&p, 0, sizeof(p));
+	if (rq->exact) {
+		error("--exact with --net nic is not built yet: record the pair sampled");
+		return RESULT_USAGE;
+	}
+	if (make_key(key, sizeof(key)))
+		return RESULT_FAILURE;
+	s.nic = c.nic = job->nic;
+	s.key = c.key = key;
+	s.addr = LAB_NIC_RESPONDER "/24";
+	s.serve_bind = LAB_NIC_RESPONDER;
+	c.addr = LAB_NIC_CLIENT "/24";
+	c.client = 1;
+	s.rps_cpus = job->rps_cpus;
+	s.irq_cpu = job->irq_cpu;
+	if (lab_run_prepare(&s, rq, job) || lab_run_prepare(&c, rq, job))
+		goto out;
+	lab_qemu_version(c.arch, c.qemu_version, sizeof(c.qemu_version));
+	lab_run_choose_accel(&c, rq);
+	s.kvm = c.kvm;
+	snprintf(s.accel, sizeof(s.accel), "%s", c.accel);
+	nic_end(&es, rq, job->nic, &s, &c, 1);
+	nic_end(&ec, rq, job->nic, &c, &s, 2);
+	lab_run_qemu(&s, rq, job, &gs.q, es.extra, es.nextra);
+	lab_run_qemu(&c, rq, job, &gc.q, ec.extra, ec.nextra);
+	/* the responder waits for the client's boot as well as its run */
+	gs.q.timeout_s += LAB_NIC_CLIENT_BOOT_S;
+	ret = run_pair(&gs, &gc, rq, job);
+	if (ret == LAB_BOOT_STALLED && !(job->interrupted && *job->interrupted)) {
+		/* as lab-record.c's boot_once: a TCG guest can stall in early
+		 * boot on a loaded host; the next boot goes through */
+		info("booting the pair again: a TCG guest can stall in early boot on a loaded host");
+		ret = reset(&gs) || reset(&gc) ? -1 : run_pair(&gs, &gc, rq, job);
+	}
+	if (ret)
+		goto out;
+	rc = lab_run_collect(&c, rq, job, &p);
+	if (rc == RESULT_FAILURE)
+		goto out;
+	if (!p.remote)
+		responder_said(&s);
+	c.boot = 1;
+	snprintf(cond, sizeof(cond), "%s, client %s, responder %s (serve), QEMU dgram link between the two guests",
+		 strcmp(job->nic, "vmxnet3") ? "virtio-net-pci" : "vmxnet3",
+		 LAB_NIC_CLIENT, LAB_NIC_RESPONDER);
+	profile_add_condition(&p, LAB_COND_NIC, cond);
+	add_tuning(&s, &p);
+	if (lab_run_finish(&c, rq, job, &p))
+		rc = RESULT_FAILURE;
+out:
+	profile_free(&p);
+	lab_run_free(&c);
+	lab_run_free(&s);
+	return rc;
+}

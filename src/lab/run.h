@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PERPKT_LAB_RUN_H
+#define PERPKT_LAB_RUN_H
+
+#include "lab/lab.h"
+#include "lab/qemu.h"
+#include "profile/profile.h"
+
+/* One guest of a record --kernel run, as lab-record.c and lab-nic.c
+ * boot it. */
+struct lab_run {
+	char dir[4096];
+	char initrd[4200], console[4200], data[4200], log[4200], out[4200];
+	const struct lab_arch *arch;
+	const char *module;
+	int kvm;
+	char accel[512];
+	char qemu_version[256];
+	char *qemu_command;
+	double wall_s;
+	double boot_s, end_s;   /* guest uptime at /init and at the end */
+	double up_s;            /* host seconds from QEMU's start to /init */
+	char *plugin;           /* exact: the QEMU plugin */
+	char append[4096];      /* perpkt's additions, then --append */
+	char config[4096];      /* the configuration checked, "" if none */
+	char counts[4200];      /* exact: the plugin's counts file */
+	int boot;               /* which boot, from 0 */
+	double walls_s;         /* QEMU's runs together */
+	char plugin_arg[8500];  /* exact: -plugin's argument */
+	/* --net nic: which of the two guests this is (lab/guest.h) */
+	const char *nic, *addr, *serve_bind, *key;
+	int client;             /* record --peer the responder */
+	const char *rps_cpus, *irq_cpu;  /* the responder's NIC steering */
+};
+
+/* The guest's folder, initramfs and files; 0 or -1 after saying why. */
+int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
+		    const struct lab_job *job);
+/* KVM or TCG, into r->kvm and r->accel. */
+void lab_run_choose_accel(struct lab_run *r, const struct lab_request *rq);
+/* q set up to boot r (timeouts, -append, the plugin), and r's command
+ * line for the conditions; extra/nextra: QEMU's extra arguments. */
+void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
+		  const struct lab_job *job, struct lab_qemu *q,
+		  char **extra, size_t nextra);
+/* Why the guest ended before its files came out; -1 or
+ * LAB_BOOT_STALLED. */
+int lab_run_failed(const struct lab_run *r, const struct lab_request *rq,
+		   enum lab_qemu_end end, int status, double timeout);
+/* The guest's profile into p, checked: an enum result. */
+int lab_run_collect(struct lab_run *r, const struct lab_request *rq,
+		    const struct lab_job *job, struct profile *p);
+/* Conditions, the host's command line, p written. */
+int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
+		   const struct lab_job *job, struct profile *p);
+/* The guest's file `name` as it brought it out; malloc'd, or NULL. */
+char *lab_run_read(const struct lab_run *r, const char *name);
+/* 1 when the console file has `mark`. */
+int lab_console_has(const char *path, const char *mark);
+/* Empty the folder the guest's files come out to, for another boot. */
+int lab_run_clear_out(const struct lab_run *r);
+/* Remove r's folder (unless PERPKT_LAB_KEEP) and free what r holds. */
+void lab_run_free(struct lab_run *r);
+
+/* record --kernel --net nic: lab_record for two guests. */
+int lab_record_nic(const struct lab_request *rq, const struct lab_job *job);
+
+#define LAB_BOOT_STALLED -2
+
+#endif
