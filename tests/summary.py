@@ -109,7 +109,9 @@ def main():
     if slow:
         print("slowest: " + ", ".join(f"{c[0]} {c[3]:.0f} s" for c in slow))
 
-    bad = []
+    # a test that failed and did not pass on its rerun fails the check,
+    # whatever the rerun's own exit said (it may have skipped there)
+    bad = [f"{c[0]}: failed" for c in cases if c[1] == "failed" and a.rerun_junit]
     ran = {c[0]: c for c in cases}
     for pat in a.require.split():
         if pat.startswith("label:"):
@@ -118,7 +120,7 @@ def main():
             want = [c for c in cases if re.search(pat, c[0])]
         bad += [f"{c[0]}: required but skipped ({c[2]})" for c in want if c[1] == "skipped"]
     if bad:
-        print(f"{a.name}: tests that must run (PERPKT_REQUIRE) skipped:")
+        print(f"{a.name}: tests that failed, or that must run (PERPKT_REQUIRE) and skipped:")
         for b in bad:
             print(f"  {b}")
         return 1
