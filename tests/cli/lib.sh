@@ -95,6 +95,15 @@ need_perf() {
 		skip "needs root or kernel.perf_event_paranoid <= 0"
 }
 
+# need_x86_guest WHAT: what a test that boots an x86_64 guest needs here
+# (WHAT names the test's guest in the skip reason)
+need_x86_guest() {
+	[ "$(uname -m)" = x86_64 ] || skip "$1 boots an x86_64 guest"
+	command -v qemu-system-x86_64 >/dev/null ||
+		skip "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
+	[ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
+}
+
 # need_lo_rps: lo's RPS mask in $RPS, writable (root, CONFIG_RPS)
 need_lo_rps() {
 	[ "$(id -u)" = 0 ] || skip "needs root to change rps_cpus"

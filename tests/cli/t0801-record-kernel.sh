@@ -9,10 +9,7 @@
 # The kernel comes from tests/lab/fetch-kernel.sh: one 27 MB download
 # (linux-image-6.1.0-57-cloud-amd64-unsigned), cached; about 40 s.
 . "$(dirname "$0")/lib.sh"
-[ "$(uname -m)" = x86_64 ] || skip "the lab smoke test boots an x86_64 guest"
-command -v qemu-system-x86_64 >/dev/null ||
-	skip "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
-[ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
+need_x86_guest "the lab smoke test"
 rel=${PERPKT_LAB_KERNEL:-6.1.0-57-cloud-amd64}
 root=$("$SRCDIR/tests/lab/fetch-kernel.sh" "$rel" 2>"$TMP/fetch") ||
 	{ cat "$TMP/fetch" >&2; skip "cannot fetch kernel $rel"; }

@@ -8,10 +8,7 @@
 # boots of separate runs and refuses another kernel's.
 # The kernel is t0801's (tests/lab/fetch-kernel.sh, cached).
 . "$(dirname "$0")/lib.sh"
-[ "$(uname -m)" = x86_64 ] || skip "the exact-mode test boots an x86_64 guest"
-command -v qemu-system-x86_64 >/dev/null ||
-	skip "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
-[ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
+need_x86_guest "the exact-mode test"
 [ -r "$BUILDDIR/perpkt-exact.so" ] ||
 	skip "the QEMU plugin was not built: no qemu-plugin.h (make deps fetches it; then build again)"
 rel=${PERPKT_LAB_KERNEL:-6.1.0-57-cloud-amd64}

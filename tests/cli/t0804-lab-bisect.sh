@@ -12,13 +12,10 @@
 # "Bisecting kernels"). On QEMU's default CPU (max) mitigations=off
 # changes little, hence -cpu Haswell.
 . "$(dirname "$0")/lib.sh"
-[ "$(uname -m)" = x86_64 ] || skip "the bisect boots an x86_64 guest"
+need_x86_guest "the bisect"
 # five guest boots of a sanitizer build would not fit the test's time;
 # what the bisect runs of perpkt, t0801 and t0803 cover there
 [ -z "${ASAN_OPTIONS:-}" ] || skip "five guest boots: run on the plain build (make check-lab)"
-command -v qemu-system-x86_64 >/dev/null ||
-	skip "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
-[ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
 command -v jq >/dev/null || skip "needs jq"
 [ -r "$BUILDDIR/perpkt-exact.so" ] ||
 	skip "the QEMU plugin was not built: no qemu-plugin.h (make deps fetches it; then build again)"

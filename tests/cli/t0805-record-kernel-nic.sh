@@ -15,13 +15,10 @@
 # period over 1 s gives about 10 such samples). Short windows: the host
 # is loaded; about 15-25 s a pair.
 . "$(dirname "$0")/lib.sh"
-[ "$(uname -m)" = x86_64 ] || skip "the NIC pair boots x86_64 guests"
+need_x86_guest "the NIC pair"
 # eight guest boots of a sanitizer build would not fit the test's time;
 # the lab's code paths t0801 and t0803 cover there
 [ -z "${ASAN_OPTIONS:-}" ] || skip "eight guest boots: run on the plain build (make check-lab)"
-command -v qemu-system-x86_64 >/dev/null ||
-	skip "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
-[ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
 command -v jq >/dev/null || skip "needs jq"
 qemu-system-x86_64 -netdev help 2>/dev/null | grep -qx dgram ||
 	skip "this QEMU has no dgram netdev (QEMU 7.2 or later)"
