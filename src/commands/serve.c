@@ -35,6 +35,8 @@
 #include "parse.h"
 #include "reports/render.h"
 #include "record/serve-recording.h"
+#include "system/procfile.h"
+#include "system/unit.h"
 #include "workload/transport.h"
 
 static const char serve_usage[] =
@@ -59,6 +61,9 @@ static const char serve_usage[] =
 "that set the run up. Run as root (or with CAP_PERFMON) it also\n"
 "records its own kernel over the client's window, for the profile's\n"
 "remote side, saying who asked; otherwise the client is told why not.\n"
+"Over icmp no responder runs: this host's kernel answers the echo\n"
+"requests, and this side is per echo reply it sent in the window\n"
+"(/proc/net/snmp's Icmp OutEchoReps: anyone's pings count too).\n"
 "\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
@@ -119,6 +124,19 @@ static int read_schedstat(pid_t pid, struct schedstat *s)
 	s->wait_ns = b;
 	s->switches = c;
 	return 0;
+}
+
+/* icmp: this host's kernel answers the client's echo requests itself;
+ * what it answered is the Icmp OutEchoReps of /proc/net/snmp (serve's
+ * network namespace: every echo reply it sent, the client's and any
+ * other host's). */
+static int echo_replies(uint64_t *n)
+{
+	char *text = procfile_read("/proc/net/snmp");
+	int ret = text ? unit_snmp_value(text, "Icmp", "OutEchoReps", n) : -1;
+
+	free(text);
+	return ret;
 }
 
 /* Sealed once the client is authenticated, in the clear before. */
@@ -252,13 +270,13 @@ static int wait_request(int fd, int lfd, int limit_ms,
 	return client_gone(fd) ? 1 : 0;
 }
 
-/* The setup's answer: the port, a tcp run's token, and whether this
- * side is recorded (and why not). */
-static void setup_answer(char *out, size_t len, struct transport *t,
+/* The setup's answer: the port (0 for icmp: no responder process), a
+ * tcp run's token, and whether this side is recorded (and why not). */
+static void setup_answer(char *out, size_t len, uint16_t port,
 			 uint64_t token, const struct control_setup *setup,
 			 const struct serve_recording *rec, const char *why)
 {
-	size_t n = (size_t)snprintf(out, len, "ok port=%u", t->ops->responder_port(t));
+	size_t n = (size_t)snprintf(out, len, "ok port=%u", port);
 
 	if (token && n < len)
 		n += (size_t)snprintf(out + n, len - n, " token=%llu",
@@ -366,6 +384,104 @@ static int request_limit(const struct control_setup *setup, int started,
 	return ms > IDLE_MS ? IDLE_MS : (int)ms;
 }
 
+/* The responder for one client: a forked one answering on a port of
+ * its own (udp, tcp), or none (icmp: the kernel answers, *kernel set);
+ * 0, or -1 after answering why not. */
+static int start_responder(struct client *c, struct control_setup *setup,
+			   const struct sockaddr_in *bind_addr,
+			   const struct sockaddr_in *peer,
+			   volatile uint64_t *answered, struct transport **t,
+			   uint64_t *token, pid_t *pid, int *kernel)
+{
+	const struct transport_ops *ops = transport_find(setup->transport);
+	struct transport_config tc;
+	uint64_t n;
+
+	*kernel = ops->no_responder;
+	if (*kernel) {
+		/* no process to pin: the echo is answered in the softirq of
+		 * whichever CPU took the packet */
+		setup->cpu = -1;
+		if (echo_replies(&n) < 0) {
+			reply_error(c, "cannot read the Icmp counters of /proc/net/snmp here");
+			return -1;
+		}
+		return 0;
+	}
+	memset(&tc, 0, sizeof(tc));
+	tc.size = setup->size;
+	tc.addr = *bind_addr;
+	tc.addr.sin_port = 0;
+	tc.local_responder = 1;
+	tc.only_from = peer->sin_addr;
+	tc.answered = answered;
+	/* tcp: a per-run secret as well, below 2^62 so it reads as int64 */
+	if (!strcmp(setup->transport, "tcp") &&
+	    getrandom(&tc.token, sizeof(tc.token), 0) == sizeof(tc.token))
+		tc.token = (tc.token >> 2) | 1;
+	*token = tc.token;
+	if (ops->create(t, &tc) < 0) {
+		reply_error(c, "cannot create the responder's socket");
+		return -1;
+	}
+	*pid = fork_responder(*t, setup->cpu);
+	if (*pid < 0) {
+		reply_error(c, "cannot fork a responder");
+		return -1;
+	}
+	(*t)->ops->release_responder(*t);
+	wait_responder_blocked(*pid);
+	return 0;
+}
+
+/* Messages answered so far: the responder's count, or the kernel's
+ * echo replies. */
+static uint64_t answered_now(int kernel, volatile uint64_t *answered)
+{
+	uint64_t n = 0;
+
+	if (!kernel)
+		return *answered;
+	echo_replies(&n);
+	return n;
+}
+
+/* "stop": what the responder did over the window. An icmp window has
+ * no responder process: cpu=-1 and no CPU time, kernel=1 says why. */
+static int stop_answer(char *out, size_t len, const struct control_setup *setup,
+		       pid_t pid, int kernel, const struct schedstat *s0,
+		       uint64_t answered, const char **err)
+{
+	struct schedstat s1 = { 0 };
+
+	if (kernel) {
+		if (!answered) {
+			*err = "no echo request reached this host's kernel between "
+			       "start and stop";
+			return -1;
+		}
+		snprintf(out, len, "ok cpu=-1 cpu_ns=0 wait_ns=0 switches=0 "
+			 "answered=%llu kernel=1", (unsigned long long)answered);
+		return 0;
+	}
+	if (read_schedstat(pid, &s1) < 0) {
+		*err = "the responder is gone";
+		return -1;
+	}
+	/* a responder that answered anything woke up for it */
+	if (s1.switches == s0->switches) {
+		*err = "no traffic reached the responder between start and stop";
+		return -1;
+	}
+	snprintf(out, len, "ok cpu=%d cpu_ns=%llu wait_ns=%llu switches=%llu "
+		 "answered=%llu", setup->cpu,
+		 (unsigned long long)(s1.cpu_ns - s0->cpu_ns),
+		 (unsigned long long)(s1.wait_ns - s0->wait_ns),
+		 (unsigned long long)(s1.switches - s0->switches),
+		 (unsigned long long)answered);
+	return 0;
+}
+
 /* One client, from hello to close. */
 static void serve_client(int fd, int lfd, const struct serve_options *o,
 			 const struct control_auth *key,
@@ -375,15 +491,14 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 	char line[CONTROL_LINE_MAX + 1], err[160], out[CONTROL_LINE_MAX],
 	     why[200] = "";
 	struct client c = { .fd = fd, .auth = *key };
-	struct transport_config tc;
 	struct control_setup setup;
 	struct transport *t = NULL;
 	struct serve_recording *rec = NULL;
-	struct schedstat s0 = { 0 }, s1;
+	struct schedstat s0 = { 0 };
 	volatile uint64_t *answered;
-	uint64_t answered0 = 0;
+	uint64_t answered0 = 0, token = 0;
 	pid_t pid = -1;
-	int started = 0, in_window = 0, limit, r;
+	int started = 0, in_window = 0, limit, r, kernel = 0;
 
 	c.auth.side = CONTROL_SERVE;
 	inet_ntop(AF_INET, &peer->sin_addr, c.addr, sizeof(c.addr));
@@ -402,35 +517,21 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 		reply_error(&c, "cannot map the responder's counter");
 		return;
 	}
-	memset(&tc, 0, sizeof(tc));
-	tc.size = setup.size;
-	tc.addr = *bind_addr;
-	tc.addr.sin_port = 0;
-	tc.local_responder = 1;
-	tc.only_from = peer->sin_addr;
-	tc.answered = answered;
-	/* tcp: a per-run secret as well, below 2^62 so it reads as int64 */
-	if (!strcmp(setup.transport, "tcp") &&
-	    getrandom(&tc.token, sizeof(tc.token), 0) == sizeof(tc.token))
-		tc.token = (tc.token >> 2) | 1;
-	if (transport_find(setup.transport)->create(&t, &tc) < 0) {
-		reply_error(&c, "cannot create the responder's socket");
-		goto unmap;
-	}
-	pid = fork_responder(t, setup.cpu);
-	if (pid < 0) {
-		reply_error(&c, "cannot fork a responder");
+	if (start_responder(&c, &setup, bind_addr, peer, answered, &t, &token,
+			    &pid, &kernel) < 0)
 		goto out;
-	}
-	t->ops->release_responder(t);
-	wait_responder_blocked(pid);
-	if (setup.profile && serve_recording_open(&rec, &setup, pid, why,
-						  sizeof(why)) < 0 && !o->quiet)
+	if (setup.profile && serve_recording_open(&rec, &setup, kernel ? 0 : pid,
+						  why, sizeof(why)) < 0 && !o->quiet)
 		warning("serve: not recording this side: %s", why);
-	setup_answer(out, sizeof(out), t, tc.token, &setup, rec, why);
+	setup_answer(out, sizeof(out), kernel ? 0 : t->ops->responder_port(t),
+		     token, &setup, rec, why);
 	if (reply(&c, out) < 0)
 		goto out;
-	if (!o->quiet)
+	if (!o->quiet && kernel)
+		info("serve: icmp: this host's kernel answers the echo requests, "
+		     "%u-byte messages%s", setup.size,
+		     rec ? ", recording this side" : "");
+	else if (!o->quiet)
 		info("serve: %s responder, %u-byte messages, cpu %d, port %u%s",
 		     setup.transport, setup.size, setup.cpu,
 		     t->ops->responder_port(t), rec ? ", recording this side" : "");
@@ -451,16 +552,17 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 					  sizeof(err)) < 0)
 			break;
 		if (!strcmp(line, "start")) {
-			started = read_schedstat(pid, &s0) == 0;
+			started = kernel || read_schedstat(pid, &s0) == 0;
 			in_window = 1;
-			answered0 = *answered;
+			answered0 = answered_now(kernel, answered);
 			if (rec && serve_recording_start(rec, answered0) < 0) {
 				reply_error(&c, "cannot open this side's window");
 				break;
 			}
 			reply(&c, "ok");
 		} else if (!strcmp(line, "stop")) {
-			uint64_t n = *answered;
+			uint64_t n = answered_now(kernel, answered);
+			const char *bad = NULL;
 
 			in_window = 0;
 			if (rec && serve_recording_stop(rec, n) < 0) {
@@ -471,22 +573,11 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 				reply_error(&c, "stop without start");
 				break;
 			}
-			if (read_schedstat(pid, &s1) < 0) {
-				reply_error(&c, "the responder is gone");
+			if (stop_answer(out, sizeof(out), &setup, pid, kernel, &s0,
+					n - answered0, &bad) < 0) {
+				reply_error(&c, bad);
 				break;
 			}
-			/* a responder that answered anything woke up for it */
-			if (s1.switches == s0.switches) {
-				reply_error(&c, "no traffic reached the responder "
-					    "between start and stop");
-				break;
-			}
-			snprintf(out, sizeof(out), "ok cpu=%d cpu_ns=%llu wait_ns=%llu "
-				 "switches=%llu answered=%llu", setup.cpu,
-				 (unsigned long long)(s1.cpu_ns - s0.cpu_ns),
-				 (unsigned long long)(s1.wait_ns - s0.wait_ns),
-				 (unsigned long long)(s1.switches - s0.switches),
-				 (unsigned long long)(n - answered0));
 			reply(&c, out);
 		} else if (!strcmp(line, "profile")) {
 			send_profile(&c, rec, why, o);
@@ -499,8 +590,8 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 out:
 	serve_recording_close(rec);
 	stop_responder(pid);
-	t->ops->destroy(t);
-unmap:
+	if (t)
+		t->ops->destroy(t);
 	munmap((void *)answered, sizeof(*answered));
 }
 

@@ -273,8 +273,8 @@ int control_parse_setup(const char *line, struct control_setup *out,
 		return -1;
 	}
 	memcpy(tr, t, n);
-	if (strcmp(tr, "udp") && strcmp(tr, "tcp")) {
-		snprintf(err, errlen, "transport '%s' is not served: use udp or tcp", tr);
+	if (strcmp(tr, "udp") && strcmp(tr, "tcp") && strcmp(tr, "icmp")) {
+		snprintf(err, errlen, "transport '%s' is not served: use udp, tcp or icmp", tr);
 		return -1;
 	}
 	strcpy(out->transport, tr);

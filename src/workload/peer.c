@@ -43,7 +43,8 @@ static int setup_line(char *line, size_t len, const struct workload *w,
 	n = snprintf(line, len, "perpkt-serve %d transport=%s size=%u cpu=%d "
 		     "user=%s host=%s warmup_ms=%llu window_ms=%llu",
 		     CONTROL_VERSION, w->ops->name, c->message_size,
-		     c->server_cpu >= 0 ? c->server_cpu : -1, user, host,
+		     c->server_cpu >= 0 && !w->ops->no_responder ? c->server_cpu : -1,
+		     user, host,
 		     (unsigned long long)c->peer_warmup_ms,
 		     (unsigned long long)c->peer_window_ms);
 	if (r && n >= 0 && (size_t)n < len)
@@ -170,8 +171,9 @@ int peer_setup(struct workload *w, const struct workload_config *c,
 		return error("peer '%s' did not accept the setup: %s", c->peer, err);
 	if (!strncmp(line, "error ", 6))
 		return error("peer '%s' refused the setup: %s", c->peer, line + 6);
+	/* icmp: port 0, the peer's kernel answers the echo requests */
 	if (strncmp(line, "ok", 2) || control_get(line, "port", &port) ||
-	    port < 1 || port > 65535)
+	    port < !w->ops->no_responder || port > 65535)
 		return error("malformed answer from peer '%s': '%.64s'", c->peer, line);
 	addr->sin_port = htons((uint16_t)port);
 	/* tcp: the data connection opens with the run's token */

@@ -408,6 +408,7 @@ static void read_remote(struct workload *w, struct workload_result *res)
 	res->remote.switches = (uint64_t)v[3];
 	if (!control_get(line, "answered", &v[0]))
 		res->remote.answered = (uint64_t)v[0];
+	res->remote.kernel = !control_get(line, "kernel", &v[0]) && v[0] == 1;
 }
 
 static void copy_result(struct workload *w, struct workload_result *res)
@@ -519,7 +520,12 @@ void workload_result_conditions(struct profile *p, const struct workload_result 
 			 (unsigned long long)res->round_trips, res->error);
 		profile_add_condition(p, "workload.result", buf);
 	}
-	if (res->remote.valid) {
+	if (res->remote.valid && res->remote.kernel) {
+		snprintf(buf, sizeof(buf), "the kernel: %llu echo replies over the "
+			 "window (Icmp OutEchoReps), no responder process",
+			 (unsigned long long)res->remote.answered);
+		profile_add_condition(p, "peer.responder", buf);
+	} else if (res->remote.valid) {
 		snprintf(buf, sizeof(buf), "cpu %d; %llu ns on CPU, %llu ns waiting, "
 			 "%llu switches over the window (%.0f ns on CPU per round trip)",
 			 res->remote.cpu, (unsigned long long)res->remote.cpu_ns,

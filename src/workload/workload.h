@@ -61,6 +61,8 @@ struct workload_remote {
 	uint64_t cpu_ns, wait_ns, switches;  /* schedstat, over the window */
 	uint64_t answered;       /* messages it answered in its window, 0:
 				    not said (an older serve) */
+	int kernel;              /* icmp: the kernel answered (answered is
+				    its echo replies), no responder process */
 };
 
 /* What the client measured inside the window. */
