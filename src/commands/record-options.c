@@ -200,7 +200,9 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 		o->builtin.gap_spin = !strcmp(arg, "spin");
 		break;
 	case 27:
-		if (tuning_check_mask(arg))
+		/* the form now; the CPUs once it is known whose they are
+		 * (record_check_options: a guest's with --kernel) */
+		if (tuning_check_mask(arg, -1, NULL))
 			return -1;
 		o->builtin.rps_cpus = arg;
 		break;
@@ -266,6 +268,9 @@ int record_check_options(struct record_options *o, int argc, char **argv)
 		return error("-c and -F both given: choose a period or a frequency");
 	if (o->cpus.all && o->cpus.n)
 		return error("-a and -C both given: choose one");
+	if (o->builtin.rps_cpus && !o->kernel.kernel &&
+	    tuning_check_mask(o->builtin.rps_cpus, 0, NULL))
+		return -1;
 	if (o->builtin.peer_key && !o->builtin.peer)
 		return error("--peer-key is the key of a 'perpkt serve': it goes "
 			     "with --peer");

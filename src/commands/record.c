@@ -11,6 +11,7 @@
 #include "parse.h"
 #include "record/record.h"
 #include "reports/render.h"
+#include "workload/tuning.h"
 
 static const char record_usage[] =
 "usage: perpkt record [options] [-- CMD [ARGS...]]\n"
@@ -69,6 +70,13 @@ WORKLOAD_OPTIONS_HELP
 "                         needs (default: config-RELEASE beside\n"
 "                         vmlinuz-RELEASE, or the .config of the tree a\n"
 "                         bzImage was built in)\n"
+"      --guest-cpus N     with --kernel: vCPUs of the guest, and with\n"
+"                         --net nic of each (1 to 8, default 2); with\n"
+"                         it, --irq-cpu and --rps-cpus are checked\n"
+"                         against it before booting\n"
+"      --peer-kernel IMAGE  with --net nic: the responder guest boots\n"
+"                         IMAGE instead (its modules and config-RELEASE\n"
+"                         found beside it, as a .deb unpacks them)\n"
 "      --guest-perpkt FILE  with --kernel: perpkt binary for the guest\n"
 "                         (another architecture's picks its QEMU)\n"
 "      --exact            with --kernel: count every instruction the\n"
@@ -96,6 +104,8 @@ static const struct option record_longopts[] = {
 		{ "append", required_argument, NULL, 60 },
 		{ "modules", required_argument, NULL, 61 },
 		{ "config", required_argument, NULL, 62 },
+		{ "guest-cpus", required_argument, NULL, 30 },
+		{ "peer-kernel", required_argument, NULL, 31 },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -104,6 +114,19 @@ static const struct option record_longopts[] = {
 const char *record_option_name(int c)
 {
 	return record_longopt_name(record_longopts, c);
+}
+
+/* --guest-cpus N: --irq-cpu and --rps-cpus name CPUs the guest has. */
+static int check_guest_cpus(const struct record_options *o)
+{
+	char guest[48];
+
+	if (o->builtin.irq_cpu >= o->kernel.cpus)
+		return error("--irq-cpu %d: the guest has CPUs 0 to %d (--guest-cpus %d)",
+			     o->builtin.irq_cpu, o->kernel.cpus - 1, o->kernel.cpus);
+	snprintf(guest, sizeof(guest), "the guest (--guest-cpus %d)", o->kernel.cpus);
+	return o->builtin.rps_cpus ?
+	       tuning_check_mask(o->builtin.rps_cpus, o->kernel.cpus, guest) : 0;
 }
 
 int record_parse_args(int argc, char **argv, struct record_options *o,
@@ -205,6 +228,14 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 		case 62:
 			o->kernel.config = optarg;
 			break;
+		case 30:
+			if (parse_u64(optarg, "--guest-cpus", 1, LAB_GUEST_CPUS_MAX, &v))
+				return -1;
+			o->kernel.cpus = (int)v;
+			break;
+		case 31:
+			o->kernel.peer_kernel = optarg;
+			break;
 		case 'h':
 			*help = 1;
 			return 0;
@@ -214,8 +245,14 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 	}
 	if (!o->kernel.kernel && (o->kernel.vmlinux || o->kernel.nqemu_args || o->kernel.qemu_timeout ||
 			   o->kernel.guest_perpkt || o->kernel.append ||
-			   o->kernel.modules || o->kernel.config))
-		return error("--vmlinux, --qemu-arg, --qemu-timeout, --guest-perpkt, --append, --modules and --config go with --kernel (perpkt report takes --vmlinux)");
+			   o->kernel.modules || o->kernel.config || o->kernel.cpus ||
+			   o->kernel.peer_kernel))
+		return error("--vmlinux, --qemu-arg, --qemu-timeout, --guest-perpkt, --append, --modules, --config, --guest-cpus and --peer-kernel go with --kernel (perpkt report takes --vmlinux)");
+	if (o->kernel.peer_kernel && (!o->builtin.network ||
+				      strncmp(o->builtin.network, "nic", 3)))
+		return error("--peer-kernel boots the responder guest of --net nic: give --net nic");
+	if (o->kernel.cpus && check_guest_cpus(o))
+		return -1;
 	if ((o->builtin.no_remote || o->builtin.remote_cpus) && !o->builtin.peer &&
 	    !(o->kernel.kernel && o->builtin.network &&
 	      !strncmp(o->builtin.network, "nic", 3)))

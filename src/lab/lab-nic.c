@@ -66,6 +66,8 @@ static void nic_end(struct nic_end *e, const struct lab_request *rq,
 
 struct guest_run {
 	struct lab_run *r;
+	const struct lab_request *rq;  /* its kernel: the responder's is
+					* --peer-kernel's when given */
 	struct lab_qemu q;
 	enum lab_qemu_end end;
 	int status, done;
@@ -90,8 +92,9 @@ static int poll_guest(struct guest_run *g)
 /* The guest's files out of its data port: 1; 0 or LAB_BOOT_STALLED
  * (it never reached /init) with the reason said when it ended without
  * them. */
-static int unpack(struct guest_run *g, const struct lab_request *rq)
+static int unpack(struct guest_run *g)
 {
+	const struct lab_request *rq = g->rq;
 	int n = g->end == LAB_QEMU_EXITED ?
 		lab_channel_unpack(g->r->data, g->r->out) : 0;
 
@@ -150,14 +153,18 @@ static void add_tuning(const struct lab_run *s, struct profile *p)
 /* Boot the responder, then the client once serve listens; run both to
  * their end. 0 when the client's files came out. */
 static int run_pair(struct guest_run *s, struct guest_run *c,
-		    const struct lab_request *rq, const struct lab_job *job)
+		    const struct lab_job *job)
 {
 	int listening = 0, started = 0, ret = -1, r;
 	double grace = 0;
 
-	if (!job->quiet)
+	if (!job->quiet && strcmp(s->rq->kernel, c->rq->kernel))
+		info("booting '%s' (responder) and '%s' (client) under %s (%s), joined by an emulated %s NIC",
+		     s->rq->kernel, c->rq->kernel, s->r->arch->qemu, s->r->accel,
+		     s->r->nic);
+	else if (!job->quiet)
 		info("booting '%s' twice under %s (%s), joined by an emulated %s NIC",
-		     rq->kernel, s->r->arch->qemu, s->r->accel, s->r->nic);
+		     c->rq->kernel, s->r->arch->qemu, s->r->accel, s->r->nic);
 	if (lab_qemu_start(&s->q))
 		return -1;
 	for (;;) {
@@ -171,7 +178,7 @@ static int run_pair(struct guest_run *s, struct guest_run *c,
 			started = 1;
 		}
 		if (s->done && !started) {
-			if (unpack(s, rq) == LAB_BOOT_STALLED)
+			if (unpack(s) == LAB_BOOT_STALLED)
 				return LAB_BOOT_STALLED;
 			responder_said(s->r);
 			error("the responder guest ended before serve listened");
@@ -209,14 +216,38 @@ static int run_pair(struct guest_run *s, struct guest_run *c,
 	if (s->end == LAB_QEMU_EXITED &&
 	    lab_channel_unpack(s->r->data, s->r->out) < 0)
 		return -1;
-	r = unpack(c, rq);
+	r = unpack(c);
 	return r == 1 ? 0 : r == LAB_BOOT_STALLED ? r : -1;
+}
+
+/* The responder guest's request: --peer-kernel's image, with its
+ * modules and configuration found beside it, or the client's. */
+static void responder_request(struct lab_request *srq, const struct lab_request *rq)
+{
+	*srq = *rq;
+	if (!rq->peer_kernel)
+		return;
+	srq->kernel = rq->peer_kernel;
+	srq->modules = srq->config = srq->vmlinux = NULL;
+}
+
+/* Which kernel each side ran: the responder's in both profiles. */
+static void add_kernels(struct profile *p, const struct lab_request *srq,
+			const struct lab_run *s)
+{
+	profile_add_condition(p, LAB_COND_PEER_KERNEL, srq->kernel);
+	if (!p->remote)
+		return;
+	profile_add_condition(p->remote, LAB_COND_KERNEL, srq->kernel);
+	profile_add_condition(p->remote, LAB_COND_CONFIG, s->config[0] ? s->config :
+			      "none found (not checked)");
 }
 
 int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 {
 	struct lab_run s, c;
-	struct guest_run gs = { .r = &s }, gc = { .r = &c };
+	struct lab_request srq;
+	struct guest_run gs = { .r = &s, .rq = &srq }, gc = { .r = &c, .rq = rq };
 	struct nic_end es = { 0 }, ec = { 0 };
 	struct profile p;
 	char key[65], cond[512];
@@ -231,6 +262,7 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 	}
 	if (make_key(key, sizeof(key)))
 		return RESULT_FAILURE;
+	responder_request(&srq, rq);
 	s.nic = c.nic = job->nic;
 	s.key = c.key = key;
 	s.addr = LAB_NIC_RESPONDER "/24";
@@ -239,24 +271,29 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 	c.client = 1;
 	s.rps_cpus = job->rps_cpus;
 	s.irq_cpu = job->irq_cpu;
-	if (lab_run_prepare(&s, rq, job) || lab_run_prepare(&c, rq, job))
+	if (lab_run_prepare(&s, &srq, job) || lab_run_prepare(&c, rq, job))
 		goto out;
+	if (s.arch != c.arch) {
+		error("'%s' is an %s kernel and '%s' an %s one: the two guests of --net nic are of one architecture",
+		      srq.kernel, s.arch->name, rq->kernel, c.arch->name);
+		goto out;
+	}
 	lab_qemu_version(c.arch, c.qemu_version, sizeof(c.qemu_version));
 	lab_run_choose_accel(&c, rq);
 	s.kvm = c.kvm;
 	snprintf(s.accel, sizeof(s.accel), "%s", c.accel);
 	nic_end(&es, rq, job->nic, &s, &c, 1);
 	nic_end(&ec, rq, job->nic, &c, &s, 2);
-	lab_run_qemu(&s, rq, job, &gs.q, es.extra, es.nextra);
+	lab_run_qemu(&s, &srq, job, &gs.q, es.extra, es.nextra);
 	lab_run_qemu(&c, rq, job, &gc.q, ec.extra, ec.nextra);
 	/* the responder waits for the client's boot as well as its run */
 	gs.q.timeout_s += LAB_NIC_CLIENT_BOOT_S;
-	ret = run_pair(&gs, &gc, rq, job);
+	ret = run_pair(&gs, &gc, job);
 	if (ret == LAB_BOOT_STALLED && !(job->interrupted && *job->interrupted)) {
 		/* as lab-record.c's boot_once: a TCG guest can stall in early
 		 * boot on a loaded host; the next boot goes through */
 		info("booting the pair again: a TCG guest can stall in early boot on a loaded host");
-		ret = reset(&gs) || reset(&gc) ? -1 : run_pair(&gs, &gc, rq, job);
+		ret = reset(&gs) || reset(&gc) ? -1 : run_pair(&gs, &gc, job);
 	}
 	if (ret)
 		goto out;
@@ -271,6 +308,7 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 		 LAB_NIC_CLIENT, LAB_NIC_RESPONDER);
 	profile_add_condition(&p, LAB_COND_NIC, cond);
 	add_tuning(&s, &p);
+	add_kernels(&p, &srq, &s);
 	if (lab_run_finish(&c, rq, job, &p))
 		rc = RESULT_FAILURE;
 out:

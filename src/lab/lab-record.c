@@ -31,7 +31,7 @@ static int host_option(const char *a, int exact, int *takes_value)
 	static const char *const with_value[] = {
 		"--kernel", "--vmlinux", "--qemu-arg", "--guest-perpkt",
 		"--qemu-timeout", "--append", "--modules", "--config",
-		"--output", "-o", "--repeat", "-r",
+		"--guest-cpus", "--peer-kernel", "--output", "-o", "--repeat", "-r",
 	};
 	size_t i, n, nwith = sizeof(with_value) / sizeof(with_value[0]);
 
@@ -188,7 +188,8 @@ void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
 	q->arch = r->arch, q->kernel = rq->kernel, q->initrd = r->initrd;
 	q->console = r->console, q->data = r->data, q->log = r->log;
 	q->extra = extra, q->nextra = nextra;
-	q->kvm = r->kvm, q->cpus = 2, q->mem_mb = 1024;
+	q->kvm = r->kvm, q->cpus = rq->cpus > 0 ? rq->cpus : LAB_GUEST_CPUS;
+	q->mem_mb = 1024;
 	q->interrupted = job->interrupted, q->up_mark = LAB_GUEST_UP_MARK;
 	if (r->plugin) {
 		/* one counts file per boot; nokaslr: the same addresses in
@@ -307,6 +308,8 @@ static void add_conditions(struct profile *p, const struct lab_run *r,
 	profile_add_condition(p, LAB_COND_COMMAND,
 			      r->qemu_command ? r->qemu_command : "unknown");
 	profile_add_condition(p, LAB_COND_KERNEL, rq->kernel);
+	snprintf(buf, sizeof(buf), "%d", rq->cpus > 0 ? rq->cpus : LAB_GUEST_CPUS);
+	profile_add_condition(p, LAB_COND_CPUS, buf);
 	if (rq->append)
 		profile_add_condition(p, LAB_COND_APPEND, rq->append);
 	profile_add_condition(p, LAB_COND_CONFIG, r->config[0] ? r->config :

@@ -22,7 +22,15 @@ struct lab_request {
 	const char *modules;       /* --modules: lib/modules/R or an
 				    * INSTALL_MOD_PATH */
 	const char *config;        /* --config: the kernel's configuration */
+	int cpus;                  /* --guest-cpus: vCPUs of each guest; 0:
+				    * LAB_GUEST_CPUS */
+	const char *peer_kernel;   /* --peer-kernel: the responder guest's
+				    * image with --net nic; NULL: kernel */
 };
+
+/* vCPUs of a guest without --guest-cpus, and the most it takes. */
+#define LAB_GUEST_CPUS 2
+#define LAB_GUEST_CPUS_MAX 8
 
 /* The record run the guest is to do, as far as the host must know it. */
 struct lab_job {
@@ -53,7 +61,8 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job);
 
 /* The `perpkt record` arguments for inside the guest: argv without the
  * host-only options (--kernel, --vmlinux, --qemu-arg, --guest-perpkt,
- * --qemu-timeout, --append, --modules, --config, -o; with exact, --exact and -r too, and the guest's
+ * --qemu-timeout, --append, --modules, --config, --guest-cpus,
+ * --peer-kernel, -o; with exact, --exact and -r too, and the guest's
  * own exact-mode options added; without --net nic, and with peer
  * `--peer LAB_NIC_RESPONDER --peer-key` the key instead of --rps-cpus
  * and --irq-cpu, which the responder guest applies). Returns a NULL-terminated array of
@@ -74,6 +83,9 @@ char **lab_guest_args(int argc, char **argv, int exact, int peer, size_t *n);
 #define LAB_COND_APPEND "lab.append"      /* --append */
 #define LAB_COND_CONFIG "lab.config"      /* the configuration checked */
 #define LAB_COND_NIC "lab.nic"            /* --net nic: the device, link */
+#define LAB_COND_CPUS "lab.guest_cpus"    /* vCPUs of each guest */
+#define LAB_COND_PEER_KERNEL "lab.peer_kernel"  /* --net nic: the image
+						 * the responder booted */
 
 /* --net nic: the two guests' addresses, on a /24 of their own. */
 #define LAB_NIC_RESPONDER "10.248.27.1"

@@ -107,12 +107,15 @@ static int settings_changed(const char *before, const char *after, char *buf,
 
 /* The kernel refuses a mask naming CPUs it cannot have with EOVERFLOW
  * ("Value too large for defined data type"): say which CPU instead. */
-static int check_mask_cpus(const char *s)
+static int check_mask_cpus(const char *s, long ncpus, const char *machine)
 {
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	int bit = 0, top = -1, v;
 	const char *p;
 
+	if (!ncpus) {
+		ncpus = sysconf(_SC_NPROCESSORS_CONF);
+		machine = "this machine";
+	}
 	for (p = s + strlen(s); p-- > s;) {
 		if (*p == ',')
 			continue;
@@ -123,19 +126,19 @@ static int check_mask_cpus(const char *s)
 	}
 	/* 0 is valid: it turns RPS off */
 	if (ncpus > 0 && top >= ncpus)
-		return error("invalid RPS mask '%s': it names CPU %d, but this "
-			     "machine has CPUs 0-%ld", s, top, ncpus - 1);
+		return error("invalid RPS mask '%s': it names CPU %d, but %s has "
+			     "CPUs 0-%ld", s, top, machine, ncpus - 1);
 	return 0;
 }
 
-int tuning_check_mask(const char *s)
+int tuning_check_mask(const char *s, long ncpus, const char *machine)
 {
 	size_t n = strlen(s);
 
 	if (n == 0 || n >= MASK_MAX || strspn(s, "0123456789abcdefABCDEF,") != n)
 		return error("invalid RPS mask '%s': use a hex CPU mask such as 2 "
 			     "or 0003", s);
-	return check_mask_cpus(s);
+	return ncpus < 0 ? 0 : check_mask_cpus(s, ncpus, machine);
 }
 
 static int write_mask(const char *path, const char *mask)
@@ -170,7 +173,7 @@ int tuning_apply(struct tuning **out, const char *network,
 	char msg[256];
 
 	*out = NULL;
-	if (rps_cpus && tuning_check_mask(rps_cpus))
+	if (rps_cpus && tuning_check_mask(rps_cpus, 0, NULL))
 		return -1;
 	if (irq_cpu >= 0) {
 		if (remote)

@@ -27,7 +27,9 @@ int tuning_apply(struct tuning **out, const char *network,
 void tuning_describe(const struct tuning *t, struct profile *p);
 /* Put back what was changed and free t. NULL: no-op. */
 void tuning_restore(struct tuning *t);
-/* 0 if s looks like a CPU mask for rps_cpus ("f", "00000003", "ff,0"). */
-int tuning_check_mask(const char *s);
+/* 0 if s looks like a CPU mask for rps_cpus ("f", "00000003", "ff,0")
+ * naming only CPUs 0 to ncpus - 1 of `machine` (said in the error);
+ * ncpus 0: this machine's CPUs, < 0: the form alone. */
+int tuning_check_mask(const char *s, long ncpus, const char *machine);
 
 #endif
