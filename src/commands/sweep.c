@@ -36,10 +36,10 @@
 
 #define MAX_VALUES 32
 #define MAX_CELLS 4096
-#define MAX_ARGS 64
+#define MAX_ARGS 80
 
 static const char sweep_usage[] =
-"usage: perpkt sweep [options] -o DIR\n"
+"usage: perpkt sweep [options] -o DIR [-- RECORD-OPTIONS...]\n"
 "\n"
 "Record every combination of the lists given (one 'perpkt record' per\n"
 "cell, one profile per cell in DIR), then print the table. Cells whose\n"
@@ -54,15 +54,24 @@ static const char sweep_usage[] =
 "      --client-cpu LIST  client CPUs (each with each --server-cpu)\n"
 "      --server-cpu LIST  responder CPUs\n"
 "      --rps-cpus LIST    RPS masks, e.g. 0,1,2\n"
+"      --irq-cpu LIST     CPUs for the interface's IRQs, e.g. 0,1\n"
 "      --gap LIST         pauses between round trips, e.g. 0,100us\n"
 "      --size LIST        message sizes in bytes, e.g. 40,1400\n"
 "      --transport LIST   e.g. udp,tcp\n"
 "      --value V          table value (see perpkt table; default latency)\n"
 "      --format FMT\n"
+"\n"
+"After --, options every record of the sweep takes as they are, e.g.\n"
+"-- --kernel IMAGE --net nic --guest-cpus 3: then --rps-cpus and\n"
+"--irq-cpu act on the responder guest's NIC. Not -o, -d or --repeat\n"
+"(sweep's own) nor an option swept. A profile already in DIR is kept\n"
+"whatever these were when it was recorded.\n"
+"\n"
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
-enum { D_PLACE, D_PAIR, D_CCPU, D_SCPU, D_RPS, D_GAP, D_SIZE, D_TRANS, D_MAX };
+enum { D_PLACE, D_PAIR, D_CCPU, D_SCPU, D_RPS, D_IRQ, D_GAP, D_SIZE, D_TRANS,
+       D_MAX };
 
 /* The matrix's dimensions, one row each: sweep's option, the word in
  * cell names, and the record option each value goes to (NULL for cpu
@@ -75,6 +84,7 @@ static const struct dim_spec {
 	[D_CCPU] = { "client-cpu", "client", "--client-cpu" },
 	[D_SCPU] = { "server-cpu", "server", "--server-cpu" },
 	[D_RPS] = { "rps-cpus", "rps", "--rps-cpus" },
+	[D_IRQ] = { "irq-cpu", "irq", "--irq-cpu" },
 	[D_GAP] = { "gap", "gap", "--gap" },
 	[D_SIZE] = { "size", "size", "--size" },
 	[D_TRANS] = { "transport", "tr", "--transport" },
@@ -96,7 +106,11 @@ struct sweep {
 	const char *value, *format;
 	struct dim dims[D_MAX];
 	int record_repeat;     /* record accepts --repeat */
+	char **extra;          /* after --: every record's own options */
+	size_t nextra;
 };
+/* Most words after --, so a cell's arguments fit in MAX_ARGS. */
+#define MAX_EXTRA 32
 
 static volatile sig_atomic_t interrupted;
 static volatile pid_t child;
@@ -264,6 +278,9 @@ static size_t record_argv(const struct sweep *s, const size_t *idx,
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)getpid());
 	argv[n++] = exe;
 	argv[n++] = "record";
+	/* the user's first: sweep's own and the cell's come after them */
+	for (i = 0; i < s->nextra; i++)
+		argv[n++] = s->extra[i];
 	argv[n++] = "-q";
 	argv[n++] = "-d";
 	argv[n++] = (char *)s->duration;
@@ -332,8 +349,9 @@ static int check_cells(const struct sweep *s)
 		int help = 0;
 
 		record_defaults(&o);
+		/* a guest's CPUs are not this host's */
 		if (record_parse_args((int)n - 1, argv + 1, &o, &help) ||
-		    check_cpus(&o)) {
+		    (!o.kernel.kernel && check_cpus(&o))) {
 			cell_name(name, sizeof(name), s, idx);
 			return error("cell %s: record refuses these settings; nothing "
 				     "was recorded", name);
@@ -430,6 +448,41 @@ static int record_file(const struct sweep *s, const size_t *idx,
 	return 0;
 }
 
+/* The options after --: none that sweep sets itself for each record. */
+static int check_extra(struct sweep *s, char **words, size_t n)
+{
+	static const char *const own[] = { "-o", "--output", "-d", "--duration",
+					   "-r", "--repeat" };
+	size_t i, k, len;
+
+	if (n > MAX_EXTRA)
+		return error("%zu words after --: at most %d", n, MAX_EXTRA);
+	for (i = 0; i < n; i++) {
+		const char *w = words[i];
+
+		for (k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
+			len = strlen(own[k]);
+			if (!strncmp(w, own[k], len) &&
+			    (!w[len] || w[len] == '=' || len == 2))
+				return error("'%s' after --: sweep gives each record "
+					     "its %s itself", w, own[k]);
+		}
+		for (k = 0; k < D_MAX; k++) {
+			const char *r = s->dims[k].spec->record;
+
+			len = r ? strlen(r) : 0;
+			if (s->dims[k].n && r && !strncmp(w, r, len) &&
+			    (!w[len] || w[len] == '='))
+				return error("'%s' after --: sweep gives each record "
+					     "its %s from --%s", w, r,
+					     s->dims[k].spec->option);
+		}
+	}
+	s->extra = words;
+	s->nextra = n;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 {
 	static const struct option own[] = {
@@ -496,8 +549,10 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 			return -1;
 		}
 	}
-	if (optind < argc)
+	if (optind < argc && strcmp(argv[optind - 1], "--"))
 		return error("unexpected argument '%s'", argv[optind]);
+	if (check_extra(s, argv + optind, (size_t)(argc - optind)))
+		return -1;
 	if (!s->dir)
 		return error("sweep needs -o DIR for its profiles");
 	for (i = 0; i < s->dims[D_PAIR].n; i++) {

@@ -24,4 +24,19 @@ grep -q "^perpkt: empty list for --placements" "$TMP/err" || fail "empty: $(head
 expect_exit 64 "$PERPKT" sweep -o "$TMP/sw" --size "$(seq -s, 1 33)"
 grep -q "^perpkt: too many values for --size: at most 32" "$TMP/err" || fail "too many: $(head -1 "$TMP/err")"
 [ ! -e "$TMP/sw" ] || fail "a refused sweep made $TMP/sw"
+
+# after --: options every record takes, none that sweep sets itself or
+# sweeps, and what record refuses among them refused before any cell
+expect_exit 64 "$PERPKT" sweep -o "$TMP/sw" --size 40 -- -d 3
+grep -q "^perpkt: '-d' after --: sweep gives each record its -d itself" "$TMP/err" || fail "-- -d: $(head -1 "$TMP/err")"
+expect_exit 64 "$PERPKT" sweep -o "$TMP/sw" --rps-cpus 0,1 -- --rps-cpus=2
+grep -q "^perpkt: '--rps-cpus=2' after --: sweep gives each record its --rps-cpus from --rps-cpus" "$TMP/err" ||
+	fail "-- --rps-cpus: $(head -1 "$TMP/err")"
+expect_exit 64 "$PERPKT" sweep -o "$TMP/sw" --size 40 -- --guest-cpus 3
+grep -q "go with --kernel" "$TMP/err" || fail "-- --guest-cpus: $(cat "$TMP/err")"
+# a guest's CPUs are checked against the guest, not this host
+expect_exit 64 "$PERPKT" sweep -o "$TMP/sw" --irq-cpu 1,3 -- --kernel /nonexistent --net nic --guest-cpus 3
+grep -q "cell irq3: record refuses these settings" "$TMP/err" || fail "--irq-cpu 3 of 3: $(cat "$TMP/err")"
+grep -q "the guest has CPUs 0 to 2" "$TMP/err" || fail "--irq-cpu 3 of 3: $(cat "$TMP/err")"
+[ ! -e "$TMP/sw" ] || fail "a refused sweep made $TMP/sw"
 echo ok
