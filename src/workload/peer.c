@@ -173,7 +173,7 @@ int peer_setup(struct workload *w, const struct workload_config *c,
 		return error("peer '%s' refused the setup: %s", c->peer, line + 6);
 	/* icmp: port 0, the peer's kernel answers the echo requests */
 	if (strncmp(line, "ok", 2) || control_get(line, "port", &port) ||
-	    port < !w->ops->no_responder || port > 65535)
+	    port < (w->ops->no_responder ? 0 : 1) || port > 65535)
 		return error("malformed answer from peer '%s': '%.64s'", c->peer, line);
 	addr->sin_port = htons((uint16_t)port);
 	/* tcp: the data connection opens with the run's token */
