@@ -40,11 +40,12 @@ jq -c '{rt: .workload.round_trips, remote_rt: .remote.workload.round_trips,
 echo "echo replies the responder's namespace sent over the whole run: $replies"
 # the remote side's round trips: the echo replies in serve's windows,
 # which open a control message after the client's and close one after
+# (a serve the busy host keeps waiting counts more: t0507's tolerance)
 jq -e --argjson all "$replies" '.workload.transport == "icmp" and
 	.remote.workload.transport == "icmp" and .remote.workload.network == "peer" and
 	(.remote.samples | length) > 0 and (.remote.workload.repeats | length) == 2 and
-	.remote.workload.round_trips > .workload.round_trips * 0.9 and
-	.remote.workload.round_trips < .workload.round_trips * 1.2 and
+	.remote.workload.round_trips > .workload.round_trips * 0.8 and
+	.remote.workload.round_trips < .workload.round_trips * 1.5 and
 	.remote.workload.round_trips <= $all and
 	([.remote.workload.repeats[].round_trips] | add) == .remote.workload.round_trips and
 	([.remote.workload.tasks[]? | select(.role == "responder")] | length) == 0 and

@@ -77,13 +77,15 @@ awk -v i="$all" -v c="$on2" -v r="$rrt" 'BEGIN { exit !(i / r > 0.5 && c == i) }
 	fail "report --side remote: $(cat "$TMP/rerr")"
 jq -r '.functions[] | select(.bucket == "driver") | .name' "$TMP/r.json" | grep -q '^vmxnet3_' ||
 	fail "no vmxnet3 functions in the responder's driver bucket: $(jq -r '.functions[] | select(.bucket == "driver") | .name' "$TMP/r.json" | head -5 | tr '\n' ' ')"
-# icmp: no responder process; serve's count is its kernel's echo replies,
-# within a round trip or two of the client's at each edge of the window
+# icmp: no responder process; serve's count is its kernel's echo replies
+# in its window, which opens and closes a control message after the
+# client's: the client's round trips, give or take the pings in those
+# messages' time (77 against 64 at host load 8)
 jq -e '.workload.transport == "icmp" and .remote.workload.transport == "icmp" and
 	(.conditions["peer.responder"] | test("^the kernel: [0-9]+ echo replies")) and
 	([.remote.workload.tasks[]? | select(.role == "responder")] | length) == 0' "$P" >/dev/null ||
 	fail "icmp: $(jq -c '[.workload.transport, .remote.workload.transport, .conditions["peer.responder"]]' "$P")"
-awk -v a="$rrt" -v b="$rts" 'BEGIN { exit !(a >= b * 0.8 && a <= b * 1.3 + 4) }' ||
+awk -v a="$rrt" -v b="$rts" 'BEGIN { exit !(a >= b * 0.7 && a <= b * 1.6 + 6) }' ||
 	fail "the responder's kernel answered $rrt echo requests in its window, the client made $rts round trips"
 
 # sweep over the responder's RPS mask, the pair's options after --:
