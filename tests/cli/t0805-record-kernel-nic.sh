@@ -108,6 +108,13 @@ awk -v v="$on_rx" 'BEGIN { exit !(v > 0.5) }' || fail "RPS to CPU 1: $on_rx NET_
 awk -v e="$on_enq" -v b="$on_bl" 'BEGIN { exit !(e > 20 && b > 20) }' ||
 	fail "RPS to CPU 1: enqueue_to_backlog $on_enq, process_backlog $on_bl instructions per packet"
 
+# merge joins the two pairs side by side, as record -r N does its pairs:
+# each side's windows become its repeats
+expect_exit 0 "$PERPKT" merge -o "$TMP/m.json" "$P" "$TMP/rps.json"
+[ "$(jq -r '.remote.workload.repeats | length' "$TMP/m.json")" = 2 ] &&
+	[ "$(jq -r .remote.workload.round_trips "$TMP/m.json")" = $((rrt + $(jq -r .remote.workload.round_trips "$TMP/rps.json"))) ] ||
+	fail "merged responder side: $(jq -c '[(.remote.workload.repeats | length), .remote.workload.round_trips]' "$TMP/m.json")"
+
 # a CPU the responder guest does not have: said, no profile
 expect_exit 2 "$PERPKT" record --kernel "$img" --net nic -d 0.3 -w 0.2 --irq-cpu 7 -o "$TMP/bad.json"
 grep -q "cannot steer the responder guest's eth0: cannot set /proc/irq/[0-9]*/smp_affinity_list to 7" "$TMP/err" || fail "--irq-cpu 7: $(cat "$TMP/err")"
