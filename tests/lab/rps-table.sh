@@ -120,7 +120,7 @@ done
 t=$(( $(date +%s) - t0 ))
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
-echo "| responder RPS mask | kernel insns/packet | network path | enqueue_to_backlog | IPI send | IPI receive | process_backlog | NET_RX/packet CPU $irq / CPU $other | packets | client p50 | pair took |"
+echo "| responder RPS mask | kernel insns/packet | network path | enqueue_to_backlog | IPI send | IPI receive | process_backlog | NET_RX/packet CPU $irq / CPU $other | packets | client p50 | took |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
