@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "reports/facts.h"
 
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -88,6 +91,76 @@ static double timer_irqs(const struct profile *p)
 	return seen ? n : -1;
 }
 
+static struct run_irq *irq_row(struct run_irq *v, int *n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	if (*n >= RUN_MAX_IRQS)
+		return NULL;
+	memset(&v[*n], 0, sizeof(v[*n]));
+	snprintf(v[*n].name, sizeof(v[*n].name), "%s", name);
+	return &v[(*n)++];
+}
+
+/* "36" + "PCI-MSIX-0000:00:02.0   1-edge" -> "36 PCI-MSIX-0000:00:02.0 1-edge" */
+static void squeeze(char *out, size_t len, const char *name, const char *desc)
+{
+	size_t n = (size_t)snprintf(out, len, "%s", name);
+	int pending = 1;  /* one space before the next word */
+
+	if (n >= len)
+		return;
+	for (; desc && *desc && n + 2 < len; desc++) {
+		if (*desc == ' ' || *desc == '\t') {
+			pending = 1;
+			continue;
+		}
+		if (pending)
+			out[n++] = ' ';
+		pending = 0;
+		out[n++] = *desc;
+	}
+	out[n] = 0;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct run_irq *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static void fill_irqs(struct run_facts *f, const struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nirqs; i++) {
+		const struct profile_irq *q = &p->irqs[i];
+		struct run_irq *v;
+		char name[48];
+
+		if (!strcmp(q->kind, "softirq")) {
+			v = irq_row(f->softirqs, &f->nsoftirqs, q->name);
+		} else {
+			squeeze(name, sizeof(name), q->name, q->desc);
+			v = irq_row(f->irqs, &f->nirqs, name);
+		}
+		if (!v)
+			continue;
+		v->total += (double)q->count;
+		v->device = strcmp(q->kind, "softirq") && isdigit((unsigned char)q->name[0]);
+	}
+	if (f->nirqs > 1)
+		qsort(f->irqs, (size_t)f->nirqs, sizeof(f->irqs[0]), by_total);
+	if (f->nsoftirqs > 1)
+		qsort(f->softirqs, (size_t)f->nsoftirqs, sizeof(f->softirqs[0]), by_total);
+}
+
 int run_facts_fill(struct run_facts *f, const struct profile *p)
 {
 	size_t e;
@@ -144,5 +217,6 @@ int run_facts_fill(struct run_facts *f, const struct profile *p)
 	f->emulated = profile_emulated(p);
 	f->exact = profile_exact(p);
 	f->timer_irqs = timer_irqs(p);
+	fill_irqs(f, p);
 	return 0;
 }

@@ -44,6 +44,16 @@ struct run_event {
 	const char *not_counting;
 };
 
+/* Interrupts or softirqs of one source over the window, summed over the
+ * CPUs (/proc/interrupts, /proc/softirqs); "25 PCI-MSI 32769-edge
+ * virtio0-input.0" for a device's, its name and description squeezed. */
+#define RUN_MAX_IRQS 64
+struct run_irq {
+	char name[48];
+	double total;
+	int device;  /* a numbered line of /proc/interrupts: a device's */
+};
+
 struct run_facts {
 	const char *tool_version, *created, *command;  /* the recording */
 	const char *hostname, *kernel_release, *kernel_version, *build_id;
@@ -91,6 +101,9 @@ struct run_facts {
 	/* local timer interrupts in the window(s), all CPUs sampled; -1
 	 * when /proc/interrupts had none by that name (LOC, arch_timer) */
 	double timer_irqs;
+	/* by source, most first; none when the profile has no counts */
+	struct run_irq irqs[RUN_MAX_IRQS], softirqs[RUN_MAX_IRQS];
+	int nirqs, nsoftirqs;
 };
 
 /* f from p; -1 after printing why (more than RUN_MAX_EVENTS events). */

@@ -27,27 +27,6 @@ static struct stat_value *find_or_add(struct stat_value *v, int *n,
 	return &v[(*n)++];
 }
 
-/* "36" + "PCI-MSIX-0000:00:02.0   1-edge" -> "36 PCI-MSIX-0000:00:02.0 1-edge" */
-static void squeeze(char *out, size_t len, const char *name, const char *desc)
-{
-	size_t n = (size_t)snprintf(out, len, "%s", name);
-	int pending = 1;  /* one space before the next word */
-
-	if (n >= len)
-		return;
-	for (; desc && *desc && n + 2 < len; desc++) {
-		if (*desc == ' ' || *desc == '\t') {
-			pending = 1;
-			continue;
-		}
-		if (pending)
-			out[n++] = ' ';
-		pending = 0;
-		out[n++] = *desc;
-	}
-	out[n] = 0;
-}
-
 static int by_per_rt(const void *a, const void *b)
 {
 	const struct stat_value *x = a, *y = b;
@@ -149,19 +128,19 @@ int stat_build(struct stat_model *m, const struct profile *p)
 	}
 	/* netperf's service demand: CPU busy time per transaction */
 	m->service_demand_us = per(busy_ns, m->rt) / 1000;
-	for (i = 0; i < p->nirqs; i++) {
-		const struct profile_irq *q = &p->irqs[i];
-		char name[48];
-		struct stat_value *v;
+	/* by source, summed over CPUs: the run's facts */
+	for (i = 0; i < (size_t)m->run.nirqs; i++) {
+		struct stat_value *v = find_or_add(m->irqs, &m->nirqs, m->run.irqs[i].name);
 
-		if (!strcmp(q->kind, "softirq")) {
-			v = find_or_add(m->softirqs, &m->nsoftirqs, q->name);
-		} else {
-			squeeze(name, sizeof(name), q->name, q->desc);
-			v = find_or_add(m->irqs, &m->nirqs, name);
-		}
 		if (v)
-			v->total += (double)q->count;
+			v->total += m->run.irqs[i].total;
+	}
+	for (i = 0; i < (size_t)m->run.nsoftirqs; i++) {
+		struct stat_value *v = find_or_add(m->softirqs, &m->nsoftirqs,
+						   m->run.softirqs[i].name);
+
+		if (v)
+			v->total += m->run.softirqs[i].total;
 	}
 	for (i = 0; i < (size_t)m->nirqs; i++)
 		m->irqs[i].per_rt = per(m->irqs[i].total, m->rt);

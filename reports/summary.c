@@ -340,6 +340,46 @@ static void dline(struct summary *s, int indent, const char *label,
 	l->flag = flag;
 }
 
+/* A count per round trip (no share) among the decomposition's lines. */
+static void count_line(struct summary *s, int indent, const char *label,
+		       double v)
+{
+	struct sum_line *l;
+
+	if (s->ndecomp >= sizeof(s->decomp) / sizeof(s->decomp[0]))
+		return;
+	l = &s->decomp[s->ndecomp++];
+	l->indent = indent;
+	l->label = strdup(label);
+	l->value = summary_fmt(s, "%.2f", v);
+	l->share = strdup("");
+}
+
+/* Interrupts and softirqs per round trip on the counted CPUs: the
+ * devices' in all and the three most, the softirqs likewise. */
+static void irq_lines(struct summary *s, const struct model *m)
+{
+	const struct run_facts *f = &m->run;
+	double rt = (double)f->round_trips, dev = 0, soft = 0;
+	int i, shown = 0;
+
+	if (!rt || (!f->nirqs && !f->nsoftirqs))
+		return;
+	for (i = 0; i < f->nirqs; i++)
+		dev += f->irqs[i].device ? f->irqs[i].total : 0;
+	for (i = 0; i < f->nsoftirqs; i++)
+		soft += f->softirqs[i].total;
+	count_line(s, 0, "device interrupts (/proc/interrupts)", dev / rt);
+	for (i = 0; i < f->nirqs && shown < 3; i++)
+		if (f->irqs[i].device && f->irqs[i].total) {
+			count_line(s, 1, f->irqs[i].name, f->irqs[i].total / rt);
+			shown++;
+		}
+	count_line(s, 0, "softirqs (/proc/softirqs)", soft / rt);
+	for (i = 0; i < f->nsoftirqs && i < 3; i++)
+		count_line(s, 1, f->softirqs[i].name, f->softirqs[i].total / rt);
+}
+
 static void put_decomp(struct summary *s, const struct model *m)
 {
 	const struct model_decomp *d = &m->decomp;
@@ -422,14 +462,9 @@ static void put_decomp(struct summary *s, const struct model *m)
 			 d->sd_source);
 		dline(s, 0, label, d->service_demand, "us", 0, 0);
 	}
-	if (d->switches >= 0 && s->ndecomp < sizeof(s->decomp) / sizeof(s->decomp[0])) {
-		struct sum_line *l = &s->decomp[s->ndecomp++];
-
-		l->indent = 0;
-		l->label = strdup("context switches (both processes)");
-		l->value = summary_fmt(s, "%.2f", d->switches);
-		l->share = strdup("");
-	}
+	if (d->switches >= 0)
+		count_line(s, 0, "context switches (both processes)", d->switches);
+	irq_lines(s, m);
 	if (d->rest < 0)
 		rest_note(s, m);
 	if (!d->from_tasks)

@@ -6,7 +6,10 @@
  * nothing leaves the two guests. The responder boots first and runs
  * `perpkt serve --once`; the client boots once the responder's console
  * says serve listens and runs the same record with --peer, so its
- * profile has both sides, as a two-host run's has.
+ * profile has both sides, as a two-host run's has. With --exact both
+ * guests run the QEMU plugin: the client marks its window, serve its
+ * own (asked with marks=1, workload/control.h), and each guest's counts
+ * are folded into its side.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@
 #include "lab/channel.h"
 #include "lab/guest.h"
 #include "lab/run.h"
+#include "profile/merge.h"
 
 /* What the responder's timeout adds for the client's boot. */
 #define LAB_NIC_CLIENT_BOOT_S 60
@@ -159,9 +163,13 @@ static int run_pair(struct guest_run *s, struct guest_run *c,
 	double grace = 0;
 
 	if (!job->quiet && strcmp(s->rq->kernel, c->rq->kernel))
-		info("booting '%s' (responder) and '%s' (client) under %s (%s), joined by an emulated %s NIC",
+		info("booting '%s' (responder) and '%s' (client) under %s (%s), joined by an emulated %s NIC, pair %d of %d",
 		     s->rq->kernel, c->rq->kernel, s->r->arch->qemu, s->r->accel,
-		     s->r->nic);
+		     s->r->nic, c->r->boot + 1, job->boots > 0 ? job->boots : 1);
+	else if (!job->quiet && job->boots > 1)
+		info("booting '%s' twice under %s (%s), joined by an emulated %s NIC, pair %d of %d",
+		     c->rq->kernel, s->r->arch->qemu, s->r->accel, s->r->nic,
+		     c->r->boot + 1, job->boots);
 	else if (!job->quiet)
 		info("booting '%s' twice under %s (%s), joined by an emulated %s NIC",
 		     c->rq->kernel, s->r->arch->qemu, s->r->accel, s->r->nic);
@@ -243,23 +251,58 @@ static void add_kernels(struct profile *p, const struct lab_request *srq,
 			      "none found (not checked)");
 }
 
+/* One pair of boots (the client's r->boot-th), its profile into p: the
+ * client's, with the responder's side; with --exact each guest's counts
+ * folded into its side. An enum result. */
+static int pair_once(struct guest_run *gs, struct guest_run *gc,
+		     struct nic_end *es, struct nic_end *ec,
+		     const struct lab_job *job, struct profile *p)
+{
+	int ret, rc;
+
+	memset(p, 0, sizeof(*p));
+	if (gc->r->boot && (reset(gs) || reset(gc)))
+		return RESULT_FAILURE;
+	lab_run_qemu(gs->r, gs->rq, job, &gs->q, es->extra, es->nextra);
+	lab_run_qemu(gc->r, gc->rq, job, &gc->q, ec->extra, ec->nextra);
+	/* the responder waits for the client's boot as well as its run */
+	gs->q.timeout_s += LAB_NIC_CLIENT_BOOT_S;
+	ret = run_pair(gs, gc, job);
+	if (ret == LAB_BOOT_STALLED && !(job->interrupted && *job->interrupted)) {
+		/* as lab-record.c's boot_once: a TCG guest can stall in early
+		 * boot on a loaded host; the next boot goes through */
+		info("booting the pair again: a TCG guest can stall in early boot on a loaded host");
+		ret = reset(gs) || reset(gc) ? -1 : run_pair(gs, gc, job);
+	}
+	if (ret)
+		return RESULT_FAILURE;
+	rc = lab_run_collect(gc->r, gc->rq, job, p);
+	if (rc == RESULT_FAILURE)
+		return rc;
+	if (!p->remote)
+		responder_said(gs->r);
+	else if (gs->r->plugin && lab_run_fold_exact(gs->r, p->remote)) {
+		profile_free(p);
+		return RESULT_FAILURE;
+	}
+	add_tuning(gs->r, p);
+	return rc;
+}
+
 int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 {
 	struct lab_run s, c;
 	struct lab_request srq;
 	struct guest_run gs = { .r = &s, .rq = &srq }, gc = { .r = &c, .rq = rq };
 	struct nic_end es = { 0 }, ec = { 0 };
-	struct profile p;
-	char key[65], cond[512];
-	int rc = RESULT_FAILURE, ret;
+	struct profile p, one;
+	char key[65], cond[512], what[32];
+	int rc = RESULT_FAILURE, brc, got = 0;
+	int boots = job->boots > 0 ? job->boots : 1;
 
 	memset(&s, 0, sizeof(s));
 	memset(&c, 0, sizeof(c));
 	memset(&p, 0, sizeof(p));
-	if (rq->exact) {
-		error("--exact with --net nic is not built yet: record the pair sampled");
-		return RESULT_USAGE;
-	}
 	if (make_key(key, sizeof(key)))
 		return RESULT_FAILURE;
 	responder_request(&srq, rq);
@@ -284,30 +327,37 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 	snprintf(s.accel, sizeof(s.accel), "%s", c.accel);
 	nic_end(&es, rq, job->nic, &s, &c, 1);
 	nic_end(&ec, rq, job->nic, &c, &s, 2);
-	lab_run_qemu(&s, &srq, job, &gs.q, es.extra, es.nextra);
-	lab_run_qemu(&c, rq, job, &gc.q, ec.extra, ec.nextra);
-	/* the responder waits for the client's boot as well as its run */
-	gs.q.timeout_s += LAB_NIC_CLIENT_BOOT_S;
-	ret = run_pair(&gs, &gc, job);
-	if (ret == LAB_BOOT_STALLED && !(job->interrupted && *job->interrupted)) {
-		/* as lab-record.c's boot_once: a TCG guest can stall in early
-		 * boot on a loaded host; the next boot goes through */
-		info("booting the pair again: a TCG guest can stall in early boot on a loaded host");
-		ret = reset(&gs) || reset(&gc) ? -1 : run_pair(&gs, &gc, job);
+	/* with --exact each window is a pair of boots of its own, merged
+	 * side by side as lab_record merges one guest's */
+	for (c.boot = 0; c.boot < boots; c.boot++) {
+		s.boot = c.boot;
+		brc = pair_once(&gs, &gc, &es, &ec, job, got ? &one : &p);
+		if (brc == RESULT_FAILURE)
+			break;
+		snprintf(what, sizeof(what), "pair %d", c.boot + 1);
+		if (got && profile_merge(&p, &one, what)) {
+			profile_free(&one);
+			break;
+		}
+		if (got)
+			profile_free(&one);
+		if (!got++ || brc > rc)
+			rc = brc;  /* the worst of the pairs' results */
+		if (job->interrupted && *job->interrupted)
+			break;
 	}
-	if (ret)
+	if (got && got < boots) {
+		warning("%d of %d pairs recorded: the profile has their windows",
+			got, boots);
+		rc = RESULT_PARTIAL;
+	}
+	if (!got)
 		goto out;
-	rc = lab_run_collect(&c, rq, job, &p);
-	if (rc == RESULT_FAILURE)
-		goto out;
-	if (!p.remote)
-		responder_said(&s);
-	c.boot = 1;
+	c.boot = got;
 	snprintf(cond, sizeof(cond), "%s, client %s, responder %s (serve), QEMU dgram link between the two guests",
 		 strcmp(job->nic, "vmxnet3") ? "virtio-net-pci" : "vmxnet3",
 		 LAB_NIC_CLIENT, LAB_NIC_RESPONDER);
 	profile_add_condition(&p, LAB_COND_NIC, cond);
-	add_tuning(&s, &p);
 	add_kernels(&p, &srq, &s);
 	if (lab_run_finish(&c, rq, job, &p))
 		rc = RESULT_FAILURE;

@@ -371,8 +371,7 @@ static int check_notes(const struct lab_run *r, struct profile *p)
 	return ret;
 }
 
-/* The guest's exact counts into its profile p of one boot. */
-static int fold_exact(struct lab_run *r, struct profile *p)
+int lab_run_fold_exact(const struct lab_run *r, struct profile *p)
 {
 	char kallsyms[4300], gz[4300], modules[4300];
 	struct lab_exact x;
@@ -423,7 +422,7 @@ int lab_run_collect(struct lab_run *r, const struct lab_request *rq,
 	if (profile_read(p, path))
 		return RESULT_FAILURE;
 	if (check_notes(r, p) || (rq->vmlinux && check_vmlinux(p, rq->vmlinux)) ||
-	    (r->plugin && fold_exact(r, p))) {
+	    (r->plugin && lab_run_fold_exact(r, p))) {
 		profile_free(p);
 		return RESULT_FAILURE;
 	}

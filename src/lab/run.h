@@ -50,6 +50,11 @@ int lab_run_failed(const struct lab_run *r, const struct lab_request *rq,
 /* The guest's profile into p, checked: an enum result. */
 int lab_run_collect(struct lab_run *r, const struct lab_request *rq,
 		    const struct lab_job *job, struct profile *p);
+/* r's exact counts of this boot (r->counts) into p, a profile of one
+ * window counted only, with the kallsyms and modules r's guest brought
+ * out: lab_exact_fold. lab_run_collect does it for r's own profile;
+ * --net nic for the responder's side (p->remote). */
+int lab_run_fold_exact(const struct lab_run *r, struct profile *p);
 /* Conditions, the host's command line, p written. */
 int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
 		   const struct lab_job *job, struct profile *p);

@@ -7,6 +7,7 @@
 #include "profile/merge.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,8 +292,22 @@ static int merge_latency(struct profile *into, const struct profile *from)
 
 int profile_merge(struct profile *into, struct profile *from, const char *what)
 {
-	if (comparable(into, from, what))
+	char side[256];
+
+	snprintf(side, sizeof(side), "%s (the responder's side)", what);
+	if (comparable(into, from, what) ||
+	    (into->remote && from->remote && comparable(into->remote, from->remote, side)))
 		return -1;
+	/* two-host runs: each side with its own kind */
+	if (into->remote && from->remote && profile_merge(into->remote, from->remote, side))
+		return -1;
+	if (!into->remote != !from->remote) {
+		warning("%s: the responder's side is in only %s: left out of the merge",
+			what, into->remote ? "the first" : "this one");
+		profile_free(into->remote);
+		free(into->remote);
+		into->remote = NULL;
+	}
 	if (merge_symbols(into, from) || merge_samples(into, from) ||
 	    merge_latency(into, from) || merge_counts(into, from))
 		return error("out of memory merging %s", what);

@@ -23,6 +23,7 @@
 #include "profile/output.h"
 #include "system/sysinfo.h"
 #include "system/unit.h"
+#include "workload/marks.h"
 
 /* Rings sized as record sizes them, drained every 50 ms (commands/serve.c) */
 #define MAX_WINDOWS 1024
@@ -85,7 +86,8 @@ static int choose_cpus(struct serve_recording *r, char *why, size_t whylen)
 			}
 		return 0;
 	}
-	if (r->rq.cpu >= 0 && !r->rq.cpus[0]) {
+	/* marks: the QEMU plugin counts every vCPU; so do these */
+	if (r->rq.cpu >= 0 && !r->rq.cpus[0] && !r->rq.marks) {
 		r->cpus[0] = r->rq.cpu;
 		r->ncpus = 1;
 		return 0;
@@ -132,6 +134,9 @@ int serve_recording_open(struct serve_recording **out,
 	r->smp.freq = rq->freq;
 	r->smp.callchain = rq->callchain;
 	r->smp.include_user = rq->include_user;
+	/* marks: the plugin counts the instructions; serve only counts, as
+	 * record --window-marks does in the client's guest */
+	r->smp.counting_only = rq->marks;
 	if (choose_cpus(r, why, whylen) || may_sample(r->cpus[0], why, whylen))
 		goto fail;
 	if (record_choose_events(&r->smp, r->cpus[0], r->evs, &r->nev, &r->p)) {
@@ -187,6 +192,8 @@ int serve_recording_start(struct serve_recording *r, uint64_t answered)
 		return -1;
 	if (edge(r, 1))
 		return -1;
+	if (r->rq.marks)
+		workload_mark(1);
 	r->answered0 = answered;
 	r->t0 = now_ns();
 	r->open = 1;
@@ -199,6 +206,8 @@ int serve_recording_stop(struct serve_recording *r, uint64_t answered)
 
 	if (!r->open)
 		return error("serve: stop without start");
+	if (r->rq.marks)
+		workload_mark(0);
 	if (edge(r, 0))
 		return -1;
 	w->ns = now_ns() - r->t0;
@@ -273,7 +282,9 @@ static int fill(struct serve_recording *r, struct profile *p, const char *comman
 		return error("out of memory");
 	memcpy(p->cpus, r->cpus, sizeof(int) * (size_t)r->ncpus);
 	p->ncpus_sampled = (size_t)r->ncpus;
-	return record_collect(p, r->s);
+	/* counting only: no samples, and the host attaches the kallsyms
+	 * entries of the plugin's addresses (lab/exact.h) */
+	return r->smp.counting_only ? 0 : record_collect(p, r->s);
 }
 
 int serve_recording_document(struct serve_recording *r, const char *command,

@@ -15,6 +15,9 @@
  * hands the result over as a profile document of its own, divided by
  * the messages its responder answered in those windows. The client
  * stores it as the profile's "remote" side (record/workload-builtin.c).
+ * Asked with marks (record --kernel --exact --net nic), it counts only,
+ * on every CPU, and executes the window's marks at start and stop, so
+ * the QEMU plugin in the responder's guest counts that window.
  */
 
 struct serve_recording;

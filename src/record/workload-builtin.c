@@ -157,17 +157,27 @@ static void describe(const struct record_workload *base,
 	     ", with short kernel callchains" : "");
 }
 
+/* Whether perpkt serve records its side: when this side samples, or
+ * marks its window for the QEMU plugin (--exact --net nic: serve marks
+ * its own, counting only); stat counts only and asks nothing. */
+static int peer_recorded(const struct builtin *b)
+{
+	return b->rq->peer && !b->rq->no_remote &&
+	       (!b->smp->counting_only || b->rq->window_marks);
+}
+
 /* --peer: what perpkt serve should record of its side, as this side
- * samples (stat counts only: nothing asked). */
+ * samples or counts. */
 static const struct control_setup *peer_request(struct builtin *b)
 {
 	const struct sampling_request *smp = b->smp;
 	struct control_setup *rq = &b->peer_rq;
 
-	if (!b->rq->peer || b->rq->no_remote || smp->counting_only)
+	if (!peer_recorded(b))
 		return NULL;
 	memset(rq, 0, sizeof(*rq));
 	rq->profile = 1;
+	rq->marks = b->rq->window_marks;
 	rq->period = smp->period;
 	rq->freq = smp->freq;
 	rq->callchain = smp->callchain > 0;
@@ -301,7 +311,7 @@ static int after(struct record_workload *base, struct profile *p)
 					      (uint64_t)(win->repeat > 0 ? win->repeat : 1);
 	p->asked_ns = p->asked_window_ns ? p->asked_window_ns +
 					   (uint64_t)(win->warmup * 1e9) : 0;
-	if (b->rq->peer && !b->rq->no_remote && !b->smp->counting_only)
+	if (peer_recorded(b))
 		attach_remote(b, p);
 	workload_add_conditions(b->w, p);
 	return 0;

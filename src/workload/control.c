@@ -184,6 +184,7 @@ static int parse_profile_request(const char *line, struct control_setup *out,
 		out->freq = (uint64_t)v;
 	out->callchain = !control_get(line, "callchain", &v) && v == 1;
 	out->include_user = !control_get(line, "user_space", &v) && v == 1;
+	out->marks = !control_get(line, "marks", &v) && v == 1;
 	if (find_key(line, "events") &&
 	    control_get_word(line, "events", out->events, sizeof(out->events))) {
 		snprintf(err, errlen, "malformed setup: events longer than %zu bytes",

@@ -18,7 +18,11 @@
  *   -> "perpkt-serve 2 transport=udp size=40 cpu=1 user=U host=H
  *       warmup_ms=N window_ms=N" [mac]  (cpu=-1: unpinned; window_ms=0:
  *      [profile=1 period=N freq=N        not known, -n)
- *       callchain=0|1 user_space=0|1 events=LIST cpus=all|LIST]
+ *       callchain=0|1 user_space=0|1 events=LIST cpus=all|LIST
+ *       [marks=1]]                      (marks=1: count only, and mark
+ *                                        the window's edges as record
+ *                                        --window-marks does, for the
+ *                                        QEMU plugin: --exact --net nic)
  *   <- "ok port=40123 [token=T]" [mac]  the responder is listening there
  *      [profile=1 | profile=0 why=<the reason, to the end of the line>]
  *   -> "start" [mac]      <- "ok" [mac]  the window opens
@@ -58,6 +62,10 @@ struct control_setup {
 	char cpus[64];           /* --remote-cpus: "all" or a CPU list; ""
 				  * for the responder's CPU (all when it is
 				  * not pinned) */
+	int marks;               /* count only, every CPU unless cpus says
+				  * otherwise, and execute the window's
+				  * marks (workload/marks.h) at start and
+				  * stop */
 	/* who asks, as the client says (its key vouches for it) */
 	char user[33], host[65];
 	uint64_t warmup_ms;      /* the client's -w: the wait before start */

@@ -49,11 +49,12 @@ static int setup_line(char *line, size_t len, const struct workload *w,
 		     (unsigned long long)c->peer_window_ms);
 	if (r && n >= 0 && (size_t)n < len)
 		n += snprintf(line + n, len - (size_t)n, " profile=1 period=%llu "
-			      "freq=%llu callchain=%d user_space=%d%s%s%s%s",
+			      "freq=%llu callchain=%d user_space=%d%s%s%s%s%s",
 			      (unsigned long long)r->period,
 			      (unsigned long long)r->freq, r->callchain,
 			      r->include_user, r->events[0] ? " events=" : "",
-			      r->events, r->cpus[0] ? " cpus=" : "", r->cpus);
+			      r->events, r->cpus[0] ? " cpus=" : "", r->cpus,
+			      r->marks ? " marks=1" : "");
 	/* room for the mac */
 	if (n < 0 || (size_t)n + 70 >= len)
 		return error("the setup for the peer is longer than %zu bytes: "

@@ -26,6 +26,15 @@ static void test_parse_setup(void **state)
 	assert_string_equal(s.host, "h7");
 	assert_int_equal(s.warmup_ms, 1500);
 	assert_int_equal(s.window_ms, 0);
+	assert_int_equal(s.profile, 0);
+	assert_int_equal(s.marks, 0);
+	/* record --kernel --exact --net nic's client: count only, marked */
+	assert_int_equal(control_parse_setup("perpkt-serve 2 transport=udp size=40 cpu=1 user=ann host=h7 warmup_ms=300 window_ms=500 profile=1 period=0 freq=0 callchain=0 user_space=0 events=cpu-clock marks=1",
+					     &s, err, sizeof(err)), 0);
+	assert_int_equal(s.profile, 1);
+	assert_int_equal(s.marks, 1);
+	assert_string_equal(s.events, "cpu-clock");
+	assert_string_equal(s.cpus, "");
 	assert_int_equal(control_parse_setup("perpkt-serve 2 transport=tcp size=65507 cpu=-1 user=a;b",
 					     &s, err, sizeof(err)), 0);
 	assert_int_equal(s.cpu, -1);
