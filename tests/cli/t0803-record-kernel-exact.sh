@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest-label: lab
 # record --kernel --exact: the QEMU plugin counts the guest's
 # instructions between the window's marks. Two boots of one kernel
 # (-r 2): the counts are there, kernel only, per vCPU, and the network
