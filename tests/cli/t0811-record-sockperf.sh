@@ -51,14 +51,14 @@ i=0
 while [ $i -lt $REPEATS ]; do
 	i=$((i + 1))
 	expect_exit 0 ip netns exec $NS "$PERPKT" record -q -C $CPU --client-cpu $CPU \
-		--server-cpu $CPU -s 40 -w 0.5 -d 1.5 -o "$TMP/b$i.json"
-	# -t 10: running for the 1.5 s window, with room for a slow start
+		--server-cpu $CPU -s 40 -w 0.3 -d 1 -o "$TMP/b$i.json"
+	# -t 10: running for the 1 s window, with room for a slow start
 	ip netns exec $NS taskset -c $CPU sockperf ping-pong -i 127.0.0.1 -p 11111 -m 40 -t 10 \
 		>"$TMP/client" 2>&1 &
 	CLI=$!
 	wait_line "$TMP/client" 'Starting test' $CLI
 	expect_exit 0 ip netns exec $NS "$PERPKT" record -q -C $CPU --per udp-datagrams \
-		-d 1.5 -p $SRV,$CLI -o "$TMP/s$i.json"
+		-d 1 -p $SRV,$CLI -o "$TMP/s$i.json"
 	kill $CLI; wait $CLI 2>/dev/null; CLI=""
 	# (the unit's "outside" count is sockperf's own traffic here: it
 	# runs before the window opens)
