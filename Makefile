@@ -11,8 +11,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        libjansson-dev libsodium-dev libcmocka-dev zlib1g-dev iproute2 jq elfutils binutils procps \
        chromium python3 python3-jsonschema socat qemu-system-x86 busybox-static sockperf \
-       linux-perf bc clang libclang-rt-14-dev llvm
-# make fuzz: seconds per libFuzzer target (the smoke runs in check: 5)
+       linux-perf bc clang libclang-rt-14-dev llvm strace
+# make fuzz: seconds per libFuzzer target (the smoke runs in check-sanitize: 5)
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 
@@ -71,26 +71,35 @@ demo: build
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
-# The regular build's tests (unit, CLI, fuzz smoke runs), without the
-# tests that boot many guests (ctest label lab: make check-lab). Each
-# check ends with the skipped tests and their reasons, the slowest and
-# the total (tests/check.sh); PERPKT_REQUIRE="REGEX... label:NAME" makes
-# it fail when a test it names skipped (.ci/run sets it).
+# The regular build's unit and CLI tests, without the tests that boot
+# guests (ctest label lab: make check-lab) and the fuzz smoke runs
+# (make check-sanitize: they build a clang ASan+UBSan tree of their
+# own, a minute or more). Each check ends with the skipped tests and
+# their reasons, the slowest and the total (tests/check.sh);
+# PERPKT_REQUIRE="REGEX... label:NAME" makes it fail when a test it
+# names skipped (.ci/run sets it).
+# One test at a time (-j 1): most pin their workload to CPUs and count
+# per CPU, and runs that change system settings take /run/perpkt/lock,
+# so two at once would measure each other or wait for each other (the
+# CLI tests are RUN_SERIAL in tests/CMakeLists.txt besides).
 check: build
-	bash tests/check.sh check $(BUILD) -j 1 -LE '^lab$$'
+	bash tests/check.sh check $(BUILD) -j 1 -E '^fuzz/' -LE '^lab$$'
 
 # The same unit and CLI tests on an ASan+UBSan build: any report fails
 # them. Not the tests that boot kernels under QEMU (t08NN --kernel:
 # minutes each under ASan, and what they drive is emulation, run by
-# make check and make lab-arm64).
+# make check-lab and make lab-arm64). Then the libFuzzer targets a few
+# seconds each on their seeds (fuzz/*: clang, ASan+UBSan, in
+# $(ASAN_BUILD)/fuzz); make fuzz runs them longer.
 check-sanitize: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPERPKT_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	bash tests/check.sh check-sanitize $(ASAN_BUILD) -j 1 -R '^(unit|cli)/' \
+	bash tests/check.sh check-sanitize $(ASAN_BUILD) -j 1 -R '^(unit|cli|fuzz)/' \
 		-E '^cli/t080[0-9]-' -LE '^lab$$'
 
-# The tests that boot many guests (a line `# ctest-label: lab` in the
-# script): minutes each under QEMU.
+# The tests that boot guests (a line `# ctest-label: lab` in the
+# script): the kernel lab smoke tests, bisect, the NIC pair; tens of
+# seconds to minutes each under QEMU.
 check-lab: build
 	bash tests/check.sh check-lab $(BUILD) -j 1 -L '^lab$$'
 

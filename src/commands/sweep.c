@@ -47,6 +47,8 @@ static const char sweep_usage[] =
 "\n"
 "  -o, --output DIR       directory of the profiles (made if missing)\n"
 "  -d, --duration SECS    measurement window of each record (default 2)\n"
+"  -w, --warmup SECS      ping-pong before each record's window\n"
+"                         (default: record's, 1)\n"
 "      --repeat N         windows per cell (default 1): record --repeat N\n"
 "                         when record has it, else N records per cell\n"
 "      --placements LIST  record --placement values, e.g. same,smt\n"
@@ -102,6 +104,7 @@ struct dim {
 struct sweep {
 	const char *dir;
 	const char *duration;
+	const char *warmup;    /* NULL: record's own default */
 	unsigned repeat;
 	const char *value, *format;
 	struct dim dims[D_MAX];
@@ -284,6 +287,10 @@ static size_t record_argv(const struct sweep *s, const size_t *idx,
 	argv[n++] = "-q";
 	argv[n++] = "-d";
 	argv[n++] = (char *)s->duration;
+	if (s->warmup) {
+		argv[n++] = "-w";
+		argv[n++] = (char *)s->warmup;
+	}
 	argv[n++] = "-o";
 	argv[n++] = (char *)out;
 	if (s->repeat > 1 && s->record_repeat) {
@@ -488,6 +495,7 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 	static const struct option own[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "warmup", required_argument, NULL, 'w' },
 		{ "repeat", required_argument, NULL, 1 },
 		{ "value", required_argument, NULL, 10 },
 		{ "format", required_argument, NULL, 11 },
@@ -507,7 +515,7 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 			required_argument, NULL, DIM_OPT + (int)i };
 	memset(&longopts[nown + D_MAX], 0, sizeof(longopts[0]));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:d:hqv", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:d:w:hqv", longopts, NULL)) != -1) {
 		if (parse_verbosity(c))
 			continue;
 		if (c >= DIM_OPT && c < DIM_OPT + D_MAX) {
@@ -527,6 +535,11 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 			if (parse_seconds(optarg, "--duration", 0.01, 86400, &secs))
 				return -1;
 			s->duration = optarg;
+			break;
+		case 'w':
+			if (parse_seconds(optarg, "--warmup", 0, 3600, &secs))
+				return -1;
+			s->warmup = optarg;
 			break;
 		case 1:
 			if (parse_u64(optarg, "--repeat", 1, 1000, &v))

@@ -323,9 +323,12 @@ int profile_output_remove_stale(void)
 	return remove_stale_named();
 }
 
-/* Name this run's temporary file in the run directory, so that a later
- * run removes it if this one is killed, whatever its -o. */
-static void register_tmp(struct profile_output *out)
+/* Name this run's temporary file `tmp` (about to be made) in the run
+ * directory, so that a later run removes it if this one is killed,
+ * whatever its -o. The note comes first: a run killed between the two
+ * leaves a note for a file that is not there, never a file no note
+ * names. */
+static void register_tmp(struct profile_output *out, const char *tmp)
 {
 	char dir[256], abs[PATH_MAX + NAME_MAX + 2], cwd[PATH_MAX];
 	size_t dl = strlen(out->where) - strlen(out->name);  /* its directory */
@@ -335,10 +338,9 @@ static void register_tmp(struct profile_output *out)
 	if (rundir_path(dir, sizeof(dir)))
 		return;
 	if (out->where[0] == '/')
-		snprintf(abs, sizeof(abs), "%.*s%s", (int)dl, out->where, out->tmp);
+		snprintf(abs, sizeof(abs), "%.*s%s", (int)dl, out->where, tmp);
 	else if (getcwd(cwd, sizeof(cwd)))
-		snprintf(abs, sizeof(abs), "%s/%.*s%s", cwd, (int)dl, out->where,
-			 out->tmp);
+		snprintf(abs, sizeof(abs), "%s/%.*s%s", cwd, (int)dl, out->where, tmp);
 	else
 		return;
 	snprintf(out->reg, sizeof(out->reg), "%s/output.%ld", dir, (long)getpid());
@@ -392,6 +394,7 @@ static int create_tmp(struct profile_output *out)
 			return -1;
 		for (i = 0; i < TMP_RANDOM; i++)
 			name[strlen(name) - TMP_RANDOM + i] = set[rnd[i] % (sizeof(set) - 1)];
+		register_tmp(out, name);
 		out->fd = openat(out->dirfd, name, O_RDWR | O_CREAT | O_EXCL |
 				 O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (out->fd >= 0) {
@@ -442,7 +445,6 @@ static int open_atomic(struct profile_output *out, const struct walk *w)
 		return error("cannot create a temporary file beside '%s': %s",
 			     out->where, strerror(errno));
 	flock(out->fd, LOCK_EX | LOCK_NB);
-	register_tmp(out);
 	if (w->exists && keep_owner(out, &w->st))
 		return -1;
 	mask = umask(0);

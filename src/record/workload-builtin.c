@@ -237,8 +237,10 @@ static int running(struct record_workload *base, uint64_t *so_far)
 	struct builtin *b = of(base);
 
 	*so_far = workload_window_progress(b->w);
-	/* -n: the client closes the window itself after that many */
-	return !base->window->count || !workload_window_done(b->w);
+	/* -n: the client closes the window itself after that many; a
+	 * client that failed inside it (its responder died) ends it too,
+	 * rather than the window's length */
+	return !workload_window_done(b->w);
 }
 
 /* The window's figures into rp, and into the run's totals. */

@@ -52,7 +52,7 @@ void child_fail(struct workload *w, enum role r, const char *fmt, ...)
 		for (i = 0; i < w->nfds; i++)
 			ioctl(w->fds[i], PERF_EVENT_IOC_DISABLE, 0);
 		publish(w, w->cs);
-		w->sh->partial = 1;
+		__atomic_store_n(&w->sh->partial, 1, __ATOMIC_RELEASE);
 	}
 	va_start(ap, fmt);
 	vsnprintf(w->sh->error[r], CHILD_ERROR_LEN, fmt, ap);

@@ -380,7 +380,9 @@ int workload_window_open(struct workload *w)
 
 int workload_window_done(struct workload *w)
 {
-	return phase_is(w, PHASE_DONE);
+	/* (partial: written once by the client before it exits) */
+	return phase_is(w, PHASE_DONE) ||
+	       __atomic_load_n(&w->sh->partial, __ATOMIC_ACQUIRE);
 }
 
 uint64_t workload_window_progress(const struct workload *w)

@@ -105,7 +105,9 @@ pid_t workload_responder_pid(const struct workload *w);
 /* Open the measurement window at the client's next round-trip boundary;
  * returns once the counters are enabled. */
 int workload_window_open(struct workload *w);
-/* With a count: 1 once the client has closed the window itself. */
+/* 1 once the window cannot go on: with a count, the client closed it
+ * itself; or the client failed inside it (its responder died, a stream
+ * closed) and published what it counted until then. */
 int workload_window_done(struct workload *w);
 /* Round trips so far in the open window (for progress lines). */
 uint64_t workload_window_progress(const struct workload *w);

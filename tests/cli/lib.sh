@@ -30,10 +30,14 @@ expect_exit() {
 # spawn ERR CMD...: CMD in the background, its stderr in ERR, its pid in
 # $SPAWNED. Signal it only after it says it is ready (wait_line): bash
 # starts background jobs with SIGINT ignored, so one sent before the
-# program sets its handler is lost.
+# program sets its handler is lost. ERR is emptied here, before CMD
+# starts: a redirection in the background job would empty it only when
+# that job runs, and a wait_line on ERR meanwhile could match a line of
+# the previous run's (seen under load: the next step then found nothing).
 spawn() {
 	local err=$1; shift
-	"$@" 2>"$err" &
+	: >"$err"
+	"$@" 2>>"$err" &
 	SPAWNED=$!
 }
 # alive PID: running (not gone, not a zombie waiting for `wait`)

@@ -56,16 +56,19 @@ else
 	echo "socat not installed: echo mode not tested" >&2
 fi
 
-# the local responder killed mid-run: exit 1, profile kept and labelled
-# (-v says when the window opens)
-spawn "$TMP/err" "$PERPKT" record -v -d 15 -w 0.2 --transport tcp -o "$TMP/killed.json"
+# the local responder killed mid-run: exit 1, profile kept and labelled,
+# and the window ends then, not after its 60 s (-v says when it opens)
+spawn "$TMP/err" "$PERPKT" record -v -d 60 -w 0.2 --transport tcp -o "$TMP/killed.json"
 pid=$SPAWNED
 wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
 resp=$(ps -o pid= --ppid $pid | sort -n | head -1)
 [ -n "$resp" ] || fail "no workload children"
+killed=$SECONDS
 kill -KILL $resp
 rc=0; wait $pid || rc=$?
 [ $rc = 1 ] || { cat "$TMP/err" >&2; fail "killed responder: exit $rc, expected 1"; }
+[ $((SECONDS - killed)) -lt 45 ] ||
+	fail "record ran on for $((SECONDS - killed)) s after its responder died"
 jq -e '.conditions["workload.result"] | test("^partial: [0-9]+ round trips before: workload responder")' \
 	"$TMP/killed.json" >/dev/null || fail "partial not labelled: $(jq -c .conditions "$TMP/killed.json")"
 n=$(jq '.round_trips // .workload.round_trips' "$TMP/killed.json")

@@ -36,10 +36,11 @@ def control():
     c = Control("10.248.1.1", 12998, key)
     c.hello()
     return c
-if what == "hold":           # set a run up, then stay silent
-    c = control()
+if what == "hold":           # set a run up, then stay silent until
+    c = control()               # serve closes (stopped, or its 5 s drop)
     print(c.ask(setup(extra="")), flush=True)
-    time.sleep(4)
+    c.sock.settimeout(60)
+    c.rest()
 elif what == "busy":         # a second client, while one holds serve
     c = Control("10.248.1.1", 12998, key)
     t = time.time()

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest-label: lab
 # perpkt record --kernel: boots a Debian cloud kernel under QEMU (TCG
 # here: nested KVM fails on these VMs), records a short loopback run
 # inside it and brings the profile out: the guest's kernel, build-id and

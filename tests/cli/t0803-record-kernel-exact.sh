@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
+# ctest-label: lab
 # record --kernel --exact: the QEMU plugin counts the guest's
 # instructions between the window's marks. Two boots of one kernel
 # (-r 2): the counts are there, kernel only, per vCPU, and the network
-# path's buckets agree between the boots within 1% (syscall 2%) whatever the host is
+# path's buckets (udp without its receive loop, see below) agree between
+# the boots within 1% (syscall 2%) whatever the host is
 # doing meanwhile; the report says what the figure is; merge joins
 # boots of separate runs and refuses another kernel's.
 # The kernel is t0801's (tests/lab/fetch-kernel.sh, cached).
@@ -43,14 +45,39 @@ jq -e '([.counters.counts[] | select(.name == "instructions") | .value] | add) =
 
 # the network path is the same instructions in both boots; the syscall
 # bucket holds the entry code, whose work follows how often the
-# scheduler switched (1621 and 1648, 1.7% apart, at host load 7-8)
+# scheduler switched (1621 and 1648, 1.7% apart, at host load 7-8).
+# Not compared: the receive loop __skb_recv_udp (udp bucket; its
+# helpers __skb_try_recv_from_queue and __skb_wait_for_more_packets are
+# net-core's, which is not compared): it runs once when the datagram is
+# already queued and again after a sleep when it is not, and which of
+# the two a round trip takes follows the guest scheduler's interleaving
+# of client and responder, which follows the host's load through the
+# guest's clock. Beside two CPU hogs (load 8) it was the one function of
+# the udp bucket whose count per round trip was not a whole number
+# (261.7) with a spread between boots (262.4 and 260.9); the rest of the
+# bucket was 2091.05 and 2091.00. udp 2414.9 against 2356.5 (2.5%) was
+# seen once under load with it in.
+row() { # row VALUE: "boot1 boot2" of table --value VALUE
+	"$PERPKT" table --value "$1" --format csv "$P" | tail -1 >"$TMP/row" ||
+		fail "table of $1"
+	IFS=, read -r _ one two _ _ <"$TMP/row"
+	echo "$one $two"
+}
+loop=$(row function:__skb_recv_udp)
+echo "__skb_recv_udp (not compared): $loop instructions per round trip"
 for b in udp:1 ip:1 socket:1 syscall:2; do
 	pct=${b#*:} b=${b%:*}
-	"$PERPKT" table --value "bucket:$b" --format csv "$P" | tail -1 >"$TMP/row" ||
-		fail "table of bucket $b"
-	IFS=, read -r _ one two _ _ <"$TMP/row"
-	awk -v a="$one" -v b="$two" -v p="$pct" 'BEGIN { exit !(a > 0 && (a - b) / a < p / 100 && (b - a) / a < p / 100) }' ||
+	read -r one two <<<"$(row "bucket:$b")"
+	if [ $b = udp ]; then
+		read -r one two <<<"$(echo "$one $two $loop" | awk '{ print $1 - $3, $2 - $4 }')"
+		b="udp without __skb_recv_udp"
+	fi
+	awk -v a="$one" -v b="$two" -v p="$pct" 'BEGIN { exit !(a > 0 && (a - b) / a < p / 100 && (b - a) / a < p / 100) }' || {
+		"$PERPKT" report -i "$P" --format json | jq -r '.functions[] |
+			select(.bucket == "udp" or .bucket == "net-core") |
+			"\(.bucket) \(.name) \(.per_rt.instructions) spread \(.spread.instructions)"' >&2
 		fail "bucket $b: $one and $two instructions per round trip in the two boots, more than $pct% apart"
+	}
 	echo "bucket $b: $one and $two instructions per round trip"
 done
 
