@@ -51,10 +51,12 @@ static void put_sides(FILE *f, const struct stat_model *m, const char *per)
 	const struct stat_side *l = &m->local, *r = &m->remote;
 	char label[96];
 
-	fprintf(f, "\n%-40s %12s", r->present ? "each side" : "in all", per);
-	if (r->present)
-		fprintf(f, " %12s", "remote");
-	fprintf(f, "\n");
+	if (r->present) {
+		snprintf(label, sizeof(label), "%s, each side", per);
+		fprintf(f, "\n%-40s %12s %12s\n", label, "local", "remote");
+	} else {
+		fprintf(f, "\n%-40s %12s\n", "in all", per);
+	}
 	side_row(f, "device interrupts", l, r, 0);
 	side_row(f, "softirqs", l, r, 1);
 	if (l->napi_function || r->napi_function)
