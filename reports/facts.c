@@ -144,6 +144,11 @@ static void fill_irqs(struct run_facts *f, const struct profile *p)
 		struct run_irq *v;
 		char name[48];
 
+		if (!strcmp(q->kind, PROFILE_IRQ_NAPI)) {
+			f->napi_function = q->name;
+			f->napi_polls += (double)q->count;
+			continue;
+		}
 		if (!strcmp(q->kind, "softirq")) {
 			v = irq_row(f->softirqs, &f->nsoftirqs, q->name);
 		} else {
@@ -159,6 +164,26 @@ static void fill_irqs(struct run_facts *f, const struct profile *p)
 		qsort(f->irqs, (size_t)f->nirqs, sizeof(f->irqs[0]), by_total);
 	if (f->nsoftirqs > 1)
 		qsort(f->softirqs, (size_t)f->nsoftirqs, sizeof(f->softirqs[0]), by_total);
+}
+
+double run_facts_device_irqs(const struct run_facts *f)
+{
+	double n = 0;
+	int i;
+
+	for (i = 0; i < f->nirqs; i++)
+		n += f->irqs[i].device ? f->irqs[i].total : 0;
+	return n;
+}
+
+double run_facts_softirqs(const struct run_facts *f)
+{
+	double n = 0;
+	int i;
+
+	for (i = 0; i < f->nsoftirqs; i++)
+		n += f->softirqs[i].total;
+	return n;
 }
 
 int run_facts_fill(struct run_facts *f, const struct profile *p)

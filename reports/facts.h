@@ -104,7 +104,17 @@ struct run_facts {
 	/* by source, most first; none when the profile has no counts */
 	struct run_irq irqs[RUN_MAX_IRQS], softirqs[RUN_MAX_IRQS];
 	int nirqs, nsoftirqs;
+	/* NAPI polls in the window(s), the calls of napi_function counted
+	 * exactly (record --kernel --exact); napi_function NULL: not
+	 * counted, and then say nothing rather than 0 */
+	const char *napi_function;
+	double napi_polls;
 };
+
+/* Device interrupts (numbered lines of /proc/interrupts) and softirqs
+ * in the window(s), summed over sources and CPUs. */
+double run_facts_device_irqs(const struct run_facts *f);
+double run_facts_softirqs(const struct run_facts *f);
 
 /* f from p; -1 after printing why (more than RUN_MAX_EVENTS events). */
 int run_facts_fill(struct run_facts *f, const struct profile *p);

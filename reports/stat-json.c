@@ -71,6 +71,20 @@ static json_t *values_json(const struct stat_value *v, int n, int *bad)
 	return a;
 }
 
+/* One side's device interrupts, softirqs and NAPI polls per round
+ * trip; napi_polls null when not counted (only --exact counts them). */
+static json_t *side_json(const struct stat_side *s)
+{
+	if (!s->present)
+		return json_null();
+	return json_pack("{s:s?, s:f, s:f, s:o, s:s?}", "host", s->host,
+			 "device_irqs_per_rt", s->device_irqs,
+			 "softirqs_per_rt", s->softirqs,
+			 "napi_polls_per_rt", s->napi_function ?
+			 json_real(s->napi_polls) : json_null(),
+			 "napi_function", s->napi_function);
+}
+
 /* Per-CPU time as fractions of the window, and events per round trip. */
 static json_t *cpus_json(const struct stat_model *m, int *bad)
 {
@@ -193,6 +207,8 @@ int stat_json(FILE *f, const void *model, const struct render_options *o)
 	set(root, "service_demand_ns", json_real(m->service_demand_us * 1000),
 	    &bad);
 	set(root, "decomposition", decomp_json(m), &bad);
+	set(root, "sides", json_pack("{s:o, s:o}", "local", side_json(&m->local),
+				     "remote", side_json(&m->remote)), &bad);
 	if (bad || !root) {
 		json_decref(root);
 		return error("cannot build the stat JSON: out of memory");

@@ -25,6 +25,48 @@ static void print_values(FILE *f, const char *title, const char *per,
 		fprintf(f, "  (%d more)\n", n - limit);
 }
 
+static void side_row(FILE *f, const char *label, const struct stat_side *s,
+		     const struct stat_side *r, int which)
+{
+	const struct stat_side *v[2] = { s, r };
+	int i;
+
+	fprintf(f, "  %-38s", label);
+	for (i = 0; i < (r->present ? 2 : 1); i++) {
+		double x = which == 0 ? v[i]->device_irqs : which == 1 ?
+			   v[i]->softirqs : v[i]->napi_polls;
+
+		if (which == 2 && !v[i]->napi_function)
+			fprintf(f, " %12s", "not counted");
+		else
+			fprintf(f, " %12.3f", x);
+	}
+	fprintf(f, "\n");
+}
+
+/* Device interrupts, softirqs and NAPI polls per round trip, with a
+ * remote side each side's (the responder's per round trip answered). */
+static void put_sides(FILE *f, const struct stat_model *m, const char *per)
+{
+	const struct stat_side *l = &m->local, *r = &m->remote;
+	char label[96];
+
+	if (r->present) {
+		snprintf(label, sizeof(label), "%s, each side", per);
+		fprintf(f, "\n%-40s %12s %12s\n", label, "local", "remote");
+	} else {
+		fprintf(f, "\n%-40s %12s\n", "in all", per);
+	}
+	side_row(f, "device interrupts", l, r, 0);
+	side_row(f, "softirqs", l, r, 1);
+	if (l->napi_function || r->napi_function)
+		snprintf(label, sizeof(label), "NAPI polls (%s calls)",
+			 l->napi_function ? l->napi_function : r->napi_function);
+	else
+		snprintf(label, sizeof(label), "NAPI polls (--exact counts them)");
+	side_row(f, label, l, r, 2);
+}
+
 /* stat -r N: each figure across the windows, and whether the interval
  * of the mean latency is as narrow as asked. */
 static void put_repeats(FILE *f, const struct stat_model *m)
@@ -185,6 +227,7 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 	}
 	print_values(f, "softirqs", per, m->softirqs, m->nsoftirqs, 10);
 	print_values(f, "interrupts", per, m->irqs, m->nirqs, 10);
+	put_sides(f, m, per);
 
 	fprintf(f, "\nservice demand: %.2f us of CPU per %s (netperf's\n"
 		   "  definition, over the counted CPUs)\n", m->service_demand_us,

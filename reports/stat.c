@@ -61,6 +61,18 @@ static const char *event_not_counting(const struct profile *p, const char *name)
 	return NULL;
 }
 
+static void side_fill(struct stat_side *s, const struct run_facts *f)
+{
+	double rt = (double)f->round_trips;
+
+	s->present = 1;
+	s->host = f->hostname;
+	s->device_irqs = per(run_facts_device_irqs(f), rt);
+	s->softirqs = per(run_facts_softirqs(f), rt);
+	s->napi_function = f->napi_function;
+	s->napi_polls = f->napi_function ? per(f->napi_polls, rt) : 0;
+}
+
 int stat_build(struct stat_model *m, const struct profile *p)
 {
 	double busy_ns = 0, cyc, ins;
@@ -73,6 +85,17 @@ int stat_build(struct stat_model *m, const struct profile *p)
 	m->window_s = (double)p->window_ns * 1e-9;
 	m->latency_us = p->latency.mean / 1000;
 	m->ipc = -1;
+	side_fill(&m->local, &m->run);
+	if (p->remote) {
+		struct run_facts *r = malloc(sizeof(*r));
+
+		if (!r || run_facts_fill(r, p->remote)) {
+			free(r);
+			return error("cannot read the remote side's counts");
+		}
+		side_fill(&m->remote, r);
+		free(r);
+	}
 	for (i = 0; i < p->ncounts; i++) {
 		const struct profile_count *c = &p->counts[i];
 		struct stat_value *v;

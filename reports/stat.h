@@ -54,6 +54,16 @@ struct stat_figure {
 	struct spread s;
 };
 
+/* One side's device interrupts, softirqs and NAPI polls per round trip
+ * (the responder's: its own round trips answered); napi_function NULL
+ * when the polls were not counted (only --exact counts them). */
+struct stat_side {
+	int present;
+	const char *host;
+	double device_irqs, softirqs, napi_polls;
+	const char *napi_function;
+};
+
 struct stat_model {
 	/* what the run was (reports/facts.h); strings point into the
 	 * profile, which the command frees after rendering */
@@ -71,6 +81,9 @@ struct stat_model {
 	struct stat_value softirqs[STAT_MAX_ROWS];
 	int nsoftirqs;
 	double service_demand_us;  /* busy CPU us per transaction, counted CPUs */
+	/* per RT on this side and, with a remote side (--net nic,
+	 * --peer), on the responder's */
+	struct stat_side local, remote;
 	double client_us, responder_us, rest_us;  /* decomposition of latency */
 	int have_tasks;
 	struct stat_missing missing[STAT_MAX_ROWS];

@@ -356,28 +356,35 @@ static void count_line(struct summary *s, int indent, const char *label,
 }
 
 /* Interrupts and softirqs per round trip on the counted CPUs: the
- * devices' in all and the three most, the softirqs likewise. */
+ * devices' in all and the three most, the softirqs likewise; then the
+ * NAPI polls when counted (exact mode). */
 static void irq_lines(struct summary *s, const struct model *m)
 {
 	const struct run_facts *f = &m->run;
-	double rt = (double)f->round_trips, dev = 0, soft = 0;
+	double rt = (double)f->round_trips;
+	double dev = run_facts_device_irqs(f), soft = run_facts_softirqs(f);
 	int i, shown = 0;
 
-	if (!rt || (!f->nirqs && !f->nsoftirqs))
+	if (!rt)
 		return;
-	for (i = 0; i < f->nirqs; i++)
-		dev += f->irqs[i].device ? f->irqs[i].total : 0;
-	for (i = 0; i < f->nsoftirqs; i++)
-		soft += f->softirqs[i].total;
-	count_line(s, 0, "device interrupts (/proc/interrupts)", dev / rt);
-	for (i = 0; i < f->nirqs && shown < 3; i++)
-		if (f->irqs[i].device && f->irqs[i].total) {
-			count_line(s, 1, f->irqs[i].name, f->irqs[i].total / rt);
-			shown++;
-		}
-	count_line(s, 0, "softirqs (/proc/softirqs)", soft / rt);
-	for (i = 0; i < f->nsoftirqs && i < 3; i++)
-		count_line(s, 1, f->softirqs[i].name, f->softirqs[i].total / rt);
+	if (f->nirqs || f->nsoftirqs) {
+		count_line(s, 0, "device interrupts (/proc/interrupts)", dev / rt);
+		for (i = 0; i < f->nirqs && shown < 3; i++)
+			if (f->irqs[i].device && f->irqs[i].total) {
+				count_line(s, 1, f->irqs[i].name, f->irqs[i].total / rt);
+				shown++;
+			}
+		count_line(s, 0, "softirqs (/proc/softirqs)", soft / rt);
+		for (i = 0; i < f->nsoftirqs && i < 3; i++)
+			count_line(s, 1, f->softirqs[i].name, f->softirqs[i].total / rt);
+	}
+	if (f->napi_function) {
+		char label[96];
+
+		snprintf(label, sizeof(label), "NAPI polls (%s calls, exact)",
+			 f->napi_function);
+		count_line(s, 0, label, f->napi_polls / rt);
+	}
 }
 
 static void put_decomp(struct summary *s, const struct model *m)

@@ -8,6 +8,7 @@
 
 #include <getopt.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "error.h"
@@ -256,6 +257,103 @@ void record_apply_verbosity(const struct record_options *o)
 {
 	if (o->quiet || o->verbose)
 		parse_verbosity(o->quiet ? 'q' : 'v');
+}
+
+int record_kernel_option(int c, const char *arg, struct record_options *o)
+{
+	struct lab_request *k = &o->kernel;
+	uint64_t v;
+
+	switch (c) {
+	case 40:
+		k->kernel = arg;
+		break;
+	case 41:
+		k->vmlinux = arg;
+		break;
+	case 42:
+		if (k->nqemu_args == sizeof(k->qemu_args) / sizeof(k->qemu_args[0]))
+			return error("too many --qemu-arg: at most %zu", k->nqemu_args);
+		k->qemu_args[k->nqemu_args++] = arg;
+		break;
+	case 43:
+		if (parse_seconds(arg, "--qemu-timeout", 1, 86400, &k->qemu_timeout))
+			return -1;
+		break;
+	case 44:
+		k->guest_perpkt = arg;
+		break;
+	case 47:
+		k->exact = 1;
+		break;
+	case 60:
+		if (strchr(arg, '\n'))
+			return error("--append '%s' has a newline: a kernel command line is one line",
+				     arg);
+		k->append = arg;
+		break;
+	case 61:
+		k->modules = arg;
+		break;
+	case 62:
+		k->config = arg;
+		break;
+	case 30:
+		if (parse_u64(arg, "--guest-cpus", 1, LAB_GUEST_CPUS_MAX, &v))
+			return -1;
+		k->cpus = (int)v;
+		break;
+	case 31:
+		k->peer_kernel = arg;
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* --irq-cpu and --rps-cpus name CPUs the guest has (--guest-cpus, else
+ * LAB_GUEST_CPUS). */
+static int check_guest_cpus(const struct record_options *o)
+{
+	int n = o->kernel.cpus ? o->kernel.cpus : LAB_GUEST_CPUS;
+	char given[48], guest[64];
+
+	if (o->kernel.cpus)
+		snprintf(given, sizeof(given), "--guest-cpus %d", n);
+	else
+		snprintf(given, sizeof(given), "%d without --guest-cpus", n);
+	if (o->builtin.irq_cpu >= n)
+		return error("--irq-cpu %d: the guest has CPUs 0 to %d (%s)",
+			     o->builtin.irq_cpu, n - 1, given);
+	snprintf(guest, sizeof(guest), "the guest (%s)", given);
+	return o->builtin.rps_cpus ?
+	       tuning_check_mask(o->builtin.rps_cpus, n, guest) : 0;
+}
+
+int record_check_kernel(const struct record_options *o)
+{
+	const struct lab_request *k = &o->kernel;
+
+	if (!k->kernel && (k->vmlinux || k->nqemu_args || k->qemu_timeout ||
+			   k->guest_perpkt || k->append || k->modules ||
+			   k->config || k->cpus || k->peer_kernel))
+		return error("--vmlinux, --qemu-arg, --qemu-timeout, --guest-perpkt, --append, --modules, --config, --guest-cpus and --peer-kernel go with --kernel (perpkt report takes --vmlinux)");
+	if (k->peer_kernel && (!o->builtin.network ||
+			       strncmp(o->builtin.network, "nic", 3)))
+		return error("--peer-kernel boots the responder guest of --net nic: give --net nic");
+	if (k->kernel && check_guest_cpus(o))
+		return -1;
+	if (k->exact && !k->kernel)
+		return error("--exact counts with a QEMU plugin: it goes with --kernel IMAGE");
+	if (k->exact && (o->sampling.period || o->sampling.freq ||
+			 o->sampling.callchain > 0 ||
+			 strcmp(o->sampling.events, RECORD_DEFAULT_EVENTS)))
+		return error("--exact counts every instruction: -e, -c, -F and -g are "
+			     "for sampling");
+	if (k->kernel && o->builtin.peer)
+		return error("--peer and --kernel both given: the guest has no network device");
+	return 0;
 }
 
 int record_check_options(struct record_options *o, int argc, char **argv)

@@ -88,6 +88,53 @@
 	{ "call-graph", no_argument, NULL, 'g' }, \
 	{ "no-call-graph", no_argument, NULL, 8 }, \
 	{ "ring-pages", required_argument, NULL, 3 }
+/* --kernel and the options that go with it, record's and stat's (the
+ * values 30, 31, 40 to 47, 60 to 62), and their help. */
+#define RECORD_KERNEL_LONGOPTS \
+	{ "kernel", required_argument, NULL, 40 }, \
+	{ "vmlinux", required_argument, NULL, 41 }, \
+	{ "qemu-arg", required_argument, NULL, 42 }, \
+	{ "qemu-timeout", required_argument, NULL, 43 }, \
+	{ "guest-perpkt", required_argument, NULL, 44 }, \
+	{ "exact", no_argument, NULL, 47 }, \
+	{ "append", required_argument, NULL, 60 }, \
+	{ "modules", required_argument, NULL, 61 }, \
+	{ "config", required_argument, NULL, 62 }, \
+	{ "guest-cpus", required_argument, NULL, 30 }, \
+	{ "peer-kernel", required_argument, NULL, 31 }
+#define KERNEL_OPTIONS_HELP \
+"      --kernel IMAGE     boot IMAGE under QEMU (KVM, else TCG emulation)\n" \
+"                         and do the same run inside it\n" \
+"      --vmlinux FILE     with --kernel: that kernel's vmlinux; its\n" \
+"                         build-id is checked, reports use its DWARF\n" \
+"      --qemu-arg ARG     with --kernel: one more QEMU argument\n" \
+"                         (repeatable, e.g. --qemu-arg=-accel=tcg)\n" \
+"      --qemu-timeout SECS  with --kernel: stop the guest after SECS\n" \
+"      --append ARGS      with --kernel: more kernel command line, after\n" \
+"                         perpkt's own (e.g. mitigations=off); recorded\n" \
+"      --modules DIR      with --kernel: where the veth module is, a\n" \
+"                         built tree's lib/modules/RELEASE or its\n" \
+"                         INSTALL_MOD_PATH (default: ../lib/modules\n" \
+"                         beside the image, as a .deb unpacks it)\n" \
+"      --config FILE      with --kernel: the image's configuration,\n" \
+"                         checked before booting for what the guest\n" \
+"                         needs (default: config-RELEASE beside\n" \
+"                         vmlinuz-RELEASE, or the .config of the tree a\n" \
+"                         bzImage was built in)\n" \
+"      --guest-cpus N     with --kernel: vCPUs of the guest, and with\n" \
+"                         --net nic of each (1 to 8, default 2);\n" \
+"                         --irq-cpu and --rps-cpus are checked against\n" \
+"                         it before booting\n" \
+"      --peer-kernel IMAGE  with --net nic: the responder guest boots\n" \
+"                         IMAGE instead (its modules and config-RELEASE\n" \
+"                         found beside it, as a .deb unpacks them)\n" \
+"      --guest-perpkt FILE  with --kernel: perpkt binary for the guest\n" \
+"                         (another architecture's picks its QEMU)\n" \
+"      --exact            with --kernel: count every instruction the\n" \
+"                         emulated CPUs execute in the window, exactly,\n" \
+"                         with a QEMU TCG plugin, instead of sampling;\n" \
+"                         each -r window is a boot of its own (with\n" \
+"                         --net nic a pair of boots); NAPI polls too\n"
 /* after a '+': the first word that is not an option starts CMD */
 #define RECORD_COMMON_SHORTOPTS "d:w:e:aC:s:n:p:qv"
 
@@ -102,6 +149,13 @@ int record_common_option(int c, const char *arg, struct record_options *o);
 /* After getopt: words left from optind on are -- CMD; then options
  * that exclude each other. -1 after printing which. */
 int record_check_options(struct record_options *o, int argc, char **argv);
+/* One option of RECORD_KERNEL_LONGOPTS: 1 taken, 0 not one of them,
+ * -1 after printing what is wrong with arg. */
+int record_kernel_option(int c, const char *arg, struct record_options *o);
+/* After getopt: the kernel options together, and against the workload's
+ * (--irq-cpu and --rps-cpus name the guest's CPUs). -1 after printing
+ * why. */
+int record_check_kernel(const struct record_options *o);
 /* -q/-v set the process's message level: when the command runs, not
  * when sweep checks a cell's arguments. */
 void record_apply_verbosity(const struct record_options *o);

@@ -21,7 +21,9 @@ static const char stat_usage[] =
 "cycles, instructions and IPC (CPU time without a PMU), context switches,\n"
 "CPU migrations, interrupts and softirqs, CPU time by kind, netperf's\n"
 "service demand, and the round trip split into client CPU, responder CPU\n"
-"and the rest.\n"
+"and the rest. With --kernel IMAGE the same inside a guest (--net nic:\n"
+"two, and each side's device interrupts, softirqs and, with --exact,\n"
+"NAPI polls per round trip).\n"
 "\n"
 WORKLOAD_OPTIONS_HELP
 "  -r, --repeat N         N counting windows of -d each: every figure\n"
@@ -37,6 +39,7 @@ WORKLOAD_OPTIONS_HELP
 "  -a, --all-cpus         count on every online CPU\n"
 "      --format FMT\n"
 "      --no-fallback      fail instead of counting cpu-clock without a PMU\n"
+KERNEL_OPTIONS_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
@@ -72,6 +75,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 		RECORD_SAMPLING_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "confidence", required_argument, NULL, 29 },
+		RECORD_KERNEL_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -103,9 +107,13 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 			return error("'--%s' is for perpkt record: stat only counts",
 				     record_option_name(c));
 		default:
+			if (record_kernel_option(c, optarg, o) == 1)
+				break;
 			return -1;
 		}
 	}
+	if (record_check_kernel(o))
+		return -1;
 	if (confidence->width_pct && o->window.repeat < 2)
 		return error("--confidence needs -r N with N >= 2: one window has no spread");
 	return record_check_options(o, argc, argv);

@@ -263,6 +263,67 @@ static int replace_samples(struct profile *p, const struct lab_exact *x)
 	return 0;
 }
 
+/* The address of a kernel text function in a kallsyms copy, 0 when it
+ * has none (inlined, or another kernel's name). */
+static uint64_t text_address(const char *kallsyms, const char *name)
+{
+	FILE *f = fopen(kallsyms, "r");
+	char line[512];
+	uint64_t addr = 0;
+
+	while (f && !addr && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type, sym[128], mod[8] = "";
+
+		/* "ADDR t NAME" of vmlinux, not "ADDR t NAME [MODULE]" */
+		if (sscanf(line, "%llx %c %127s %7s", &a, &type, sym, mod) >= 3 &&
+		    (type == 't' || type == 'T') && !mod[0] && !strcmp(sym, name))
+			addr = a;
+	}
+	if (f)
+		fclose(f);
+	return addr;
+}
+
+/* NAPI polls: the executions of the entry of __napi_poll (napi_poll on
+ * kernels without it), each call once, as irqs of kind
+ * PROFILE_IRQ_NAPI on every vCPU, zeros included (a zero is counted);
+ * none when the kernel has neither function out of line. */
+static int add_napi_polls(struct profile *p, const struct lab_exact *x,
+			  const char *kallsyms)
+{
+	static const char *const names[] = { "__napi_poll", "napi_poll" };
+	struct profile_irq *v;
+	uint64_t addr = 0;
+	size_t i, k;
+	int cpu;
+
+	for (k = 0; k < sizeof(names) / sizeof(names[0]) && !addr; k++)
+		addr = text_address(kallsyms, names[k]);
+	if (!addr)
+		return 0;
+	k--;
+	v = realloc(p->irqs, (p->nirqs + (size_t)x->nvcpus) * sizeof(*v));
+	if (!v)
+		return error("out of memory");
+	p->irqs = v;
+	for (cpu = 0; cpu < x->nvcpus; cpu++) {
+		uint64_t n = 0;
+
+		for (i = 0; i < x->ninsns; i++)
+			if (x->insns[i].ip == addr && x->insns[i].cpu == (uint32_t)cpu)
+				n += x->insns[i].n;
+		v[p->nirqs] = (struct profile_irq){
+			.kind = strdup(PROFILE_IRQ_NAPI), .name = strdup(names[k]),
+			.cpu = cpu, .count = n,
+		};
+		if (!v[p->nirqs].kind || !v[p->nirqs].name)
+			return error("out of memory");
+		p->nirqs++;
+	}
+	return 0;
+}
+
 int lab_exact_fold(struct profile *p, const struct lab_exact *x,
 		   const char *kallsyms, const char *proc_modules)
 {
@@ -283,7 +344,8 @@ int lab_exact_fold(struct profile *p, const struct lab_exact *x,
 	if (p->nsamples || p->nstacks)
 		return error("the guest's profile has samples: was it recorded with "
 			     "--window-marks?");
-	if (replace_events(p, x) || replace_samples(p, x))
+	if (replace_events(p, x) || replace_samples(p, x) ||
+	    add_napi_polls(p, x, kallsyms))
 		return -1;
 	free(p->mode);
 	p->mode = strdup(PROFILE_EXACT_MODE);

@@ -31,7 +31,8 @@ static int host_option(const char *a, int exact, int *takes_value)
 	static const char *const with_value[] = {
 		"--kernel", "--vmlinux", "--qemu-arg", "--guest-perpkt",
 		"--qemu-timeout", "--append", "--modules", "--config",
-		"--guest-cpus", "--peer-kernel", "--output", "-o", "--repeat", "-r",
+		"--guest-cpus", "--peer-kernel", "--format", "--confidence",
+		"--output", "-o", "--repeat", "-r",
 	};
 	size_t i, n, nwith = sizeof(with_value) / sizeof(with_value[0]);
 
@@ -69,11 +70,12 @@ static const char *const peer_args[] = {
 	"--peer", LAB_NIC_RESPONDER, "--peer-key", LAB_GUEST_KEY,
 };
 
-char **lab_guest_args(int argc, char **argv, int exact, int peer, size_t *n)
+char **lab_guest_args(int argc, char **argv, int exact, int peer, int counting,
+		      size_t *n)
 {
 	size_t nextra = sizeof(exact_args) / sizeof(exact_args[0]), k;
 	size_t npeer = sizeof(peer_args) / sizeof(peer_args[0]);
-	char **out = calloc((size_t)argc + nextra + npeer + 1, sizeof(*out));
+	char **out = calloc((size_t)argc + nextra + npeer + 2, sizeof(*out));
 	int i, value, rest = 0;
 
 	*n = 0;
@@ -103,6 +105,8 @@ char **lab_guest_args(int argc, char **argv, int exact, int peer, size_t *n)
 	}
 	for (k = 0; exact && k < nextra; k++)
 		out[(*n)++] = (char *)exact_args[k];
+	if (counting && !exact)
+		out[(*n)++] = (char *)exact_args[0];  /* stat: count only */
 	for (k = 0; peer && k < npeer; k++)
 		out[(*n)++] = (char *)peer_args[k];
 	return out;
@@ -284,17 +288,29 @@ char *lab_run_read(const struct lab_run *r, const char *name)
 	return procfile_read(path);
 }
 
-/* The guest perpkt's messages, as if it had run here. */
+/* The guest perpkt's messages, as if it had run here: "wrote
+ * '/tmp/profile.json'" is about the guest's copy, the host's file then,
+ * or for stat (job->keep: no file) the line goes. */
 static void relay_stderr(const struct lab_run *r, const struct lab_job *job)
 {
-	char *text = lab_run_read(r, LAB_GUEST_STDERR), *p, *at;
+	char *text = lab_run_read(r, LAB_GUEST_STDERR), *line, *next, *at;
 	static const char guest_path[] = "/tmp/" LAB_GUEST_PROFILE;
 
-	/* "wrote '/tmp/profile.json'" is about the guest's copy */
-	for (p = text; p && (at = strstr(p, guest_path)); p = at + strlen(guest_path))
-		fprintf(stderr, "%.*s%s", (int)(at - p), p, job->output);
-	if (p)
-		fputs(p, stderr);
+	for (line = text; line && *line; line = next) {
+		next = line + strcspn(line, "\n");
+		next += *next == '\n';
+		at = strstr(line, guest_path);
+		if (at && at >= next)
+			at = NULL;
+		if (at && job->keep)
+			continue;
+		if (at)
+			fprintf(stderr, "%.*s%s%.*s", (int)(at - line), line, job->output,
+				(int)(next - at - (int)strlen(guest_path)),
+				at + strlen(guest_path));
+		else
+			fprintf(stderr, "%.*s", (int)(next - line), line);
+	}
 	free(text);
 }
 
@@ -440,6 +456,14 @@ int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
 	/* what reproduces it is the host's command */
 	free(p->command);
 	p->command = profile_command_line(job->argc - 1, job->argv + 1);
+	if (job->keep) {
+		*job->keep = *p;
+		memset(p, 0, sizeof(*p));
+		if (!job->quiet)
+			info("guest booted to /init in %.2f s (%.2f s by its own clock), QEMU ran %.1f s in all (%s)",
+			     r->up_s, r->boot_s, r->boot > 1 ? r->walls_s : r->wall_s, r->accel);
+		return 0;
+	}
 	if (profile_write(p, job->output))
 		return -1;
 	if (!job->quiet && r->boot > 1)
@@ -572,7 +596,8 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 		free(self);
 		return error("cannot create '%s': %s", r->out, strerror(errno));
 	}
-	g.args = lab_guest_args(job->argc, job->argv, rq->exact, r->client, &g.nargs);
+	g.args = lab_guest_args(job->argc, job->argv, rq->exact, r->client,
+				job->keep != NULL, &g.nargs);
 	g.exact = rq->exact;
 	g.nic = r->nic, g.addr = r->addr, g.serve_bind = r->serve_bind;
 	g.key = r->key, g.rps_cpus = r->rps_cpus, g.irq_cpu = r->irq_cpu;

@@ -48,6 +48,9 @@ struct lab_job {
 	const char *irq_cpu;       /* for the responder guest's NIC */
 	int quiet;
 	volatile sig_atomic_t *interrupted;
+	/* stat: the guest counts only (record --window-marks) and the
+	 * profile comes here instead of to output, no file written */
+	struct profile *keep;
 };
 
 /*
@@ -65,10 +68,13 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job);
  * --peer-kernel, -o; with exact, --exact and -r too, and the guest's
  * own exact-mode options added; without --net nic, and with peer
  * `--peer LAB_NIC_RESPONDER --peer-key` the key instead of --rps-cpus
- * and --irq-cpu, which the responder guest applies). Returns a NULL-terminated array of
+ * and --irq-cpu, which the responder guest applies; stat's --format and
+ * --confidence dropped, and with counting, stat's, --window-marks
+ * added: the guest counts only). Returns a NULL-terminated array of
  * argv's own strings and static ones (free only the array), NULL when
  * out of memory. */
-char **lab_guest_args(int argc, char **argv, int exact, int peer, size_t *n);
+char **lab_guest_args(int argc, char **argv, int exact, int peer, int counting,
+		      size_t *n);
 
 /* Conditions a lab profile carries (docs/guide.md, "Other kernels"). */
 #define LAB_COND_ACCEL PROFILE_COND_ACCEL

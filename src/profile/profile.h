@@ -132,10 +132,13 @@ struct profile_count {
 };
 
 /* Interrupts or softirqs of one source on one CPU over the window,
- * from /proc/interrupts and /proc/softirqs. */
+ * from /proc/interrupts and /proc/softirqs; in exact mode also the NAPI
+ * polls, the calls of the function named, counted by the QEMU plugin
+ * (every vCPU, zeros included: absent means not counted). */
+#define PROFILE_IRQ_NAPI "napi"
 struct profile_irq {
-	char *kind;          /* "irq" or "softirq" */
-	char *name;          /* "NET_RX", "LOC", "24" */
+	char *kind;          /* "irq", "softirq" or "napi" */
+	char *name;          /* "NET_RX", "LOC", "24", "__napi_poll" */
 	char *desc;          /* "virtio0-input.0", or NULL */
 	int cpu;
 	uint64_t count;

@@ -507,6 +507,11 @@ static void read_irqs(struct reader *r, json_t *a, struct profile *p)
 			return;
 		}
 		q->kind = reader_str(r, o, "kind", 1);
+		if (q->kind && strcmp(q->kind, "irq") && strcmp(q->kind, "softirq") &&
+		    strcmp(q->kind, PROFILE_IRQ_NAPI)) {
+			reader_bad(r, "irqs[] kind must be irq, softirq or napi");
+			return;
+		}
 		q->name = reader_str(r, o, "name", 1);
 		q->desc = reader_str(r, o, "desc", 0);
 		q->cpu = reader_int(r, o, "cpu");

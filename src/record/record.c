@@ -183,9 +183,10 @@ out:
 	return code;
 }
 
-/* --kernel: the same record run inside a guest (lab/). */
+/* --kernel: the same record run inside a guest (lab/); stat's (out
+ * given) counts only there and its profile comes into *out. */
 static int in_guest(const struct record_options *o,
-		    volatile sig_atomic_t *interrupted)
+		    volatile sig_atomic_t *interrupted, struct profile *out)
 {
 	const struct window_request *win = &o->window;
 	char irq_cpu[16] = "";
@@ -203,7 +204,7 @@ static int in_guest(const struct record_options *o,
 		       NULL : o->builtin.network[3] ? o->builtin.network + 4 : "virtio",
 		.boots = o->kernel.exact ? win->repeat : 1,
 		.rps_cpus = o->builtin.rps_cpus, .irq_cpu = irq_cpu[0] ? irq_cpu : NULL,
-		.quiet = o->quiet, .interrupted = interrupted,
+		.quiet = o->quiet, .interrupted = interrupted, .keep = out,
 	};
 
 	return lab_record(&o->kernel, &job);
@@ -226,8 +227,8 @@ int record_run(const struct record_options *o, struct profile *out)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (o->kernel.kernel && !out) {
-		ret = in_guest(o, &interrupted);
+	if (o->kernel.kernel) {
+		ret = in_guest(o, &interrupted, out);
 	} else {
 		w = o->own.argv || o->own.nattach ?
 		    record_workload_command(&o->own, &o->window) :

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Bad values are refused with a reason, never read as something else:
 # numbers that would wrap, wrong types, a directory, --threshold nan,
-# an RPS mask naming CPUs that do not exist; and escape sequences in a
-# profile never reach the terminal through the text report.
+# an RPS mask naming CPUs that do not exist, an irqs kind unknown; and
+# escape sequences in a profile never reach the terminal through the
+# text report.
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 
@@ -28,6 +29,22 @@ for t in v1 v2 cpus tasks ccpu size sevent scpu srep; do
 	grep -q "cannot read profile '.*$t.json': " "$TMP/err" || fail "$t: no reason: $(cat "$TMP/err")"
 done
 grep -q "above 4294967295" "$TMP/err" || fail "repeat 2^32: $(cat "$TMP/err")"
+# irqs of a kind perpkt does not write: refused; the NAPI polls of exact
+# mode (kind napi, one a vCPU): read and shown per round trip
+mutate irqkind 'p["counters"]["irqs"] = [{"kind": "nmi", "name": "x", "desc": None, "cpu": 0, "count": 1}]'
+expect_exit 2 "$PERPKT" report -i "$TMP/irqkind.json"
+grep -q "irqs\[\] kind must be irq, softirq or napi" "$TMP/err" || fail "irq kind nmi: $(cat "$TMP/err")"
+mutate napi 'p["counters"]["irqs"] = [{"kind": "napi", "name": "__napi_poll", "desc": None, "cpu": c, "count": n} for c, n in ((0, 0), (1, 3 * p["workload"]["round_trips"]))]'
+expect_exit 0 "$PERPKT" report -i "$TMP/napi.json"
+grep -q "^  NAPI polls (__napi_poll calls, exact) *3\.00$" "$TMP/out" || fail "NAPI polls: $(grep -i napi "$TMP/out")"
+expect_exit 0 "$PERPKT" report -i "$TMP/napi.json" --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["decomposition"]
+sys.exit(not (d["napi_polls_per_rt"] == 3 and d["napi_function"] == "__napi_poll"))' "$TMP/out" ||
+	fail "NAPI polls in JSON: $(grep napi "$TMP/out")"
+expect_exit 0 "$PERPKT" report -i "$P/sw-clock.json" --format json
+! grep -q napi_polls "$TMP/out" ||
+	fail "NAPI polls made up for a sampled profile"
+! "$PERPKT" report -i "$P/sw-clock.json" | grep -q NAPI || fail "NAPI polls shown for a sampled profile"
 expect_exit 2 "$PERPKT" report -i "$TMP/v1.json"
 grep -q "version 4294967297" "$TMP/err" || fail "version: $(cat "$TMP/err")"
 expect_exit 2 "$PERPKT" report -i "$TMP"

@@ -28,7 +28,7 @@ p["remote"]["conditions"]["peer.client"] = \
 # fields whose values are a vocabulary the reader checks (or a single
 # letter), and numbers written in hex: a marker there is refused on
 # load, not leaked
-VOCAB = {"format", "mode", "role", "type"}
+VOCAB = {"format", "mode", "role", "type", "kind"}
 import re
 HEX = re.compile("^0x[0-9a-f]+$")
 markers = []

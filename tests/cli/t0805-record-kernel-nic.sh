@@ -13,8 +13,11 @@
 # --rps-cpus: RPS to the other CPU (mask 2) adds the backlog path, which
 # RPS off (mask 0) never runs: NET_RX softirqs on CPU 1 (/proc/softirqs)
 # and the instructions per packet of enqueue_to_backlog and
-# process_backlog (none with RPS off). Short windows: the host is
-# loaded; about 20-45 s a pair.
+# process_backlog (none with RPS off). The responder's NAPI polls
+# (__napi_poll calls, exact) about one per packet. Then stat --kernel of
+# the same pair: each side's device interrupts, softirqs and NAPI polls
+# per round trip. Short windows: the host is loaded; about 20-45 s a
+# pair, three pairs.
 . "$(dirname "$0")/lib.sh"
 need_x86_guest "the NIC pair"
 # eight guest boots of a sanitizer build would not fit the test's time;
@@ -66,10 +69,21 @@ done
 irq=$(jq -r '[.remote.counters.irqs[] | select(.kind == "irq" and (.desc // "" | test("virtio[0-9]+-input"))) | .count] | add // 0' "$P")
 awk -v i="$irq" -v r="$rrt" 'BEGIN { exit !(i / r > 0.1) }' ||
 	fail "responder's virtio input interrupts: $irq for $rrt round trips"
+# its NAPI polls, the calls of __napi_poll counted by the plugin: about
+# one per packet (two packets a round trip, the request in, the reply
+# out; virtio-net polls its tx queue too); in report's JSON per RT
+napi=$(jq -r '[.remote.counters.irqs[] | select(.kind == "napi" and .name == "__napi_poll") | .count] | add // 0' "$P")
+awk -v n="$napi" -v r="$rrt" 'BEGIN { exit !(n / r / 2 > 0.4 && n / r / 2 < 2) }' ||
+	fail "responder's NAPI polls: $napi for $rrt round trips"
+[ "$(jq '[.remote.counters.irqs[] | select(.kind == "napi")] | length' "$P")" = 2 ] ||
+	fail "NAPI polls not on each of the responder's 2 vCPUs: $(jq -c '[.remote.counters.irqs[] | select(.kind == "napi")]' "$P")"
 # its driver bucket in exact instructions, the virtio_net functions in it
 "$PERPKT" report -i "$P" --side remote --format json >"$TMP/r.json" 2>"$TMP/rerr" ||
 	fail "report --side remote: $(cat "$TMP/rerr")"
 drv=$(jq -r '[.buckets[] | select(.name == "driver") | .per_rt.instructions] | add // 0' "$TMP/r.json")
+jq -e --argjson n "$napi" --argjson r "$rrt" '.decomposition.napi_function == "__napi_poll" and
+	(.decomposition.napi_polls_per_rt - $n / $r | fabs) < 0.01' "$TMP/r.json" >/dev/null ||
+	fail "report JSON's NAPI polls: $(jq -c .decomposition "$TMP/r.json")"
 awk -v d="$drv" 'BEGIN { exit !(d > 100) }' || fail "responder's driver bucket: $drv instructions per round trip"
 jq -r '.functions[] | select(.bucket == "driver") | .name' "$TMP/r.json" | grep -q -E '^(virtnet|virtqueue|vring|vp_|skb_recv_done|skb_xmit_done|start_xmit|receive_buf|try_fill_recv)' ||
 	fail "no virtio functions in the responder's driver bucket: $(jq -r '.functions[] | select(.bucket == "driver") | .name' "$TMP/r.json" | head -5 | tr '\n' ' ')"
@@ -115,8 +129,30 @@ expect_exit 0 "$PERPKT" merge -o "$TMP/m.json" "$P" "$TMP/rps.json"
 	[ "$(jq -r .remote.workload.round_trips "$TMP/m.json")" = $((rrt + $(jq -r .remote.workload.round_trips "$TMP/rps.json"))) ] ||
 	fail "merged responder side: $(jq -c '[(.remote.workload.repeats | length), .remote.workload.round_trips]' "$TMP/m.json")"
 
-# a CPU the responder guest does not have: said, no profile
-expect_exit 2 "$PERPKT" record --kernel "$img" --net nic -d 0.3 -w 0.2 --irq-cpu 7 -o "$TMP/bad.json"
-grep -q "cannot steer the responder guest's eth0: cannot set /proc/irq/[0-9]*/smp_affinity_list to 7" "$TMP/err" || fail "--irq-cpu 7: $(cat "$TMP/err")"
+# a CPU the responder guest does not have (2 without --guest-cpus):
+# said before booting, no profile
+expect_exit 64 "$PERPKT" record --kernel "$img" --net nic -d 0.3 -w 0.2 --irq-cpu 7 -o "$TMP/bad.json"
+grep -qF -- "--irq-cpu 7: the guest has CPUs 0 to 1 (2 without --guest-cpus)" "$TMP/err" || fail "--irq-cpu 7: $(cat "$TMP/err")"
+! grep -q booting "$TMP/err" || fail "--irq-cpu 7 booted"
 [ ! -e "$TMP/bad.json" ] || fail "a profile for --irq-cpu 7"
+
+# stat --kernel --net nic --exact: the same pair counted, no profile
+# written; device interrupts, softirqs and NAPI polls per round trip on
+# each side (about 1 NAPI poll per packet, 2 packets a round trip)
+mkdir -p "$TMP/stmp"
+TMPDIR=$TMP/stmp expect_exit 0 "$PERPKT" stat --kernel "$img" --net nic --exact -d 0.5 -w 0.3 \
+	--irq-cpu 0 --rps-cpus 0 --format json
+cp "$TMP/out" "$TMP/stat.json"
+for side in local remote; do
+	jq -e --arg s "$side" '.sides[$s] | .napi_function == "__napi_poll" and
+		.napi_polls_per_rt > 0.8 and .napi_polls_per_rt < 4 and
+		.device_irqs_per_rt > 0.2 and .softirqs_per_rt > 0.2' "$TMP/stat.json" >/dev/null ||
+		fail "stat's $s side: $(jq -c --arg s "$side" '.sides[$s]' "$TMP/stat.json")"
+done
+[ "$(jq -r .mode "$TMP/stat.json")" = exact ] || fail "stat mode $(jq -r .mode "$TMP/stat.json")"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 "$SRCDIR/tests/schema-validate.py" "$SRCDIR/docs/schema" stat "$TMP/stat.json" ||
+		fail "stat --kernel's JSON does not validate"
+fi
+[ -z "$(ls -A "$TMP/stmp")" ] || fail "stat left behind: $(ls -A "$TMP/stmp")"
 echo ok

@@ -109,7 +109,7 @@ static void test_guest_args(void **state)
 		"--modules=/lib/modules/x", "--config", "cfg", NULL,
 	};
 	size_t n;
-	char **a = lab_guest_args(25, argv, 0, 0, &n);
+	char **a = lab_guest_args(25, argv, 0, 0, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 6);
@@ -131,7 +131,7 @@ static void test_guest_args_exact(void **state)
 		"-r5", "--repeat=2", "--repeat", "4", "-o", "x.json", NULL,
 	};
 	size_t n;
-	char **a = lab_guest_args(14, argv, 1, 0, &n);
+	char **a = lab_guest_args(14, argv, 1, 0, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 6);
@@ -155,7 +155,7 @@ static void test_guest_args_nic(void **state)
 		"--remote-cpus", "all", NULL,
 	};
 	size_t n;
-	char **a = lab_guest_args(13, argv, 0, 1, &n);
+	char **a = lab_guest_args(13, argv, 0, 1, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 8);
@@ -171,6 +171,35 @@ static void test_guest_args_nic(void **state)
 	free(a);
 }
 
+/* stat --kernel: its own options stay on the host, the guest's record
+ * counts only (--window-marks), once however it is asked */
+static void test_guest_args_stat(void **state)
+{
+	char *argv[] = {
+		"stat", "--kernel", "bzImage", "--format", "json", "-d", "1",
+		"--confidence=99,5", "-r", "2", NULL,
+	};
+	size_t n;
+	char **a = lab_guest_args(10, argv, 0, 0, 1, &n);
+
+	assert_non_null(a);
+	assert_int_equal(n, 5);
+	assert_string_equal(a[0], "-d");
+	assert_string_equal(a[1], "1");
+	assert_string_equal(a[2], "-r");
+	assert_string_equal(a[3], "2");
+	assert_string_equal(a[4], "--window-marks");
+	assert_null(a[5]);
+	free(a);
+	a = lab_guest_args(10, argv, 1, 0, 1, &n);
+	assert_non_null(a);
+	assert_int_equal(n, 6);
+	assert_string_equal(a[2], "--window-marks");
+	assert_string_equal(a[5], "cpu-clock");
+	assert_null(a[6]);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_guest_args),
 		cmocka_unit_test(test_guest_args_exact),
 		cmocka_unit_test(test_guest_args_nic),
+		cmocka_unit_test(test_guest_args_stat),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
