@@ -323,16 +323,26 @@ static void put_conditions(struct summary *s, const struct model *m,
 	}
 }
 
-static void dline(struct summary *s, int indent, const char *label,
-		  double ns, const char *unit, double share_of, int flag)
+/* The decomposition's next line, labelled; NULL when it is full. */
+static struct sum_line *new_line(struct summary *s, int indent, const char *label)
 {
 	struct sum_line *l;
 
 	if (s->ndecomp >= sizeof(s->decomp) / sizeof(s->decomp[0]))
-		return;
+		return NULL;
 	l = &s->decomp[s->ndecomp++];
 	l->indent = indent;
 	l->label = strdup(label);
+	return l;
+}
+
+static void dline(struct summary *s, int indent, const char *label,
+		  double ns, const char *unit, double share_of, int flag)
+{
+	struct sum_line *l = new_line(s, indent, label);
+
+	if (!l)
+		return;
 	l->value = ns < -0.5e9 ? strdup("") :
 		   summary_fmt(s, "%.2f %s", ns / 1e3, unit);
 	l->share = share_of > 0 && ns > -0.5e9 ?
@@ -344,13 +354,10 @@ static void dline(struct summary *s, int indent, const char *label,
 static void count_line(struct summary *s, int indent, const char *label,
 		       double v)
 {
-	struct sum_line *l;
+	struct sum_line *l = new_line(s, indent, label);
 
-	if (s->ndecomp >= sizeof(s->decomp) / sizeof(s->decomp[0]))
+	if (!l)
 		return;
-	l = &s->decomp[s->ndecomp++];
-	l->indent = indent;
-	l->label = strdup(label);
 	l->value = summary_fmt(s, "%.2f", v);
 	l->share = strdup("");
 }

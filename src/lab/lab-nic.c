@@ -23,7 +23,6 @@
 #include "lab/channel.h"
 #include "lab/guest.h"
 #include "lab/run.h"
-#include "profile/merge.h"
 
 /* What the responder's timeout adds for the client's boot. */
 #define LAB_NIC_CLIENT_BOOT_S 60
@@ -335,22 +334,12 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 		if (brc == RESULT_FAILURE)
 			break;
 		snprintf(what, sizeof(what), "pair %d", c.boot + 1);
-		if (got && profile_merge(&p, &one, what)) {
-			profile_free(&one);
+		if (lab_merge_boot(&p, &one, brc, what, &got, &rc))
 			break;
-		}
-		if (got)
-			profile_free(&one);
-		if (!got++ || brc > rc)
-			rc = brc;  /* the worst of the pairs' results */
 		if (job->interrupted && *job->interrupted)
 			break;
 	}
-	if (got && got < boots) {
-		warning("%d of %d pairs recorded: the profile has their windows",
-			got, boots);
-		rc = RESULT_PARTIAL;
-	}
+	rc = lab_merged(got, boots, "pairs", rc);
 	if (!got)
 		goto out;
 	c.boot = got;

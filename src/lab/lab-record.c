@@ -650,6 +650,30 @@ static int boot_once(struct lab_run *r, const struct lab_request *rq,
 	return ret;
 }
 
+int lab_merge_boot(struct profile *total, struct profile *one, int brc,
+		   const char *what, int *got, int *rc)
+{
+	if (*got && profile_merge(total, one, what)) {
+		profile_free(one);
+		return -1;
+	}
+	if (*got)
+		profile_free(one);
+	if (!(*got)++ || brc > *rc)
+		*rc = brc;  /* the worst of the boots' results */
+	return 0;
+}
+
+int lab_merged(int got, int boots, const char *what, int rc)
+{
+	if (got && got < boots) {
+		warning("%d of %d %s recorded: the profile has their windows",
+			got, boots, what);
+		return RESULT_PARTIAL;
+	}
+	return rc;
+}
+
 int lab_record(const struct lab_request *rq, const struct lab_job *job)
 {
 	struct lab_run r;
@@ -675,22 +699,12 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job)
 		if (brc == RESULT_FAILURE)
 			break;
 		snprintf(what, sizeof(what), "boot %d", r.boot + 1);
-		if (got && profile_merge(&total, &p, what)) {
-			profile_free(&p);
+		if (lab_merge_boot(&total, &p, brc, what, &got, &rc))
 			break;
-		}
-		if (got)
-			profile_free(&p);
-		if (!got++ || brc > rc)
-			rc = brc;  /* the worst of the boots' results */
 		if (job->interrupted && *job->interrupted)
 			break;
 	}
-	if (got && got < boots) {
-		warning("%d of %d boots recorded: the profile has their windows",
-			got, boots);
-		rc = RESULT_PARTIAL;
-	}
+	rc = lab_merged(got, boots, "boots", rc);
 	r.boot = got;
 	if (got && lab_run_finish(&r, rq, job, &total))
 		rc = RESULT_FAILURE;

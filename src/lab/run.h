@@ -67,6 +67,14 @@ int lab_run_clear_out(const struct lab_run *r);
 /* Remove r's folder (unless PERPKT_LAB_KEEP) and free what r holds. */
 void lab_run_free(struct lab_run *r);
 
+/* With --exact -r N: boot (or pair) `one`, recorded with result brc,
+ * into total; the first is total itself. *got counts them, *rc is the
+ * worst result. -1 (one freed) when the merge fails. */
+int lab_merge_boot(struct profile *total, struct profile *one, int brc,
+		   const char *what, int *got, int *rc);
+/* rc, or RESULT_PARTIAL (said) when fewer than boots `what` came. */
+int lab_merged(int got, int boots, const char *what, int rc);
+
 /* record --kernel --net nic: lab_record for two guests. */
 int lab_record_nic(const struct lab_request *rq, const struct lab_job *job);
 

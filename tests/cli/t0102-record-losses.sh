@@ -13,11 +13,13 @@ samples=$(jq '.counters.events[0].samples' "$TMP/ok.json")
 [ "$samples" -gt 1000 ] || fail "only $samples samples"
 
 # Losses any machine gives: a reader that does not read. perpkt is
-# stopped (SIGSTOP) while the window is open and a command spins under
+# stopped (SIGSTOP) while the window is open and a command reads
+# /dev/zero (its time in the kernel, which perpkt samples: a spin in
+# user space gives kernel samples only when something else runs) under
 # cpu-clock at 2 kHz with callchains into one ring page a CPU: the page
 # holds a few dozen samples, the 2 s stop brings thousands.
 spawn "$TMP/err" "$PERPKT" record -d 3 -w 0 -g -F 2000 --ring-pages 1 --per count:1 \
-	-o "$TMP/lossy.json" -- sh -c ": >'$TMP/ready'; while :; do :; done"
+	-o "$TMP/lossy.json" -- sh -c ": >'$TMP/ready'; exec cat /dev/zero >/dev/null"
 pid=$SPAWNED
 wait_file "$TMP/ready" $pid   # a command is let go once the window is open
 kill -STOP $pid
