@@ -164,6 +164,28 @@ veth_pair() {
 	ip -n "$1" link set lo up && ip -n "$2" link set lo up
 }
 
+# peer_namespaces ADDR_A ADDR_B PREFIXLEN: skip without root or ip, else
+# two namespaces of the test's own in $A and $B, joined by veth_pair,
+# removed at exit with $TMP, after killing $SERVE and the pids in the
+# variables $KILL_VARS names (read at exit: a variable emptied when its
+# process ended is skipped), and dropping the test user if one was made.
+peer_namespaces() {
+	[ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
+	command -v ip >/dev/null || skip "needs ip (iproute2)"
+	A=perpkt-test-$$-a B=perpkt-test-$$-b
+	trap peer_cleanup EXIT
+	veth_pair "$A" "$B" "$1" "$2" "$3" || fail "cannot make test namespaces"
+}
+peer_cleanup() {
+	local v
+	for v in SERVE ${KILL_VARS:-}; do
+		[ -n "${!v:-}" ] && kill "${!v}" 2>/dev/null
+	done
+	ip netns del "$A" 2>/dev/null; ip netns del "$B" 2>/dev/null
+	[ -z "${TEST_USER:-}" ] || drop_test_user
+	rm -rf "$TMP"
+}
+
 # make_test_user: an unprivileged user of the test's own in $TEST_USER
 # ($TEST_UID), no home, no login; as_test_user CMD... runs CMD as it.
 # The test's EXIT trap calls drop_test_user, so it goes on every path.

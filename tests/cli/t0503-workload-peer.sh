@@ -5,19 +5,9 @@
 # responder killed mid-run keeps a partial, labelled profile.
 . "$(dirname "$0")/lib.sh"
 need_perf
-[ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "needs ip (iproute2)"
-
-A=perpkt-test-$$-a B=perpkt-test-$$-b
-cleanup() {
-	[ -n "${SERVE:-}" ] && kill "$SERVE" 2>/dev/null
-	[ -n "${SOCAT:-}" ] && kill "$SOCAT" 2>/dev/null
-	ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+KILL_VARS="SOCAT"
 # addresses that exist only inside these two namespaces
-veth_pair $A $B 10.248.0.1 10.248.0.2 30 || fail "cannot make test namespaces"
+peer_namespaces 10.248.0.1 10.248.0.2 30
 
 KEY=$TMP/serve.key
 serve_bg "$TMP/serve.err" ip netns exec $A "$PERPKT" serve -b 10.248.0.1 -p 12999 --key "$KEY"

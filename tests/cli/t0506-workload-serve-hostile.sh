@@ -8,19 +8,9 @@
 # those that do not: t0508.
 . "$(dirname "$0")/lib.sh"
 need_perf
-[ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "needs ip (iproute2)"
-
-A=perpkt-test-$$-a B=perpkt-test-$$-b
-cleanup() {
-	[ -n "${SERVE:-}" ] && kill "$SERVE" 2>/dev/null
-	[ -n "${HOLD:-}" ] && kill "$HOLD" 2>/dev/null
-	ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+KILL_VARS="HOLD"
 # 10.248.1.3 is a second address of B: a stranger on the same link
-veth_pair $A $B 10.248.1.1 10.248.1.2 29 &&
+peer_namespaces 10.248.1.1 10.248.1.2 29
 ip -n $B addr add 10.248.1.3/29 dev veth0 || fail "cannot make test namespaces"
 
 KEY=$TMP/serve.key

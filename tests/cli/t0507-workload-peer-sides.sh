@@ -9,18 +9,8 @@
 # normalisation (round trips answered in serve's window).
 . "$(dirname "$0")/lib.sh"
 need_perf
-[ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "needs ip (iproute2)"
-
-A=perpkt-test-$$-a B=perpkt-test-$$-b
-cleanup() {
-	[ -n "${SERVE:-}" ] && kill "$SERVE" 2>/dev/null
-	ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
 # addresses that exist only inside these two namespaces
-veth_pair $A $B 10.248.0.5 10.248.0.6 30 || fail "cannot make test namespaces"
+peer_namespaces 10.248.0.5 10.248.0.6 30
 
 KEY=$TMP/serve.key
 start_serve() {

@@ -9,20 +9,9 @@
 # (a reconnect is never told "busy").
 . "$(dirname "$0")/lib.sh"
 need_perf
-[ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "needs ip (iproute2)"
+KILL_VARS="QUIET"
+peer_namespaces 10.248.2.1 10.248.2.2 30
 make_test_user
-
-A=perpkt-test-$$-a B=perpkt-test-$$-b
-cleanup() {
-	[ -n "${SERVE:-}" ] && kill "$SERVE" 2>/dev/null
-	[ -n "${QUIET:-}" ] && kill "$QUIET" 2>/dev/null
-	ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null
-	drop_test_user
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-veth_pair $A $B 10.248.2.1 10.248.2.2 30 || fail "cannot make test namespaces"
 chmod 755 "$TMP"
 KEY=$TMP/root/serve.key    # made by serve, 0600, in a directory of root's
 mkdir -m 700 "$TMP/root"

@@ -8,18 +8,8 @@
 # remote side's time per round trip against the local side's.
 . "$(dirname "$0")/lib.sh"
 need_perf
-[ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "needs ip (iproute2)"
-
-A=perpkt-test-$$-a B=perpkt-test-$$-b
-cleanup() {
-	[ -n "${SERVE:-}" ] && kill "$SERVE" 2>/dev/null
-	ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
 # addresses that exist only inside these two namespaces
-veth_pair $A $B 10.248.0.9 10.248.0.10 30 || fail "cannot make test namespaces"
+peer_namespaces 10.248.0.9 10.248.0.10 30
 
 # Icmp VALUE in namespace NS: a column of /proc/net/snmp
 icmp_count() {
