@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "lab/accel.h"
 #include "parse.h"
 #include "system/placement.h"
 #include "workload/transport.h"
@@ -306,6 +307,11 @@ int record_kernel_option(int c, const char *arg, struct record_options *o)
 	case 31:
 		k->peer_kernel = arg;
 		break;
+	case 63:
+		if (lab_accel_parse(arg, &k->accel))
+			return -1;
+		k->accel_set = 1;
+		break;
 	default:
 		return 0;
 	}
@@ -337,8 +343,12 @@ int record_check_kernel(const struct record_options *o)
 
 	if (!k->kernel && (k->vmlinux || k->nqemu_args || k->qemu_timeout ||
 			   k->guest_perpkt || k->append || k->modules ||
-			   k->config || k->cpus || k->peer_kernel))
-		return error("--vmlinux, --qemu-arg, --qemu-timeout, --guest-perpkt, --append, --modules, --config, --guest-cpus and --peer-kernel go with --kernel (perpkt report takes --vmlinux)");
+			   k->config || k->cpus || k->peer_kernel || k->accel_set))
+		return error("--vmlinux, --qemu-arg, --qemu-timeout, --guest-perpkt, --append, --modules, --config, --guest-cpus, --peer-kernel and --accel go with --kernel (perpkt report takes --vmlinux)");
+	if (k->accel != LAB_ACCEL_AUTO && lab_accel_in_qemu_args(k))
+		return error("--accel and an -accel in --qemu-arg both given: choose one");
+	if (k->exact && k->accel == LAB_ACCEL_KVM)
+		return error("--exact counts with a QEMU TCG plugin: it cannot go with --accel kvm");
 	if (k->peer_kernel && (!o->builtin.network ||
 			       strncmp(o->builtin.network, "nic", 3)))
 		return error("--peer-kernel boots the responder guest of --net nic: give --net nic");

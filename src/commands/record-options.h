@@ -89,7 +89,7 @@
 	{ "no-call-graph", no_argument, NULL, 8 }, \
 	{ "ring-pages", required_argument, NULL, 3 }
 /* --kernel and the options that go with it, record's and stat's (the
- * values 30, 31, 40 to 47, 60 to 62), and their help. */
+ * values 30, 31, 40 to 47, 60 to 63), and their help. */
 #define RECORD_KERNEL_LONGOPTS \
 	{ "kernel", required_argument, NULL, 40 }, \
 	{ "vmlinux", required_argument, NULL, 41 }, \
@@ -101,14 +101,22 @@
 	{ "modules", required_argument, NULL, 61 }, \
 	{ "config", required_argument, NULL, 62 }, \
 	{ "guest-cpus", required_argument, NULL, 30 }, \
-	{ "peer-kernel", required_argument, NULL, 31 }
+	{ "peer-kernel", required_argument, NULL, 31 }, \
+	{ "accel", required_argument, NULL, 63 }
 #define KERNEL_OPTIONS_HELP \
-"      --kernel IMAGE     boot IMAGE under QEMU (KVM, else TCG emulation)\n" \
-"                         and do the same run inside it\n" \
+"      --kernel IMAGE     boot IMAGE (a bzImage, an arm64 Image or a\n" \
+"                         vmlinux with a PVH entry) under QEMU and do\n" \
+"                         the same run inside it\n" \
+"      --accel NAME       with --kernel: auto (default: KVM where this\n" \
+"                         host can run a guest with it, else TCG\n" \
+"                         emulation; the first KVM boot decides and\n" \
+"                         the answer is kept in the cache folder), kvm\n" \
+"                         or tcg (either forced, no fallback)\n" \
 "      --vmlinux FILE     with --kernel: that kernel's vmlinux; its\n" \
 "                         build-id is checked, reports use its DWARF\n" \
 "      --qemu-arg ARG     with --kernel: one more QEMU argument\n" \
-"                         (repeatable, e.g. --qemu-arg=-accel=tcg)\n" \
+"                         (repeatable, e.g. --qemu-arg=-icount\n" \
+"                         --qemu-arg=shift=1)\n" \
 "      --qemu-timeout SECS  with --kernel: stop the guest after SECS\n" \
 "      --append ARGS      with --kernel: more kernel command line, after\n" \
 "                         perpkt's own (e.g. mitigations=off); recorded\n" \

@@ -64,21 +64,95 @@ static const struct lab_arch arches[] = {
 	},
 };
 
-const struct lab_arch *lab_arch_of_kernel(const char *path)
+/* Xen's ELF note that QEMU's x86 -kernel needs to boot an ELF vmlinux
+ * (PVH, CONFIG_PVH): XEN_ELFNOTE_PHYS32_ENTRY. */
+#define PVH_NOTE_TYPE 18
+
+/* Whether the ELF file e has the section `name`, and a PVH note. */
+static void elf_kernel_parts(Elf *e, int *init_text, int *pvh)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx;
+
+	*init_text = *pvh = 0;
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *name;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".init.text"))
+			*init_text = 1;
+		if (sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL)))
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0)
+			if (nh.n_type == PVH_NOTE_TYPE && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + noff, "Xen", 4))
+				*pvh = 1;
+	}
+}
+
+/* An ELF vmlinux that QEMU can boot: its architecture, or NULL with
+ * why in `why` ("" when it is no ELF file at all). */
+static const struct lab_arch *elf_kernel(const char *path, char *why, size_t len)
+{
+	const struct lab_arch *a = NULL;
+	GElf_Ehdr eh;
+	Elf *e;
+	int fd, init_text, pvh;
+
+	why[0] = '\0';
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+		lab_elf_close(e, fd);
+		return NULL;
+	}
+	elf_kernel_parts(e, &init_text, &pvh);
+	a = lab_arch_by_machine(eh.e_machine);
+	if (eh.e_type != ET_EXEC || !init_text)
+		snprintf(why, len, "an ELF file but no Linux kernel (%s)",
+			 eh.e_type != ET_EXEC ? "not an executable" : "no .init.text section");
+	else if (!a)
+		snprintf(why, len, "a kernel for ELF machine %d: perpkt has no QEMU guest for it",
+			 eh.e_machine);
+	else if (a->elf_machine == EM_X86_64 && !pvh)
+		snprintf(why, len, "an x86_64 vmlinux without a PVH entry note (CONFIG_PVH): QEMU boots only its bzImage (arch/x86/boot/bzImage)");
+	else if (a->elf_machine == EM_AARCH64)
+		snprintf(why, len, "an arm64 vmlinux: QEMU boots its Image (arch/arm64/boot/Image)");
+	lab_elf_close(e, fd);
+	return why[0] ? NULL : a;
+}
+
+const struct lab_arch *lab_kernel_check(const char *path, char *why, size_t len)
 {
 	unsigned char h[0x210];
 	FILE *f = fopen(path, "rb");
 	size_t n = f ? fread(h, 1, sizeof(h), f) : 0;
+	const struct lab_arch *a;
 
-	if (f)
-		fclose(f);
+	if (!f) {
+		snprintf(why, len, "cannot read it: %s", strerror(errno));
+		return NULL;
+	}
+	fclose(f);
 	/* arm64 Image: "ARM\x64" at 0x38 (Documentation/arm64/booting.rst) */
 	if (n >= 0x3c && !memcmp(h + 0x38, "ARM\x64", 4))
 		return lab_arch_by_machine(EM_AARCH64);
 	/* x86 bzImage: "HdrS" at 0x202 (Documentation/x86/boot.rst) */
 	if (n >= 0x206 && !memcmp(h + 0x202, "HdrS", 4))
 		return lab_arch_by_machine(EM_X86_64);
-	return NULL;
+	a = elf_kernel(path, why, len);
+	if (!a && !why[0])
+		snprintf(why, len, "neither an x86 bzImage (no 'HdrS' at 0x202), an arm64 Image (no 'ARM\\x64' at 0x38) nor an ELF vmlinux");
+	return a;
 }
 
 int lab_arch_path(const char *file, char *out, size_t len)

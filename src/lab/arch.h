@@ -36,9 +36,11 @@ int lab_arch_of_file(const char *path, const struct lab_arch **out);
 Elf *lab_elf_open(const char *path, int *fd);
 void lab_elf_close(Elf *e, int fd);
 
-/* The architecture of a kernel image from its boot header (arm64 Image,
- * x86 bzImage); NULL when it is neither. */
-const struct lab_arch *lab_arch_of_kernel(const char *path);
+/* The architecture of a kernel QEMU can boot, from its boot header
+ * (x86 bzImage, arm64 Image) or as an ELF vmlinux (x86 with the PVH
+ * entry note); NULL when it is none, with why in `why` ("neither a
+ * bzImage ..."), before any QEMU starts. */
+const struct lab_arch *lab_kernel_check(const char *path, char *why, size_t len);
 /* `file` as it is, when absolute; else in perpkt's cache folder:
  * $PERPKT_CACHE, $XDG_CACHE_HOME/perpkt or ~/.cache/perpkt (where
  * tests/lab/fetch-*.sh put kernels and guest files). -1 if too long. */

@@ -14,8 +14,8 @@
  *     perpkt-done
  *
  * Decoded into folder `dir` as dir/NAME. Returns the number of files,
- * 0 when the stream never reached perpkt-done (the guest died first),
- * -1 after printing why.
+ * 0 when the stream never reached perpkt-done (the guest died first)
+ * or is not there (QEMU ended before making it), -1 after printing why.
  */
 int lab_channel_unpack(const char *stream, const char *dir);
 

@@ -92,23 +92,29 @@ static int poll_guest(struct guest_run *g)
 	return r;
 }
 
-/* The guest's files out of its data port: 1; 0 or LAB_BOOT_STALLED
- * (it never reached /init) with the reason said when it ended without
- * them. */
+/* The guest's files out of its data port: 1; else 0, LAB_BOOT_STALLED
+ * (it never reached /init) or LAB_BOOT_KVM_FAILED (lab_run_failed),
+ * with the reason said when it ended without them. */
 static int unpack(struct guest_run *g)
 {
-	const struct lab_request *rq = g->rq;
 	int n = g->end == LAB_QEMU_EXITED ?
 		lab_channel_unpack(g->r->data, g->r->out) : 0;
 
-	if (n > 0)
+	if (n > 0) {
+		lab_accel_boot_ended(&g->r->accel, &g->q, g->end, g->status);
 		return 1;
+	}
 	if (n < 0)
 		return 0;
-	return lab_run_failed(g->r, rq, g->end, g->status,
-			      g->q.up_timeout_s > 0 && g->q.up_s < 0 ?
-			      g->q.up_timeout_s : g->q.timeout_s) ==
-	       LAB_BOOT_STALLED ? LAB_BOOT_STALLED : 0;
+	n = lab_run_failed(g->r, g->rq, &g->q, g->end, g->status);
+	return n == LAB_BOOT_STALLED || n == LAB_BOOT_KVM_FAILED ? n : 0;
+}
+
+/* A guest under KVM (not forced) that ended before /init: the pair
+ * goes again under TCG (unpack says so). */
+static int kvm_failed(const struct guest_run *g)
+{
+	return g->done && g->q.up_s < 0 && g->r->accel.kvm && !g->r->accel.forced;
 }
 
 /* Ready g for another boot: its files, console and socket gone. */
@@ -163,15 +169,15 @@ static int run_pair(struct guest_run *s, struct guest_run *c,
 
 	if (!job->quiet && strcmp(s->rq->kernel, c->rq->kernel))
 		info("booting '%s' (responder) and '%s' (client) under %s (%s), joined by an emulated %s NIC, pair %d of %d",
-		     s->rq->kernel, c->rq->kernel, s->r->arch->qemu, s->r->accel,
+		     s->rq->kernel, c->rq->kernel, s->r->arch->qemu, s->r->accel.text,
 		     s->r->nic, c->r->boot + 1, job->boots > 0 ? job->boots : 1);
 	else if (!job->quiet && job->boots > 1)
 		info("booting '%s' twice under %s (%s), joined by an emulated %s NIC, pair %d of %d",
-		     c->rq->kernel, s->r->arch->qemu, s->r->accel, s->r->nic,
+		     c->rq->kernel, s->r->arch->qemu, s->r->accel.text, s->r->nic,
 		     c->r->boot + 1, job->boots);
 	else if (!job->quiet)
 		info("booting '%s' twice under %s (%s), joined by an emulated %s NIC",
-		     c->rq->kernel, s->r->arch->qemu, s->r->accel, s->r->nic);
+		     c->rq->kernel, s->r->arch->qemu, s->r->accel.text, s->r->nic);
 	if (lab_qemu_start(&s->q))
 		return -1;
 	for (;;) {
@@ -185,15 +191,16 @@ static int run_pair(struct guest_run *s, struct guest_run *c,
 			started = 1;
 		}
 		if (s->done && !started) {
-			if (unpack(s) == LAB_BOOT_STALLED)
-				return LAB_BOOT_STALLED;
+			r = unpack(s);
+			if (r == LAB_BOOT_STALLED || r == LAB_BOOT_KVM_FAILED)
+				return r;
 			responder_said(s->r);
 			error("the responder guest ended before serve listened");
 			return -1;
 		}
 		if (started && poll_guest(c) < 0)
 			break;
-		if (started && c->done && s->done) {
+		if (started && c->done && (s->done || kvm_failed(c))) {
 			ret = 0;
 			break;
 		}
@@ -218,13 +225,15 @@ static int run_pair(struct guest_run *s, struct guest_run *c,
 	}
 	if (ret)
 		return ret;
+	if (kvm_failed(c))  /* the responder was stopped: nothing of it */
+		return unpack(c) == LAB_BOOT_KVM_FAILED ? LAB_BOOT_KVM_FAILED : -1;
 	/* the responder's files (its steering, its messages): only said
 	 * when the client's profile lacks the responder's side */
 	if (s->end == LAB_QEMU_EXITED &&
 	    lab_channel_unpack(s->r->data, s->r->out) < 0)
 		return -1;
 	r = unpack(c);
-	return r == 1 ? 0 : r == LAB_BOOT_STALLED ? r : -1;
+	return r == 1 ? 0 : r == LAB_BOOT_STALLED || r == LAB_BOOT_KVM_FAILED ? r : -1;
 }
 
 /* The responder guest's request: --peer-kernel's image, with its
@@ -250,6 +259,18 @@ static void add_kernels(struct profile *p, const struct lab_request *srq,
 			      "none found (not checked)");
 }
 
+/* Boot the pair as each guest's accelerator says. */
+static int start_pair(struct guest_run *gs, struct guest_run *gc,
+		      struct nic_end *es, struct nic_end *ec,
+		      const struct lab_job *job)
+{
+	lab_run_qemu(gs->r, gs->rq, job, &gs->q, es->extra, es->nextra);
+	lab_run_qemu(gc->r, gc->rq, job, &gc->q, ec->extra, ec->nextra);
+	/* the responder waits for the client's boot as well as its run */
+	gs->q.timeout_s += LAB_NIC_CLIENT_BOOT_S;
+	return run_pair(gs, gc, job);
+}
+
 /* One pair of boots (the client's r->boot-th), its profile into p: the
  * client's, with the responder's side; with --exact each guest's counts
  * folded into its side. An enum result. */
@@ -262,16 +283,20 @@ static int pair_once(struct guest_run *gs, struct guest_run *gc,
 	memset(p, 0, sizeof(*p));
 	if (gc->r->boot && (reset(gs) || reset(gc)))
 		return RESULT_FAILURE;
-	lab_run_qemu(gs->r, gs->rq, job, &gs->q, es->extra, es->nextra);
-	lab_run_qemu(gc->r, gc->rq, job, &gc->q, ec->extra, ec->nextra);
-	/* the responder waits for the client's boot as well as its run */
-	gs->q.timeout_s += LAB_NIC_CLIENT_BOOT_S;
-	ret = run_pair(gs, gc, job);
+	ret = start_pair(gs, gc, es, ec, job);
+	if (ret == LAB_BOOT_KVM_FAILED) {
+		/* one guest fell back to TCG: both go under it */
+		if (gs->r->accel.kvm)
+			gs->r->accel = gc->r->accel;
+		else
+			gc->r->accel = gs->r->accel;
+		ret = reset(gs) || reset(gc) ? -1 : start_pair(gs, gc, es, ec, job);
+	}
 	if (ret == LAB_BOOT_STALLED && !(job->interrupted && *job->interrupted)) {
 		/* as lab-record.c's boot_once: a TCG guest can stall in early
 		 * boot on a loaded host; the next boot goes through */
 		info("booting the pair again: a TCG guest can stall in early boot on a loaded host");
-		ret = reset(gs) || reset(gc) ? -1 : run_pair(gs, gc, job);
+		ret = reset(gs) || reset(gc) ? -1 : start_pair(gs, gc, es, ec, job);
 	}
 	if (ret)
 		return RESULT_FAILURE;
@@ -321,9 +346,8 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 		goto out;
 	}
 	lab_qemu_version(c.arch, c.qemu_version, sizeof(c.qemu_version));
-	lab_run_choose_accel(&c, rq);
-	s.kvm = c.kvm;
-	snprintf(s.accel, sizeof(s.accel), "%s", c.accel);
+	lab_accel_choose(&c.accel, c.arch, rq, c.qemu_version);
+	s.accel = c.accel;
 	nic_end(&es, rq, job->nic, &s, &c, 1);
 	nic_end(&ec, rq, job->nic, &c, &s, 2);
 	/* with --exact each window is a pair of boots of its own, merged

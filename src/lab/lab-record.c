@@ -31,7 +31,7 @@ static int host_option(const char *a, int exact, int *takes_value)
 	static const char *const with_value[] = {
 		"--kernel", "--vmlinux", "--qemu-arg", "--guest-perpkt",
 		"--qemu-timeout", "--append", "--modules", "--config",
-		"--guest-cpus", "--peer-kernel", "--format", "--confidence",
+		"--guest-cpus", "--peer-kernel", "--accel", "--format", "--confidence",
 		"--output", "-o", "--repeat", "-r",
 	};
 	size_t i, n, nwith = sizeof(with_value) / sizeof(with_value[0]);
@@ -141,44 +141,47 @@ int lab_console_has(const char *path, const char *mark)
 
 /* Why the boot ended before the profile came out, with the console's
  * tail (or QEMU's own messages when the kernel never started). */
-int lab_run_failed(const struct lab_run *r, const struct lab_request *rq,
-		   enum lab_qemu_end end, int status, double timeout)
+int lab_run_failed(struct lab_run *r, const struct lab_request *rq,
+		   const struct lab_qemu *q, enum lab_qemu_end end, int status)
 {
 	int up = lab_console_has(r->console, LAB_GUEST_UP_MARK);
-	char how[64];
+	double timeout = q->up_timeout_s > 0 && q->up_s < 0 ? q->up_timeout_s :
+			 q->timeout_s;
+	char how[400], what[128], none[128];
 
 	if (end == LAB_QEMU_INTERRUPTED)
 		return error("interrupted: guest stopped");
-	if (WIFSIGNALED(status))
-		snprintf(how, sizeof(how), "was killed by signal %d",
-			 WTERMSIG(status));
+	if (lab_accel_boot_ended(&r->accel, q, end, status))
+		return LAB_BOOT_KVM_FAILED;
+	if (end == LAB_QEMU_STALLED)
+		snprintf(how, sizeof(how), "was stopped: %s", q->stalled);
+	else if (WIFSIGNALED(status))
+		snprintf(how, sizeof(how), "was killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
 	else
 		snprintf(how, sizeof(how), "exited with status %d",
 			 WEXITSTATUS(status));
-	if (r->kvm && end == LAB_QEMU_EXITED) {
-		/* the caller retries under TCG: one line is enough */
-		warning("%s %s under KVM before the guest ran (see it with --qemu-arg=-accel --qemu-arg=kvm)",
-			r->arch->qemu, how);
-		return -1;
-	}
-	fprintf(stderr, "perpkt: %s said:\n", r->arch->qemu);
-	lab_print_tail(r->log, 8);
-	fprintf(stderr, "perpkt: guest console (%s), last lines:\n",
-		r->arch->console);
-	lab_print_tail(r->console, 20);
+	snprintf(what, sizeof(what), "%s said", r->arch->qemu);
+	snprintf(none, sizeof(none), "%s said nothing", r->arch->qemu);
+	lab_print_tail(what, none, r->log, 8);
+	snprintf(what, sizeof(what), "guest console (%s), last lines",
+		 r->arch->console);
+	snprintf(none, sizeof(none), "guest console (%s): nothing, the kernel printed no line",
+		 r->arch->console);
+	lab_print_tail(what, none, r->console, 20);
 	if (end == LAB_QEMU_TIMEOUT && !up) {
-		error("kernel '%s' did not boot to /init within %.0f s: stopped (give more with --qemu-timeout)",
-		      rq->kernel, timeout);
+		error("kernel '%s' did not boot to /init within %.0f s under %s: stopped (give more with --qemu-timeout)",
+		      rq->kernel, timeout, lab_accel_name(&r->accel));
 		return LAB_BOOT_STALLED;
 	}
 	if (end == LAB_QEMU_TIMEOUT)
 		return error("kernel '%s' booted but the guest did not finish within %.0f s: stopped (give more with --qemu-timeout)",
 			     rq->kernel, timeout);
 	if (!up)
-		return error("kernel '%s' did not boot to /init (%s %s): see its messages above",
-			     rq->kernel, r->arch->qemu, how);
-	return error("the guest stopped before sending its files out on %s",
-		     r->arch->data_port);
+		return error("kernel '%s' did not boot to /init under %s (%s %s): see its messages above",
+			     rq->kernel, lab_accel_name(&r->accel), r->arch->qemu, how);
+	return error("the guest stopped before sending its files out on %s (%s %s)",
+		     r->arch->data_port, r->arch->qemu, how);
 }
 
 void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
@@ -192,7 +195,8 @@ void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
 	q->arch = r->arch, q->kernel = rq->kernel, q->initrd = r->initrd;
 	q->console = r->console, q->data = r->data, q->log = r->log;
 	q->extra = extra, q->nextra = nextra;
-	q->kvm = r->kvm, q->cpus = rq->cpus > 0 ? rq->cpus : LAB_GUEST_CPUS;
+	q->cpus = rq->cpus > 0 ? rq->cpus : LAB_GUEST_CPUS;
+	lab_accel_apply(&r->accel, q);
 	q->mem_mb = 1024;
 	q->interrupted = job->interrupted, q->up_mark = LAB_GUEST_UP_MARK;
 	if (r->plugin) {
@@ -237,10 +241,10 @@ static int boot(struct lab_run *r, const struct lab_request *rq,
 	lab_run_qemu(r, rq, job, &q, (char **)rq->qemu_args, rq->nqemu_args);
 	if (!job->quiet && job->boots > 1)
 		info("booting '%s' under %s (%s), boot %d of %d", rq->kernel,
-		     r->arch->qemu, r->accel, r->boot + 1, job->boots);
+		     r->arch->qemu, r->accel.text, r->boot + 1, job->boots);
 	else if (!job->quiet)
 		info("booting '%s' under %s (%s)", rq->kernel, r->arch->qemu,
-		     r->accel);
+		     r->accel.text);
 	if (lab_qemu_run(&q, &end, &status, &r->wall_s))
 		return -1;
 	r->walls_s += r->wall_s;
@@ -249,35 +253,9 @@ static int boot(struct lab_run *r, const struct lab_request *rq,
 	if (n < 0)
 		return -1;
 	if (!n)
-		return lab_run_failed(r, rq, end, status,
-				      q.up_timeout_s > 0 && q.up_s < 0 ?
-				      q.up_timeout_s : q.timeout_s);
+		return lab_run_failed(r, rq, &q, end, status);
+	lab_accel_boot_ended(&r->accel, &q, end, status);  /* KVM works */
 	return 0;
-}
-
-void lab_run_choose_accel(struct lab_run *r, const struct lab_request *rq)
-{
-	struct lab_qemu q = { .extra = (char **)rq->qemu_args,
-			      .nextra = rq->nqemu_args };
-	char why[256];
-
-	if (lab_qemu_extra_accel(&q)) {
-		snprintf(r->accel, sizeof(r->accel), "as --qemu-arg chose");
-		return;
-	}
-	if (rq->exact) {
-		snprintf(r->accel, sizeof(r->accel), "tcg (--exact counts with a TCG plugin)");
-		return;
-	}
-	if (!lab_arch_native(r->arch)) {
-		snprintf(r->accel, sizeof(r->accel), "tcg (an %s guest on another architecture)",
-			 r->arch->name);
-		return;
-	}
-	r->kvm = lab_kvm_usable(why, sizeof(why));
-	snprintf(r->accel, sizeof(r->accel), "%s", r->kvm ? "kvm" : "tcg");
-	if (!r->kvm)
-		snprintf(r->accel, sizeof(r->accel), "tcg (%s)", why);
 }
 
 char *lab_run_read(const struct lab_run *r, const char *name)
@@ -319,7 +297,7 @@ static void add_conditions(struct profile *p, const struct lab_run *r,
 {
 	char buf[64];
 
-	profile_add_condition(p, LAB_COND_ACCEL, r->accel);
+	profile_add_condition(p, LAB_COND_ACCEL, r->accel.text);
 	profile_add_condition(p, LAB_COND_QEMU, r->qemu_version);
 	profile_add_condition(p, LAB_COND_COMMAND,
 			      r->qemu_command ? r->qemu_command : "unknown");
@@ -461,17 +439,20 @@ int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
 		memset(p, 0, sizeof(*p));
 		if (!job->quiet)
 			info("guest booted to /init in %.2f s (%.2f s by its own clock), QEMU ran %.1f s in all (%s)",
-			     r->up_s, r->boot_s, r->boot > 1 ? r->walls_s : r->wall_s, r->accel);
+			     r->up_s, r->boot_s, r->boot > 1 ? r->walls_s : r->wall_s,
+			     lab_accel_name(&r->accel));
 		return 0;
 	}
 	if (profile_write(p, job->output))
 		return -1;
 	if (!job->quiet && r->boot > 1)
 		info("%d boots, the first to /init in %.2f s (%.2f s by its own clock), QEMU ran %.1f s in all (%s); profile written to '%s'",
-		     r->boot, r->up_s, r->boot_s, r->walls_s, r->accel, job->output);
+		     r->boot, r->up_s, r->boot_s, r->walls_s, lab_accel_name(&r->accel),
+		     job->output);
 	else if (!job->quiet)
 		info("guest booted to /init in %.2f s (%.2f s by its own clock), QEMU ran %.1f s (%s); profile written to '%s'",
-		     r->up_s, r->boot_s, r->wall_s, r->accel, job->output);
+		     r->up_s, r->boot_s, r->wall_s, lab_accel_name(&r->accel),
+		     job->output);
 	return 0;
 }
 
@@ -485,7 +466,8 @@ int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
 static char *guest_binary(const struct lab_request *rq,
 			  const struct lab_arch **arch)
 {
-	const struct lab_arch *k = lab_arch_of_kernel(rq->kernel);
+	char why[256];
+	const struct lab_arch *k = lab_kernel_check(rq->kernel, why, sizeof(why));
 	char *self = realpath("/proc/self/exe", NULL), *path, *cross;
 	const char *deb;
 
@@ -550,18 +532,19 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 {
 	const char *tmp = getenv("TMPDIR");
 	struct lab_guest g = { .kernel = rq->kernel };
-	char *self = NULL;
+	char *self = NULL, why[512];
 	int ret;
 
 	if (access(rq->kernel, R_OK))
 		return error("cannot read kernel image '%s': %s", rq->kernel,
 			     strerror(errno));
+	if (!lab_kernel_check(rq->kernel, why, sizeof(why)))
+		return error("'%s' is not a kernel QEMU can boot: %s", rq->kernel,
+			     why);
 	if (rq->vmlinux && access(rq->vmlinux, R_OK))
 		return error("cannot read vmlinux '%s': %s", rq->vmlinux,
 			     strerror(errno));
 	if (rq->exact) {
-		char why[512];
-
 		r->plugin = lab_exact_plugin(why, sizeof(why));
 		if (!r->plugin)
 			return error("--exact cannot count here: %s", why);
@@ -626,25 +609,18 @@ int lab_run_clear_out(const struct lab_run *r)
 }
 
 /* Boot once, under TCG again if KVM could not run the guest, and once
- * more if the guest stalled before /init. */
+ * more if a TCG guest stalled before /init. */
 static int boot_once(struct lab_run *r, const struct lab_request *rq,
 		     const struct lab_job *job)
 {
 	int ret = boot(r, rq, job);
 
+	if (ret == LAB_BOOT_KVM_FAILED)
+		ret = boot(r, rq, job);
 	if (ret == LAB_BOOT_STALLED && !(job->interrupted && *job->interrupted)) {
 		/* seen once in dozens of boots, at host load 5: a TCG guest
 		 * that stops in early boot; the next boot goes through */
 		info("booting it again: a TCG guest can stall in early boot on a loaded host");
-		ret = boot(r, rq, job);
-	}
-
-	if (ret && r->kvm && !(job->interrupted && *job->interrupted)) {
-		/* /dev/kvm opens on hosts whose nested KVM cannot run a
-		 * guest: say so and emulate instead */
-		info("trying TCG (emulation) instead");
-		r->kvm = 0;
-		snprintf(r->accel, sizeof(r->accel), "tcg (KVM failed to run the guest)");
 		ret = boot(r, rq, job);
 	}
 	return ret;
@@ -687,7 +663,7 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job)
 	if (lab_run_prepare(&r, rq, job))
 		goto out;
 	lab_qemu_version(r.arch, r.qemu_version, sizeof(r.qemu_version));
-	lab_run_choose_accel(&r, rq);
+	lab_accel_choose(&r.accel, r.arch, rq, r.qemu_version);
 	/* with --exact each window is a boot of its own */
 	for (r.boot = 0; r.boot < boots; r.boot++) {
 		char what[64];

@@ -7,6 +7,13 @@
 
 #include "profile/profile.h"
 
+/* What --accel asks (lab/accel.h decides). */
+enum lab_accel_want {
+	LAB_ACCEL_AUTO,  /* KVM when this host can run a guest with it */
+	LAB_ACCEL_KVM,
+	LAB_ACCEL_TCG,
+};
+
 /* record's --kernel and the options that go with it. */
 struct lab_request {
 	const char *kernel;        /* --kernel IMAGE; NULL: not in a guest */
@@ -26,6 +33,8 @@ struct lab_request {
 				    * LAB_GUEST_CPUS */
 	const char *peer_kernel;   /* --peer-kernel: the responder guest's
 				    * image with --net nic; NULL: kernel */
+	enum lab_accel_want accel; /* --accel */
+	int accel_set;             /* --accel given, auto too */
 };
 
 /* vCPUs of a guest without --guest-cpus, and the most it takes. */
@@ -65,7 +74,7 @@ int lab_record(const struct lab_request *rq, const struct lab_job *job);
 /* The `perpkt record` arguments for inside the guest: argv without the
  * host-only options (--kernel, --vmlinux, --qemu-arg, --guest-perpkt,
  * --qemu-timeout, --append, --modules, --config, --guest-cpus,
- * --peer-kernel, -o; with exact, --exact and -r too, and the guest's
+ * --peer-kernel, --accel, -o; with exact, --exact and -r too, and the guest's
  * own exact-mode options added; without --net nic, and with peer
  * `--peer LAB_NIC_RESPONDER --peer-key` the key instead of --rps-cpus
  * and --irq-cpu, which the responder guest applies; stat's --format and

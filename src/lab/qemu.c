@@ -4,11 +4,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
-#include <linux/kvm.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,10 +49,12 @@ int lab_qemu_extra_accel(const struct lab_qemu *q)
 {
 	size_t i;
 
+	/* -accel NAME, -enable-kvm, -machine accel=NAME or -M q35,accel=NAME */
 	for (i = 0; i < q->nextra; i++)
 		if (!strcmp(q->extra[i], "-accel") || !strcmp(q->extra[i], "--accel") ||
 		    !strcmp(q->extra[i], "-enable-kvm") ||
-		    !strncmp(q->extra[i], "accel=", 6))
+		    !strcmp(q->extra[i], "--enable-kvm") ||
+		    !strncmp(q->extra[i], "accel=", 6) || strstr(q->extra[i], ",accel="))
 			return 1;
 	return 0;
 }
@@ -140,6 +141,94 @@ static void watch_console(struct lab_qemu *q, double t)
 	free(text);
 }
 
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : (long)st.st_size;
+}
+
+/* What QEMU prints when a KVM guest fails: x86's cpu_dump_state lines
+ * (RAX=..., RIP=..., "TR =0020 ..."), arm64's (PC=..., X00=...), and
+ * KVM's own lines before them. */
+static int register_dump(const char *text)
+{
+	static const char *const marks[] = {
+		"RIP=", "EIP=", "\nTR =", " PC=", "\nPC=", "X00=",
+		"KVM internal error", "KVM: entry failed",
+	};
+	size_t i;
+
+	for (i = 0; text && i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (strstr(text, marks[i]))
+			return 1;
+	return 0;
+}
+
+/* The last printable line of the console, shortened, into out. */
+static void console_last_line(const char *path, char *out, size_t len)
+{
+	char *text = procfile_read(path), *end, *start;
+
+	out[0] = '\0';
+	if (!text)
+		return;
+	end = text + strlen(text);
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	*end = '\0';
+	start = strrchr(text, '\n');
+	start = start ? start + 1 : text;
+	start += strspn(start, "\r ");
+	snprintf(out, len, "%.80s", start);
+	for (end = out; *end; end++)
+		if ((unsigned char)*end < ' ' || *end == 0x7f)
+			*end = ' ';
+	free(text);
+}
+
+/* With stall_s: a guest that stopped making progress before up_mark,
+ * its reason in q->stalled; 1 then. */
+static int stalled(struct lab_qemu *q, double t)
+{
+	long n, len = 0;
+	char *text, last[96];
+
+	if (q->stall_s <= 0 || q->up_s >= 0)
+		return 0;
+	n = file_size(q->log);
+	if (n != q->log_len) {
+		q->log_len = n;
+		text = procfile_read(q->log);
+		if (register_dump(text)) {
+			lab_qemu_first_message(q->log, last, sizeof(last));
+			snprintf(q->stalled, sizeof(q->stalled),
+				 "QEMU stopped the guest with a register dump%s%s",
+				 last[0] ? ": " : "", last);
+			free(text);
+			return 1;
+		}
+		free(text);
+	}
+	len = file_size(q->console);
+	if (len != q->console_len || q->console_t == 0) {
+		q->console_len = len;
+		q->console_t = t;
+		return 0;
+	}
+	if (t - q->console_t < q->stall_s)
+		return 0;
+	console_last_line(q->console, last, sizeof(last));
+	if (last[0])
+		snprintf(q->stalled, sizeof(q->stalled),
+			 "the guest printed nothing for %.0f s after '%s'",
+			 q->stall_s, last);
+	else
+		snprintf(q->stalled, sizeof(q->stalled),
+			 "the guest printed nothing in %.0f s", q->stall_s);
+	return 1;
+}
+
 int lab_qemu_start(struct lab_qemu *q)
 {
 	char **argv;
@@ -152,8 +241,14 @@ int lab_qemu_start(struct lab_qemu *q)
 	argv = lab_qemu_argv(q);
 	if (!argv)
 		return error("out of memory");
+	/* this boot's lines only: not an earlier boot's /init mark */
+	unlink(q->console);
+	unlink(q->data);
 	q->t0 = now();
 	q->up_s = -1;
+	q->stalled[0] = '\0';
+	q->log_len = q->console_len = 0;
+	q->console_t = 0;
 	pid = fork();
 	if (pid < 0) {
 		lab_qemu_argv_free(argv);
@@ -192,6 +287,7 @@ int lab_qemu_poll(struct lab_qemu *q, enum lab_qemu_end *end,
 	if (r == q->pid) {
 		q->pid = 0;
 		*wall_s = now() - q->t0;
+		watch_console(q, *wall_s);  /* the last lines it wrote */
 		return 1;
 	}
 	if (r < 0 && errno != EINTR) {
@@ -199,9 +295,12 @@ int lab_qemu_poll(struct lab_qemu *q, enum lab_qemu_end *end,
 		return error("cannot wait for %s: %s", q->arch->qemu,
 			     strerror(errno));
 	}
+	watch_console(q, now() - q->t0);
 	if (*end == LAB_QEMU_EXITED) {
 		if (q->interrupted && *q->interrupted)
 			*end = LAB_QEMU_INTERRUPTED;
+		else if (stalled(q, now() - q->t0))
+			*end = LAB_QEMU_STALLED;
 		else if (now() - q->t0 > q->timeout_s ||
 			 (q->up_timeout_s > 0 && q->up_s < 0 &&
 			  now() - q->t0 > q->up_timeout_s))
@@ -209,7 +308,6 @@ int lab_qemu_poll(struct lab_qemu *q, enum lab_qemu_end *end,
 		if (*end != LAB_QEMU_EXITED)
 			kill(q->pid, SIGKILL);
 	}
-	watch_console(q, now() - q->t0);
 	return 0;
 }
 
@@ -243,41 +341,50 @@ void lab_qemu_version(const struct lab_arch *a, char *out, size_t len)
 	pclose(p);
 }
 
-int lab_kvm_usable(char *why, size_t len)
+void lab_qemu_first_message(const char *log, char *out, size_t len)
 {
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC), vm;
+	char *text = procfile_read(log), *line, *save = NULL, *p;
+	size_t n;
 
-	if (fd < 0) {
-		snprintf(why, len, "/dev/kvm: %s", strerror(errno));
-		return 0;
+	out[0] = '\0';
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		p = line;
+		if (!strncmp(p, "qemu-system-", 12) && (n = strcspn(p, ":")) && p[n])
+			p += n + 1 + (p[n + 1] == ' ');
+		if (!strncmp(p, "warning: ", 9))
+			continue;
+		if (!strncmp(p, "error: ", 7))
+			p += 7;
+		p += strspn(p, " \t\r");
+		if (!*p)
+			continue;
+		snprintf(out, len, "%.200s", p);
+		for (p = out; *p; p++)
+			if ((unsigned char)*p < ' ')
+				*p = ' ';
+		break;
 	}
-	if (ioctl(fd, KVM_GET_API_VERSION, 0) != KVM_API_VERSION) {
-		snprintf(why, len, "/dev/kvm: unexpected API version");
-		close(fd);
-		return 0;
-	}
-	vm = ioctl(fd, KVM_CREATE_VM, 0);
-	if (vm < 0) {
-		snprintf(why, len, "/dev/kvm cannot create a VM: %s",
-			 strerror(errno));
-		close(fd);
-		return 0;
-	}
-	close(vm);
-	close(fd);
-	why[0] = '\0';
-	return 1;
+	free(text);
 }
 
-void lab_print_tail(const char *path, int lines)
+void lab_print_tail(const char *what, const char *none, const char *path,
+		    int lines)
 {
 	FILE *f = fopen(path, "r");
 	char **ring, *line = NULL;
 	size_t cap = 0;
 	long n = 0, i;
+	int c = f ? fgetc(f) : EOF;
 
-	if (!f)
+	if (c == EOF) {
+		fprintf(stderr, "perpkt: %s\n", none);
+		if (f)
+			fclose(f);
 		return;
+	}
+	ungetc(c, f);
+	fprintf(stderr, "perpkt: %s:\n", what);
 	ring = calloc(lines, sizeof(*ring));
 	while (ring && getline(&line, &cap, f) >= 0) {
 		free(ring[n % lines]);

@@ -22,6 +22,10 @@ struct lab_qemu {
 	size_t nextra;
 	int kvm;                    /* -accel kvm, else tcg (unless extra
 				     * chooses: then neither is added) */
+	double stall_s;             /* > 0: stop a guest whose console has
+				     * not grown for stall_s before up_mark,
+				     * or whose QEMU dumped its registers
+				     * (KVM that cannot run it: lab/accel.h) */
 	int cpus, mem_mb;
 	const char *append;         /* more kernel command line, or NULL */
 	const char *plugin;         /* -plugin ARG (file=...,out=...), or NULL */
@@ -32,8 +36,12 @@ struct lab_qemu {
 	const char *up_mark;        /* console text that says the guest is up */
 	double up_s;                /* set by lab_qemu_run: when it appeared,
 				     * host seconds after the start; < 0 never */
+	char stalled[320];          /* LAB_QEMU_STALLED: how, in words */
 	int pid;                    /* lab_qemu_start's child */
 	double t0;                  /* when it started */
+	long log_len;               /* QEMU's messages' size, last read */
+	long console_len;           /* the console's size, and when it */
+	double console_t;           /* last grew (host seconds) */
 };
 
 /* The full command line; free with lab_qemu_argv_free. */
@@ -46,6 +54,8 @@ enum lab_qemu_end {
 	LAB_QEMU_EXITED,     /* status in *status */
 	LAB_QEMU_TIMEOUT,    /* killed after timeout_s */
 	LAB_QEMU_INTERRUPTED,
+	LAB_QEMU_STALLED,    /* killed: stall_s passed without console
+			      * output, or a register dump (q->stalled) */
 };
 /* Run it to the end; *wall_s is how long it ran. -1 if it cannot start
  * (after printing why, naming the package for a missing binary). */
@@ -63,9 +73,14 @@ void lab_qemu_kill(struct lab_qemu *q);
 
 /* "QEMU emulator version 7.2.22 (...)", or "unknown (why)". */
 void lab_qemu_version(const struct lab_arch *a, char *out, size_t len);
-/* 1 when /dev/kvm opens and creates a VM; else 0 with the reason. */
-int lab_kvm_usable(char *why, size_t len);
-/* Print the last `lines` lines of a file to stderr, indented. */
-void lab_print_tail(const char *path, int lines);
+/* Print the last `lines` lines of a file to stderr, indented, after
+ * the heading "perpkt: WHAT:"; a missing or empty file prints the line
+ * "perpkt: NONE" instead of an empty block. */
+void lab_print_tail(const char *what, const char *none, const char *path,
+		    int lines);
+/* The first line of QEMU's messages in `log` that says something (its
+ * "qemu-system-x86_64: " and "error: " prefixes and warnings dropped),
+ * into out; "" when there is none. */
+void lab_qemu_first_message(const char *log, char *out, size_t len);
 
 #endif

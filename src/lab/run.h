@@ -2,6 +2,7 @@
 #ifndef PERPKT_LAB_RUN_H
 #define PERPKT_LAB_RUN_H
 
+#include "lab/accel.h"
 #include "lab/lab.h"
 #include "lab/qemu.h"
 #include "profile/profile.h"
@@ -13,8 +14,7 @@ struct lab_run {
 	char initrd[4200], console[4200], data[4200], log[4200], out[4200];
 	const struct lab_arch *arch;
 	const char *module;
-	int kvm;
-	char accel[512];
+	struct lab_accel accel; /* KVM or TCG, and why (lab/accel.h) */
 	char qemu_version[256];
 	char *qemu_command;
 	double wall_s;
@@ -36,17 +36,16 @@ struct lab_run {
 /* The guest's folder, initramfs and files; 0 or -1 after saying why. */
 int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 		    const struct lab_job *job);
-/* KVM or TCG, into r->kvm and r->accel. */
-void lab_run_choose_accel(struct lab_run *r, const struct lab_request *rq);
 /* q set up to boot r (timeouts, -append, the plugin), and r's command
  * line for the conditions; extra/nextra: QEMU's extra arguments. */
 void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
 		  const struct lab_job *job, struct lab_qemu *q,
 		  char **extra, size_t nextra);
 /* Why the guest ended before its files came out; -1 or
- * LAB_BOOT_STALLED. */
-int lab_run_failed(const struct lab_run *r, const struct lab_request *rq,
-		   enum lab_qemu_end end, int status, double timeout);
+ * LAB_BOOT_STALLED; LAB_BOOT_KVM_FAILED (nothing said but the
+ * fallback's line) when r->accel falls back to TCG. */
+int lab_run_failed(struct lab_run *r, const struct lab_request *rq,
+		   const struct lab_qemu *q, enum lab_qemu_end end, int status);
 /* The guest's profile into p, checked: an enum result. */
 int lab_run_collect(struct lab_run *r, const struct lab_request *rq,
 		    const struct lab_job *job, struct profile *p);
@@ -79,5 +78,8 @@ int lab_merged(int got, int boots, const char *what, int rc);
 int lab_record_nic(const struct lab_request *rq, const struct lab_job *job);
 
 #define LAB_BOOT_STALLED -2
+/* A KVM guest that never reached /init: r->accel is TCG now, boot it
+ * again (lab_accel_boot_ended said why). */
+#define LAB_BOOT_KVM_FAILED -3
 
 #endif

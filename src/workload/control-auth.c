@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "system/dirs.h"
 #include "workload/control.h"
 
 static const char *const sender[2] = { "client", "serve" };
@@ -115,27 +116,6 @@ int control_key_load(struct control_auth *a, const char *path, char *err,
 	return parse_key(a, text, (size_t)n, path, err, errlen);
 }
 
-/* mkdir -p of path's directory, each new one 0700. */
-static int make_dirs(const char *path)
-{
-	char dir[4096], *p;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	p = strrchr(dir, '/');
-	if (!p || p == dir)
-		return 0;
-	*p = '\0';
-	for (p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(dir, 0700) && errno != EEXIST ? -1 : 0;
-}
-
 int control_key_load_or_make(struct control_auth *a, const char *path,
 			     int *made, char *err, size_t errlen)
 {
@@ -151,7 +131,7 @@ int control_key_load_or_make(struct control_auth *a, const char *path,
 	randombytes_buf(a->key, sizeof(a->key));
 	hex(a->key, sizeof(a->key), text);
 	strcat(text, "\n");
-	if (make_dirs(path)) {
+	if (dirs_make_parent(path, 0700)) {
 		snprintf(err, errlen, "cannot make the directory of '%s': %s", path,
 			 strerror(errno));
 		return -1;

@@ -50,6 +50,7 @@ static void test_not_elf(void **state)
 	char path[] = "/tmp/perpkt-test-arch.XXXXXX";
 	const struct lab_arch *a = NULL;
 	int fd = mkstemp(path);
+	char why[256];
 
 	(void)state;
 	assert_true(fd >= 0);
@@ -58,10 +59,49 @@ static void test_not_elf(void **state)
 	fd = 12345;
 	assert_null(lab_elf_open(path, &fd));
 	assert_int_equal(lab_arch_of_file(path, &a), -1);
-	assert_null(lab_arch_of_kernel(path));
+	assert_null(lab_kernel_check(path, why, sizeof(why)));
+	assert_non_null(strstr(why, "neither an x86 bzImage"));
 	unlink(path);
+	assert_null(lab_kernel_check(path, why, sizeof(why)));
+	assert_non_null(strstr(why, "cannot read it"));
 	assert_null(lab_elf_open(path, &fd));
 	assert_int_equal(lab_arch_of_file(path, &a), -1);
+}
+
+/* A file with `magic` at `at` in its first 0x210 bytes. */
+static void boot_header(char *path, size_t at, const char *magic)
+{
+	unsigned char h[0x210] = { 0 };
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	memcpy(h + at, magic, 4);
+	assert_int_equal(write(fd, h, sizeof(h)), (int)sizeof(h));
+	close(fd);
+}
+
+/* Kernels by their boot headers; an ELF program is no kernel, said
+ * before any QEMU would start. */
+static void test_kernel_check(void **state)
+{
+	char bz[] = "/tmp/perpkt-test-bz.XXXXXX", img[] = "/tmp/perpkt-test-img.XXXXXX";
+	char why[256];
+	const struct lab_arch *a;
+
+	(void)state;
+	boot_header(bz, 0x202, "HdrS");
+	a = lab_kernel_check(bz, why, sizeof(why));
+	assert_non_null(a);
+	assert_string_equal(a->name, "x86_64");
+	boot_header(img, 0x38, "ARM\x64");
+	a = lab_kernel_check(img, why, sizeof(why));
+	assert_non_null(a);
+	assert_string_equal(a->name, "aarch64");
+	unlink(bz);
+	unlink(img);
+	/* this test program: ELF, but no kernel */
+	assert_null(lab_kernel_check("/proc/self/exe", why, sizeof(why)));
+	assert_non_null(strstr(why, "an ELF file but no Linux kernel"));
 }
 
 int main(void)
@@ -70,6 +110,7 @@ int main(void)
 		cmocka_unit_test(test_arch_of_self),
 		cmocka_unit_test(test_elf_open),
 		cmocka_unit_test(test_not_elf),
+		cmocka_unit_test(test_kernel_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
