@@ -106,7 +106,8 @@ static int cache_lookup(const char *key, int *kvm, char *reason, size_t len)
 }
 
 /* Append the host's answer; a line is one write, so runs side by side
- * do not mix theirs. A cache that cannot be written is said, once. */
+ * do not mix theirs. A cache that cannot be written is said: the next
+ * run then probes again. */
 static void cache_remember(const char *key, int kvm, const char *reason)
 {
 	char path[4096], *line = NULL;
@@ -123,7 +124,7 @@ static void cache_remember(const char *key, int kvm, const char *reason)
 		     (long long)time(NULL), reason);
 	if (n < 0)
 		return;
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0 || write(fd, line, n) != n)
 		warning("cannot remember the accelerator in '%s': %s (the next run decides again)",
 			path, strerror(errno));
