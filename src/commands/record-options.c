@@ -307,7 +307,7 @@ int record_kernel_option(int c, const char *arg, struct record_options *o)
 	case 31:
 		k->peer_kernel = arg;
 		break;
-	case 63:
+	case 49:
 		if (lab_accel_parse(arg, &k->accel))
 			return -1;
 		k->accel_set = 1;

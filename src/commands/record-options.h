@@ -89,7 +89,8 @@
 	{ "no-call-graph", no_argument, NULL, 8 }, \
 	{ "ring-pages", required_argument, NULL, 3 }
 /* --kernel and the options that go with it, record's and stat's (the
- * values 30, 31, 40 to 47, 60 to 63), and their help. */
+ * values 30, 31, 40 to 47, 49, 60 to 62; never 63, getopt's '?'), and
+ * their help. */
 #define RECORD_KERNEL_LONGOPTS \
 	{ "kernel", required_argument, NULL, 40 }, \
 	{ "vmlinux", required_argument, NULL, 41 }, \
@@ -102,7 +103,7 @@
 	{ "config", required_argument, NULL, 62 }, \
 	{ "guest-cpus", required_argument, NULL, 30 }, \
 	{ "peer-kernel", required_argument, NULL, 31 }, \
-	{ "accel", required_argument, NULL, 63 }
+	{ "accel", required_argument, NULL, 49 }
 #define KERNEL_OPTIONS_HELP \
 "      --kernel IMAGE     boot IMAGE (a bzImage, an arm64 Image or a\n" \
 "                         vmlinux with a PVH entry) under QEMU and do\n" \
