@@ -352,7 +352,8 @@ void lab_qemu_first_message(const char *log, char *out, size_t len)
 		p = line;
 		if (!strncmp(p, "qemu-system-", 12) && (n = strcspn(p, ":")) && p[n])
 			p += n + 1 + (p[n + 1] == ' ');
-		if (!strncmp(p, "warning: ", 9))
+		/* "warning: ...", "-accel kvm: warning: ..." */
+		if (!strncmp(p, "warning: ", 9) || strstr(p, ": warning: "))
 			continue;
 		if (!strncmp(p, "error: ", 7))
 			p += 7;
