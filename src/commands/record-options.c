@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "lab/accel.h"
+#include "lab/qemu.h"
 #include "parse.h"
 #include "system/placement.h"
 #include "workload/transport.h"
@@ -345,7 +346,7 @@ int record_check_kernel(const struct record_options *o)
 			   k->guest_perpkt || k->append || k->modules ||
 			   k->config || k->cpus || k->peer_kernel || k->accel_set))
 		return error("--vmlinux, --qemu-arg, --qemu-timeout, --guest-perpkt, --append, --modules, --config, --guest-cpus, --peer-kernel and --accel go with --kernel (perpkt report takes --vmlinux)");
-	if (k->accel != LAB_ACCEL_AUTO && lab_accel_in_qemu_args(k))
+	if (k->accel != LAB_ACCEL_AUTO && lab_qemu_args_accel((char *const *)k->qemu_args, k->nqemu_args))
 		return error("--accel and an -accel in --qemu-arg both given: choose one");
 	if (k->exact && k->accel == LAB_ACCEL_KVM)
 		return error("--exact counts with a QEMU TCG plugin: it cannot go with --accel kvm");

@@ -159,14 +159,6 @@ static int kvm_device_usable(char *why, size_t len)
 	return 1;
 }
 
-int lab_accel_in_qemu_args(const struct lab_request *rq)
-{
-	struct lab_qemu q = { .extra = (char **)rq->qemu_args,
-			      .nextra = rq->nqemu_args };
-
-	return lab_qemu_extra_accel(&q);
-}
-
 void lab_accel_choose(struct lab_accel *a, const struct lab_arch *arch,
 		      const struct lab_request *rq, const char *qemu_version)
 {
@@ -174,7 +166,7 @@ void lab_accel_choose(struct lab_accel *a, const struct lab_arch *arch,
 	int kvm = 0;
 
 	memset(a, 0, sizeof(*a));
-	if (lab_accel_in_qemu_args(rq)) {
+	if (lab_qemu_args_accel((char *const *)rq->qemu_args, rq->nqemu_args)) {
 		a->forced = 1;
 		set(a, 0, "as --qemu-arg chose");
 		return;
@@ -248,6 +240,11 @@ static void how_it_ended(const struct lab_qemu *q, enum lab_qemu_end end,
 		snprintf(detail, dlen, ": %s", msg);
 }
 
+int lab_accel_falls_back(const struct lab_accel *a, const struct lab_qemu *q)
+{
+	return a->kvm && !a->forced && q->up_s < 0;
+}
+
 int lab_accel_boot_ended(struct lab_accel *a, const struct lab_qemu *q,
 			 enum lab_qemu_end end, int status)
 {
@@ -263,7 +260,7 @@ int lab_accel_boot_ended(struct lab_accel *a, const struct lab_qemu *q,
 		}
 		return 0;
 	}
-	if (a->forced)
+	if (!lab_accel_falls_back(a, q))
 		return 0;
 	how_it_ended(q, end, status, event, sizeof(event), detail, sizeof(detail));
 	one_line(event);

@@ -43,9 +43,6 @@ struct lab_accel {
  * saying why. */
 int lab_accel_parse(const char *arg, enum lab_accel_want *want);
 
-/* 1 when rq's --qemu-arg choose the accelerator themselves. */
-int lab_accel_in_qemu_args(const struct lab_request *rq);
-
 /* The accelerator for guests of `arch` booted as rq asks; qemu_version
  * is QEMU's version line (part of the cache's key). Says nothing: the
  * boot line shows a->text. */
@@ -58,6 +55,10 @@ void lab_accel_apply(const struct lab_accel *a, struct lab_qemu *q);
 
 /* "KVM", "TCG" or "the accelerator --qemu-arg chose", for messages. */
 const char *lab_accel_name(const struct lab_accel *a);
+
+/* 1 when q, booted with a, is a KVM guest (not forced) that has not
+ * reached /init: should it end now, the boot goes again under TCG. */
+int lab_accel_falls_back(const struct lab_accel *a, const struct lab_qemu *q);
 
 /* A boot with a has ended (end, status as lab_qemu_poll gave them).
  * 1 when it was a KVM guest that never reached /init, not forced: said

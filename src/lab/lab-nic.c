@@ -110,11 +110,11 @@ static int unpack(struct guest_run *g)
 	return n == LAB_BOOT_STALLED || n == LAB_BOOT_KVM_FAILED ? n : 0;
 }
 
-/* A guest under KVM (not forced) that ended before /init: the pair
- * goes again under TCG (unpack says so). */
+/* A guest under KVM that ended before /init: the pair goes again
+ * under TCG (unpack says so). */
 static int kvm_failed(const struct guest_run *g)
 {
-	return g->done && g->q.up_s < 0 && g->r->accel.kvm && !g->r->accel.forced;
+	return g->done && lab_accel_falls_back(&g->r->accel, &g->q);
 }
 
 /* Ready g for another boot: its files, console and socket gone. */

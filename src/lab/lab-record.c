@@ -460,14 +460,12 @@ int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
  * The perpkt that runs in the guest: --guest-perpkt, else this binary
  * when the kernel is of its architecture, else the cross-build beside
  * it (build-arm64/perpkt next to build/perpkt, as make cross-arm64
- * leaves them). The kernel's architecture and the binary's must agree.
- * A malloc'd path, or NULL after printing why.
+ * leaves them). The kernel's architecture (k, lab_kernel_check) and the
+ * binary's must agree. A malloc'd path, or NULL after printing why.
  */
 static char *guest_binary(const struct lab_request *rq,
-			  const struct lab_arch **arch)
+			  const struct lab_arch *k, const struct lab_arch **arch)
 {
-	char why[256];
-	const struct lab_arch *k = lab_kernel_check(rq->kernel, why, sizeof(why));
 	char *self = realpath("/proc/self/exe", NULL), *path, *cross;
 	const char *deb;
 
@@ -478,7 +476,7 @@ static char *guest_binary(const struct lab_request *rq,
 	path = rq->guest_perpkt ? strdup(rq->guest_perpkt) : self;
 	if (rq->guest_perpkt)
 		free(self);
-	if (!rq->guest_perpkt && k && lab_arch_of_file(path, arch) == 0 &&
+	if (!rq->guest_perpkt && lab_arch_of_file(path, arch) == 0 &&
 	    *arch != k && !strcmp(k->name, "aarch64")) {
 		/* <dir>/../build-arm64/perpkt beside <dir>/perpkt */
 		if (asprintf(&cross, "%s/../build-arm64/perpkt", dirname(self)) < 0)
@@ -499,7 +497,7 @@ static char *guest_binary(const struct lab_request *rq,
 		free(path);
 		return NULL;
 	}
-	if (k && *arch != k) {
+	if (*arch != k) {
 		deb = strcmp(k->name, "aarch64") ? "" : " (make cross-arm64 builds one)";
 		error("'%s' is an %s kernel but '%s' is an %s binary: give --guest-perpkt with an %s perpkt%s",
 		      rq->kernel, k->name, path, (*arch)->name, k->name, deb);
@@ -533,12 +531,14 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 	const char *tmp = getenv("TMPDIR");
 	struct lab_guest g = { .kernel = rq->kernel };
 	char *self = NULL, why[512];
+	const struct lab_arch *k;
 	int ret;
 
 	if (access(rq->kernel, R_OK))
 		return error("cannot read kernel image '%s': %s", rq->kernel,
 			     strerror(errno));
-	if (!lab_kernel_check(rq->kernel, why, sizeof(why)))
+	k = lab_kernel_check(rq->kernel, why, sizeof(why));
+	if (!k)
 		return error("'%s' is not a kernel QEMU can boot: %s", rq->kernel,
 			     why);
 	if (rq->vmlinux && access(rq->vmlinux, R_OK))
@@ -549,7 +549,7 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 		if (!r->plugin)
 			return error("--exact cannot count here: %s", why);
 	}
-	self = guest_binary(rq, &r->arch);
+	self = guest_binary(rq, k, &r->arch);
 	if (!self)
 		return -1;
 	if (check_config(r, rq, job)) {

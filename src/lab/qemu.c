@@ -45,16 +45,15 @@ static void push(struct strv *s, const char *fmt, ...)
 	s->v[s->n] = NULL;
 }
 
-int lab_qemu_extra_accel(const struct lab_qemu *q)
+int lab_qemu_args_accel(char *const *args, size_t n)
 {
 	size_t i;
 
 	/* -accel NAME, -enable-kvm, -machine accel=NAME or -M q35,accel=NAME */
-	for (i = 0; i < q->nextra; i++)
-		if (!strcmp(q->extra[i], "-accel") || !strcmp(q->extra[i], "--accel") ||
-		    !strcmp(q->extra[i], "-enable-kvm") ||
-		    !strcmp(q->extra[i], "--enable-kvm") ||
-		    !strncmp(q->extra[i], "accel=", 6) || strstr(q->extra[i], ",accel="))
+	for (i = 0; i < n; i++)
+		if (!strcmp(args[i], "-accel") || !strcmp(args[i], "--accel") ||
+		    !strcmp(args[i], "-enable-kvm") || !strcmp(args[i], "--enable-kvm") ||
+		    !strncmp(args[i], "accel=", 6) || strstr(args[i], ",accel="))
 			return 1;
 	return 0;
 }
@@ -65,7 +64,7 @@ char **lab_qemu_argv(const struct lab_qemu *q)
 	size_t i;
 
 	push(&s, "%s", q->arch->qemu);
-	if (!lab_qemu_extra_accel(q))
+	if (!lab_qemu_args_accel(q->extra, q->nextra))
 		push(&s, "-accel"), push(&s, "%s", q->kvm ? "kvm" : "tcg");
 	for (i = 0; q->arch->machine[i]; i++)
 		push(&s, "%s", q->arch->machine[i]);

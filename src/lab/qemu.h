@@ -47,8 +47,9 @@ struct lab_qemu {
 /* The full command line; free with lab_qemu_argv_free. */
 char **lab_qemu_argv(const struct lab_qemu *q);
 void lab_qemu_argv_free(char **argv);
-/* 1 when extra arguments choose the accelerator themselves. */
-int lab_qemu_extra_accel(const struct lab_qemu *q);
+/* 1 when QEMU arguments `args` choose the accelerator themselves
+ * (-accel, -enable-kvm, -machine ...accel=): then perpkt adds none. */
+int lab_qemu_args_accel(char *const *args, size_t n);
 
 enum lab_qemu_end {
 	LAB_QEMU_EXITED,     /* status in *status */
