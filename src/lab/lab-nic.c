@@ -295,7 +295,7 @@ static int pair_once(struct guest_run *gs, struct guest_run *gc,
 	if (ret == LAB_BOOT_STALLED && !(job->interrupted && *job->interrupted)) {
 		/* as lab-record.c's boot_once: a TCG guest can stall in early
 		 * boot on a loaded host; the next boot goes through */
-		info("booting the pair again: a TCG guest can stall in early boot on a loaded host");
+		info("booting the pair again: a TCG guest can stall on a loaded host");
 		ret = reset(gs) || reset(gc) ? -1 : start_pair(gs, gc, es, ec, job);
 	}
 	if (ret)

@@ -77,6 +77,8 @@ int lab_merged(int got, int boots, const char *what, int rc);
 /* record --kernel --net nic: lab_record for two guests. */
 int lab_record_nic(const struct lab_request *rq, const struct lab_job *job);
 
+/* The guest stalled: before /init, or past perpkt's own timeout after
+ * it (not --qemu-timeout's); boot it again, once. */
 #define LAB_BOOT_STALLED -2
 /* A KVM guest that never reached /init: r->accel is TCG now, boot it
  * again (lab_accel_boot_ended said why). */
