@@ -47,10 +47,10 @@ if [ "$accel" = kvm ]; then
 		echo "KVM internal error. Suberror: 1" >&2
 		echo "RAX=0000000000000000 RBX=0000000000000000 RCX=0000000000000000" >&2
 		echo "TR =0020 00000000fffbb000 0000206f 00008b00 DPL=0 TSS64-busy" >&2
-		exec sleep 300 ;;
+		exec -a "$FAKE_LOG.qemu" sleep 300 ;;
 	hang)
 		echo 'Probing EDD (edd=off to disable)... ok' >"$con"
-		exec sleep 300 ;;
+		exec -a "$FAKE_LOG.qemu" sleep 300 ;;
 	up)
 		echo 'perpkt-guest: up' >"$con"
 		exit 0 ;;
@@ -186,6 +186,7 @@ grep -q "is not a kernel QEMU can boot: an ELF file but no Linux kernel" "$TMP/e
 [ ! -s "$log" ] || fail "QEMU started for a file that is no kernel: $(calls)"
 
 # nothing left: no fake QEMU (sleep) running, no guest folder
-[ -z "$(pgrep -f '^sleep 300$')" ] || fail "a stopped QEMU is still running"
+# (named after this run's log: another run's or anyone's sleep is not it)
+[ -z "$(pgrep -f "^$log.qemu ")" ] || fail "a stopped QEMU is still running: $(pgrep -af "^$log.qemu ")"
 [ -z "$(ls -A "$TMP/tmp")" ] || fail "left behind: $(ls -A "$TMP/tmp")"
 echo "ok: abort, register dump, hang and a working KVM; forced both ways; the pair"
