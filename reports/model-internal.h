@@ -26,7 +26,7 @@ void finish_rows(struct model_row *rows, size_t n, const struct model *m);
 void rows_free(struct model_row *rows, size_t n);
 
 /* m->samples from the profile's, each at its place by context: -1
- * after printing why (model-context.c). */
+ * after printing why (model-irq-enable.c). */
 int model_apply_context(struct model *m, struct symbolizer *s);
 
 /* model_build without the workload's model: for the parts of a model

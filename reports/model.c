@@ -140,7 +140,7 @@ static int resolve_addr(struct symbolizer *s, uint64_t ip, struct addr_info *a)
 		return error("cannot resolve address 0x%llx",
 			     (unsigned long long)ip);
 	/* the idle task with no interrupt work on its stack: idle whatever
-	 * the function is called (model-context.c) */
+	 * the function is called (model-irq-enable.c) */
 	if (ret >= 0 && a->idle) {
 		res.bucket = MODEL_IDLE_BUCKET;
 		res.rule = MODEL_IDLE_CONTEXT_RULE;

@@ -226,7 +226,7 @@ struct model {
 
 	/* The profile's samples, each at its place by context: an
 	 * irq-enable point's charged to the caller, the idle task's idle
-	 * or not (model-context.c); what every row is made of */
+	 * or not (model-irq-enable.c); what every row is made of */
 	struct profile_sample *samples;
 	size_t nsamples;
 	/* samples (first event) at irq-enable points, and how many of them

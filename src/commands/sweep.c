@@ -29,7 +29,7 @@
 #include "profile/profile.h"
 #include "commands/record-options.h"
 #include "record/record.h"
-#include "record/workload.h"
+#include "record/workload-ops.h"
 #include "reports/render.h"
 #include "reports/table.h"
 #include "commands/table-load.h"

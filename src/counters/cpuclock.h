@@ -2,7 +2,7 @@
 #ifndef PERPKT_CPUCLOCK_H
 #define PERPKT_CPUCLOCK_H
 
-#include "counters/events.h"
+#include "counters/event-encode.h"
 
 /*
  * The rate a cycles event counts at, to turn a sample rate into a cycle

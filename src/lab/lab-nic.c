@@ -22,6 +22,7 @@
 #include "exitcode.h"
 #include "lab/channel.h"
 #include "lab/guest.h"
+#include "lab/nic.h"
 #include "lab/run.h"
 
 /* What the responder's timeout adds for the client's boot. */

@@ -7,7 +7,7 @@
 #include "lab/qemu.h"
 #include "profile/profile.h"
 
-/* One guest of a record --kernel run, as lab-record.c and lab-nic.c
+/* One guest of a record --kernel run (run.c), as lab-record.c and lab-nic.c
  * boot it. */
 struct lab_run {
 	char dir[4096];
@@ -73,9 +73,6 @@ int lab_merge_boot(struct profile *total, struct profile *one, int brc,
 		   const char *what, int *got, int *rc);
 /* rc, or RESULT_PARTIAL (said) when fewer than boots `what` came. */
 int lab_merged(int got, int boots, const char *what, int rc);
-
-/* record --kernel --net nic: lab_record for two guests. */
-int lab_record_nic(const struct lab_request *rq, const struct lab_job *job);
 
 /* The guest stalled: before /init, or past perpkt's own timeout after
  * it (not --qemu-timeout's); boot it again, once. */

@@ -63,7 +63,7 @@ struct profile_sample {
 	 * context (PROFILE_CTX_*); 0 as read */
 	uint8_t context;
 };
-/* The model has charged the sample to its place (model-context.c) */
+/* The model has charged the sample to its place (model-irq-enable.c) */
 #define PROFILE_CTX_WORK 1
 /* ... and found it idle: the idle task, no interrupt work on its stack */
 #define PROFILE_CTX_IDLE 2

@@ -5,11 +5,11 @@
 #include <stdint.h>
 
 #include "counters/aggregate.h"
-#include "counters/events.h"
-#include "counters/sampler.h"
+#include "counters/event-encode.h"
+#include "counters/perf-groups.h"
 #include "counters/stacks.h"
 #include "profile/profile.h"
-#include "record/events.h"
+#include "record/event-choice.h"
 #include "system/unit.h"
 
 /* The stages of the recording pipeline that record.c, window.c and

@@ -2,13 +2,13 @@
 #ifndef PERPKT_RECORD_PLAN_H
 #define PERPKT_RECORD_PLAN_H
 
-#include "counters/events.h"
-#include "counters/sampler.h"
+#include "counters/event-encode.h"
+#include "counters/perf-groups.h"
 #include "parse.h"
 #include "profile/profile.h"
-#include "record/events.h"
+#include "record/event-choice.h"
 #include "record/record.h"
-#include "record/workload.h"
+#include "record/workload-ops.h"
 
 /* What a run will measure, decided before anything runs. */
 struct record_plan {

@@ -18,7 +18,7 @@
 #include "record/internal.h"
 #include "record/plan.h"
 #include "record/window.h"
-#include "record/workload.h"
+#include "record/workload-ops.h"
 #include "system/conditions.h"
 #include "system/procstat.h"
 #include "system/sysinfo.h"

@@ -7,7 +7,7 @@
 #include "lab/lab.h"
 #include "parse.h"
 #include "profile/profile.h"
-#include "record/events.h"
+#include "record/event-choice.h"
 #include "system/unit.h"
 
 /*
@@ -15,7 +15,7 @@
  * record_options, filled by src/commands/) -> a plan (the CPUs to sample,
  * the events this machine can measure, which workload) -> windows of
  * counters around that workload -> the profile. Each stage takes the
- * part of the options it needs: events and sampling (record/events.h),
+ * part of the options it needs: events and sampling (record/event-choice.h),
  * CPUs (record/plan.c), windows (record/window.c), and the workload's
  * own part (record/workload-builtin.c, record/workload-command.c, or
  * lab/ for --kernel).

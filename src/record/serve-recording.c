@@ -283,7 +283,7 @@ static int fill(struct serve_recording *r, struct profile *p, const char *comman
 	memcpy(p->cpus, r->cpus, sizeof(int) * (size_t)r->ncpus);
 	p->ncpus_sampled = (size_t)r->ncpus;
 	/* counting only: no samples, and the host attaches the kallsyms
-	 * entries of the plugin's addresses (lab/exact.h) */
+	 * entries of the plugin's addresses (lab/exact-counts.h) */
 	return r->smp.counting_only ? 0 : record_collect(p, r->s);
 }
 

@@ -2,10 +2,10 @@
 #ifndef PERPKT_RECORD_WINDOW_H
 #define PERPKT_RECORD_WINDOW_H
 
-#include "counters/sampler.h"
+#include "counters/perf-groups.h"
 #include "profile/profile.h"
 #include "record/plan.h"
-#include "record/workload.h"
+#include "record/workload-ops.h"
 #include "system/procstat.h"
 
 /*

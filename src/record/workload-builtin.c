@@ -5,7 +5,7 @@
  * the client at round-trip boundaries, the round trips, latency and
  * replies it measured, and with --peer the responder's own side.
  */
-#include "record/workload.h"
+#include "record/workload-ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>

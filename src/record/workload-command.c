@@ -7,7 +7,7 @@
  * counter is read over a short quiet stretch before CMD starts and after
  * it ends: traffic that is not the workload's, told apart.
  */
-#include "record/workload.h"
+#include "record/workload-ops.h"
 
 #include <errno.h>
 #include <stdio.h>

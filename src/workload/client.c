@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The workload's child processes: the responder and the measuring
- * client loop. Nothing here allocates or writes to stdio: these run
- * in processes forked from perpkt.
+ * The measuring client loop, in the forked client: it sends each request,
+ * waits for the answer, times the round trip, and opens and closes the
+ * counters' window. Nothing here allocates or writes to stdio: it runs
+ * in a process forked from perpkt (child.c sets it up).
  */
 #include "workload/workload-priv.h"
 
@@ -13,13 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "workload/cpu.h"
 #include "workload/marks.h"
-#include "workload/netns.h"
 
 /* Counted by the client's SIGALRM handler; the only mutable global. */
 static volatile sig_atomic_t client_ticks;
@@ -42,8 +40,7 @@ static void publish(struct workload *w, const struct client_state *cs)
  * without flushing stdio buffers copied from the parent. A client that
  * fails inside the window (its responder died) first stops the counters
  * and publishes what it counted, so the run is kept as a partial one. */
-static __attribute__((noreturn, format(printf, 3, 4)))
-void child_fail(struct workload *w, enum role r, const char *fmt, ...)
+void workload_child_fail(struct workload *w, enum role r, const char *fmt, ...)
 {
 	va_list ap;
 	int i;
@@ -60,36 +57,6 @@ void child_fail(struct workload *w, enum role r, const char *fmt, ...)
 	_exit(1);
 }
 
-static void child_setup(struct workload *w, enum role r, pid_t parent)
-{
-	sigset_t none;
-	int ret;
-
-	/* die with the parent (strictly: the forking thread), even if it
-	 * died before prctl took effect */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-		_exit(1);
-	/* Ctrl-C is for the parent, which then closes the window cleanly;
-	 * SIGTERM must stop us whatever handler the parent installed */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	ret = cpu_pin_self(w->cpu[r]);
-	if (ret < 0)
-		child_fail(w, r, "cannot pin workload %s to cpu %d: %s",
-			   role_word[r], w->cpu[r], strerror(-ret));
-	/* before any socket is made: a socket lives in its creator's
-	 * namespace */
-	if (w->ns_fd[r] >= 0) {
-		ret = netns_enter_fd(w->ns_fd[r]);
-		if (ret < 0)
-			child_fail(w, r, "cannot enter the %s's network namespace: %s",
-				   role_word[r], strerror(-ret));
-	}
-}
 
 static void set_counters(struct workload *w, unsigned long req,
 			 const char *verb)
@@ -98,7 +65,7 @@ static void set_counters(struct workload *w, unsigned long req,
 
 	for (i = 0; i < w->nfds; i++)
 		if (ioctl(w->fds[i], req, 0) < 0)
-			child_fail(w, ROLE_CLIENT, "cannot %s perf event (fd %d): %s",
+			workload_child_fail(w, ROLE_CLIENT, "cannot %s perf event (fd %d): %s",
 				   verb, w->fds[i], strerror(errno));
 }
 
@@ -127,15 +94,10 @@ static void start_tick(struct workload *w)
 	/* no SA_RESTART: the tick must interrupt a blocked recv */
 	if (sigaction(SIGALRM, &sa, NULL) < 0 ||
 	    setitimer(ITIMER_REAL, &it, NULL) < 0)
-		child_fail(w, ROLE_CLIENT, "cannot start workload client timer: %s",
+		workload_child_fail(w, ROLE_CLIENT, "cannot start workload client timer: %s",
 			   strerror(errno));
 }
 
-static __attribute__((noreturn)) void responder_main(struct workload *w)
-{
-	w->t->ops->respond(w->t, w->sh->error[ROLE_RESPONDER], CHILD_ERROR_LEN);
-	_exit(1);
-}
 
 static void gap(const struct workload *w)
 {
@@ -177,7 +139,7 @@ static void count_stray(struct client_state *cs, const uint64_t *answered,
  * previous reply to this one, so the samples tile the window exactly.
  * With a gap, a sample runs from the send to the reply instead.
  */
-static __attribute__((noreturn)) void client_main(struct workload *w)
+void workload_client_main(struct workload *w)
 {
 	struct shared *sh = w->sh;
 	struct transport *t = w->t;
@@ -206,7 +168,7 @@ static __attribute__((noreturn)) void client_main(struct workload *w)
 			sent = now_ns();
 		while (ops->send(t, sbuf, size) < 0)
 			if (errno != EINTR)
-				child_fail(w, ROLE_CLIENT,
+				workload_child_fail(w, ROLE_CLIENT,
 					   "workload client cannot send: %s",
 					   strerror(errno));
 		for (;;) {
@@ -218,7 +180,7 @@ static __attribute__((noreturn)) void client_main(struct workload *w)
 				continue;
 			}
 			if (errno != EINTR)
-				child_fail(w, ROLE_CLIENT,
+				workload_child_fail(w, ROLE_CLIENT,
 					   "workload client cannot receive: %s",
 					   errno == ECONNRESET ?
 					   "the responder closed the connection" :
@@ -230,7 +192,7 @@ static __attribute__((noreturn)) void client_main(struct workload *w)
 		if (n < 0) {
 			/* a stream cannot re-send: the message is in it */
 			if (ops->stream)
-				child_fail(w, ROLE_CLIENT, "workload client got no "
+				workload_child_fail(w, ROLE_CLIENT, "workload client got no "
 					   "reply within %d ms on %s",
 					   TRANSPORT_REPLY_TIMEOUT_MS, ops->name);
 			/* lost: re-send under a new number, leave it uncounted */
@@ -285,12 +247,4 @@ static __attribute__((noreturn)) void client_main(struct workload *w)
 		if (w->gap_ns)
 			gap(w);
 	}
-}
-
-void workload_child_main(struct workload *w, enum role r, pid_t parent)
-{
-	child_setup(w, r, parent);
-	if (r == ROLE_RESPONDER)
-		responder_main(w);
-	client_main(w);
 }

@@ -5,7 +5,7 @@
 /*
  * The window's edges as instructions, for record --kernel --exact: the
  * client executes one when the window opens and one when it closes, and
- * the QEMU plugin (src/lab/plugin/exact.c) counts guest instructions
+ * the QEMU plugin (src/lab/plugin/perpkt-exact.c) counts guest instructions
  * between them. They are instructions no compiler emits and every CPU
  * runs as a NOP: on x86_64 `nopl 0x504b5401(%rax,%rax,1)` (open) and
  * `... 0x504b5400` (close), the displacement spelling "PKT"; on arm64

@@ -4,7 +4,7 @@
 
 /*
  * Shared between workload.c (the parent: start, window, stop) and
- * client.c (what runs in the forked client and responder).
+ * child.c, client.c and responder.c (what runs in the forked children).
  */
 
 #include <stdalign.h>
@@ -139,5 +139,13 @@ static inline uint64_t now_ns(void)
  * signals) and run the responder or the client loop; never returns. */
 __attribute__((noreturn))
 void workload_child_main(struct workload *w, enum role r, pid_t parent);
+/* The two loops (client.c, responder.c), in their set-up child. */
+__attribute__((noreturn)) void workload_client_main(struct workload *w);
+__attribute__((noreturn)) void workload_responder_main(struct workload *w);
+/* In a child: record why it fails for the parent to report and exit; a
+ * client failing inside the window first stops the counters and
+ * publishes what it counted (a partial run). */
+__attribute__((noreturn, format(printf, 3, 4)))
+void workload_child_fail(struct workload *w, enum role r, const char *fmt, ...);
 
 #endif

@@ -3,7 +3,7 @@
 #define PERPKT_LAB_PLUGIN_COUNTS_H
 
 /*
- * The counts file perpkt-exact.so writes at QEMU's exit and lab/exact.c
+ * The counts file perpkt-exact.so writes at QEMU's exit and lab/exact-counts.c
  * reads (docs/profile-format.md, "Exact counts"), line by line:
  *
  *   perpkt-exact VERSION

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # qemu-plugin.h for the installed QEMU, which the exact-count plugin
-# (src/lab/plugin/exact.c) is built against. No Debian binary package
+# (src/lab/plugin/perpkt-exact.c) is built against. No Debian binary package
 # ships it; Debian's source package of the installed version has it
 # (qemu-X/include/qemu/qemu-plugin.h, needing only libc headers). This
 # takes it from there, with a sources list of its own so the system's

@@ -9,7 +9,7 @@
 
 /*
  * record --kernel --exact: the guest's instructions counted exactly by
- * the QEMU plugin perpkt-exact.so (src/lab/plugin/exact.c) between the
+ * the QEMU plugin perpkt-exact.so (src/lab/plugin/perpkt-exact.c) between the
  * window's marks (src/workload/marks.h), folded into the profile the
  * guest perpkt wrote, as the event "instructions" whose samples are the
  * executions of each kernel instruction address on each vCPU.

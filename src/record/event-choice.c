@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Which of the events asked for this machine can measure, and how often. */
-#include "record/events.h"
+#include "record/event-choice.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "counters/cpuclock.h"
 #include "error.h"
 #include "system/procfile.h"
-#include "counters/sampler.h"
+#include "counters/perf-groups.h"
 #include "counters/stacks.h"
 
 static int is_missing_pmu(int err)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * reports/model-context.c and model-workload.c on a profile built by
+ * reports/model-irq-enable.c and model-workload.c on a profile built by
  * hand: a sample at an irq-enable point charged to its caller through
  * the callchain, the idle task's samples idle unless interrupt work is
  * on their stack, and the workload's busy time apart from other tasks'.

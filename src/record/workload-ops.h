@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "counters/sampler.h"
+#include "counters/perf-groups.h"
 #include "profile/profile.h"
 #include "record/record.h"
 

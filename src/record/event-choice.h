@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "counters/events.h"
+#include "counters/event-encode.h"
 #include "profile/profile.h"
 
 #define RECORD_DEFAULT_EVENTS "cycles,instructions"

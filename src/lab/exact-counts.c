@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Exact instruction counts from the QEMU plugin into the guest's profile. */
-#include "lab/exact.h"
+#include "lab/exact-counts.h"
 
 #include <errno.h>
 #include <libgen.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "counters/events.h"
+#include "counters/event-encode.h"
 
 #include <stdio.h>
 #include <stdlib.h>

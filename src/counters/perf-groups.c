@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "counters/sampler.h"
+#include "counters/perf-groups.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "counters/events.h"
+#include "counters/event-encode.h"
 
 struct encoded {
 	int ret;

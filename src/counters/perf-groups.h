@@ -6,7 +6,7 @@
 #include <sys/types.h>
 
 #include "counters/aggregate.h"
-#include "counters/events.h"
+#include "counters/event-encode.h"
 #include "counters/ring.h"
 #include "counters/stacks.h"
 

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * QEMU's command line for one guest boot: the accelerator, the machine,
+ * the serial ports into files, the kernel, initramfs and its command
+ * line, the exact-mode plugin, then the user's --qemu-arg.
+ */
+#include "lab/qemu.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+
+static void push(struct strv *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void push(struct strv *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *str = NULL;
+
+	if (s->n + 2 > s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		char **p = realloc(s->v, cap * sizeof(*p));
+
+		if (!p)
+			return;
+		s->v = p;
+		s->cap = cap;
+	}
+	va_start(ap, fmt);
+	if (vasprintf(&str, fmt, ap) < 0)
+		str = NULL;
+	va_end(ap);
+	if (str)
+		s->v[s->n++] = str;
+	s->v[s->n] = NULL;
+}
+
+int lab_qemu_args_accel(char *const *args, size_t n)
+{
+	size_t i;
+
+	/* -accel NAME, -enable-kvm, -machine accel=NAME or -M q35,accel=NAME */
+	for (i = 0; i < n; i++)
+		if (!strcmp(args[i], "-accel") || !strcmp(args[i], "--accel") ||
+		    !strcmp(args[i], "-enable-kvm") || !strcmp(args[i], "--enable-kvm") ||
+		    !strncmp(args[i], "accel=", 6) || strstr(args[i], ",accel="))
+			return 1;
+	return 0;
+}
+
+char **lab_qemu_argv(const struct lab_qemu *q)
+{
+	struct strv s = { 0 };
+	size_t i;
+
+	push(&s, "%s", q->arch->qemu);
+	if (!lab_qemu_args_accel(q->extra, q->nextra))
+		push(&s, "-accel"), push(&s, "%s", q->kvm ? "kvm" : "tcg");
+	for (i = 0; q->arch->machine[i]; i++)
+		push(&s, "%s", q->arch->machine[i]);
+	push(&s, "-smp"), push(&s, "%d", q->cpus);
+	push(&s, "-m"), push(&s, "%d", q->mem_mb);
+	push(&s, "-nodefaults"), push(&s, "-nic"), push(&s, "none");
+	push(&s, "-display"), push(&s, "none");
+	push(&s, "-monitor"), push(&s, "none");
+	push(&s, "-no-reboot");
+	/* first port: the console; second: the data port */
+	push(&s, "-serial"), push(&s, "file:%s", q->console);
+	if (strcmp(q->data, q->console))  /* one UART: both in one file */
+		push(&s, "-serial"), push(&s, "file:%s", q->data);
+	push(&s, "-kernel"), push(&s, "%s", q->kernel);
+	push(&s, "-initrd"), push(&s, "%s", q->initrd);
+	push(&s, "-append");
+	push(&s, "console=%s panic=-1 rdinit=/init%s%s", q->arch->console,
+	     q->append ? " " : "", q->append ? q->append : "");
+	if (q->plugin)
+		push(&s, "-plugin"), push(&s, "%s", q->plugin);
+	for (i = 0; i < q->nextra; i++)
+		push(&s, "%s", q->extra[i]);
+	return s.v;
+}
+
+void lab_qemu_argv_free(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
