@@ -338,9 +338,21 @@ static int check_guest_cpus(const struct record_options *o)
 	       tuning_check_mask(o->builtin.rps_cpus, n, guest) : 0;
 }
 
-int record_check_kernel(const struct record_options *o)
+/* The run uses CPU 0 only: --exact's guest then has one vCPU. */
+static int on_cpu0_only(const struct record_options *o)
 {
-	const struct lab_request *k = &o->kernel;
+	const struct cpu_request *c = &o->cpus;
+
+	return c->client <= 0 && c->server <= 0 &&
+	       (!c->placement || !strcmp(c->placement, "same")) &&
+	       (c->n == 0 || (c->n == 1 && c->list[0] == 0)) &&
+	       o->builtin.irq_cpu < 0 && !o->builtin.rps_cpus &&
+	       !(o->builtin.network && !strncmp(o->builtin.network, "nic", 3));
+}
+
+int record_check_kernel(struct record_options *o)
+{
+	struct lab_request *k = &o->kernel;
 
 	if (!k->kernel && (k->vmlinux || k->nqemu_args || k->qemu_timeout ||
 			   k->guest_perpkt || k->append || k->modules ||
@@ -364,6 +376,7 @@ int record_check_kernel(const struct record_options *o)
 			     "for sampling");
 	if (k->kernel && o->builtin.peer)
 		return error("--peer and --kernel both given: the guest has no network device");
+	k->one_cpu = on_cpu0_only(o);
 	return 0;
 }
 

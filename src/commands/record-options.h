@@ -162,9 +162,9 @@ int record_check_options(struct record_options *o, int argc, char **argv);
  * -1 after printing what is wrong with arg. */
 int record_kernel_option(int c, const char *arg, struct record_options *o);
 /* After getopt: the kernel options together, and against the workload's
- * (--irq-cpu and --rps-cpus name the guest's CPUs). -1 after printing
- * why. */
-int record_check_kernel(const struct record_options *o);
+ * (--irq-cpu and --rps-cpus name the guest's CPUs); sets
+ * kernel.one_cpu. -1 after printing why. */
+int record_check_kernel(struct record_options *o);
 /* -q/-v set the process's message level: when the command runs, not
  * when sweep checks a cell's arguments. */
 void record_apply_verbosity(const struct record_options *o);

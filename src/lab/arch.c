@@ -17,6 +17,11 @@ static const char *const x86_machine[] = {
 	/* KVM is chosen separately (lab/qemu.c); -cpu max runs both */
 	"-cpu", "max", NULL,
 };
+/* Deterministic mode (lab.h): RDRAND and RDSEED would bring the
+ * host's entropy in (QEMU's -seed covers them too; both, as measured). */
+static const char *const x86_icount_machine[] = {
+	"-cpu", "max,-rdrand,-rdseed", NULL,
+};
 static const char *const x86_libdirs[] = {
 	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
 	"/usr/lib64", "/lib", "/usr/lib", NULL,
@@ -40,6 +45,7 @@ static const struct lab_arch arches[] = {
 		.qemu = "qemu-system-x86_64",
 		.qemu_deb = "qemu-system-x86",
 		.machine = x86_machine,
+		.icount_machine = x86_icount_machine,
 		.console = "ttyS0",
 		.data_port = "ttyS1",
 		.libdirs = x86_libdirs,

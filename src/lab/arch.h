@@ -18,6 +18,9 @@ struct lab_arch {
 	const char *qemu;        /* "qemu-system-x86_64" */
 	const char *qemu_deb;    /* Debian package that has it */
 	const char *const *machine;  /* -M/-cpu arguments, NULL-terminated */
+	const char *const *icount_machine;  /* the same on QEMU's
+				     * instruction clock (no host entropy
+				     * instructions); NULL: machine */
 	const char *console;     /* kernel console device, "ttyS0" */
 	const char *data_port;   /* second serial port, "ttyS1" */
 	const char *const *libdirs;  /* where DT_NEEDED libraries are */

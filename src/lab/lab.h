@@ -35,11 +35,26 @@ struct lab_request {
 				    * image with --net nic; NULL: kernel */
 	enum lab_accel_want accel; /* --accel */
 	int accel_set;             /* --accel given, auto too */
+	int one_cpu;               /* the run uses CPU 0 only (same-CPU
+				    * placement, no --irq-cpu, --rps-cpus,
+				    * -C beyond 0, --net nic): --exact's guest
+				    * then has one vCPU and is deterministic */
 };
 
 /* vCPUs of a guest without --guest-cpus, and the most it takes. */
 #define LAB_GUEST_CPUS 2
 #define LAB_GUEST_CPUS_MAX 8
+
+/* --exact on one vCPU runs the guest on QEMU's instruction clock
+ * (-icount shift=LAB_ICOUNT_SHIFT,sleep=off: 2^shift ns of guest time
+ * an instruction, an idle guest jumping to its next timer), with no
+ * host entropy (x86 -rdrand,-rdseed; -seed for QEMU's own) and a wall
+ * clock from the virtual one: the same kernel booted twice executes the
+ * same instructions. Checked 2026-12-03 (QEMU 7.2, Debian 6.1 and 6.12):
+ * two boots bit-identical; with two vCPUs x86 SMP bring-up hangs under
+ * -icount, so those runs stay threaded (lab_run_deterministic). */
+#define LAB_ICOUNT_SHIFT 1
+#define LAB_RTC_BASE "2020-01-01T00:00:00"
 
 /* The record run the guest is to do, as far as the host must know it. */
 struct lab_job {
@@ -99,6 +114,9 @@ char **lab_guest_args(int argc, char **argv, int exact, int peer, int counting,
 #define LAB_COND_CONFIG "lab.config"      /* the configuration checked */
 #define LAB_COND_NIC "lab.nic"            /* --net nic: the device, link */
 #define LAB_COND_CPUS "lab.guest_cpus"    /* vCPUs of each guest */
+#define LAB_COND_DETERMINISTIC PROFILE_COND_DETERMINISTIC
+#define LAB_COND_BOOTS_AGREE "lab.boots_agree"  /* -r N in deterministic
+						 * mode: do the boots agree */
 #define LAB_COND_PEER_KERNEL "lab.peer_kernel"  /* --net nic: the image
 						 * the responder booted */
 

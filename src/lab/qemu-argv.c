@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/lab.h"
+
 struct strv {
 	char **v;
 	size_t n, cap;
@@ -54,16 +56,38 @@ int lab_qemu_args_accel(char *const *args, size_t n)
 	return 0;
 }
 
+int lab_qemu_args_icount(char *const *args, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(args[i], "-icount") || !strcmp(args[i], "--icount") ||
+		    !strncmp(args[i], "-icount=", 8) || !strncmp(args[i], "--icount=", 9))
+			return 1;
+	return 0;
+}
+
 char **lab_qemu_argv(const struct lab_qemu *q)
 {
 	struct strv s = { 0 };
+	const char *const *machine;
 	size_t i;
 
 	push(&s, "%s", q->arch->qemu);
 	if (!lab_qemu_args_accel(q->extra, q->nextra))
 		push(&s, "-accel"), push(&s, "%s", q->kvm ? "kvm" : "tcg");
-	for (i = 0; q->arch->machine[i]; i++)
-		push(&s, "%s", q->arch->machine[i]);
+	machine = q->icount_shift >= 0 && q->arch->icount_machine ?
+		  q->arch->icount_machine : q->arch->machine;
+	for (i = 0; machine[i]; i++)
+		push(&s, "%s", machine[i]);
+	if (q->icount_shift >= 0) {
+		/* the guest's clocks from its instructions, an idle guest
+		 * jumping to its next timer; its wall clock and QEMU's own
+		 * random numbers fixed (lab.h) */
+		push(&s, "-icount"), push(&s, "shift=%d,sleep=off", q->icount_shift);
+		push(&s, "-rtc"), push(&s, "base=%s,clock=vm", LAB_RTC_BASE);
+		push(&s, "-seed"), push(&s, "1");
+	}
 	push(&s, "-smp"), push(&s, "%d", q->cpus);
 	push(&s, "-m"), push(&s, "%d", q->mem_mb);
 	push(&s, "-nodefaults"), push(&s, "-nic"), push(&s, "none");

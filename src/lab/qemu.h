@@ -26,6 +26,8 @@ struct lab_qemu {
 				     * not grown for stall_s before up_mark,
 				     * or whose QEMU dumped its registers
 				     * (KVM that cannot run it: lab/accel.h) */
+	int icount_shift;           /* >= 0: on QEMU's instruction clock
+				     * (lab.h, LAB_ICOUNT_SHIFT); -1 not */
 	int cpus, mem_mb;
 	const char *append;         /* more kernel command line, or NULL */
 	const char *plugin;         /* -plugin ARG (file=...,out=...), or NULL */
@@ -50,6 +52,8 @@ void lab_qemu_argv_free(char **argv);
 /* 1 when QEMU arguments `args` choose the accelerator themselves
  * (-accel, -enable-kvm, -machine ...accel=): then perpkt adds none. */
 int lab_qemu_args_accel(char *const *args, size_t n);
+/* 1 when they set the instruction clock (-icount) themselves. */
+int lab_qemu_args_icount(char *const *args, size_t n);
 
 enum lab_qemu_end {
 	LAB_QEMU_EXITED,     /* status in *status */

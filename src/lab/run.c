@@ -23,6 +23,7 @@
 #include "lab/guest.h"
 #include "lab/kconfig.h"
 #include "lab/qemu.h"
+#include "system/conditions.h"
 #include "system/procfile.h"
 #include "profile/merge.h"
 #include "profile/profile.h"
@@ -115,7 +116,8 @@ void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
 	q->arch = r->arch, q->kernel = rq->kernel, q->initrd = r->initrd;
 	q->console = r->console, q->data = r->data, q->log = r->log;
 	q->extra = extra, q->nextra = nextra;
-	q->cpus = rq->cpus > 0 ? rq->cpus : LAB_GUEST_CPUS;
+	q->cpus = lab_guest_cpus(rq);
+	q->icount_shift = r->icount_shift;
 	lab_accel_apply(&r->accel, q);
 	q->mem_mb = 1024;
 	q->interrupted = job->interrupted, q->up_mark = LAB_GUEST_UP_MARK;
@@ -161,10 +163,34 @@ char *lab_run_read(const struct lab_run *r, const char *name)
 /* The guest perpkt's messages, as if it had run here: "wrote
  * '/tmp/profile.json'" is about the guest's copy, the host's file then,
  * or for stat (job->keep: no file) the line goes. */
+/* In exact mode the guest only marks its window: its "counting
+ * cpu-clock on CPU 0" and "0 samples" are not what the host measures. */
+static void relay_line(const struct lab_run *r, const char *line, int len)
+{
+	static const char counting[] = "perpkt: counting cpu-clock on CPU ";
+	const char *at;
+
+	if (r->plugin && len > (int)sizeof(counting) &&
+	    !strncmp(line, counting, sizeof(counting) - 1) &&
+	    (at = memmem(line, (size_t)len, " for ", 5))) {
+		fprintf(stderr, "perpkt: counting instructions with the TCG plugin on %s%.*s",
+			r->icount_shift >= 0 ? "the one vCPU" : "every vCPU",
+			(int)(line + len - at), at);
+		return;
+	}
+	at = r->plugin ? memmem(line, (size_t)len, "; 0 samples", 11) : NULL;
+	if (at)
+		fprintf(stderr, "%.*s%.*s", (int)(at - line), line,
+			(int)(line + len - at - 11), at + 11);
+	else
+		fprintf(stderr, "%.*s", len, line);
+}
+
 static void relay_stderr(const struct lab_run *r, const struct lab_job *job)
 {
 	char *text = lab_run_read(r, LAB_GUEST_STDERR), *line, *next, *at;
 	static const char guest_path[] = "/tmp/" LAB_GUEST_PROFILE;
+	char buf[8192];
 
 	for (line = text; line && *line; line = next) {
 		next = line + strcspn(line, "\n");
@@ -175,11 +201,12 @@ static void relay_stderr(const struct lab_run *r, const struct lab_job *job)
 		if (at && job->keep)
 			continue;
 		if (at)
-			fprintf(stderr, "%.*s%s%.*s", (int)(at - line), line, job->output,
-				(int)(next - at - (int)strlen(guest_path)),
-				at + strlen(guest_path));
+			snprintf(buf, sizeof(buf), "%.*s%s%.*s", (int)(at - line), line,
+				 job->output, (int)(next - at - (int)strlen(guest_path)),
+				 at + strlen(guest_path));
 		else
-			fprintf(stderr, "%.*s", (int)(next - line), line);
+			snprintf(buf, sizeof(buf), "%.*s", (int)(next - line), line);
+		relay_line(r, buf, (int)strlen(buf));
 	}
 	free(text);
 }
@@ -194,8 +221,9 @@ static void add_conditions(struct profile *p, const struct lab_run *r,
 	profile_add_condition(p, LAB_COND_COMMAND,
 			      r->qemu_command ? r->qemu_command : "unknown");
 	profile_add_condition(p, LAB_COND_KERNEL, rq->kernel);
-	snprintf(buf, sizeof(buf), "%d", rq->cpus > 0 ? rq->cpus : LAB_GUEST_CPUS);
+	snprintf(buf, sizeof(buf), "%d", lab_guest_cpus(rq));
 	profile_add_condition(p, LAB_COND_CPUS, buf);
+	profile_add_condition(p, LAB_COND_DETERMINISTIC, r->clock);
 	if (rq->append)
 		profile_add_condition(p, LAB_COND_APPEND, rq->append);
 	profile_add_condition(p, LAB_COND_CONFIG, r->config[0] ? r->config :
@@ -270,6 +298,9 @@ int lab_run_fold_exact(const struct lab_run *r, struct profile *p)
 		return -1;
 	ret = lab_exact_fold(p, &x, kallsyms, modules);
 	lab_exact_free(&x);
+	/* the guest left these to the host (conditions_capture) */
+	if (!ret)
+		conditions_kernel_files(p, kallsyms, r->config[0] ? r->config : NULL);
 	return ret;
 }
 
@@ -417,6 +448,29 @@ static int check_config(struct lab_run *r, const struct lab_request *rq,
 	return lab_kconfig_check(r->config, r->arch, job->veth);
 }
 
+/* Whether the guest runs on QEMU's instruction clock (lab.h), and in
+ * words why or why not, for lab.deterministic. */
+static void choose_clock(struct lab_run *r, const struct lab_request *rq)
+{
+	int cpus = lab_guest_cpus(rq);
+
+	r->icount_shift = -1;
+	if (!rq->exact)
+		snprintf(r->clock, sizeof(r->clock), "no: sampled; --exact on one vCPU counts deterministically");
+	else if (lab_qemu_args_icount((char *const *)rq->qemu_args, rq->nqemu_args))
+		snprintf(r->clock, sizeof(r->clock), "unknown: -icount as --qemu-arg sets it");
+	else if (r->nic)
+		snprintf(r->clock, sizeof(r->clock), "no: two guests joined by a NIC run threaded, the host interleaving them: the network path repeats, the total not");
+	else if (cpus > 1)
+		snprintf(r->clock, sizeof(r->clock), "no: %d vCPUs run threaded (x86 SMP bring-up hangs under -icount on QEMU 7.2): the network path repeats, the total not",
+			 cpus);
+	else {
+		r->icount_shift = LAB_ICOUNT_SHIFT;
+		snprintf(r->clock, sizeof(r->clock), "yes: -icount shift=%d,sleep=off (guest time is %d ns an instruction), 1 vCPU, no host entropy, wall clock from %s",
+			 r->icount_shift, 1 << r->icount_shift, LAB_RTC_BASE);
+	}
+}
+
 int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 		    const struct lab_job *job)
 {
@@ -441,6 +495,7 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 		if (!r->plugin)
 			return error("--exact cannot count here: %s", why);
 	}
+	choose_clock(r, rq);
 	self = guest_binary(rq, k, &r->arch);
 	if (!self)
 		return -1;
@@ -490,6 +545,13 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 		warning("no veth module beside '%s' (../lib/modules/*/kernel/drivers/net/veth.ko*; --modules DIR names another place): --net veth works only if it is built in",
 			rq->kernel);
 	return ret;
+}
+
+int lab_guest_cpus(const struct lab_request *rq)
+{
+	if (rq->cpus > 0)
+		return rq->cpus;
+	return rq->exact && rq->one_cpu ? 1 : LAB_GUEST_CPUS;
 }
 
 /* Empty the folder the guest's files come out to, for the next boot. */

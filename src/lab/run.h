@@ -25,6 +25,9 @@ struct lab_run {
 	char config[4096];      /* the configuration checked, "" if none */
 	char counts[4200];      /* exact: the plugin's counts file */
 	int boot;               /* which boot, from 0 */
+	int icount_shift;       /* deterministic: on QEMU's instruction
+				 * clock with this shift (lab.h); -1 not */
+	char clock[256];        /* lab.deterministic: "yes: ..." or "no: why" */
 	double walls_s;         /* QEMU's runs together */
 	char plugin_arg[8500];  /* exact: -plugin's argument */
 	/* --net nic: which of the two guests this is (lab/guest.h) */
@@ -32,6 +35,10 @@ struct lab_run {
 	int client;             /* record --peer the responder */
 	const char *rps_cpus, *irq_cpu;  /* the responder's NIC steering */
 };
+
+/* vCPUs of each guest: --guest-cpus, else 1 for --exact on CPU 0 only
+ * (deterministic), else LAB_GUEST_CPUS. */
+int lab_guest_cpus(const struct lab_request *rq);
 
 /* The guest's folder, initramfs and files; 0 or -1 after saying why. */
 int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,

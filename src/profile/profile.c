@@ -302,6 +302,14 @@ int profile_emulated(const struct profile *p)
 	return accel && !strncmp(accel, "tcg", 3);
 }
 
+int profile_icount_shift(const struct profile *p)
+{
+	const char *d = profile_condition(p, PROFILE_COND_DETERMINISTIC);
+	const char *at = d && !strncmp(d, "yes", 3) ? strstr(d, "shift=") : NULL;
+
+	return at && at[6] >= '0' && at[6] <= '9' ? atoi(at + 6) : -1;
+}
+
 int profile_exact(const struct profile *p)
 {
 	return p->mode && !strcmp(p->mode, PROFILE_EXACT_MODE);

@@ -343,6 +343,13 @@ const char *profile_condition(const struct profile *p, const char *key);
 /* The QEMU command line record --kernel ran (-icount changes what the
  * emulated PMU counts). */
 #define PROFILE_COND_QEMU_COMMAND "lab.qemu_command"
+/* record --kernel: whether the guest ran on QEMU's instruction clock,
+ * "yes: -icount shift=1 (2 ns an instruction), 1 vCPU, ...", or "no:
+ * WHY". A deterministic guest's times are virtual: instructions times
+ * 2^shift ns. */
+#define PROFILE_COND_DETERMINISTIC "lab.deterministic"
+/* The icount shift of a deterministic guest's profile, else -1. */
+int profile_icount_shift(const struct profile *p);
 /* 1 when recorded in a guest under QEMU's TCG: its clock runs at the
  * emulator's pace, so only samples per round trip compare. */
 int profile_emulated(const struct profile *p);

@@ -163,7 +163,8 @@ static int run(const struct record_options *o, struct record_workload *w,
 	w->ops->stop(w);  /* before the slow part: symbols and the write */
 
 	sysinfo_fill(&p);
-	conditions_capture(&p, w->client_cpu, w->server_cpu, w->message_size);
+	conditions_capture(&p, w->client_cpu, w->server_cpu, w->message_size,
+			   o->builtin.window_marks);
 	if (procstat_delta(&before, &after, plan.cpus, plan.ncpus, &p) ||
 	    record_fill_counters(&p, plan.evs, plan.nev, s, plan.cpus, plan.ncpus) ||
 	    fill(&p, o, &plan) || w->ops->fill(w, &p))

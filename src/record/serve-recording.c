@@ -241,7 +241,7 @@ static int fill(struct serve_recording *r, struct profile *p, const char *comman
 	p->tool_version = strdup("perpkt " PERPKT_VERSION);
 	p->command = strdup(command);
 	sysinfo_fill(p);
-	conditions_capture(p, -1, r->rq.cpu, r->rq.size);
+	conditions_capture(p, -1, r->rq.cpu, r->rq.size, r->rq.marks);
 	profile_add_condition(p, PROFILE_COND_PEER_SIDE, "remote: the responder's "
 			      "host, recorded by perpkt serve");
 	profile_add_condition(p, PROFILE_COND_PEER_CLIENT, client);

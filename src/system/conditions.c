@@ -132,12 +132,49 @@ uint64_t conditions_text_size(const char *kallsyms_path)
 	return stext && etext > stext ? etext - stext : 0;
 }
 
-static void kernel_conditions(struct profile *p)
+static void text_size_condition(struct profile *p, const char *kallsyms)
+{
+	char buf[VALUE_MAX];
+	uint64_t size = conditions_text_size(kallsyms);
+
+	if (size)
+		snprintf(buf, sizeof(buf), "%llu bytes (_etext - _stext)",
+			 (unsigned long long)size);
+	else
+		snprintf(buf, sizeof(buf), "unknown (_stext/_etext not in %s)", kallsyms);
+	add(p, "kernel.text_size", buf);
+}
+
+static void config_condition(struct profile *p, const char *text)
+{
+	char buf[VALUE_MAX];
+
+	if (text && text[0])
+		conditions_kconfig_summary(text, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "unknown (no /boot/config-* or /proc/config.gz)");
+	add(p, "kernel.config", buf);
+}
+
+void conditions_kernel_files(struct profile *p, const char *kallsyms,
+			     const char *config)
+{
+	char *text;
+
+	if (kallsyms)
+		text_size_condition(p, kallsyms);
+	if (config) {
+		text = procfile_read(config);
+		config_condition(p, text);
+		free(text);
+	}
+}
+
+static void kernel_conditions(struct profile *p, int in_guest)
 {
 	char buf[VALUE_MAX], path[300];
 	struct utsname u;
 	char *text = NULL;
-	uint64_t size;
 	FILE *f;
 
 	if (!uname(&u)) {
@@ -147,24 +184,17 @@ static void kernel_conditions(struct profile *p)
 		text = procfile_read(path);
 	}
 	add_file(p, "kernel.cmdline", "/proc/cmdline", "unknown (no /proc/cmdline)");
-	size = conditions_text_size("/proc/kallsyms");
-	if (size)
-		snprintf(buf, sizeof(buf), "%llu bytes (_etext - _stext)",
-			 (unsigned long long)size);
-	else
-		snprintf(buf, sizeof(buf), "unknown (_stext/_etext not in /proc/kallsyms)");
-	add(p, "kernel.text_size", buf);
-
-	if (!text && (f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r"))) {
-		text = procfile_read_stream(f, 1 << 22);
-		pclose(f);
+	if (in_guest) {
+		free(text);  /* the host has both (conditions_kernel_files) */
+	} else {
+		text_size_condition(p, "/proc/kallsyms");
+		if (!text && (f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r"))) {
+			text = procfile_read_stream(f, 1 << 22);
+			pclose(f);
+		}
+		config_condition(p, text);
+		free(text);
 	}
-	if (text && text[0])
-		conditions_kconfig_summary(text, buf, sizeof(buf));
-	else
-		snprintf(buf, sizeof(buf), "unknown (no /boot/config-* or /proc/config.gz)");
-	free(text);
-	add(p, "kernel.config", buf);
 	/* the preemption model chosen at boot with PREEMPT_DYNAMIC */
 	if (procfile_line("/sys/kernel/debug/sched/preempt", buf, sizeof(buf)) < 0)
 		snprintf(buf, sizeof(buf), "unknown (debugfs not mounted: "
@@ -376,11 +406,11 @@ static void interface_conditions(struct profile *p)
 }
 
 void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
-			uint32_t message_size)
+			uint32_t message_size, int in_guest)
 {
 	char buf[64];
 
-	kernel_conditions(p);
+	kernel_conditions(p, in_guest);
 	cpu_conditions(p, client_cpu, server_cpu);
 	netfilter_conditions(p);
 	sysctl_conditions(p);

@@ -17,9 +17,16 @@
  */
 
 /* System conditions, plus the placement of client and server CPUs and
- * the message size. */
+ * the message size. in_guest: a record --kernel guest's, whose host
+ * fills kernel.text_size and kernel.config from the kallsyms and the
+ * configuration it has (conditions_kernel_files): reading the guest's
+ * /proc/kallsyms to its _etext costs as much as a window there. */
 void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
-			uint32_t message_size);
+			uint32_t message_size, int in_guest);
+/* kernel.text_size from a kallsyms file and kernel.config from a
+ * configuration file (either NULL: left as it is). */
+void conditions_kernel_files(struct profile *p, const char *kallsyms,
+			     const char *config);
 
 /* Exposed for tests. */
 /* "HZ=250, NO_HZ_IDLE, PREEMPT_DYNAMIC" from kernel config text. */

@@ -71,7 +71,7 @@ static void test_capture(void **state)
 	memset(&res, 0, sizeof(res));
 	res.timeouts = 3;
 	res.duplicates = 2;
-	conditions_capture(&p, 0, 0, 40);
+	conditions_capture(&p, 0, 0, 40, 0);
 	workload_result_conditions(&p, &res);
 	assert_non_null(profile_condition(&p, "kernel.release"));
 	assert_non_null(profile_condition(&p, "kernel.config"));
