@@ -66,8 +66,14 @@ static void world(const struct profile *p, char *out, size_t len)
 		where = "a QEMU guest under KVM";
 	else if (accel)
 		where = "a QEMU guest under TCG";
-	snprintf(out, len, "%s, %s", where,
-		 p->mode && !strcmp(p->mode, "exact") ? "exact counts" : "sampled");
+	int shift = profile_icount_shift(p);
+
+	if (shift >= 0)
+		snprintf(out, len, "%s, exact counts on the instruction clock (icount shift %d)",
+			 where, shift);
+	else
+		snprintf(out, len, "%s, %s", where,
+			 p->mode && !strcmp(p->mode, "exact") ? "exact counts" : "sampled");
 }
 
 static int check_worlds(struct diff *d, int force)

@@ -241,6 +241,8 @@ int run_facts_fill(struct run_facts *f, const struct profile *p)
 	f->qemu_command = profile_condition(p, PROFILE_COND_QEMU_COMMAND);
 	f->emulated = profile_emulated(p);
 	f->exact = profile_exact(p);
+	f->icount_shift = profile_icount_shift(p);
+	f->boots_agree = profile_condition(p, "lab.boots_agree");
 	f->timer_irqs = timer_irqs(p);
 	fill_irqs(f, p);
 	return 0;

@@ -98,6 +98,11 @@ struct run_facts {
 	int emulated;             /* under QEMU TCG: times are emulated */
 	int exact;                /* record --kernel --exact: exact counts,
 				   * no sampling error */
+	int icount_shift;         /* >= 0: a deterministic guest on QEMU's
+				   * instruction clock, times virtual (2^shift
+				   * ns an instruction); -1 not */
+	const char *boots_agree;  /* -r N deterministic: "yes: ..." or
+				   * "no: ..." (lab.boots_agree); NULL */
 	/* local timer interrupts in the window(s), all CPUs sampled; -1
 	 * when /proc/interrupts had none by that name (LOC, arch_timer) */
 	double timer_irqs;

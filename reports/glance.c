@@ -30,12 +30,20 @@ static void value_text(char *buf, size_t len, const struct model *m,
 
 	if (m->run.workload_command)
 		snprintf(per, sizeof(per), " per %s", m->run.unit.name);
-	if (m->run.exact && m->nrepeats > 1 && err >= 0)
-		snprintf(buf, len, "%.0f exact %s%s, sd %.0f across %d boots", v,
-			 unit, per, err, m->nrepeats);
+	const char *clock = m->run.icount_shift >= 0 ? "deterministic" :
+			    "not deterministic";
+
+	if (m->run.exact && m->nrepeats > 1 && err >= 0 && m->run.boots_agree &&
+	    !strncmp(m->run.boots_agree, "yes", 3))
+		snprintf(buf, len, "%.0f exact %s%s, identical in %d boots", v,
+			 unit, per, m->nrepeats);
+	else if (m->run.exact && m->nrepeats > 1 && err >= 0)
+		snprintf(buf, len, "%.0f exact %s%s (TCG, %s), sd %.0f across %d boots",
+			 v, unit, per, clock, err, m->nrepeats);
 	else if (m->run.exact)
-		snprintf(buf, len, "%.0f exact %s%s%s", v, unit, per,
-			 err >= 0 ? " (one boot)" : "");
+		snprintf(buf, len, "%.0f exact %s%s%s%s%s", v, unit, per,
+			 err >= 0 ? " (TCG, " : "", err >= 0 ? clock : "",
+			 err >= 0 ? ", one boot)" : "");
 	else if (!strcmp(unit, "ns") && err < 0)
 		snprintf(buf, len, "%.2f us%s", v / 1e3, per);
 	else if (err < 0)
@@ -72,8 +80,9 @@ static void headline(struct summary *s, const struct model *m)
 	     what[160], other[128] = "", ov[96];
 
 	if (run->latency.count)
-		snprintf(lat, sizeof(lat), "p50 %.2f us, p99 %.2f us",
-			 run->latency.p50 / 1e3, run->latency.p99 / 1e3);
+		snprintf(lat, sizeof(lat), "p50 %.2f us, p99 %.2f us%s",
+			 run->latency.p50 / 1e3, run->latency.p99 / 1e3,
+			 run->icount_shift >= 0 ? " (virtual)" : "");
 	if (run->workload_command)
 		snprintf(what, sizeof(what), "'%.100s'", run->workload_command);
 	else

@@ -610,7 +610,9 @@ static void put_notes(struct summary *s, const struct model *m)
 		if (!strcmp(m->views[MODEL_BY_ROLE].rows[i].name,
 			    model_role_name(MODEL_ROLE_IDLE_CTX)))
 			ic = &m->views[MODEL_BY_ROLE].rows[i];
-	if (m->run.exact)
+	if (m->run.exact && m->run.icount_shift >= 0)
+		BRIEF_NOTE(s, "%s.", PROFILE_EXACT_DETERMINISTIC_NOTE);
+	else if (m->run.exact)
 		BRIEF_NOTE(s, "%s.", PROFILE_EXACT_NOTE);
 	else if (m->run.emulated)
 		BRIEF_NOTE(s, "%s.", PROFILE_EMULATED_NOTE);
@@ -618,9 +620,18 @@ static void put_notes(struct summary *s, const struct model *m)
 	if (m->run.exact && m->nrepeats > 1)
 		BRIEF_NOTE(s, "sd is the sample standard deviation of the value per %s across the %d boots (each a window of its own).",
 		     m->run.unit.name, m->nrepeats);
+	else if (m->run.exact && m->run.icount_shift >= 0)
+		BRIEF_NOTE(s, "one boot: enough to compare kernels on the instruction clock; -r 2 boots again and shows that the boots agree.");
 	else if (m->run.exact)
 		BRIEF_NOTE(s, "one boot: record with -r N for N boots and their spread.");
-	if (m->run.exact && m->run.timer_irqs >= 0 && m->run.round_trips)
+	if (m->run.icount_shift >= 0)
+		BRIEF_NOTE(s, "deterministic: the guest ran on QEMU's instruction clock (-icount shift=%d), so its times (latency, CPU times, the window) are virtual, %d ns an instruction, and the same kernel booted again executes the same instructions: the total, the timer interrupts (%.3f per %s) and every bucket repeat exactly.%s%s",
+			   m->run.icount_shift, 1 << m->run.icount_shift,
+			   m->run.round_trips && m->run.timer_irqs >= 0 ?
+			   m->run.timer_irqs / (double)m->run.round_trips : 0.0,
+			   m->run.unit.name, m->run.boots_agree ? " Boots agree: " : "",
+			   m->run.boots_agree ? m->run.boots_agree : "");
+	else if (m->run.exact && m->run.timer_irqs >= 0 && m->run.round_trips)
 		BRIEF_NOTE(s, "what follows the guest's clock, not the workload: %.3f timer interrupts per %s; with them the timekeeping, irq and scheduler buckets vary from boot to boot (the guest's clock follows the host's load), while the network path does not.",
 		     m->run.timer_irqs / (double)m->run.round_trips, m->run.unit.name);
 	else if (m->nrepeats > 1)

@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "lab/initramfs.h"
+#include "system/procfile.h"
 
 /*
  * /init, run by busybox sh. iproute2's ip sits in /usr/sbin ahead of
@@ -85,8 +86,9 @@ static const char init_script[] =
 "cut -d' ' -f1 /proc/uptime >> /tmp/uptime\n"
 "cat /sys/kernel/notes > /tmp/notes 2>/dev/null\n"
 "if [ -n \"$EXACT\" ]; then\n"
-"  gzip -c /proc/kallsyms > /tmp/kallsyms.gz\n"
 "  cat /proc/modules > /tmp/modules\n"
+"  [ \"$(cat /tmp/modules)\" = \"$(cat /perpkt/kallsyms.modules)\" ] ||\n"
+"    gzip -c /proc/kallsyms > /tmp/kallsyms.gz\n"
 "fi\n"
 "echo 1 > /proc/sys/kernel/printk\n"
 "stty -F /dev/$PORT raw -echo\n"
@@ -286,6 +288,30 @@ static int add_kernel_files(struct initramfs *ir, const struct lab_guest *g,
 	return ret;
 }
 
+/* perpkt/kallsyms.modules: the /proc/modules of the kallsyms the host
+ * has, or "unknown"; always KNOWN_MODULES_SIZE bytes, padded with
+ * newlines (the shell's $(cat) drops them), so that a boot with the
+ * host's copy and one without unpack the same initramfs layout and
+ * execute the same instructions before the window. */
+#define KNOWN_MODULES_SIZE 16384
+static int add_known_modules(struct initramfs *ir, const char *known)
+{
+	char *text = known ? procfile_read(known) : NULL, buf[KNOWN_MODULES_SIZE];
+	size_t n;
+	int ret;
+
+	/* too many modules for the space: the guest sends its own */
+	if (text && strlen(text) < sizeof(buf))
+		snprintf(buf, sizeof(buf), "%s", text);
+	else
+		snprintf(buf, sizeof(buf), "unknown\n");
+	free(text);
+	n = strlen(buf);
+	memset(buf + n, '\n', sizeof(buf) - n);
+	ret = initramfs_add_data(ir, "perpkt/kallsyms.modules", buf, sizeof(buf), 0644);
+	return ret;
+}
+
 int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 			const char **module)
 {
@@ -331,6 +357,7 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 	    (a->ip && add_elf(ir, a, a->ip, "usr/sbin/ip")) ||
 	    (g->key && initramfs_add_data(ir, LAB_GUEST_KEY + 1, g->key,
 					  strlen(g->key), 0600)) ||
+	    (g->exact && add_known_modules(ir, g->known_modules)) ||
 	    add_kernel_files(ir, g, module))
 		goto fail;
 	free(args);

@@ -24,6 +24,10 @@ struct lab_guest {
 	size_t nargs;
 	int exact;                 /* send the guest's kallsyms and modules
 				    * out too (--exact: the host symbolizes) */
+	const char *known_modules; /* exact: the host has the kallsyms of a
+				    * boot whose /proc/modules was this file;
+				    * the guest sends its own only when its
+				    * modules differ (lab/kallsyms-cache.h) */
 	/* --net nic: one of the two guests joined by an emulated NIC */
 	const char *nic;           /* "virtio" or "vmxnet3": its driver
 				    * modules go in; NULL: no NIC */

@@ -21,6 +21,7 @@
 #include "lab/channel.h"
 #include "lab/exact-counts.h"
 #include "lab/guest.h"
+#include "lab/kallsyms-cache.h"
 #include "lab/kconfig.h"
 #include "lab/qemu.h"
 #include "system/conditions.h"
@@ -294,6 +295,10 @@ int lab_run_fold_exact(const struct lab_run *r, struct profile *p)
 	snprintf(gz, sizeof(gz), "%s/%s", r->out, LAB_GUEST_KALLSYMS);
 	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", r->out);
 	snprintf(modules, sizeof(modules), "%s/%s", r->out, LAB_GUEST_MODULES);
+	if (!access(gz, F_OK) && r->kallsyms_key[0])
+		lab_kallsyms_store(r->kallsyms_key, gz, modules);
+	else if (access(gz, F_OK) && r->known)
+		snprintf(gz, sizeof(gz), "%s", r->known_gz);  /* the guest's matched */
 	if (lab_gunzip(gz, kallsyms) || lab_exact_read(r->counts, &x))
 		return -1;
 	ret = lab_exact_fold(p, &x, kallsyms, modules);
@@ -496,6 +501,14 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 			return error("--exact cannot count here: %s", why);
 	}
 	choose_clock(r, rq);
+	/* with --append the kernel may move (kaslr): its own each boot */
+	if (rq->exact && !rq->append) {
+		if (lab_kallsyms_key(rq->kernel, r->kallsyms_key, sizeof(r->kallsyms_key)))
+			return -1;
+		r->known = lab_kallsyms_cached(r->kallsyms_key, r->known_gz,
+					       sizeof(r->known_gz), r->known_modules,
+					       sizeof(r->known_modules));
+	}
 	self = guest_binary(rq, k, &r->arch);
 	if (!self)
 		return -1;
@@ -529,6 +542,7 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 	g.args = lab_guest_args(job->argc, job->argv, rq->exact, r->client,
 				job->keep != NULL, &g.nargs);
 	g.exact = rq->exact;
+	g.known_modules = r->known ? r->known_modules : NULL;
 	g.nic = r->nic, g.addr = r->addr, g.serve_bind = r->serve_bind;
 	g.key = r->key, g.rps_cpus = r->rps_cpus, g.irq_cpu = r->irq_cpu;
 	if (!g.args) {

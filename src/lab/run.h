@@ -28,6 +28,11 @@ struct lab_run {
 	int icount_shift;       /* deterministic: on QEMU's instruction
 				 * clock with this shift (lab.h); -1 not */
 	char clock[256];        /* lab.deterministic: "yes: ..." or "no: why" */
+	/* exact: the kallsyms kept from an earlier boot of this image
+	 * (lab/kallsyms-cache.h); key "" when not kept */
+	char kallsyms_key[40];
+	char known_gz[4200], known_modules[4200];
+	int known;
 	double walls_s;         /* QEMU's runs together */
 	char plugin_arg[8500];  /* exact: -plugin's argument */
 	/* --net nic: which of the two guests this is (lab/guest.h) */

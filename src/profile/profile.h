@@ -363,6 +363,9 @@ int profile_emulated(const struct profile *p);
 int profile_exact(const struct profile *p);
 #define PROFILE_EXACT_NOTE \
 	"exact mode: instructions the emulated CPUs executed inside the window, counted one by one by a QEMU TCG plugin; exact and repeatable, not time, with no sampling error (a spread, where shown, is across boots); times in this report are emulated and follow the host's load"
+/* The same on the instruction clock (profile_icount_shift >= 0). */
+#define PROFILE_EXACT_DETERMINISTIC_NOTE \
+	"exact mode: instructions the emulated CPU executed inside the window, counted one by one by a QEMU TCG plugin; not time, and no sampling error"
 /* What the profile's values are per: "round trip" (also for profiles
  * from before --per), "udp-datagram", ...; and the --per spec, "rt". */
 const char *profile_unit_name(const struct profile *p);

@@ -3,11 +3,11 @@
 # ctest-label: lab
 # record --kernel --exact: the QEMU plugin counts the guest's
 # instructions between the window's marks. Two boots of one kernel
-# (-r 2): the counts are there, kernel only, per vCPU, and the network
-# path's buckets (udp without its receive loop, see below) agree between
-# the boots within 1% (syscall 2%) whatever the host is
-# doing meanwhile; the report says what the figure is; merge joins
-# boots of separate runs and refuses another kernel's.
+# (-r 2) on one vCPU, deterministic: the counts are there, kernel only,
+# per vCPU, and identical in both boots and in a third beside two CPU
+# hogs, to the instruction and the round trip; the report says what the
+# figure is; merge joins boots of separate runs and refuses another
+# kernel's.
 # The kernel is t0801's (tests/lab/fetch-kernel.sh, cached).
 . "$(dirname "$0")/lib.sh"
 need_x86_guest "the exact-mode test"
@@ -43,49 +43,39 @@ jq -e '([.workload.repeats[].counts[0]] | add) == .counters.events[0].count' "$P
 jq -e '([.counters.counts[] | select(.name == "instructions") | .value] | add) ==
 	.counters.events[0].count' "$P" >/dev/null || fail "per-CPU counts do not add up"
 
-# the network path is the same instructions in both boots; the syscall
-# bucket holds the entry code, whose work follows how often the
-# scheduler switched (1621 and 1648, 1.7% apart, at host load 7-8).
-# Not compared: the receive loop __skb_recv_udp (udp bucket; its
-# helpers __skb_try_recv_from_queue and __skb_wait_for_more_packets are
-# net-core's, which is not compared): it runs once when the datagram is
-# already queued and again after a sleep when it is not, and which of
-# the two a round trip takes follows the guest scheduler's interleaving
-# of client and responder, which follows the host's load through the
-# guest's clock. Beside two CPU hogs (load 8) it was the one function of
-# the udp bucket whose count per round trip was not a whole number
-# (261.7) with a spread between boots (262.4 and 260.9); the rest of the
-# bucket was 2091.05 and 2091.00. udp 2414.9 against 2356.5 (2.5%) was
-# seen once under load with it in.
-row() { # row VALUE: "boot1 boot2" of table --value VALUE
-	"$PERPKT" table --value "$1" --format csv "$P" | tail -1 >"$TMP/row" ||
-		fail "table of $1"
-	IFS=, read -r _ one two _ _ <"$TMP/row"
-	echo "$one $two"
+# deterministic (one vCPU on QEMU's instruction clock): the two boots
+# executed the same instructions, each address as often, and the same
+# round trips; perpkt says so and keeps it in the profile
+jq -r '.conditions["lab.deterministic"]' "$P" | grep -q '^yes: -icount shift=1' ||
+	fail "not deterministic: $(jq -r '.conditions["lab.deterministic"]' "$P")"
+grep -q "boot 2 is identical to boot 1: [0-9]* instructions at [0-9]* addresses, [0-9]* round trips" "$TMP/err" ||
+	fail "the boots were not compared: $(cat "$TMP/err")"
+jq -r '.conditions["lab.boots_agree"]' "$P" | grep -q '^yes: 2 boots' ||
+	fail "lab.boots_agree: $(jq -r '.conditions["lab.boots_agree"]' "$P")"
+jq -e '.workload.repeats[0].round_trips == .workload.repeats[1].round_trips and
+	.workload.repeats[0].counts[0] == .workload.repeats[1].counts[0]' "$P" >/dev/null ||
+	fail "the boots differ: $(jq -c '[.workload.repeats[] | [.round_trips, .counts[0]]]' "$P")"
+
+# a third boot beside two CPU hogs: the host's load does not reach the
+# guest's clock, so it executes the same instructions as the first
+hogs=()
+for i in 1 2; do (while :; do :; done) & hogs+=($!); done
+expect_exit 0 "$PERPKT" record --kernel "$img" --exact -d 0.5 -w 0.3 -o "$TMP/h.json"
+kill "${hogs[@]}" 2>/dev/null; wait "${hogs[@]}" 2>/dev/null
+counts() { jq -c "[.samples[] | select((.repeat // 0) == $2) | [.cpu, .ip, .weight]] | sort" "$1"; }
+[ "$(counts "$P" 0)" = "$(counts "$TMP/h.json" 0)" ] || {
+	"$PERPKT" diff "$P" "$TMP/h.json" --force >&2
+	fail "the boot beside two hogs executed other instructions"
 }
-loop=$(row function:__skb_recv_udp)
-echo "__skb_recv_udp (not compared): $loop instructions per round trip"
-for b in udp:1 ip:1 socket:1 syscall:2; do
-	pct=${b#*:} b=${b%:*}
-	read -r one two <<<"$(row "bucket:$b")"
-	if [ $b = udp ]; then
-		read -r one two <<<"$(echo "$one $two $loop" | awk '{ print $1 - $3, $2 - $4 }')"
-		b="udp without __skb_recv_udp"
-	fi
-	awk -v a="$one" -v b="$two" -v p="$pct" 'BEGIN { exit !(a > 0 && (a - b) / a < p / 100 && (b - a) / a < p / 100) }' || {
-		"$PERPKT" report -i "$P" --format json | jq -r '.functions[] |
-			select(.bucket == "udp" or .bucket == "net-core") |
-			"\(.bucket) \(.name) \(.per_rt.instructions) spread \(.spread.instructions)"' >&2
-		fail "bucket $b: $one and $two instructions per round trip in the two boots, more than $pct% apart"
-	}
-	echo "bucket $b: $one and $two instructions per round trip"
-done
+jq -e --slurpfile e "$P" '.workload.round_trips == $e[0].workload.repeats[0].round_trips' \
+	"$TMP/h.json" >/dev/null || fail "round trips beside the hogs: $(jq .workload.round_trips "$TMP/h.json")"
+echo "three boots, one beside two CPU hogs: $(jq .counters.events[0].count "$TMP/h.json") instructions, $(jq .workload.round_trips "$TMP/h.json") round trips in each"
 
 expect_exit 0 "$PERPKT" report -i "$P"
-tr -s '\n ' '  ' <"$TMP/out" | grep -q "exact insns/RT, sd [0-9.]* across 2 boots" ||
+tr -s '\n ' '  ' <"$TMP/out" | grep -q "p99 [0-9.]* us (virtual); busy kernel [0-9]* exact insns/RT, identical in 2 boots" ||
 	fail "headline: $(head -3 "$TMP/out")"
-tr -s '\n ' '  ' <"$TMP/out" | grep -q "exact mode: instructions the emulated CPUs executed" || fail "no exact-mode note"
-tr -s '\n ' '  ' <"$TMP/out" | grep -q "timer interrupts per round trip" || fail "no line on what follows the guest's clock"
+tr -s '\n ' '  ' <"$TMP/out" | grep -q "exact mode: instructions the emulated CPU executed" || fail "no exact-mode note"
+tr -s '\n ' '  ' <"$TMP/out" | grep -q "deterministic: the guest ran on QEMU's instruction clock" || fail "no line on the instruction clock"
 grep -q "sampling error, value/sqrt" "$TMP/out" && fail "Poisson note in exact mode"
 expect_exit 0 "$PERPKT" report -i "$P" --format json
 jq -e '.mode == "exact"' "$TMP/out" >/dev/null || fail "json mode: $(jq .mode "$TMP/out")"

@@ -17,7 +17,9 @@
 #                    'function:its_return_thunk > +100')
 #   --out DIR        profiles, diffs and the log (default build/bisect)
 #   --modules DIR    record --modules for every revision
-# RECORD OPTIONS default to exact counts: --exact --placement same -d 0.5
+# RECORD OPTIONS default to exact counts on one vCPU, deterministic (the
+# same kernel booted twice executes the same instructions, so a total
+# decides): --exact --placement same -d 0.5
 # -w 0.3. A profile already in DIR is reused (a rerun records only what
 # is missing). Prints "first bad: N NAME"; exits 0 then, 1 when the bad
 # end does not fail, 2 on errors.
