@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands/commands.h"
+#include "commands/report-options.h"
 #include "commands/symsource.h"
 #include "error.h"
 #include "exitcode.h"
@@ -35,6 +36,10 @@ static const char annotate_usage[] =
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
+enum annotate_own_option {
+	OPT_SOURCE = OPTS_OWN,
+};
+
 struct annotate_args {
 	const char *input, *format, *function, *source;
 	struct symsource src;
@@ -46,11 +51,11 @@ static int parse_args(int argc, char **argv, struct annotate_args *a)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 1 },
-		{ "vmlinux", required_argument, NULL, 2 },
-		{ "force", no_argument, NULL, 3 },
-		{ "source", required_argument, NULL, 4 },
-		{ "width", required_argument, NULL, 5 },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "source", required_argument, NULL, OPT_SOURCE },
+		{ "width", required_argument, NULL, OPT_WIDTH },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -66,21 +71,21 @@ static int parse_args(int argc, char **argv, struct annotate_args *a)
 		case 'i':
 			a->input = optarg;
 			break;
-		case 1:
+		case OPT_FORMAT:
 			if (!renderer_find(&annotate_renderers, optarg))
 				return -1;
 			a->format = optarg;
 			break;
-		case 2:
+		case OPT_VMLINUX:
 			a->src.vmlinux = optarg;
 			break;
-		case 3:
+		case OPT_FORCE:
 			a->src.force = 1;
 			break;
-		case 4:
+		case OPT_SOURCE:
 			a->source = optarg;
 			break;
-		case 5:
+		case OPT_WIDTH:
 			if (parse_u64(optarg, "--width", 60, 1000, &v))
 				return -1;
 			a->width = (int)v;

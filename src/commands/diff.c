@@ -21,6 +21,7 @@
 #include "profile/nameset.h"
 #include "profile/sample-filter.h"
 #include "symbolize/symbolize.h"
+#include "commands/report-options.h"
 #include "commands/symsource.h"
 
 #define MAX_FAILIF 16
@@ -86,6 +87,16 @@ SAMPLE_FILTER_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
+enum diff_own_option {
+	OPT_BY = OPTS_OWN,
+	OPT_THRESHOLD,
+	OPT_ALIAS,
+	OPT_CONVERT_CYCLES_GHZ,
+	OPT_FAIL_IF,
+	OPT_ALLOW_MISSING,
+	OPT_ALL_TASKS,
+};
+
 struct diff_args {
 	const char *format;
 	const char *buckets;
@@ -108,22 +119,22 @@ struct diff_args {
 static int parse_args(int argc, char **argv, struct diff_args *a)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 1 },
-		{ "by", required_argument, NULL, 2 },
-		{ "limit", required_argument, NULL, 3 },
-		{ "threshold", required_argument, NULL, 4 },
-		{ "alias", required_argument, NULL, 5 },
-		{ "convert-cycles-ghz", required_argument, NULL, 6 },
-		{ "fail-if", required_argument, NULL, 7 },
-		{ "buckets", required_argument, NULL, 8 },
-		{ "width", required_argument, NULL, 9 },
-		{ "allow-missing", no_argument, NULL, 10 },
-		{ "force", no_argument, NULL, 11 },
-		{ "include-partial", no_argument, NULL, 13 },
-		{ "anonymize", no_argument, NULL, 12 },
-		{ "side", required_argument, NULL, 14 },
-		{ "vmlinux", required_argument, NULL, 15 },
-		{ "all-tasks", no_argument, NULL, 16 },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "limit", required_argument, NULL, OPT_LIMIT },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "alias", required_argument, NULL, OPT_ALIAS },
+		{ "convert-cycles-ghz", required_argument, NULL, OPT_CONVERT_CYCLES_GHZ },
+		{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
+		{ "buckets", required_argument, NULL, OPT_BUCKETS },
+		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "include-partial", no_argument, NULL, OPT_INCLUDE_PARTIAL },
+		{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
+		{ "side", required_argument, NULL, OPT_SIDE },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "all-tasks", no_argument, NULL, OPT_ALL_TASKS },
 		SAMPLE_FILTER_OPTIONS,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -142,12 +153,12 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		if (r || parse_verbosity(c))
 			continue;
 		switch (c) {
-		case 1:
+		case OPT_FORMAT:
 			if (!renderer_find(&diff_renderers, optarg))
 				return -1;
 			a->format = optarg;
 			break;
-		case 2:
+		case OPT_BY:
 			by = model_by_parse(optarg);
 			if (by != MODEL_BY_FUNCTION && by != MODEL_BY_BUCKET &&
 			    by != MODEL_BY_LINE)
@@ -155,29 +166,29 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 					     optarg);
 			a->o.by = by;
 			break;
-		case 3:
+		case OPT_LIMIT:
 			if (parse_u64(optarg, "--limit", 0, 1000000, &v))
 				return -1;
 			a->o.limit = (int)v;
 			break;
-		case 4:
+		case OPT_THRESHOLD:
 			a->o.threshold = strtod(optarg, &end);
 			if (end == optarg || *end || a->o.threshold < 0 ||
 			    !isfinite(a->o.threshold))
 				return error("invalid --threshold '%s': expected a value per round trip, 0 or more",
 					     optarg);
 			break;
-		case 5:
+		case OPT_ALIAS:
 			a->o.alias_file = optarg;
 			break;
-		case 6:
+		case OPT_CONVERT_CYCLES_GHZ:
 			a->o.ghz = strtod(optarg, &end);
 			if (end == optarg || *end || !(a->o.ghz > 0.01) ||
 			    a->o.ghz > 100)
 				return error("invalid --convert-cycles-ghz '%s': expected a clock in GHz, e.g. 2.9",
 					     optarg);
 			break;
-		case 7:
+		case OPT_FAIL_IF:
 			if (a->nfail == MAX_FAILIF)
 				return error("too many --fail-if: at most %d",
 					     MAX_FAILIF);
@@ -185,35 +196,35 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 				return error("for example %s", FAILIF_EXAMPLE);
 			a->nfail++;
 			break;
-		case 8:
+		case OPT_BUCKETS:
 			a->buckets = optarg;
 			break;
-		case 9:
+		case OPT_WIDTH:
 			if (parse_u64(optarg, "--width", 60, 1000, &v))
 				return -1;
 			a->ro.width = (int)v;
 			break;
-		case 10:
+		case OPT_ALLOW_MISSING:
 			a->allow_missing = 1;
 			break;
-		case 11:
+		case OPT_FORCE:
 			a->o.force = 1;
 			break;
-		case 13:
+		case OPT_INCLUDE_PARTIAL:
 			a->include_partial = 1;
 			break;
-		case 12:
+		case OPT_ANONYMIZE:
 			a->anonymize = 1;
 			break;
-		case 16:
+		case OPT_ALL_TASKS:
 			a->o.all_tasks = 1;
 			break;
-		case 14:
+		case OPT_SIDE:
 			if (profile_side_check(optarg))
 				return -1;
 			a->side = optarg;
 			break;
-		case 15:
+		case OPT_VMLINUX:
 			if (a->nvmlinux == DIFF_MAX_PROFILES)
 				return error("too many --vmlinux: at most %d", DIFF_MAX_PROFILES);
 			a->vmlinux[a->nvmlinux] = optarg;

@@ -59,13 +59,19 @@ KERNEL_OPTIONS_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
+enum record_own_option {
+	OPT_NO_REMOTE = OPTS_OWN,
+	OPT_REMOTE_CPUS,
+	OPT_WINDOW_MARKS,
+};
+
 static const struct option record_longopts[] = {
 		RECORD_SAMPLING_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
 		RECORD_KERNEL_LONGOPTS,
-		{ "no-remote", no_argument, NULL, 45 },
-		{ "remote-cpus", required_argument, NULL, 46 },
-		{ "window-marks", no_argument, NULL, 48 },
+		{ "no-remote", no_argument, NULL, OPT_NO_REMOTE },
+		{ "remote-cpus", required_argument, NULL, OPT_REMOTE_CPUS },
+		{ "window-marks", no_argument, NULL, OPT_WINDOW_MARKS },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -99,7 +105,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 				return error("-g and --no-call-graph both given: choose one");
 			o->sampling.callchain = 1;
 			break;
-		case 8:
+		case OPT_NO_CALL_GRAPH:
 			if (o->sampling.callchain > 0)
 				return error("-g and --no-call-graph both given: choose one");
 			o->sampling.callchain = -1;
@@ -113,7 +119,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			if (parse_u64(optarg, "--period", 1, UINT64_MAX / 2, &o->sampling.period))
 				return -1;
 			break;
-		case 3:
+		case OPT_RING_PAGES:
 			if (parse_u64(optarg, "--ring-pages", 1, 1 << 20, &v))
 				return -1;
 			if (v & (v - 1))
@@ -121,10 +127,10 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 					     (unsigned long long)v);
 			o->sampling.ring_pages = (unsigned)v;
 			break;
-		case 45:
+		case OPT_NO_REMOTE:
 			o->builtin.no_remote = 1;
 			break;
-		case 46: {
+		case OPT_REMOTE_CPUS: {
 			int cpus[MAX_CPUS];
 
 			/* checked here for its form, there for its CPUs */
@@ -136,7 +142,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			o->builtin.remote_cpus = optarg;
 			break;
 		}
-		case 48:
+		case OPT_WINDOW_MARKS:
 			o->builtin.window_marks = 1;
 			o->sampling.counting_only = 1;
 			break;

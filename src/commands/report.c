@@ -15,6 +15,7 @@
 #include "profile/profile.h"
 #include "profile/sample-filter.h"
 #include "symbolize/symbolize.h"
+#include "commands/report-options.h"
 #include "commands/symsource.h"
 
 static const char report_usage[] =
@@ -65,6 +66,16 @@ SAMPLE_FILTER_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
+enum report_own_option {
+	OPT_THRESHOLD = OPTS_OWN,
+	OPT_BY,
+	OPT_SORT,
+	OPT_CALLERS,
+	OPT_ALL_CONDITIONS,
+	OPT_STDIO,
+	OPT_FULL,
+};
+
 struct report_args {
 	const char *input;
 	const char *format;
@@ -85,24 +96,24 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 1 },
-		{ "width", required_argument, NULL, 2 },
-		{ "limit", required_argument, NULL, 3 },
-		{ "threshold", required_argument, NULL, 4 },
-		{ "buckets", required_argument, NULL, 5 },
-		{ "by", required_argument, NULL, 6 },
-		{ "sort", required_argument, NULL, 7 },
-		{ "callers", required_argument, NULL, 8 },
-		{ "all-conditions", no_argument, NULL, 9 },
-		{ "anonymize", no_argument, NULL, 10 },
-		{ "stdio", no_argument, NULL, 60 },
-		{ "full", no_argument, NULL, 11 },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "limit", required_argument, NULL, OPT_LIMIT },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "buckets", required_argument, NULL, OPT_BUCKETS },
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "callers", required_argument, NULL, OPT_CALLERS },
+		{ "all-conditions", no_argument, NULL, OPT_ALL_CONDITIONS },
+		{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
+		{ "stdio", no_argument, NULL, OPT_STDIO },
+		{ "full", no_argument, NULL, OPT_FULL },
 		SAMPLE_FILTER_OPTIONS,
-		{ "vmlinux", required_argument, NULL, 30 },
-		{ "kallsyms", required_argument, NULL, 31 },
-		{ "force", no_argument, NULL, 32 },
-		{ "modules", required_argument, NULL, 33 },
-		{ "side", required_argument, NULL, 34 },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "modules", required_argument, NULL, OPT_MODULES },
+		{ "side", required_argument, NULL, OPT_SIDE },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -124,23 +135,23 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'i':
 			a->input = optarg;
 			break;
-		case 1:
+		case OPT_FORMAT:
 			if (!renderer_find(&report_renderers, optarg))
 				return -1;
 			a->format = optarg;
 			break;
-		case 2:
+		case OPT_WIDTH:
 			if (parse_u64(optarg, "--width", 60, 1000, &v))
 				return -1;
 			a->ro.width = (int)v;
 			break;
-		case 3:
+		case OPT_LIMIT:
 			if (parse_u64(optarg, "--limit", 0, 1000000, &v))
 				return -1;
 			a->ro.limit = (int)v;
 			a->limit_given = 1;
 			break;
-		case 4:
+		case OPT_THRESHOLD:
 			pct = strtod(optarg, &end);
 			/* written so that nan fails too */
 			if (end == optarg || *end || !(pct >= 0 && pct <= 100))
@@ -148,51 +159,51 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 					     "between 0 and 100", optarg);
 			a->ro.threshold = pct / 100;
 			break;
-		case 5:
+		case OPT_BUCKETS:
 			a->buckets = optarg;
 			break;
-		case 6:
+		case OPT_BY:
 			by = model_by_parse(optarg);
 			if (by < 0 && model_by_parse_combined(optarg, &a->first, &a->second))
 				return error("unknown --by '%s' (use function, bucket, file, line, cpu or role, or two keys such as role,function)",
 					     optarg);
 			a->ro.by = by < 0 ? MODEL_BY_COMBINED : by;
 			break;
-		case 7:
+		case OPT_SORT:
 			/* perf's --sort cpu,sym is a grouping: two keys */
 			if (!model_by_parse_combined(optarg, &a->first, &a->second))
 				a->ro.by = MODEL_BY_COMBINED;
 			else
 				a->sort = optarg;
 			break;
-		case 8:
+		case OPT_CALLERS:
 			a->callers = optarg;
 			break;
-		case 9:
+		case OPT_ALL_CONDITIONS:
 			a->ro.all_conditions = 1;
 			break;
-		case 10:
+		case OPT_ANONYMIZE:
 			a->anonymize = 1;
 			break;
-		case 60:
+		case OPT_STDIO:
 			a->format = "text";
 			break;
-		case 11:
+		case OPT_FULL:
 			a->ro.full = 1;
 			break;
-		case 30:
+		case OPT_VMLINUX:
 			a->src.vmlinux = optarg;
 			break;
-		case 31:
+		case OPT_KALLSYMS:
 			a->src.kallsyms = optarg;
 			break;
-		case 32:
+		case OPT_FORCE:
 			a->src.force = 1;
 			break;
-		case 33:
+		case OPT_MODULES:
 			a->src.modules = optarg;
 			break;
-		case 34:
+		case OPT_SIDE:
 			if (profile_side_check(optarg))
 				return -1;
 			a->side = optarg;

@@ -19,6 +19,7 @@
 #include "reports/render.h"
 #include "reports/resolve.h"
 #include "symbolize/symbolize.h"
+#include "commands/report-options.h"
 #include "commands/symsource.h"
 
 static const char resolve_usage[] =
@@ -47,6 +48,11 @@ VERBOSITY_HELP
 "With no --vmlinux, --kallsyms or -i: the running kernel's vmlinux from\n"
 "/usr/lib/debug/boot, /boot or /lib/modules, else /proc/kallsyms.\n"
 "Exit 0 when every address is in a symbol, 1 when some are not.\n";
+
+enum resolve_own_option {
+	OPT_TEXT_ADDR = OPTS_OWN,
+	OPT_BUILD_ID,
+};
 
 struct resolve_args {
 	struct symsource src;
@@ -79,15 +85,15 @@ static int parse_addr(const char *s, uint64_t *out)
 static int parse_args(int argc, char **argv, struct resolve_args *a)
 {
 	static const struct option longopts[] = {
-		{ "vmlinux", required_argument, NULL, 1 },
-		{ "kallsyms", required_argument, NULL, 2 },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "input", required_argument, NULL, 'i' },
-		{ "text-addr", required_argument, NULL, 3 },
-		{ "build-id", required_argument, NULL, 4 },
-		{ "force", no_argument, NULL, 5 },
-		{ "buckets", required_argument, NULL, 6 },
-		{ "modules", required_argument, NULL, 8 },
-		{ "format", required_argument, NULL, 7 },
+		{ "text-addr", required_argument, NULL, OPT_TEXT_ADDR },
+		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "buckets", required_argument, NULL, OPT_BUCKETS },
+		{ "modules", required_argument, NULL, OPT_MODULES },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -99,38 +105,38 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 		if (parse_verbosity(c))
 			continue;
 		switch (c) {
-		case 1:
+		case OPT_VMLINUX:
 			a->src.vmlinux = optarg;
 			break;
-		case 2:
+		case OPT_KALLSYMS:
 			a->src.kallsyms = optarg;
 			break;
 		case 'i':
 			a->input = optarg;
 			break;
-		case 3:
+		case OPT_TEXT_ADDR:
 			if (parse_addr(optarg, &a->src.text_addr) ||
 			    !a->src.text_addr)
 				return error("invalid --text-addr '%s': expected a hex kernel address",
 					     optarg);
 			break;
-		case 4:
+		case OPT_BUILD_ID:
 			if (!*optarg || strspn(optarg, "0123456789abcdefABCDEF") !=
 			    strlen(optarg))
 				return error("invalid --build-id '%s': expected hex digits",
 					     optarg);
 			a->src.build_id = optarg;
 			break;
-		case 5:
+		case OPT_FORCE:
 			a->src.force = 1;
 			break;
-		case 6:
+		case OPT_BUCKETS:
 			a->src.buckets = optarg;
 			break;
-		case 8:
+		case OPT_MODULES:
 			a->src.modules = optarg;
 			break;
-		case 7:
+		case OPT_FORMAT:
 			if (!renderer_find(&resolve_renderers, optarg))
 				return -1;
 			a->format = optarg;

@@ -10,6 +10,7 @@
 #include "profile/profile.h"
 #include "parse.h"
 #include "commands/record-options.h"
+#include "commands/report-options.h"
 #include "record/record.h"
 #include "reports/render.h"
 #include "reports/stat.h"
@@ -43,6 +44,10 @@ KERNEL_OPTIONS_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
+enum stat_own_option {
+	OPT_CONFIDENCE = OPTS_OWN,
+};
+
 /* "99" or "99,5": netperf's -I LEVEL,WIDTH, both in percent */
 static int parse_confidence(const char *s, struct stat_options *c)
 {
@@ -70,11 +75,11 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 {
 	uint64_t v;
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 6 },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		/* record's, named in the error rather than unknown */
 		RECORD_SAMPLING_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
-		{ "confidence", required_argument, NULL, 29 },
+		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
 		RECORD_KERNEL_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
@@ -86,7 +91,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 	while ((c = record_getopt(argc, argv, "+ho:c:F:gr:" RECORD_COMMON_SHORTOPTS,
 				  longopts, o)) != -1) {
 		switch (c) {
-		case 6:
+		case OPT_FORMAT:
 			if (!renderer_find(&stat_renderers, optarg))
 				return -1;
 			*format = optarg;
@@ -99,11 +104,12 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 				return -1;
 			o->window.repeat = (int)v;
 			break;
-		case 29:
+		case OPT_CONFIDENCE:
 			if (parse_confidence(optarg, confidence))
 				return -1;
 			break;
-		case 'o': case 'c': case 'F': case 'g': case 3: case 8:
+		case 'o': case 'c': case 'F': case 'g': case OPT_RING_PAGES:
+		case OPT_NO_CALL_GRAPH:
 			return error("'--%s' is for perpkt record: stat only counts",
 				     record_option_name(c));
 		default:

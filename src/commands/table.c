@@ -11,9 +11,15 @@
 #include "reports/render.h"
 #include "parse.h"
 #include "reports/table.h"
+#include "commands/report-options.h"
 #include "commands/table-load.h"
 
 #define MAX_TABLE_FILES 256
+
+enum table_own_option {
+	OPT_VALUE = OPTS_OWN,
+	OPT_LABEL,
+};
 
 static const char table_usage[] =
 "usage: perpkt table [options] FILE...\n"
@@ -45,14 +51,14 @@ VERBOSITY_HELP
 int cmd_table(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "value", required_argument, NULL, 1 },
-		{ "label", required_argument, NULL, 2 },
-		{ "format", required_argument, NULL, 3 },
-		{ "buckets", required_argument, NULL, 4 },
-		{ "include-partial", no_argument, NULL, 5 },
-		{ "anonymize", no_argument, NULL, 6 },
-		{ "side", required_argument, NULL, 7 },
-		{ "force", no_argument, NULL, 8 },
+		{ "value", required_argument, NULL, OPT_VALUE },
+		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "buckets", required_argument, NULL, OPT_BUCKETS },
+		{ "include-partial", no_argument, NULL, OPT_INCLUDE_PARTIAL },
+		{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
+		{ "side", required_argument, NULL, OPT_SIDE },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -70,7 +76,7 @@ int cmd_table(int argc, char **argv)
 		if (parse_verbosity(c))
 			continue;
 		switch (c) {
-		case 1:
+		case OPT_VALUE:
 			if (table_value_check(optarg)) {
 				error("unknown --value '%s' (use latency, latency-p50, latency-p99, total, busy, bucket:NAME or function:NAME)",
 				      optarg);
@@ -78,7 +84,7 @@ int cmd_table(int argc, char **argv)
 			}
 			tl.value = optarg;
 			break;
-		case 2:
+		case OPT_LABEL:
 			if (nlabels == MAX_TABLE_FILES) {
 				error("too many --label: at most %d",
 				      MAX_TABLE_FILES);
@@ -86,26 +92,26 @@ int cmd_table(int argc, char **argv)
 			}
 			labels[nlabels++] = optarg;
 			break;
-		case 3:
+		case OPT_FORMAT:
 			if (!renderer_find(&table_renderers, optarg))
 				goto usage;
 			format = optarg;
 			break;
-		case 4:
+		case OPT_BUCKETS:
 			tl.buckets = optarg;
 			break;
-		case 5:
+		case OPT_INCLUDE_PARTIAL:
 			tl.include_partial = 1;
 			break;
-		case 6:
+		case OPT_ANONYMIZE:
 			tl.anonymize = 1;
 			break;
-		case 7:
+		case OPT_SIDE:
 			if (profile_side_check(optarg))
 				goto usage;
 			tl.side = optarg;
 			break;
-		case 8:
+		case OPT_FORCE:
 			tl.force = 1;
 			break;
 		case 'h':
