@@ -28,11 +28,11 @@ static const char annotate_usage[] =
 "Needs the kernel's DWARF: --vmlinux, or the one the profile names.\n"
 "\n"
 "  -i, --input FILE       profile to read (default perpkt.json)\n"
-"      --format FMT\n"
+FORMAT_HELP
 "      --vmlinux FILE     the kernel's vmlinux (its -dbg package)\n"
 "      --force            accept a vmlinux whose build-id differs\n"
 "      --source DIR       the kernel source tree: show each line's text\n"
-"      --width N          text width (default 72)\n"
+WIDTH_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
@@ -51,44 +51,35 @@ static int parse_args(int argc, char **argv, struct annotate_args *a)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "force", no_argument, NULL, OPT_FORCE },
+		OPTION_FORMAT,
+		OPTION_VMLINUX,
+		OPTION_FORCE,
 		{ "source", required_argument, NULL, OPT_SOURCE },
-		{ "width", required_argument, NULL, OPT_WIDTH },
+		OPTION_WIDTH,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	uint64_t v;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
-		if (parse_verbosity(c))
+		if (symsource_option(&a->src, c, optarg) || parse_verbosity(c))
 			continue;
 		switch (c) {
 		case 'i':
 			a->input = optarg;
 			break;
 		case OPT_FORMAT:
-			if (!renderer_find(&annotate_renderers, optarg))
+			if (option_format(optarg, &annotate_renderers, &a->format))
 				return -1;
-			a->format = optarg;
-			break;
-		case OPT_VMLINUX:
-			a->src.vmlinux = optarg;
-			break;
-		case OPT_FORCE:
-			a->src.force = 1;
 			break;
 		case OPT_SOURCE:
 			a->source = optarg;
 			break;
 		case OPT_WIDTH:
-			if (parse_u64(optarg, "--width", 60, 1000, &v))
+			if (option_width(optarg, &a->width))
 				return -1;
-			a->width = (int)v;
 			break;
 		case 'h':
 			a->help = 1;

@@ -19,7 +19,6 @@
 #include "parse.h"
 #include "profile/profile.h"
 #include "profile/nameset.h"
-#include "profile/sample-filter.h"
 #include "symbolize/symbolize.h"
 #include "commands/report-options.h"
 #include "commands/symsource.h"
@@ -36,7 +35,7 @@ static const char diff_usage[] =
 "command line, mode, accelerator, netfilter, sysctls, CPU, placement,\n"
 "perpkt version).\n"
 "\n"
-"      --format FMT\n"
+FORMAT_HELP
 "      --by KEY           function (default), bucket or line: file:line\n"
 "                         rows with their inline chains (DWARF from the\n"
 "                         profiles' vmlinux, or --vmlinux); a line\n"
@@ -62,12 +61,8 @@ static const char diff_usage[] =
 "                         'latency.p99 > +5%' (also p50, p90, p999)\n"
 "                         (repeatable; errors then exit 130 or 192 so that\n"
 "                         'git bisect run' stops instead of marking bad)\n"
-"      --anonymize        replace host, user and interface names,\n"
-"                         addresses, paths, the VALUE of --NAME=VALUE,\n"
-"                         the kernel command line, in every field of both\n"
-"                         sides, by placeholders, so the report can go public\n"
-"      --include-partial  keep windows that were cut short (left out of\n"
-"                         means and spreads by default)\n"
+ANONYMIZE_HELP("report")
+INCLUDE_PARTIAL_HELP
 "      --allow-missing    a --fail-if bucket or function in no profile\n"
 "                         moved by nothing (default: an error, exit 130)\n"
 "      --force            compare profiles normalised by different --per\n"
@@ -75,7 +70,7 @@ static const char diff_usage[] =
 "                         host, a TCG or a KVM guest; sampled or exact),\n"
 "                         and read profiles whose fields disagree (all\n"
 "                         said at the top of the output)\n"
-"      --buckets FILE     bucket rules replacing the built-in ones\n"
+BUCKETS_HELP
 "      --vmlinux FILE     a kernel's vmlinux, for --by line (repeatable:\n"
 "                         each profile takes the one of its build-id;\n"
 "                         default: the one the profile was recorded with)\n"
@@ -83,7 +78,7 @@ static const char diff_usage[] =
 "                         (default) or remote, the responder's host;\n"
 "                         each profile's same side is compared\n"
 SAMPLE_FILTER_HELP
-"      --width N          text width (default 72)\n"
+WIDTH_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
@@ -119,28 +114,27 @@ struct diff_args {
 static int parse_args(int argc, char **argv, struct diff_args *a)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, OPT_FORMAT },
+		OPTION_FORMAT,
 		{ "by", required_argument, NULL, OPT_BY },
-		{ "limit", required_argument, NULL, OPT_LIMIT },
+		OPTION_LIMIT,
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "alias", required_argument, NULL, OPT_ALIAS },
 		{ "convert-cycles-ghz", required_argument, NULL, OPT_CONVERT_CYCLES_GHZ },
 		{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
-		{ "buckets", required_argument, NULL, OPT_BUCKETS },
-		{ "width", required_argument, NULL, OPT_WIDTH },
+		OPTION_BUCKETS,
+		OPTION_WIDTH,
 		{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "include-partial", no_argument, NULL, OPT_INCLUDE_PARTIAL },
-		{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
-		{ "side", required_argument, NULL, OPT_SIDE },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		OPTION_FORCE,
+		OPTION_INCLUDE_PARTIAL,
+		OPTION_ANONYMIZE,
+		OPTION_SIDE,
+		OPTION_VMLINUX,
 		{ "all-tasks", no_argument, NULL, OPT_ALL_TASKS },
 		SAMPLE_FILTER_OPTIONS,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	uint64_t v;
 	char *end;
 	int c, by;
 
@@ -154,9 +148,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			continue;
 		switch (c) {
 		case OPT_FORMAT:
-			if (!renderer_find(&diff_renderers, optarg))
+			if (option_format(optarg, &diff_renderers, &a->format))
 				return -1;
-			a->format = optarg;
 			break;
 		case OPT_BY:
 			by = model_by_parse(optarg);
@@ -167,9 +160,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			a->o.by = by;
 			break;
 		case OPT_LIMIT:
-			if (parse_u64(optarg, "--limit", 0, 1000000, &v))
+			if (option_limit(optarg, &a->o.limit))
 				return -1;
-			a->o.limit = (int)v;
 			break;
 		case OPT_THRESHOLD:
 			a->o.threshold = strtod(optarg, &end);
@@ -200,9 +192,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			a->buckets = optarg;
 			break;
 		case OPT_WIDTH:
-			if (parse_u64(optarg, "--width", 60, 1000, &v))
+			if (option_width(optarg, &a->ro.width))
 				return -1;
-			a->ro.width = (int)v;
 			break;
 		case OPT_ALLOW_MISSING:
 			a->allow_missing = 1;
@@ -220,9 +211,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			a->o.all_tasks = 1;
 			break;
 		case OPT_SIDE:
-			if (profile_side_check(optarg))
+			if (option_side(optarg, &a->side))
 				return -1;
-			a->side = optarg;
 			break;
 		case OPT_VMLINUX:
 			if (a->nvmlinux == DIFF_MAX_PROFILES)

@@ -37,11 +37,11 @@ static const char resolve_usage[] =
 "      --text-addr ADDR   runtime address of _text (KASLR) for --vmlinux\n"
 "      --build-id HEX     refuse a vmlinux of another kernel build\n"
 "      --force            accept a vmlinux whose build-id differs\n"
-"      --buckets FILE     bucket rules replacing the built-in ones\n"
+BUCKETS_HELP
 "      --modules DIR      module .ko files (with DWARF) for -i with\n"
 "                         --vmlinux (else /usr/lib/debug/lib/modules/R\n"
 "                         and /lib/modules/R)\n"
-"      --format FMT\n"
+FORMAT_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n"
 "\n"
@@ -85,15 +85,15 @@ static int parse_addr(const char *s, uint64_t *out)
 static int parse_args(int argc, char **argv, struct resolve_args *a)
 {
 	static const struct option longopts[] = {
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		OPTION_VMLINUX,
+		OPTION_KALLSYMS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "text-addr", required_argument, NULL, OPT_TEXT_ADDR },
 		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "buckets", required_argument, NULL, OPT_BUCKETS },
-		{ "modules", required_argument, NULL, OPT_MODULES },
-		{ "format", required_argument, NULL, OPT_FORMAT },
+		OPTION_FORCE,
+		OPTION_BUCKETS,
+		OPTION_MODULES,
+		OPTION_FORMAT,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -102,15 +102,9 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
-		if (parse_verbosity(c))
+		if (symsource_option(&a->src, c, optarg) || parse_verbosity(c))
 			continue;
 		switch (c) {
-		case OPT_VMLINUX:
-			a->src.vmlinux = optarg;
-			break;
-		case OPT_KALLSYMS:
-			a->src.kallsyms = optarg;
-			break;
 		case 'i':
 			a->input = optarg;
 			break;
@@ -127,19 +121,9 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 					     optarg);
 			a->src.build_id = optarg;
 			break;
-		case OPT_FORCE:
-			a->src.force = 1;
-			break;
-		case OPT_BUCKETS:
-			a->src.buckets = optarg;
-			break;
-		case OPT_MODULES:
-			a->src.modules = optarg;
-			break;
 		case OPT_FORMAT:
-			if (!renderer_find(&resolve_renderers, optarg))
+			if (option_format(optarg, &resolve_renderers, &a->format))
 				return -1;
-			a->format = optarg;
 			break;
 		case 'h':
 			help_show(resolve_usage, &resolve_renderers);

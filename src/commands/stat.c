@@ -38,7 +38,7 @@ WORKLOAD_OPTIONS_HELP
 "  -C, --cpus LIST        CPUs to count on (default: the client's, the\n"
 "                         server's and perpkt's own)\n"
 "  -a, --all-cpus         count on every online CPU\n"
-"      --format FMT\n"
+FORMAT_HELP
 "      --no-fallback      fail instead of counting cpu-clock without a PMU\n"
 KERNEL_OPTIONS_HELP
 VERBOSITY_HELP
@@ -75,7 +75,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 {
 	uint64_t v;
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, OPT_FORMAT },
+		OPTION_FORMAT,
 		/* record's, named in the error rather than unknown */
 		RECORD_SAMPLING_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
@@ -92,9 +92,8 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 				  longopts, o)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
-			if (!renderer_find(&stat_renderers, optarg))
+			if (option_format(optarg, &stat_renderers, format))
 				return -1;
-			*format = optarg;
 			break;
 		case 'h':
 			*help = 1;

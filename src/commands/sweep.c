@@ -62,7 +62,7 @@ static const char sweep_usage[] =
 "      --size LIST        message sizes in bytes, e.g. 40,1400\n"
 "      --transport LIST   e.g. udp,tcp\n"
 "      --value V          table value (see perpkt table; default latency)\n"
-"      --format FMT\n"
+FORMAT_HELP
 "\n"
 "After --, options every record of the sweep takes as they are, e.g.\n"
 "-- --kernel IMAGE --net nic --guest-cpus 3: then --rps-cpus and\n"
@@ -502,7 +502,7 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "repeat", required_argument, NULL, OPT_REPEAT },
 		{ "value", required_argument, NULL, OPT_VALUE },
-		{ "format", required_argument, NULL, OPT_FORMAT },
+		OPTION_FORMAT,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 	};
@@ -554,9 +554,8 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 			s->value = optarg;
 			break;
 		case OPT_FORMAT:
-			if (!renderer_find(&table_renderers, optarg))
+			if (option_format(optarg, &table_renderers, &s->format))
 				return -1;
-			s->format = optarg;
 			break;
 		case 'h':
 			help_show(sweep_usage, &table_renderers);

@@ -33,14 +33,10 @@ static const char table_usage[] =
 "      --label L          label of the next row, in file order\n"
 "                         (repeatable; default: kernel release, or the\n"
 "                         file name when two share a release)\n"
-"      --format FMT\n"
-"      --buckets FILE     bucket rules replacing the built-in ones\n"
-"      --include-partial  keep windows that were cut short (left out of\n"
-"                         means and spreads by default)\n"
-"      --anonymize        replace host, user and interface names,\n"
-"                         addresses, paths, the VALUE of --NAME=VALUE,\n"
-"                         the kernel command line, in every field of both\n"
-"                         sides, by placeholders, so the table can go public\n"
+FORMAT_HELP
+BUCKETS_HELP
+INCLUDE_PARTIAL_HELP
+ANONYMIZE_HELP("table")
 "      --force            read profiles whose fields disagree (said on\n"
 "                         stderr)\n"
 "      --side SIDE        of two-host profiles (record --peer): local\n"
@@ -53,12 +49,12 @@ int cmd_table(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "value", required_argument, NULL, OPT_VALUE },
 		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "buckets", required_argument, NULL, OPT_BUCKETS },
-		{ "include-partial", no_argument, NULL, OPT_INCLUDE_PARTIAL },
-		{ "anonymize", no_argument, NULL, OPT_ANONYMIZE },
-		{ "side", required_argument, NULL, OPT_SIDE },
-		{ "force", no_argument, NULL, OPT_FORCE },
+		OPTION_FORMAT,
+		OPTION_BUCKETS,
+		OPTION_INCLUDE_PARTIAL,
+		OPTION_ANONYMIZE,
+		OPTION_SIDE,
+		OPTION_FORCE,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -93,9 +89,8 @@ int cmd_table(int argc, char **argv)
 			labels[nlabels++] = optarg;
 			break;
 		case OPT_FORMAT:
-			if (!renderer_find(&table_renderers, optarg))
+			if (option_format(optarg, &table_renderers, &format))
 				goto usage;
-			format = optarg;
 			break;
 		case OPT_BUCKETS:
 			tl.buckets = optarg;
@@ -107,9 +102,8 @@ int cmd_table(int argc, char **argv)
 			tl.anonymize = 1;
 			break;
 		case OPT_SIDE:
-			if (profile_side_check(optarg))
+			if (option_side(optarg, &tl.side))
 				goto usage;
-			tl.side = optarg;
 			break;
 		case OPT_FORCE:
 			tl.force = 1;
