@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -387,4 +388,108 @@ int record_check_options(struct record_options *o, int argc, char **argv)
 		return error("--net '%s' boots two guests joined by an emulated "
 			     "NIC: it goes with --kernel IMAGE", o->builtin.network);
 	return 0;
+}
+
+static const struct option kernel_longopts[] = {
+	RECORD_KERNEL_LONGOPTS,
+	{ 0 }
+};
+
+/*
+ * Whether option c (its value arg) under --kernel is the host's alone,
+ * left out of the guest's record: every option of
+ * RECORD_KERNEL_LONGOPTS (they boot the guest), one that record does
+ * not take (stat's --format, --confidence), and these.
+ */
+static int record_host_option(int c, const char *name, const char *arg,
+			      const struct record_options *o)
+{
+	switch (c) {
+	case 'o':           /* the guest's profile comes out to the host's */
+		return 1;
+	case 'r':           /* --exact: one boot per window */
+		return o->kernel.exact;
+	case OPT_NET:       /* nic: the host joins two guests by it */
+		return !strncmp(arg, "nic", 3);
+	case OPT_RPS_CPUS:  /* --net nic: the responder guest's NIC's */
+	case OPT_IRQ_CPU:
+		return o->builtin.network && !strncmp(o->builtin.network, "nic", 3);
+	default:
+		return strcmp(record_longopt_name(kernel_longopts, c), "?") ||
+		       !record_takes_option(name, c);
+	}
+}
+
+/* Append a copy of "<prefix><s>" to o's guest arguments. */
+static int guest_push(struct lab_request *k, size_t *cap, const char *prefix,
+		      const char *s)
+{
+	char *w;
+
+	if (k->nguest_args + 1 >= *cap) {
+		size_t n = *cap ? *cap * 2 : 16;
+		char **v = realloc(k->guest_args, n * sizeof(*v));
+
+		if (!v)
+			return error("out of memory");
+		k->guest_args = v;
+		*cap = n;
+	}
+	w = malloc(strlen(prefix) + strlen(s) + 1);
+	if (!w)
+		return error("out of memory");
+	strcat(strcpy(w, prefix), s);
+	k->guest_args[k->nguest_args++] = w;
+	k->guest_args[k->nguest_args] = NULL;
+	return 0;
+}
+
+int record_guest_args(struct record_options *o, int argc, char **argv,
+		      const char *shortopts, const struct option *longopts)
+{
+	struct lab_request *k = &o->kernel;
+	int saved_optind = optind, saved_opterr = opterr, c, idx, ret = 0;
+	size_t cap = 0;
+	char letter[2] = "";
+
+	record_guest_args_free(o);
+	optind = 0;  /* argv parsed anew, from the start */
+	opterr = 0;  /* parsed once already: its errors were said */
+	while (!ret && (idx = -1,
+			c = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
+		if (c == '?' || c == ':') {
+			ret = error("cannot read '%s' again for the guest", argv[optind - 1]);
+			break;
+		}
+		if (record_host_option(c, idx >= 0 ? longopts[idx].name : NULL,
+				       optarg, o))
+			continue;
+		letter[0] = (char)c;
+		/* in full: an abbreviation of stat's might be another
+		 * option's in record's table */
+		ret = idx >= 0 ? guest_push(k, &cap, "--", longopts[idx].name) :
+				 guest_push(k, &cap, "-", letter);
+		if (!ret && optarg)
+			ret = guest_push(k, &cap, "", optarg);
+	}
+	if (!ret && optind < argc)
+		ret = guest_push(k, &cap, "", "--");
+	for (; !ret && optind < argc; optind++)
+		ret = guest_push(k, &cap, "", argv[optind]);
+	optind = saved_optind;
+	opterr = saved_opterr;
+	if (ret)
+		record_guest_args_free(o);
+	return ret;
+}
+
+void record_guest_args_free(struct record_options *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->kernel.nguest_args; i++)
+		free(o->kernel.guest_args[i]);
+	free(o->kernel.guest_args);
+	o->kernel.guest_args = NULL;
+	o->kernel.nguest_args = 0;
 }

@@ -202,6 +202,18 @@ int record_kernel_option(int c, const char *arg, struct record_options *o);
  * (--irq-cpu and --rps-cpus name the guest's CPUs). -1 after printing
  * why. */
 int record_check_kernel(const struct record_options *o);
+/*
+ * record --kernel: the arguments of the `perpkt record` the guest runs
+ * into o->kernel.guest_args: argv (record's or stat's command line,
+ * parsed again with its own shortopts and longopts, so getopt's
+ * abbreviations and --opt=value are read as the command read them)
+ * less the options only the host acts on (record_host_option), each
+ * option named in full. -1 after printing why (out of memory).
+ */
+int record_guest_args(struct record_options *o, int argc, char **argv,
+		      const char *shortopts, const struct option *longopts);
+/* Free o->kernel.guest_args. */
+void record_guest_args_free(struct record_options *o);
 /* -q/-v set the process's message level: when the command runs, not
  * when sweep checks a cell's arguments. */
 void record_apply_verbosity(const struct record_options *o);
@@ -209,10 +221,16 @@ void record_apply_verbosity(const struct record_options *o);
 /* commands/record.c */
 /* "period" for 'c': record's long option names, for messages */
 const char *record_option_name(int c);
+/* Whether record takes the long option name (NULL: the short one,
+ * letter): the guest runs record, so an option of stat's alone is the
+ * host's. By name: a command's own codes are its own (OPTS_OWN). */
+int record_takes_option(const char *name, int letter);
 /* record's whole command line; sweep checks its cells with it. *help
  * set for -h. -1 after printing why. */
 int record_parse_args(int argc, char **argv, struct record_options *o,
 		      int *help);
+/* record_guest_args for record's command line, with record's table. */
+int record_guest_argv(struct record_options *o, int argc, char **argv);
 
 /*
  * getopt_long for a command that takes RECORD_COMMON_LONGOPTS (record,

@@ -65,6 +65,9 @@ enum record_own_option {
 	OPT_WINDOW_MARKS,
 };
 
+/* after a '+': the first word that is not an option starts CMD */
+#define RECORD_SHORTOPTS "+o:r:c:F:gh" RECORD_COMMON_SHORTOPTS
+
 static const struct option record_longopts[] = {
 		RECORD_SAMPLING_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
@@ -82,6 +85,24 @@ const char *record_option_name(int c)
 	return record_longopt_name(record_longopts, c);
 }
 
+int record_takes_option(const char *name, int letter)
+{
+	const struct option *opt;
+
+	if (!name)
+		return letter != '+' && letter != ':' &&
+		       strchr(RECORD_SHORTOPTS, letter);
+	for (opt = record_longopts; opt->name; opt++)
+		if (!strcmp(opt->name, name))
+			return 1;
+	return 0;
+}
+
+int record_guest_argv(struct record_options *o, int argc, char **argv)
+{
+	return record_guest_args(o, argc, argv, RECORD_SHORTOPTS, record_longopts);
+}
+
 int record_parse_args(int argc, char **argv, struct record_options *o,
 		      int *help)
 {
@@ -90,8 +111,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 	int c;
 
 	optind = 1;
-	while ((c = record_getopt(argc, argv, "+o:r:c:F:gh" RECORD_COMMON_SHORTOPTS,
-				  longopts, o)) != -1) {
+	while ((c = record_getopt(argc, argv, RECORD_SHORTOPTS, longopts, o)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -173,7 +193,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 int cmd_record(int argc, char **argv)
 {
 	struct record_options o;
-	int help = 0;
+	int help = 0, ret;
 
 	record_defaults(&o);
 	if (record_parse_args(argc, argv, &o, &help)) {
@@ -187,5 +207,9 @@ int cmd_record(int argc, char **argv)
 	record_apply_verbosity(&o);
 	o.argc = argc;
 	o.argv = argv;
-	return record_run(&o, NULL);
+	if (o.kernel.kernel && record_guest_argv(&o, argc, argv))
+		return RESULT_FAILURE;
+	ret = record_run(&o, NULL);
+	record_guest_args_free(&o);
+	return ret;
 }

@@ -69,27 +69,31 @@ static int parse_confidence(const char *s, struct stat_options *c)
 	return 0;
 }
 
+/* after a '+': the first word that is not an option starts CMD */
+#define STAT_SHORTOPTS "+ho:c:F:gr:" RECORD_COMMON_SHORTOPTS
+
+static const struct option stat_longopts[] = {
+	OPTION_FORMAT,
+	/* record's, named in the error rather than unknown */
+	RECORD_SAMPLING_LONGOPTS,
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+	RECORD_KERNEL_LONGOPTS,
+	{ "help", no_argument, NULL, 'h' },
+	RECORD_COMMON_LONGOPTS,
+	{ 0 }
+};
+
 static int parse_args(int argc, char **argv, struct record_options *o,
 		      const char **format, struct stat_options *confidence,
 		      int *help)
 {
 	uint64_t v;
-	static const struct option longopts[] = {
-		OPTION_FORMAT,
-		/* record's, named in the error rather than unknown */
-		RECORD_SAMPLING_LONGOPTS,
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
-		RECORD_KERNEL_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		RECORD_COMMON_LONGOPTS,
-		{ 0 }
-	};
 	int c;
 
 	optind = 1;
-	while ((c = record_getopt(argc, argv, "+ho:c:F:gr:" RECORD_COMMON_SHORTOPTS,
-				  longopts, o)) != -1) {
+	while ((c = record_getopt(argc, argv, STAT_SHORTOPTS, stat_longopts,
+				  o)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			if (option_format(optarg, &stat_renderers, format))
@@ -146,7 +150,11 @@ int cmd_stat(int argc, char **argv)
 	record_apply_verbosity(&o);
 	o.argc = argc;
 	o.argv = argv;
+	if (o.kernel.kernel && record_guest_args(&o, argc, argv, STAT_SHORTOPTS,
+						 stat_longopts))
+		return RESULT_FAILURE;
 	ret = record_run(&o, &p);
+	record_guest_args_free(&o);
 	if (ret == RESULT_FAILURE)
 		return ret;
 	if (stat_build(&m, &p))
