@@ -2,7 +2,9 @@
 # Sourced by tests/cli/t*.sh. ctest sets PERPKT, SRCDIR, BUILDDIR, FIXTURES.
 set -u
 : "${PERPKT:?run through ctest, or set PERPKT to the perpkt binary}"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/perpkt-cli.XXXXXX")
+# an empty TMP would make "$TMP/bin/qemu-system-x86_64" a system file
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/perpkt-cli.XXXXXX") && [ -d "$TMP" ] ||
+	{ echo "FAIL: cannot create a folder under '${TMPDIR:-/tmp}'" >&2; exit 99; }
 trap 'rm -rf "$TMP"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
