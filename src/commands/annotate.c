@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands/commands.h"
+#include "commands/report-options.h"
 #include "commands/symsource.h"
 #include "error.h"
 #include "exitcode.h"
@@ -27,13 +28,17 @@ static const char annotate_usage[] =
 "Needs the kernel's DWARF: --vmlinux, or the one the profile names.\n"
 "\n"
 "  -i, --input FILE       profile to read (default perpkt.json)\n"
-"      --format FMT\n"
+FORMAT_HELP
 "      --vmlinux FILE     the kernel's vmlinux (its -dbg package)\n"
 "      --force            accept a vmlinux whose build-id differs\n"
 "      --source DIR       the kernel source tree: show each line's text\n"
-"      --width N          text width (default 72)\n"
+WIDTH_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
+
+enum annotate_own_option {
+	OPT_SOURCE = OPTS_OWN,
+};
 
 struct annotate_args {
 	const char *input, *format, *function, *source;
@@ -46,44 +51,35 @@ static int parse_args(int argc, char **argv, struct annotate_args *a)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 1 },
-		{ "vmlinux", required_argument, NULL, 2 },
-		{ "force", no_argument, NULL, 3 },
-		{ "source", required_argument, NULL, 4 },
-		{ "width", required_argument, NULL, 5 },
+		OPTION_FORMAT,
+		OPTION_VMLINUX,
+		OPTION_FORCE,
+		{ "source", required_argument, NULL, OPT_SOURCE },
+		OPTION_WIDTH,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	uint64_t v;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
-		if (parse_verbosity(c))
+		if (symsource_option(&a->src, c, optarg) || parse_verbosity(c))
 			continue;
 		switch (c) {
 		case 'i':
 			a->input = optarg;
 			break;
-		case 1:
-			if (!renderer_find(&annotate_renderers, optarg))
+		case OPT_FORMAT:
+			if (option_format(optarg, &annotate_renderers, &a->format))
 				return -1;
-			a->format = optarg;
 			break;
-		case 2:
-			a->src.vmlinux = optarg;
-			break;
-		case 3:
-			a->src.force = 1;
-			break;
-		case 4:
+		case OPT_SOURCE:
 			a->source = optarg;
 			break;
-		case 5:
-			if (parse_u64(optarg, "--width", 60, 1000, &v))
+		case OPT_WIDTH:
+			if (option_width(optarg, &a->width))
 				return -1;
-			a->width = (int)v;
 			break;
 		case 'h':
 			a->help = 1;

@@ -22,4 +22,14 @@ int cmd_restore(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 
+/*
+ * getopt_long's codes for long options without a short letter: named
+ * constants above every char, so none is taken for a short option or
+ * for getopt's '?' (63) and ':' (58). One range per header's enum:
+ */
+#define OPTS_REPORT 256  /* commands/report-options.h: the options the
+			  * reading commands share (--format, --width...) */
+#define OPTS_RECORD 384  /* commands/record-options.h: record's and stat's */
+#define OPTS_OWN 512     /* a command's own, an enum in its file */
+
 #endif

@@ -19,8 +19,8 @@
 #include "parse.h"
 #include "profile/profile.h"
 #include "profile/nameset.h"
-#include "profile/sample-filter.h"
 #include "symbolize/symbolize.h"
+#include "commands/report-options.h"
 #include "commands/symsource.h"
 
 #define MAX_FAILIF 16
@@ -35,7 +35,7 @@ static const char diff_usage[] =
 "command line, mode, accelerator, netfilter, sysctls, CPU, placement,\n"
 "perpkt version).\n"
 "\n"
-"      --format FMT\n"
+FORMAT_HELP
 "      --by KEY           function (default), bucket or line: file:line\n"
 "                         rows with their inline chains (DWARF from the\n"
 "                         profiles' vmlinux, or --vmlinux); a line\n"
@@ -61,12 +61,8 @@ static const char diff_usage[] =
 "                         'latency.p99 > +5%' (also p50, p90, p999)\n"
 "                         (repeatable; errors then exit 130 or 192 so that\n"
 "                         'git bisect run' stops instead of marking bad)\n"
-"      --anonymize        replace host, user and interface names,\n"
-"                         addresses, paths, the VALUE of --NAME=VALUE,\n"
-"                         the kernel command line, in every field of both\n"
-"                         sides, by placeholders, so the report can go public\n"
-"      --include-partial  keep windows that were cut short (left out of\n"
-"                         means and spreads by default)\n"
+ANONYMIZE_HELP("report")
+INCLUDE_PARTIAL_HELP
 "      --allow-missing    a --fail-if bucket or function in no profile\n"
 "                         moved by nothing (default: an error, exit 130)\n"
 "      --force            compare profiles normalised by different --per\n"
@@ -74,7 +70,7 @@ static const char diff_usage[] =
 "                         host, a TCG or a KVM guest; sampled or exact),\n"
 "                         and read profiles whose fields disagree (all\n"
 "                         said at the top of the output)\n"
-"      --buckets FILE     bucket rules replacing the built-in ones\n"
+BUCKETS_HELP
 "      --vmlinux FILE     a kernel's vmlinux, for --by line (repeatable:\n"
 "                         each profile takes the one of its build-id;\n"
 "                         default: the one the profile was recorded with)\n"
@@ -82,9 +78,19 @@ static const char diff_usage[] =
 "                         (default) or remote, the responder's host;\n"
 "                         each profile's same side is compared\n"
 SAMPLE_FILTER_HELP
-"      --width N          text width (default 72)\n"
+WIDTH_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
+
+enum diff_own_option {
+	OPT_BY = OPTS_OWN,
+	OPT_THRESHOLD,
+	OPT_ALIAS,
+	OPT_CONVERT_CYCLES_GHZ,
+	OPT_FAIL_IF,
+	OPT_ALLOW_MISSING,
+	OPT_ALL_TASKS,
+};
 
 struct diff_args {
 	const char *format;
@@ -108,28 +114,27 @@ struct diff_args {
 static int parse_args(int argc, char **argv, struct diff_args *a)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 1 },
-		{ "by", required_argument, NULL, 2 },
-		{ "limit", required_argument, NULL, 3 },
-		{ "threshold", required_argument, NULL, 4 },
-		{ "alias", required_argument, NULL, 5 },
-		{ "convert-cycles-ghz", required_argument, NULL, 6 },
-		{ "fail-if", required_argument, NULL, 7 },
-		{ "buckets", required_argument, NULL, 8 },
-		{ "width", required_argument, NULL, 9 },
-		{ "allow-missing", no_argument, NULL, 10 },
-		{ "force", no_argument, NULL, 11 },
-		{ "include-partial", no_argument, NULL, 13 },
-		{ "anonymize", no_argument, NULL, 12 },
-		{ "side", required_argument, NULL, 14 },
-		{ "vmlinux", required_argument, NULL, 15 },
-		{ "all-tasks", no_argument, NULL, 16 },
+		OPTION_FORMAT,
+		{ "by", required_argument, NULL, OPT_BY },
+		OPTION_LIMIT,
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "alias", required_argument, NULL, OPT_ALIAS },
+		{ "convert-cycles-ghz", required_argument, NULL, OPT_CONVERT_CYCLES_GHZ },
+		{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
+		OPTION_BUCKETS,
+		OPTION_WIDTH,
+		{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
+		OPTION_FORCE,
+		OPTION_INCLUDE_PARTIAL,
+		OPTION_ANONYMIZE,
+		OPTION_SIDE,
+		OPTION_VMLINUX,
+		{ "all-tasks", no_argument, NULL, OPT_ALL_TASKS },
 		SAMPLE_FILTER_OPTIONS,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	uint64_t v;
 	char *end;
 	int c, by;
 
@@ -142,12 +147,11 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		if (r || parse_verbosity(c))
 			continue;
 		switch (c) {
-		case 1:
-			if (!renderer_find(&diff_renderers, optarg))
+		case OPT_FORMAT:
+			if (option_format(optarg, &diff_renderers, &a->format))
 				return -1;
-			a->format = optarg;
 			break;
-		case 2:
+		case OPT_BY:
 			by = model_by_parse(optarg);
 			if (by != MODEL_BY_FUNCTION && by != MODEL_BY_BUCKET &&
 			    by != MODEL_BY_LINE)
@@ -155,29 +159,28 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 					     optarg);
 			a->o.by = by;
 			break;
-		case 3:
-			if (parse_u64(optarg, "--limit", 0, 1000000, &v))
+		case OPT_LIMIT:
+			if (option_limit(optarg, &a->o.limit))
 				return -1;
-			a->o.limit = (int)v;
 			break;
-		case 4:
+		case OPT_THRESHOLD:
 			a->o.threshold = strtod(optarg, &end);
 			if (end == optarg || *end || a->o.threshold < 0 ||
 			    !isfinite(a->o.threshold))
 				return error("invalid --threshold '%s': expected a value per round trip, 0 or more",
 					     optarg);
 			break;
-		case 5:
+		case OPT_ALIAS:
 			a->o.alias_file = optarg;
 			break;
-		case 6:
+		case OPT_CONVERT_CYCLES_GHZ:
 			a->o.ghz = strtod(optarg, &end);
 			if (end == optarg || *end || !(a->o.ghz > 0.01) ||
 			    a->o.ghz > 100)
 				return error("invalid --convert-cycles-ghz '%s': expected a clock in GHz, e.g. 2.9",
 					     optarg);
 			break;
-		case 7:
+		case OPT_FAIL_IF:
 			if (a->nfail == MAX_FAILIF)
 				return error("too many --fail-if: at most %d",
 					     MAX_FAILIF);
@@ -185,35 +188,33 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 				return error("for example %s", FAILIF_EXAMPLE);
 			a->nfail++;
 			break;
-		case 8:
+		case OPT_BUCKETS:
 			a->buckets = optarg;
 			break;
-		case 9:
-			if (parse_u64(optarg, "--width", 60, 1000, &v))
+		case OPT_WIDTH:
+			if (option_width(optarg, &a->ro.width))
 				return -1;
-			a->ro.width = (int)v;
 			break;
-		case 10:
+		case OPT_ALLOW_MISSING:
 			a->allow_missing = 1;
 			break;
-		case 11:
+		case OPT_FORCE:
 			a->o.force = 1;
 			break;
-		case 13:
+		case OPT_INCLUDE_PARTIAL:
 			a->include_partial = 1;
 			break;
-		case 12:
+		case OPT_ANONYMIZE:
 			a->anonymize = 1;
 			break;
-		case 16:
+		case OPT_ALL_TASKS:
 			a->o.all_tasks = 1;
 			break;
-		case 14:
-			if (profile_side_check(optarg))
+		case OPT_SIDE:
+			if (option_side(optarg, &a->side))
 				return -1;
-			a->side = optarg;
 			break;
-		case 15:
+		case OPT_VMLINUX:
 			if (a->nvmlinux == DIFF_MAX_PROFILES)
 				return error("too many --vmlinux: at most %d", DIFF_MAX_PROFILES);
 			a->vmlinux[a->nvmlinux] = optarg;

@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
@@ -112,12 +113,11 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 {
 	uint64_t v;
 
-	if (!o->builtin_only && ((c >= 20 && c <= 28) || c == 50 || c == 51 ||
-				 c == 1 || c == 2 ||
+	if (!o->builtin_only && ((c >= OPT_CLIENT_CPU && c <= OPT_PEER_KEY) ||
 				 c == 's' || c == 'n'))
 		o->builtin_only = record_longopt_name(common_longopts, c);
 	switch (c) {
-	case 7:
+	case OPT_PER:
 		if (unit_parse(arg, &o->own.per))
 			return -1;
 		break;
@@ -125,7 +125,7 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 		if (parse_pids(arg, o))
 			return -1;
 		break;
-	case 5:
+	case OPT_USER:
 		o->sampling.include_user = 1;
 		break;
 	case 'a':
@@ -149,23 +149,23 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 		if (o->cpus.n < 0)
 			return -1;
 		break;
-	case 1:
+	case OPT_CLIENT_CPU:
 		if (parse_u64(arg, "--client-cpu", 0, MAX_CPUS - 1, &v))
 			return -1;
 		o->cpus.client = (int)v;
 		break;
-	case 2:
+	case OPT_SERVER_CPU:
 		if (parse_u64(arg, "--server-cpu", 0, MAX_CPUS - 1, &v))
 			return -1;
 		o->cpus.server = (int)v;
 		break;
-	case 20:
+	case OPT_TRANSPORT:
 		if (!transport_find(arg))
 			return error("unknown transport '%s': use %s", arg,
 				     transport_names());
 		o->builtin.transport = arg;
 		break;
-	case 21:
+	case OPT_NET:
 		if (strcmp(arg, "loopback") && strcmp(arg, "veth") &&
 		    strcmp(arg, "nic") && strcmp(arg, "nic:virtio") &&
 		    strcmp(arg, "nic:vmxnet3"))
@@ -174,13 +174,13 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 				     arg);
 		o->builtin.network = arg;
 		break;
-	case 22:
+	case OPT_PEER:
 		o->builtin.peer = arg;
 		break;
-	case 23:
+	case OPT_ECHO:
 		o->builtin.echo = arg;
 		break;
-	case 24: {
+	case OPT_PLACEMENT: {
 		enum cpu_relation rel;
 
 		if (placement_parse(arg, &rel))
@@ -192,32 +192,32 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 		if (parse_u64(arg, "--count", 1, UINT64_MAX / 2, &o->window.count))
 			return -1;
 		break;
-	case 25:
+	case OPT_GAP:
 		if (workload_parse_gap(arg, &o->builtin.gap_ns))
 			return -1;
 		break;
-	case 26:
+	case OPT_GAP_MODE:
 		if (strcmp(arg, "sleep") && strcmp(arg, "spin"))
 			return error("unknown gap mode '%s': use sleep or spin",
 				     arg);
 		o->builtin.gap_spin = !strcmp(arg, "spin");
 		break;
-	case 27:
+	case OPT_RPS_CPUS:
 		/* the form now; the CPUs once it is known whose they are
 		 * (record_check_options: a guest's with --kernel) */
 		if (tuning_check_mask(arg, -1, NULL))
 			return -1;
 		o->builtin.rps_cpus = arg;
 		break;
-	case 28:
+	case OPT_IRQ_CPU:
 		if (parse_u64(arg, "--irq-cpu", 0, MAX_CPUS - 1, &v))
 			return -1;
 		o->builtin.irq_cpu = (int)v;
 		break;
-	case 50:
+	case OPT_NO_WAIT:
 		o->builtin.no_wait = 1;
 		break;
-	case 51:
+	case OPT_PEER_KEY:
 		o->builtin.peer_key = arg;
 		break;
 	case 's':
@@ -225,7 +225,7 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 			return -1;
 		o->builtin.message_size = (uint32_t)v;
 		break;
-	case 4:
+	case OPT_NO_FALLBACK:
 		o->sampling.no_fallback = 1;
 		break;
 	case 'q':
@@ -267,48 +267,48 @@ int record_kernel_option(int c, const char *arg, struct record_options *o)
 	uint64_t v;
 
 	switch (c) {
-	case 40:
+	case OPT_KERNEL:
 		k->kernel = arg;
 		break;
-	case 41:
+	case OPT_KERNEL_VMLINUX:
 		k->vmlinux = arg;
 		break;
-	case 42:
+	case OPT_QEMU_ARG:
 		if (k->nqemu_args == sizeof(k->qemu_args) / sizeof(k->qemu_args[0]))
 			return error("too many --qemu-arg: at most %zu", k->nqemu_args);
 		k->qemu_args[k->nqemu_args++] = arg;
 		break;
-	case 43:
+	case OPT_QEMU_TIMEOUT:
 		if (parse_seconds(arg, "--qemu-timeout", 1, 86400, &k->qemu_timeout))
 			return -1;
 		break;
-	case 44:
+	case OPT_GUEST_PERPKT:
 		k->guest_perpkt = arg;
 		break;
-	case 47:
+	case OPT_EXACT:
 		k->exact = 1;
 		break;
-	case 60:
+	case OPT_APPEND:
 		if (strchr(arg, '\n'))
 			return error("--append '%s' has a newline: a kernel command line is one line",
 				     arg);
 		k->append = arg;
 		break;
-	case 61:
+	case OPT_KERNEL_MODULES:
 		k->modules = arg;
 		break;
-	case 62:
+	case OPT_CONFIG:
 		k->config = arg;
 		break;
-	case 30:
+	case OPT_GUEST_CPUS:
 		if (parse_u64(arg, "--guest-cpus", 1, LAB_GUEST_CPUS_MAX, &v))
 			return -1;
 		k->cpus = (int)v;
 		break;
-	case 31:
+	case OPT_PEER_KERNEL:
 		k->peer_kernel = arg;
 		break;
-	case 49:
+	case OPT_ACCEL:
 		if (lab_accel_parse(arg, &k->accel))
 			return -1;
 		k->accel_set = 1;
@@ -401,4 +401,108 @@ int record_check_options(struct record_options *o, int argc, char **argv)
 		return error("--net '%s' boots two guests joined by an emulated "
 			     "NIC: it goes with --kernel IMAGE", o->builtin.network);
 	return 0;
+}
+
+static const struct option kernel_longopts[] = {
+	RECORD_KERNEL_LONGOPTS,
+	{ 0 }
+};
+
+/*
+ * Whether option c (its value arg) under --kernel is the host's alone,
+ * left out of the guest's record: every option of
+ * RECORD_KERNEL_LONGOPTS (they boot the guest), one that record does
+ * not take (stat's --format, --confidence), and these.
+ */
+static int record_host_option(int c, const char *name, const char *arg,
+			      const struct record_options *o)
+{
+	switch (c) {
+	case 'o':           /* the guest's profile comes out to the host's */
+		return 1;
+	case 'r':           /* --exact: one boot per window */
+		return o->kernel.exact;
+	case OPT_NET:       /* nic: the host joins two guests by it */
+		return !strncmp(arg, "nic", 3);
+	case OPT_RPS_CPUS:  /* --net nic: the responder guest's NIC's */
+	case OPT_IRQ_CPU:
+		return o->builtin.network && !strncmp(o->builtin.network, "nic", 3);
+	default:
+		return strcmp(record_longopt_name(kernel_longopts, c), "?") ||
+		       !record_takes_option(name, c);
+	}
+}
+
+/* Append a copy of "<prefix><s>" to o's guest arguments. */
+static int guest_push(struct lab_request *k, size_t *cap, const char *prefix,
+		      const char *s)
+{
+	char *w;
+
+	if (k->nguest_args + 1 >= *cap) {
+		size_t n = *cap ? *cap * 2 : 16;
+		char **v = realloc(k->guest_args, n * sizeof(*v));
+
+		if (!v)
+			return error("out of memory");
+		k->guest_args = v;
+		*cap = n;
+	}
+	w = malloc(strlen(prefix) + strlen(s) + 1);
+	if (!w)
+		return error("out of memory");
+	strcat(strcpy(w, prefix), s);
+	k->guest_args[k->nguest_args++] = w;
+	k->guest_args[k->nguest_args] = NULL;
+	return 0;
+}
+
+int record_guest_args(struct record_options *o, int argc, char **argv,
+		      const char *shortopts, const struct option *longopts)
+{
+	struct lab_request *k = &o->kernel;
+	int saved_optind = optind, saved_opterr = opterr, c, idx, ret = 0;
+	size_t cap = 0;
+	char letter[2] = "";
+
+	record_guest_args_free(o);
+	optind = 0;  /* argv parsed anew, from the start */
+	opterr = 0;  /* parsed once already: its errors were said */
+	while (!ret && (idx = -1,
+			c = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
+		if (c == '?' || c == ':') {
+			ret = error("cannot read '%s' again for the guest", argv[optind - 1]);
+			break;
+		}
+		if (record_host_option(c, idx >= 0 ? longopts[idx].name : NULL,
+				       optarg, o))
+			continue;
+		letter[0] = (char)c;
+		/* in full: an abbreviation of stat's might be another
+		 * option's in record's table */
+		ret = idx >= 0 ? guest_push(k, &cap, "--", longopts[idx].name) :
+				 guest_push(k, &cap, "-", letter);
+		if (!ret && optarg)
+			ret = guest_push(k, &cap, "", optarg);
+	}
+	if (!ret && optind < argc)
+		ret = guest_push(k, &cap, "", "--");
+	for (; !ret && optind < argc; optind++)
+		ret = guest_push(k, &cap, "", argv[optind]);
+	optind = saved_optind;
+	opterr = saved_opterr;
+	if (ret)
+		record_guest_args_free(o);
+	return ret;
+}
+
+void record_guest_args_free(struct record_options *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->kernel.nguest_args; i++)
+		free(o->kernel.guest_args[i]);
+	free(o->kernel.guest_args);
+	o->kernel.guest_args = NULL;
+	o->kernel.nguest_args = 0;
 }

@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 
+#include "commands/commands.h"
 #include "record/record.h"
 
 /* The options of record and stat: what to count and the workload's. */
@@ -49,34 +50,71 @@
 "                         tcp-segments[:in|out|both], irqs:NAME (lines of\n" \
 "                         /proc/interrupts) or count:N (your own count)\n"
 
-/* The long options record and stat share, for their option tables
- * (the values are the short letters, small numbers below 29, and 50
- * and 51: a command's own options use the others), and
- * their short letters. */
+/* The codes of the long options record and stat share that have no
+ * short letter. */
+enum record_option_code {
+	/* the built-in workload's (o->builtin_only names one) */
+	OPT_CLIENT_CPU = OPTS_RECORD,
+	OPT_SERVER_CPU,
+	OPT_TRANSPORT,
+	OPT_NET,
+	OPT_PEER,
+	OPT_ECHO,
+	OPT_PLACEMENT,
+	OPT_GAP,
+	OPT_GAP_MODE,
+	OPT_RPS_CPUS,
+	OPT_IRQ_CPU,
+	OPT_NO_WAIT,
+	OPT_PEER_KEY,
+	/* what is counted, and how */
+	OPT_USER,
+	OPT_NO_FALLBACK,
+	OPT_PER,
+	/* RECORD_SAMPLING_LONGOPTS */
+	OPT_NO_CALL_GRAPH,
+	OPT_RING_PAGES,
+	/* RECORD_KERNEL_LONGOPTS */
+	OPT_KERNEL,
+	OPT_KERNEL_VMLINUX,
+	OPT_QEMU_ARG,
+	OPT_QEMU_TIMEOUT,
+	OPT_GUEST_PERPKT,
+	OPT_EXACT,
+	OPT_APPEND,
+	OPT_KERNEL_MODULES,
+	OPT_CONFIG,
+	OPT_GUEST_CPUS,
+	OPT_PEER_KERNEL,
+	OPT_ACCEL,
+};
+
+/* The long options record and stat share, for their option tables,
+ * and their short letters. */
 #define RECORD_COMMON_LONGOPTS \
 	{ "duration", required_argument, NULL, 'd' }, \
 	{ "warmup", required_argument, NULL, 'w' }, \
 	{ "event", required_argument, NULL, 'e' }, \
-	{ "user", no_argument, NULL, 5 }, \
+	{ "user", no_argument, NULL, OPT_USER }, \
 	{ "all-cpus", no_argument, NULL, 'a' }, \
 	{ "cpus", required_argument, NULL, 'C' }, \
-	{ "client-cpu", required_argument, NULL, 1 }, \
-	{ "server-cpu", required_argument, NULL, 2 }, \
+	{ "client-cpu", required_argument, NULL, OPT_CLIENT_CPU }, \
+	{ "server-cpu", required_argument, NULL, OPT_SERVER_CPU }, \
 	{ "size", required_argument, NULL, 's' }, \
-	{ "transport", required_argument, NULL, 20 }, \
-	{ "net", required_argument, NULL, 21 }, \
-	{ "peer", required_argument, NULL, 22 }, \
-	{ "echo", required_argument, NULL, 23 }, \
-	{ "placement", required_argument, NULL, 24 }, \
+	{ "transport", required_argument, NULL, OPT_TRANSPORT }, \
+	{ "net", required_argument, NULL, OPT_NET }, \
+	{ "peer", required_argument, NULL, OPT_PEER }, \
+	{ "echo", required_argument, NULL, OPT_ECHO }, \
+	{ "placement", required_argument, NULL, OPT_PLACEMENT }, \
 	{ "count", required_argument, NULL, 'n' }, \
-	{ "gap", required_argument, NULL, 25 }, \
-	{ "gap-mode", required_argument, NULL, 26 }, \
-	{ "rps-cpus", required_argument, NULL, 27 }, \
-	{ "irq-cpu", required_argument, NULL, 28 }, \
-	{ "no-wait", no_argument, NULL, 50 }, \
-	{ "peer-key", required_argument, NULL, 51 }, \
-	{ "no-fallback", no_argument, NULL, 4 }, \
-	{ "per", required_argument, NULL, 7 }, \
+	{ "gap", required_argument, NULL, OPT_GAP }, \
+	{ "gap-mode", required_argument, NULL, OPT_GAP_MODE }, \
+	{ "rps-cpus", required_argument, NULL, OPT_RPS_CPUS }, \
+	{ "irq-cpu", required_argument, NULL, OPT_IRQ_CPU }, \
+	{ "no-wait", no_argument, NULL, OPT_NO_WAIT }, \
+	{ "peer-key", required_argument, NULL, OPT_PEER_KEY }, \
+	{ "no-fallback", no_argument, NULL, OPT_NO_FALLBACK }, \
+	{ "per", required_argument, NULL, OPT_PER }, \
 	{ "pid", required_argument, NULL, 'p' }, \
 	VERBOSITY_OPTIONS
 /* record's options for what is sampled and where it goes, which stat
@@ -86,24 +124,23 @@
 	{ "period", required_argument, NULL, 'c' }, \
 	{ "freq", required_argument, NULL, 'F' }, \
 	{ "call-graph", no_argument, NULL, 'g' }, \
-	{ "no-call-graph", no_argument, NULL, 8 }, \
-	{ "ring-pages", required_argument, NULL, 3 }
-/* --kernel and the options that go with it, record's and stat's (the
- * values 30, 31, 40 to 47, 49, 60 to 62; never 63, getopt's '?'), and
+	{ "no-call-graph", no_argument, NULL, OPT_NO_CALL_GRAPH }, \
+	{ "ring-pages", required_argument, NULL, OPT_RING_PAGES }
+/* --kernel and the options that go with it, record's and stat's, and
  * their help. */
 #define RECORD_KERNEL_LONGOPTS \
-	{ "kernel", required_argument, NULL, 40 }, \
-	{ "vmlinux", required_argument, NULL, 41 }, \
-	{ "qemu-arg", required_argument, NULL, 42 }, \
-	{ "qemu-timeout", required_argument, NULL, 43 }, \
-	{ "guest-perpkt", required_argument, NULL, 44 }, \
-	{ "exact", no_argument, NULL, 47 }, \
-	{ "append", required_argument, NULL, 60 }, \
-	{ "modules", required_argument, NULL, 61 }, \
-	{ "config", required_argument, NULL, 62 }, \
-	{ "guest-cpus", required_argument, NULL, 30 }, \
-	{ "peer-kernel", required_argument, NULL, 31 }, \
-	{ "accel", required_argument, NULL, 49 }
+	{ "kernel", required_argument, NULL, OPT_KERNEL }, \
+	{ "vmlinux", required_argument, NULL, OPT_KERNEL_VMLINUX }, \
+	{ "qemu-arg", required_argument, NULL, OPT_QEMU_ARG }, \
+	{ "qemu-timeout", required_argument, NULL, OPT_QEMU_TIMEOUT }, \
+	{ "guest-perpkt", required_argument, NULL, OPT_GUEST_PERPKT }, \
+	{ "exact", no_argument, NULL, OPT_EXACT }, \
+	{ "append", required_argument, NULL, OPT_APPEND }, \
+	{ "modules", required_argument, NULL, OPT_KERNEL_MODULES }, \
+	{ "config", required_argument, NULL, OPT_CONFIG }, \
+	{ "guest-cpus", required_argument, NULL, OPT_GUEST_CPUS }, \
+	{ "peer-kernel", required_argument, NULL, OPT_PEER_KERNEL }, \
+	{ "accel", required_argument, NULL, OPT_ACCEL }
 #define KERNEL_OPTIONS_HELP \
 "      --kernel IMAGE     boot IMAGE (a bzImage, an arm64 Image or a\n" \
 "                         vmlinux with a PVH entry) under QEMU and do\n" \
@@ -165,6 +202,18 @@ int record_kernel_option(int c, const char *arg, struct record_options *o);
  * (--irq-cpu and --rps-cpus name the guest's CPUs); sets
  * kernel.one_cpu. -1 after printing why. */
 int record_check_kernel(struct record_options *o);
+/*
+ * record --kernel: the arguments of the `perpkt record` the guest runs
+ * into o->kernel.guest_args: argv (record's or stat's command line,
+ * parsed again with its own shortopts and longopts, so getopt's
+ * abbreviations and --opt=value are read as the command read them)
+ * less the options only the host acts on (record_host_option), each
+ * option named in full. -1 after printing why (out of memory).
+ */
+int record_guest_args(struct record_options *o, int argc, char **argv,
+		      const char *shortopts, const struct option *longopts);
+/* Free o->kernel.guest_args. */
+void record_guest_args_free(struct record_options *o);
 /* -q/-v set the process's message level: when the command runs, not
  * when sweep checks a cell's arguments. */
 void record_apply_verbosity(const struct record_options *o);
@@ -172,10 +221,16 @@ void record_apply_verbosity(const struct record_options *o);
 /* commands/record.c */
 /* "period" for 'c': record's long option names, for messages */
 const char *record_option_name(int c);
+/* Whether record takes the long option name (NULL: the short one,
+ * letter): the guest runs record, so an option of stat's alone is the
+ * host's. By name: a command's own codes are its own (OPTS_OWN). */
+int record_takes_option(const char *name, int letter);
 /* record's whole command line; sweep checks its cells with it. *help
  * set for -h. -1 after printing why. */
 int record_parse_args(int argc, char **argv, struct record_options *o,
 		      int *help);
+/* record_guest_args for record's command line, with record's table. */
+int record_guest_argv(struct record_options *o, int argc, char **argv);
 
 /*
  * getopt_long for a command that takes RECORD_COMMON_LONGOPTS (record,

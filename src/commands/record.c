@@ -59,13 +59,22 @@ KERNEL_OPTIONS_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
+enum record_own_option {
+	OPT_NO_REMOTE = OPTS_OWN,
+	OPT_REMOTE_CPUS,
+	OPT_WINDOW_MARKS,
+};
+
+/* after a '+': the first word that is not an option starts CMD */
+#define RECORD_SHORTOPTS "+o:r:c:F:gh" RECORD_COMMON_SHORTOPTS
+
 static const struct option record_longopts[] = {
 		RECORD_SAMPLING_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
 		RECORD_KERNEL_LONGOPTS,
-		{ "no-remote", no_argument, NULL, 45 },
-		{ "remote-cpus", required_argument, NULL, 46 },
-		{ "window-marks", no_argument, NULL, 48 },
+		{ "no-remote", no_argument, NULL, OPT_NO_REMOTE },
+		{ "remote-cpus", required_argument, NULL, OPT_REMOTE_CPUS },
+		{ "window-marks", no_argument, NULL, OPT_WINDOW_MARKS },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -76,6 +85,24 @@ const char *record_option_name(int c)
 	return record_longopt_name(record_longopts, c);
 }
 
+int record_takes_option(const char *name, int letter)
+{
+	const struct option *opt;
+
+	if (!name)
+		return letter != '+' && letter != ':' &&
+		       strchr(RECORD_SHORTOPTS, letter);
+	for (opt = record_longopts; opt->name; opt++)
+		if (!strcmp(opt->name, name))
+			return 1;
+	return 0;
+}
+
+int record_guest_argv(struct record_options *o, int argc, char **argv)
+{
+	return record_guest_args(o, argc, argv, RECORD_SHORTOPTS, record_longopts);
+}
+
 int record_parse_args(int argc, char **argv, struct record_options *o,
 		      int *help)
 {
@@ -84,8 +111,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 	int c;
 
 	optind = 1;
-	while ((c = record_getopt(argc, argv, "+o:r:c:F:gh" RECORD_COMMON_SHORTOPTS,
-				  longopts, o)) != -1) {
+	while ((c = record_getopt(argc, argv, RECORD_SHORTOPTS, longopts, o)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -99,7 +125,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 				return error("-g and --no-call-graph both given: choose one");
 			o->sampling.callchain = 1;
 			break;
-		case 8:
+		case OPT_NO_CALL_GRAPH:
 			if (o->sampling.callchain > 0)
 				return error("-g and --no-call-graph both given: choose one");
 			o->sampling.callchain = -1;
@@ -113,7 +139,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			if (parse_u64(optarg, "--period", 1, UINT64_MAX / 2, &o->sampling.period))
 				return -1;
 			break;
-		case 3:
+		case OPT_RING_PAGES:
 			if (parse_u64(optarg, "--ring-pages", 1, 1 << 20, &v))
 				return -1;
 			if (v & (v - 1))
@@ -121,10 +147,10 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 					     (unsigned long long)v);
 			o->sampling.ring_pages = (unsigned)v;
 			break;
-		case 45:
+		case OPT_NO_REMOTE:
 			o->builtin.no_remote = 1;
 			break;
-		case 46: {
+		case OPT_REMOTE_CPUS: {
 			int cpus[MAX_CPUS];
 
 			/* checked here for its form, there for its CPUs */
@@ -136,7 +162,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			o->builtin.remote_cpus = optarg;
 			break;
 		}
-		case 48:
+		case OPT_WINDOW_MARKS:
 			o->builtin.window_marks = 1;
 			o->sampling.counting_only = 1;
 			break;
@@ -167,7 +193,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 int cmd_record(int argc, char **argv)
 {
 	struct record_options o;
-	int help = 0;
+	int help = 0, ret;
 
 	record_defaults(&o);
 	if (record_parse_args(argc, argv, &o, &help)) {
@@ -181,5 +207,9 @@ int cmd_record(int argc, char **argv)
 	record_apply_verbosity(&o);
 	o.argc = argc;
 	o.argv = argv;
-	return record_run(&o, NULL);
+	if (o.kernel.kernel && record_guest_argv(&o, argc, argv))
+		return RESULT_FAILURE;
+	ret = record_run(&o, NULL);
+	record_guest_args_free(&o);
+	return ret;
 }

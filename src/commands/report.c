@@ -13,8 +13,8 @@
 #include "reports/render.h"
 #include "parse.h"
 #include "profile/profile.h"
-#include "profile/sample-filter.h"
 #include "symbolize/symbolize.h"
+#include "commands/report-options.h"
 #include "commands/symsource.h"
 
 static const char report_usage[] =
@@ -25,7 +25,7 @@ static const char report_usage[] =
 "profile made by 'perpkt record'.\n"
 "\n"
 "  -i, --input FILE       profile to read (default perpkt.json)\n"
-"      --format FMT\n"
+FORMAT_HELP
 "      --stdio            the text report (perf report's spelling)\n"
 "      --by KEY           main table by function (default), bucket, file,\n"
 "                         line, cpu or role; or role or cpu, then\n"
@@ -35,7 +35,7 @@ static const char report_usage[] =
 "      --sort KEY         samples, per-rt (default), name, or an event name;\n"
 "                         two keys as in perf (--sort cpu,sym) group\n"
 "                         like --by\n"
-"      --width N          text width in columns (default 72)\n"
+WIDTH_HELP
 "      --limit N          show at most N rows, the rest summed in one row\n"
 "                         (default: text 15, 40 with --full; markdown\n"
 "                         and html 40; csv all; 0 = all)\n"
@@ -46,11 +46,8 @@ static const char report_usage[] =
 "      --callers FUNC     who calls FUNC, from callchains (record -g)\n"
 SAMPLE_FILTER_HELP
 "      --all-conditions   list every test condition, not the first few\n"
-"      --anonymize        replace host, user and interface names,\n"
-"                         addresses, paths, the VALUE of --NAME=VALUE,\n"
-"                         the kernel command line, in every field of both\n"
-"                         sides, by placeholders, so the report can go public\n"
-"      --buckets FILE     bucket rules replacing the built-in ones\n"
+ANONYMIZE_HELP("report")
+BUCKETS_HELP
 "      --vmlinux FILE     symbols, file:line and buckets by source path\n"
 "                         from this vmlinux (its build-id must match)\n"
 "      --kallsyms FILE    symbols from a kallsyms file of the same boot\n"
@@ -65,11 +62,20 @@ SAMPLE_FILTER_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
+enum report_own_option {
+	OPT_THRESHOLD = OPTS_OWN,
+	OPT_BY,
+	OPT_SORT,
+	OPT_CALLERS,
+	OPT_ALL_CONDITIONS,
+	OPT_STDIO,
+	OPT_FULL,
+};
+
 struct report_args {
 	const char *input;
 	const char *format;
-	const char *buckets;
-	struct symsource src;  /* --vmlinux, --kallsyms, --force */
+	struct symsource src;  /* --vmlinux, --kallsyms, --force, --buckets */
 	const char *sort;
 	const char *callers;
 	struct render_options ro;
@@ -85,29 +91,28 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
-		{ "format", required_argument, NULL, 1 },
-		{ "width", required_argument, NULL, 2 },
-		{ "limit", required_argument, NULL, 3 },
-		{ "threshold", required_argument, NULL, 4 },
-		{ "buckets", required_argument, NULL, 5 },
-		{ "by", required_argument, NULL, 6 },
-		{ "sort", required_argument, NULL, 7 },
-		{ "callers", required_argument, NULL, 8 },
-		{ "all-conditions", no_argument, NULL, 9 },
-		{ "anonymize", no_argument, NULL, 10 },
-		{ "stdio", no_argument, NULL, 60 },
-		{ "full", no_argument, NULL, 11 },
+		OPTION_FORMAT,
+		OPTION_WIDTH,
+		OPTION_LIMIT,
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		OPTION_BUCKETS,
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "callers", required_argument, NULL, OPT_CALLERS },
+		{ "all-conditions", no_argument, NULL, OPT_ALL_CONDITIONS },
+		OPTION_ANONYMIZE,
+		{ "stdio", no_argument, NULL, OPT_STDIO },
+		{ "full", no_argument, NULL, OPT_FULL },
 		SAMPLE_FILTER_OPTIONS,
-		{ "vmlinux", required_argument, NULL, 30 },
-		{ "kallsyms", required_argument, NULL, 31 },
-		{ "force", no_argument, NULL, 32 },
-		{ "modules", required_argument, NULL, 33 },
-		{ "side", required_argument, NULL, 34 },
+		OPTION_VMLINUX,
+		OPTION_KALLSYMS,
+		OPTION_FORCE,
+		OPTION_MODULES,
+		OPTION_SIDE,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	uint64_t v;
 	double pct;
 	char *end;
 	int c, by;
@@ -118,29 +123,27 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 
 		if (r < 0)
 			return -1;
-		if (r || parse_verbosity(c))
+		if (r || symsource_option(&a->src, c, optarg) ||
+		    parse_verbosity(c))
 			continue;
 		switch (c) {
 		case 'i':
 			a->input = optarg;
 			break;
-		case 1:
-			if (!renderer_find(&report_renderers, optarg))
+		case OPT_FORMAT:
+			if (option_format(optarg, &report_renderers, &a->format))
 				return -1;
-			a->format = optarg;
 			break;
-		case 2:
-			if (parse_u64(optarg, "--width", 60, 1000, &v))
+		case OPT_WIDTH:
+			if (option_width(optarg, &a->ro.width))
 				return -1;
-			a->ro.width = (int)v;
 			break;
-		case 3:
-			if (parse_u64(optarg, "--limit", 0, 1000000, &v))
+		case OPT_LIMIT:
+			if (option_limit(optarg, &a->ro.limit))
 				return -1;
-			a->ro.limit = (int)v;
 			a->limit_given = 1;
 			break;
-		case 4:
+		case OPT_THRESHOLD:
 			pct = strtod(optarg, &end);
 			/* written so that nan fails too */
 			if (end == optarg || *end || !(pct >= 0 && pct <= 100))
@@ -148,54 +151,38 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 					     "between 0 and 100", optarg);
 			a->ro.threshold = pct / 100;
 			break;
-		case 5:
-			a->buckets = optarg;
-			break;
-		case 6:
+		case OPT_BY:
 			by = model_by_parse(optarg);
 			if (by < 0 && model_by_parse_combined(optarg, &a->first, &a->second))
 				return error("unknown --by '%s' (use function, bucket, file, line, cpu or role, or two keys such as role,function)",
 					     optarg);
 			a->ro.by = by < 0 ? MODEL_BY_COMBINED : by;
 			break;
-		case 7:
+		case OPT_SORT:
 			/* perf's --sort cpu,sym is a grouping: two keys */
 			if (!model_by_parse_combined(optarg, &a->first, &a->second))
 				a->ro.by = MODEL_BY_COMBINED;
 			else
 				a->sort = optarg;
 			break;
-		case 8:
+		case OPT_CALLERS:
 			a->callers = optarg;
 			break;
-		case 9:
+		case OPT_ALL_CONDITIONS:
 			a->ro.all_conditions = 1;
 			break;
-		case 10:
+		case OPT_ANONYMIZE:
 			a->anonymize = 1;
 			break;
-		case 60:
+		case OPT_STDIO:
 			a->format = "text";
 			break;
-		case 11:
+		case OPT_FULL:
 			a->ro.full = 1;
 			break;
-		case 30:
-			a->src.vmlinux = optarg;
-			break;
-		case 31:
-			a->src.kallsyms = optarg;
-			break;
-		case 32:
-			a->src.force = 1;
-			break;
-		case 33:
-			a->src.modules = optarg;
-			break;
-		case 34:
-			if (profile_side_check(optarg))
+		case OPT_SIDE:
+			if (option_side(optarg, &a->side))
 				return -1;
-			a->side = optarg;
 			break;
 		case 'h':
 			help_show(report_usage, &report_renderers);
@@ -219,14 +206,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	if (a->src.vmlinux && a->src.kallsyms)
 		return error("--vmlinux and --kallsyms exclude each other");
 	return 0;
-}
-
-/* The profile's own symbols unless --vmlinux or --kallsyms says else. */
-static int open_symbols(struct report_args *a, const struct profile *p,
-			struct symbolizer **sym)
-{
-	a->src.buckets = a->buckets;
-	return symsource_open(sym, &a->src, p, NULL);
 }
 
 /*
@@ -295,7 +274,8 @@ int cmd_report(int argc, char **argv)
 		if (bad)
 			goto out_sym;
 	}
-	if (open_symbols(&a, &p, &sym))
+	/* the profile's own symbols unless --vmlinux or --kallsyms says else */
+	if (symsource_open(&sym, &a.src, &p, NULL))
 		goto out_sym;
 	if (model_build(&m, &p, sym))
 		goto out_sym;

@@ -19,6 +19,7 @@
 #include "reports/render.h"
 #include "reports/resolve.h"
 #include "symbolize/symbolize.h"
+#include "commands/report-options.h"
 #include "commands/symsource.h"
 
 static const char resolve_usage[] =
@@ -36,17 +37,22 @@ static const char resolve_usage[] =
 "      --text-addr ADDR   runtime address of _text (KASLR) for --vmlinux\n"
 "      --build-id HEX     refuse a vmlinux of another kernel build\n"
 "      --force            accept a vmlinux whose build-id differs\n"
-"      --buckets FILE     bucket rules replacing the built-in ones\n"
+BUCKETS_HELP
 "      --modules DIR      module .ko files (with DWARF) for -i with\n"
 "                         --vmlinux (else /usr/lib/debug/lib/modules/R\n"
 "                         and /lib/modules/R)\n"
-"      --format FMT\n"
+FORMAT_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n"
 "\n"
 "With no --vmlinux, --kallsyms or -i: the running kernel's vmlinux from\n"
 "/usr/lib/debug/boot, /boot or /lib/modules, else /proc/kallsyms.\n"
 "Exit 0 when every address is in a symbol, 1 when some are not.\n";
+
+enum resolve_own_option {
+	OPT_TEXT_ADDR = OPTS_OWN,
+	OPT_BUILD_ID,
+};
 
 struct resolve_args {
 	struct symsource src;
@@ -79,15 +85,15 @@ static int parse_addr(const char *s, uint64_t *out)
 static int parse_args(int argc, char **argv, struct resolve_args *a)
 {
 	static const struct option longopts[] = {
-		{ "vmlinux", required_argument, NULL, 1 },
-		{ "kallsyms", required_argument, NULL, 2 },
+		OPTION_VMLINUX,
+		OPTION_KALLSYMS,
 		{ "input", required_argument, NULL, 'i' },
-		{ "text-addr", required_argument, NULL, 3 },
-		{ "build-id", required_argument, NULL, 4 },
-		{ "force", no_argument, NULL, 5 },
-		{ "buckets", required_argument, NULL, 6 },
-		{ "modules", required_argument, NULL, 8 },
-		{ "format", required_argument, NULL, 7 },
+		{ "text-addr", required_argument, NULL, OPT_TEXT_ADDR },
+		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
+		OPTION_FORCE,
+		OPTION_BUCKETS,
+		OPTION_MODULES,
+		OPTION_FORMAT,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -96,44 +102,28 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
-		if (parse_verbosity(c))
+		if (symsource_option(&a->src, c, optarg) || parse_verbosity(c))
 			continue;
 		switch (c) {
-		case 1:
-			a->src.vmlinux = optarg;
-			break;
-		case 2:
-			a->src.kallsyms = optarg;
-			break;
 		case 'i':
 			a->input = optarg;
 			break;
-		case 3:
+		case OPT_TEXT_ADDR:
 			if (parse_addr(optarg, &a->src.text_addr) ||
 			    !a->src.text_addr)
 				return error("invalid --text-addr '%s': expected a hex kernel address",
 					     optarg);
 			break;
-		case 4:
+		case OPT_BUILD_ID:
 			if (!*optarg || strspn(optarg, "0123456789abcdefABCDEF") !=
 			    strlen(optarg))
 				return error("invalid --build-id '%s': expected hex digits",
 					     optarg);
 			a->src.build_id = optarg;
 			break;
-		case 5:
-			a->src.force = 1;
-			break;
-		case 6:
-			a->src.buckets = optarg;
-			break;
-		case 8:
-			a->src.modules = optarg;
-			break;
-		case 7:
-			if (!renderer_find(&resolve_renderers, optarg))
+		case OPT_FORMAT:
+			if (option_format(optarg, &resolve_renderers, &a->format))
 				return -1;
-			a->format = optarg;
 			break;
 		case 'h':
 			help_show(resolve_usage, &resolve_renderers);

@@ -31,10 +31,14 @@ static const char restore_usage[] =
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
+enum restore_own_option {
+	OPT_NO_WAIT = OPTS_OWN,
+};
+
 int cmd_restore(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "no-wait", no_argument, NULL, 1 },
+		{ "no-wait", no_argument, NULL, OPT_NO_WAIT },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -46,7 +50,7 @@ int cmd_restore(int argc, char **argv)
 		if (parse_verbosity(c))
 			continue;
 		switch (c) {
-		case 1:
+		case OPT_NO_WAIT:
 			no_wait = 1;
 			break;
 		case 'h':

@@ -10,6 +10,7 @@
 #include "profile/profile.h"
 #include "parse.h"
 #include "commands/record-options.h"
+#include "commands/report-options.h"
 #include "record/record.h"
 #include "reports/render.h"
 #include "reports/stat.h"
@@ -37,11 +38,15 @@ WORKLOAD_OPTIONS_HELP
 "  -C, --cpus LIST        CPUs to count on (default: the client's, the\n"
 "                         server's and perpkt's own)\n"
 "  -a, --all-cpus         count on every online CPU\n"
-"      --format FMT\n"
+FORMAT_HELP
 "      --no-fallback      fail instead of counting cpu-clock without a PMU\n"
 KERNEL_OPTIONS_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
+
+enum stat_own_option {
+	OPT_CONFIDENCE = OPTS_OWN,
+};
 
 /* "99" or "99,5": netperf's -I LEVEL,WIDTH, both in percent */
 static int parse_confidence(const char *s, struct stat_options *c)
@@ -64,32 +69,35 @@ static int parse_confidence(const char *s, struct stat_options *c)
 	return 0;
 }
 
+/* after a '+': the first word that is not an option starts CMD */
+#define STAT_SHORTOPTS "+ho:c:F:gr:" RECORD_COMMON_SHORTOPTS
+
+static const struct option stat_longopts[] = {
+	OPTION_FORMAT,
+	/* record's, named in the error rather than unknown */
+	RECORD_SAMPLING_LONGOPTS,
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+	RECORD_KERNEL_LONGOPTS,
+	{ "help", no_argument, NULL, 'h' },
+	RECORD_COMMON_LONGOPTS,
+	{ 0 }
+};
+
 static int parse_args(int argc, char **argv, struct record_options *o,
 		      const char **format, struct stat_options *confidence,
 		      int *help)
 {
 	uint64_t v;
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 6 },
-		/* record's, named in the error rather than unknown */
-		RECORD_SAMPLING_LONGOPTS,
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "confidence", required_argument, NULL, 29 },
-		RECORD_KERNEL_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		RECORD_COMMON_LONGOPTS,
-		{ 0 }
-	};
 	int c;
 
 	optind = 1;
-	while ((c = record_getopt(argc, argv, "+ho:c:F:gr:" RECORD_COMMON_SHORTOPTS,
-				  longopts, o)) != -1) {
+	while ((c = record_getopt(argc, argv, STAT_SHORTOPTS, stat_longopts,
+				  o)) != -1) {
 		switch (c) {
-		case 6:
-			if (!renderer_find(&stat_renderers, optarg))
+		case OPT_FORMAT:
+			if (option_format(optarg, &stat_renderers, format))
 				return -1;
-			*format = optarg;
 			break;
 		case 'h':
 			*help = 1;
@@ -99,11 +107,12 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 				return -1;
 			o->window.repeat = (int)v;
 			break;
-		case 29:
+		case OPT_CONFIDENCE:
 			if (parse_confidence(optarg, confidence))
 				return -1;
 			break;
-		case 'o': case 'c': case 'F': case 'g': case 3: case 8:
+		case 'o': case 'c': case 'F': case 'g': case OPT_RING_PAGES:
+		case OPT_NO_CALL_GRAPH:
 			return error("'--%s' is for perpkt record: stat only counts",
 				     record_option_name(c));
 		default:
@@ -141,7 +150,11 @@ int cmd_stat(int argc, char **argv)
 	record_apply_verbosity(&o);
 	o.argc = argc;
 	o.argv = argv;
+	if (o.kernel.kernel && record_guest_args(&o, argc, argv, STAT_SHORTOPTS,
+						 stat_longopts))
+		return RESULT_FAILURE;
 	ret = record_run(&o, &p);
+	record_guest_args_free(&o);
 	if (ret == RESULT_FAILURE)
 		return ret;
 	if (stat_build(&m, &p))

@@ -28,6 +28,7 @@
 #include "parse.h"
 #include "profile/profile.h"
 #include "commands/record-options.h"
+#include "commands/report-options.h"
 #include "record/record.h"
 #include "record/workload-ops.h"
 #include "reports/render.h"
@@ -61,7 +62,7 @@ static const char sweep_usage[] =
 "      --size LIST        message sizes in bytes, e.g. 40,1400\n"
 "      --transport LIST   e.g. udp,tcp\n"
 "      --value V          table value (see perpkt table; default latency)\n"
-"      --format FMT\n"
+FORMAT_HELP
 "\n"
 "After --, options every record of the sweep takes as they are, e.g.\n"
 "-- --kernel IMAGE --net nic --guest-cpus 3: then --rps-cpus and\n"
@@ -91,8 +92,11 @@ static const struct dim_spec {
 	[D_SIZE] = { "size", "size", "--size" },
 	[D_TRANS] = { "transport", "tr", "--transport" },
 };
-/* getopt_long's value for dimension i: DIM_OPT + i, above every letter */
-#define DIM_OPT 256
+enum sweep_own_option {
+	OPT_REPEAT = OPTS_OWN,
+	OPT_VALUE,
+	DIM_OPT,  /* getopt_long's value for dimension i: DIM_OPT + i */
+};
 
 /* One dimension of the matrix: its row of dim_specs and its values. */
 struct dim {
@@ -496,9 +500,9 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "warmup", required_argument, NULL, 'w' },
-		{ "repeat", required_argument, NULL, 1 },
-		{ "value", required_argument, NULL, 10 },
-		{ "format", required_argument, NULL, 11 },
+		{ "repeat", required_argument, NULL, OPT_REPEAT },
+		{ "value", required_argument, NULL, OPT_VALUE },
+		OPTION_FORMAT,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 	};
@@ -541,18 +545,17 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 				return -1;
 			s->warmup = optarg;
 			break;
-		case 1:
+		case OPT_REPEAT:
 			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
 				return -1;
 			s->repeat = (unsigned)v;
 			break;
-		case 10:
+		case OPT_VALUE:
 			s->value = optarg;
 			break;
-		case 11:
-			if (!renderer_find(&table_renderers, optarg))
+		case OPT_FORMAT:
+			if (option_format(optarg, &table_renderers, &s->format))
 				return -1;
-			s->format = optarg;
 			break;
 		case 'h':
 			help_show(sweep_usage, &table_renderers);

@@ -11,9 +11,15 @@
 #include "reports/render.h"
 #include "parse.h"
 #include "reports/table.h"
+#include "commands/report-options.h"
 #include "commands/table-load.h"
 
 #define MAX_TABLE_FILES 256
+
+enum table_own_option {
+	OPT_VALUE = OPTS_OWN,
+	OPT_LABEL,
+};
 
 static const char table_usage[] =
 "usage: perpkt table [options] FILE...\n"
@@ -27,14 +33,10 @@ static const char table_usage[] =
 "      --label L          label of the next row, in file order\n"
 "                         (repeatable; default: kernel release, or the\n"
 "                         file name when two share a release)\n"
-"      --format FMT\n"
-"      --buckets FILE     bucket rules replacing the built-in ones\n"
-"      --include-partial  keep windows that were cut short (left out of\n"
-"                         means and spreads by default)\n"
-"      --anonymize        replace host, user and interface names,\n"
-"                         addresses, paths, the VALUE of --NAME=VALUE,\n"
-"                         the kernel command line, in every field of both\n"
-"                         sides, by placeholders, so the table can go public\n"
+FORMAT_HELP
+BUCKETS_HELP
+INCLUDE_PARTIAL_HELP
+ANONYMIZE_HELP("table")
 "      --force            read profiles whose fields disagree (said on\n"
 "                         stderr)\n"
 "      --side SIDE        of two-host profiles (record --peer): local\n"
@@ -45,14 +47,14 @@ VERBOSITY_HELP
 int cmd_table(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "value", required_argument, NULL, 1 },
-		{ "label", required_argument, NULL, 2 },
-		{ "format", required_argument, NULL, 3 },
-		{ "buckets", required_argument, NULL, 4 },
-		{ "include-partial", no_argument, NULL, 5 },
-		{ "anonymize", no_argument, NULL, 6 },
-		{ "side", required_argument, NULL, 7 },
-		{ "force", no_argument, NULL, 8 },
+		{ "value", required_argument, NULL, OPT_VALUE },
+		{ "label", required_argument, NULL, OPT_LABEL },
+		OPTION_FORMAT,
+		OPTION_BUCKETS,
+		OPTION_INCLUDE_PARTIAL,
+		OPTION_ANONYMIZE,
+		OPTION_SIDE,
+		OPTION_FORCE,
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -70,7 +72,7 @@ int cmd_table(int argc, char **argv)
 		if (parse_verbosity(c))
 			continue;
 		switch (c) {
-		case 1:
+		case OPT_VALUE:
 			if (table_value_check(optarg)) {
 				error("unknown --value '%s' (use latency, latency-p50, latency-p99, total, busy, bucket:NAME or function:NAME)",
 				      optarg);
@@ -78,7 +80,7 @@ int cmd_table(int argc, char **argv)
 			}
 			tl.value = optarg;
 			break;
-		case 2:
+		case OPT_LABEL:
 			if (nlabels == MAX_TABLE_FILES) {
 				error("too many --label: at most %d",
 				      MAX_TABLE_FILES);
@@ -86,26 +88,24 @@ int cmd_table(int argc, char **argv)
 			}
 			labels[nlabels++] = optarg;
 			break;
-		case 3:
-			if (!renderer_find(&table_renderers, optarg))
+		case OPT_FORMAT:
+			if (option_format(optarg, &table_renderers, &format))
 				goto usage;
-			format = optarg;
 			break;
-		case 4:
+		case OPT_BUCKETS:
 			tl.buckets = optarg;
 			break;
-		case 5:
+		case OPT_INCLUDE_PARTIAL:
 			tl.include_partial = 1;
 			break;
-		case 6:
+		case OPT_ANONYMIZE:
 			tl.anonymize = 1;
 			break;
-		case 7:
-			if (profile_side_check(optarg))
+		case OPT_SIDE:
+			if (option_side(optarg, &tl.side))
 				goto usage;
-			tl.side = optarg;
 			break;
-		case 8:
+		case OPT_FORCE:
 			tl.force = 1;
 			break;
 		case 'h':

@@ -39,6 +39,11 @@ struct lab_request {
 				    * placement, no --irq-cpu, --rps-cpus,
 				    * -C beyond 0, --net nic): --exact's guest
 				    * then has one vCPU and is deterministic */
+	/* The arguments of the guest's `perpkt record`: the command line
+	 * less the options only the host acts on, as the command's option
+	 * table says (commands/record-options.c, record_guest_args). */
+	char **guest_args;
+	size_t nguest_args;
 };
 
 /* vCPUs of a guest without --guest-cpus, and the most it takes. */
@@ -86,19 +91,15 @@ struct lab_job {
  */
 int lab_record(const struct lab_request *rq, const struct lab_job *job);
 
-/* The `perpkt record` arguments for inside the guest: argv without the
- * host-only options (--kernel, --vmlinux, --qemu-arg, --guest-perpkt,
- * --qemu-timeout, --append, --modules, --config, --guest-cpus,
- * --peer-kernel, --accel, -o; with exact, --exact and -r too, and the guest's
- * own exact-mode options added; without --net nic, and with peer
- * `--peer LAB_NIC_RESPONDER --peer-key` the key instead of --rps-cpus
- * and --irq-cpu, which the responder guest applies; stat's --format and
- * --confidence dropped, and with counting, stat's, --window-marks
- * added: the guest counts only). Returns a NULL-terminated array of
- * argv's own strings and static ones (free only the array), NULL when
- * out of memory. */
-char **lab_guest_args(int argc, char **argv, int exact, int peer, int counting,
-		      size_t *n);
+/* The `perpkt record` arguments for inside the guest: args (the
+ * request's guest_args, the host's options already left out) and what
+ * the guest adds: with exact its own exact-mode options, with peer
+ * `--peer LAB_NIC_RESPONDER --peer-key` the key (--net nic's client),
+ * with counting (stat's) --window-marks: the guest counts only.
+ * Returns a NULL-terminated array of args' own strings and static ones
+ * (free only the array), NULL when out of memory. */
+char **lab_guest_args(char *const *args, size_t nargs, int exact, int peer,
+		      int counting, size_t *n);
 
 /* Conditions a lab profile carries (docs/guide.md, "Other kernels"). */
 #define LAB_COND_ACCEL PROFILE_COND_ACCEL

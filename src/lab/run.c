@@ -539,7 +539,7 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 		free(self);
 		return error("cannot create '%s': %s", r->out, strerror(errno));
 	}
-	g.args = lab_guest_args(job->argc, job->argv, rq->exact, r->client,
+	g.args = lab_guest_args(rq->guest_args, rq->nguest_args, rq->exact, r->client,
 				job->keep != NULL, &g.nargs);
 	g.exact = rq->exact;
 	g.known_modules = r->known ? r->known_modules : NULL;

@@ -27,27 +27,27 @@ static int parse_roles(struct sample_filter *f, const char *arg)
 	return ret;
 }
 
-int sample_filter_option(struct sample_filter *f, int c, const char *arg)
+int sample_filter_add(struct sample_filter *f, enum sample_filter_key k,
+		      const char *arg)
 {
 	uint64_t v;
 
-	switch (c) {
-	case 50:
-		return parse_roles(f, arg) ? -1 : 1;
-	case 51:
+	switch (k) {
+	case SAMPLE_FILTER_ROLE:
+		return parse_roles(f, arg);
+	case SAMPLE_FILTER_CPU:
 		f->ncpus = parse_cpu_list(arg, f->cpus, MAX_CPUS);
-		return f->ncpus < 0 ? -1 : 1;
-	case 52:
+		return f->ncpus < 0 ? -1 : 0;
+	case SAMPLE_FILTER_PID:
 		if (f->npids == (int)(sizeof(f->pids) / sizeof(f->pids[0])))
 			return error("too many --pid: at most %zu",
 				     sizeof(f->pids) / sizeof(f->pids[0]));
 		if (parse_u64(arg, "--pid", 1, 1 << 30, &v))
 			return -1;
 		f->pids[f->npids++] = (int)v;
-		return 1;
-	default:
 		return 0;
 	}
+	return -1;
 }
 
 int sample_filter_active(const struct sample_filter *f)

@@ -21,22 +21,17 @@ struct sample_filter {
 	int npids;
 };
 
-#define SAMPLE_FILTER_HELP \
-"      --role LIST        only samples of these roles: client, responder,\n" \
-"                         workload (-- CMD, -p), perpkt, idle, other\n" \
-"                         (comma-separated)\n" \
-"      --cpu LIST         only samples taken on these CPUs, e.g. 0,2-3\n" \
-"      --pid PID          only the workload process with this pid (the\n" \
-"                         profile's client or responder)\n"
+/* What a filter option names (the commands' --role, --cpu, --pid). */
+enum sample_filter_key {
+	SAMPLE_FILTER_ROLE,
+	SAMPLE_FILTER_CPU,
+	SAMPLE_FILTER_PID,
+};
 
-#define SAMPLE_FILTER_OPTIONS \
-	{ "role", required_argument, NULL, 50 }, \
-	{ "cpu", required_argument, NULL, 51 }, \
-	{ "pid", required_argument, NULL, 52 }
-
-/* 1 when c (50..52) was a filter option and is parsed, 0 when it is not
- * one, -1 after printing why its value is bad. */
-int sample_filter_option(struct sample_filter *f, int c, const char *arg);
+/* Add arg (a role list, a CPU list, a pid) to f; -1 after printing why
+ * it is bad. */
+int sample_filter_add(struct sample_filter *f, enum sample_filter_key k,
+		      const char *arg);
 int sample_filter_active(const struct sample_filter *f);
 /* Drop what does not match from p; -1 after printing why (a pid the
  * profile does not know, --cpu with --callers). Adds a condition

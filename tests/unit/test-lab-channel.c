@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The guest's data port stream: base64 framing decoded into files, a
- * stream cut short (the guest died) and a hostile name refused; the
- * guest's arguments without the host-only options. */
+ * stream cut short (the guest died) and a hostile name refused; what
+ * the guest adds to its arguments. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,39 +99,28 @@ static void test_unpack(void **state)
 	assert_int_equal(lab_channel_unpack(stream, dir), -1);
 }
 
+/* What the guest adds to its arguments (the host's options are left
+ * out before, by the command: tests/unit/test-record-options.c). */
 static void test_guest_args(void **state)
 {
-	char *argv[] = {
-		"record", "--kernel", "bzImage", "-d", "2", "--vmlinux=vml",
-		"--qemu-arg", "-m", "--qemu-arg=2048", "-o", "out.json",
-		"--placement", "same", "-oother.json", "--guest-perpkt", "pp",
-		"--qemu-timeout", "9", "-r", "3", "--append", "mitigations=off",
-		"--modules=/lib/modules/x", "--config", "cfg", NULL,
-	};
+	char *args[] = { "-d", "2", "--placement", "same" };
 	size_t n;
-	char **a = lab_guest_args(25, argv, 0, 0, 0, &n);
+	char **a = lab_guest_args(args, 4, 0, 0, 0, &n);
 
 	assert_non_null(a);
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 4);
 	assert_string_equal(a[0], "-d");
-	assert_string_equal(a[1], "2");
-	assert_string_equal(a[2], "--placement");
 	assert_string_equal(a[3], "same");
-	assert_string_equal(a[4], "-r");
-	assert_string_equal(a[5], "3");
-	assert_null(a[6]);
+	assert_null(a[4]);
 	free(a);
 }
 
-/* exact mode: the host boots once per window, the guest marks it */
+/* exact mode: the guest marks the window and counts on every vCPU */
 static void test_guest_args_exact(void **state)
 {
-	char *argv[] = {
-		"record", "--kernel", "bzImage", "--exact", "-d", "2", "-r", "3",
-		"-r5", "--repeat=2", "--repeat", "4", "-o", "x.json", NULL,
-	};
+	char *args[] = { "-d", "2" };
 	size_t n;
-	char **a = lab_guest_args(14, argv, 1, 0, 0, &n);
+	char **a = lab_guest_args(args, 2, 1, 0, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 6);
@@ -145,22 +134,15 @@ static void test_guest_args_exact(void **state)
 	free(a);
 }
 
-/* --net nic: the client guest's args, without the NIC and the
- * responder's steering, with the responder as its peer */
+/* --net nic: the client guest has the responder as its peer */
 static void test_guest_args_nic(void **state)
 {
-	char *argv[] = {
-		"record", "--kernel", "bzImage", "--net", "nic", "-d", "1",
-		"--rps-cpus", "2", "--irq-cpu=0", "--net=nic:vmxnet3",
-		"--remote-cpus", "all", NULL,
-	};
+	char *args[] = { "-d", "1", "--remote-cpus", "all" };
 	size_t n;
-	char **a = lab_guest_args(13, argv, 0, 1, 0, &n);
+	char **a = lab_guest_args(args, 4, 0, 1, 0, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 8);
-	assert_string_equal(a[0], "-d");
-	assert_string_equal(a[1], "1");
 	assert_string_equal(a[2], "--remote-cpus");
 	assert_string_equal(a[3], "all");
 	assert_string_equal(a[4], "--peer");
@@ -171,27 +153,20 @@ static void test_guest_args_nic(void **state)
 	free(a);
 }
 
-/* stat --kernel: its own options stay on the host, the guest's record
- * counts only (--window-marks), once however it is asked */
+/* stat --kernel: the guest's record counts only (--window-marks), once
+ * however it is asked */
 static void test_guest_args_stat(void **state)
 {
-	char *argv[] = {
-		"stat", "--kernel", "bzImage", "--format", "json", "-d", "1",
-		"--confidence=99,5", "-r", "2", NULL,
-	};
+	char *args[] = { "-d", "1", "-r", "2" };
 	size_t n;
-	char **a = lab_guest_args(10, argv, 0, 0, 1, &n);
+	char **a = lab_guest_args(args, 4, 0, 0, 1, &n);
 
 	assert_non_null(a);
 	assert_int_equal(n, 5);
-	assert_string_equal(a[0], "-d");
-	assert_string_equal(a[1], "1");
-	assert_string_equal(a[2], "-r");
-	assert_string_equal(a[3], "2");
 	assert_string_equal(a[4], "--window-marks");
 	assert_null(a[5]);
 	free(a);
-	a = lab_guest_args(10, argv, 1, 0, 1, &n);
+	a = lab_guest_args(args, 2, 1, 0, 1, &n);
 	assert_non_null(a);
 	assert_int_equal(n, 6);
 	assert_string_equal(a[2], "--window-marks");
