@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/spread.h"
 #include "symbolize/symbolize.h"
 
 /* One model row on its way into a diff row: sorted by key to group. */
@@ -107,30 +108,35 @@ static int cell_init(struct diff_cell *c, const struct diff_profile *dp)
 	return c->rep ? 0 : -1;
 }
 
+struct cell_windows {
+	const struct diff_cell *c;
+	const struct profile *p;
+};
+
+static double cell_window(const void *ctx, size_t k)
+{
+	const struct cell_windows *w = ctx;
+
+	return profile_repeat_used(w->p, k) ? w->c->rep[k] : NAN;
+}
+
 /* Mean, spread and standard error once all rows are in. */
 static void cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 {
 	const struct profile *p = dp->m->profile;
-	double sum = 0, ss = 0;
-	size_t k, n = 0;
 
 	c->mean = c->value;
 	c->sd = 0;
 	c->se = c->err;
 	if (c->rep) {
-		for (k = 0; k < c->nrep; k++)
-			if (profile_repeat_used(p, k)) {
-				sum += c->rep[k];
-				n++;
-			}
-		if (n > 1) {
-			c->mean = sum / n;
-			for (k = 0; k < c->nrep; k++)
-				if (profile_repeat_used(p, k))
-					ss += (c->rep[k] - c->mean) *
-					      (c->rep[k] - c->mean);
-			c->sd = sqrt(ss / (n - 1));
-			c->se = c->sd / sqrt((double)n);
+		struct cell_windows w = { c, p };
+		struct spread s;
+
+		spread_over(c->nrep, cell_window, &w, 0, &s);
+		if (s.n > 1) {
+			c->mean = s.mean;
+			c->sd = s.sd;
+			c->se = s.sd / sqrt((double)s.n);
 			return;
 		}
 	}
@@ -529,32 +535,35 @@ static uint64_t pct_of(const struct latency_summary *l, enum diff_pct k)
 	       k == DIFF_P99 ? l->p99 : l->p999;
 }
 
+struct pct_windows {
+	const struct profile *p;
+	size_t k;
+};
+
+static double pct_window(const void *ctx, size_t r)
+{
+	const struct pct_windows *w = ctx;
+	const struct latency_summary *l = &w->p->repeats[r].latency;
+
+	return l->count ? (double)pct_of(l, w->k) : NAN;
+}
+
 static void percentiles_of(struct diff_profile *dp)
 {
 	const struct profile *p = dp->m->profile;
-	size_t k, r, n;
+	size_t k;
 
 	for (k = 0; k < DIFF_NPCT; k++) {
-		double sum = 0, ss = 0, mean;
+		struct pct_windows w = { p, k };
+		struct spread s;
 
 		dp->pct[k] = p->latency.count ? (double)pct_of(&p->latency, k) : -1;
 		dp->pct_se[k] = 0;
-		for (r = n = 0; r < p->nrepeats; r++)
-			if (p->repeats[r].latency.count) {
-				sum += (double)pct_of(&p->repeats[r].latency, k);
-				n++;
-			}
-		if (n < 2)
+		spread_over(p->nrepeats, pct_window, &w, 0, &s);
+		if (s.n < 2)
 			continue;
-		mean = sum / (double)n;
-		for (r = 0; r < p->nrepeats; r++)
-			if (p->repeats[r].latency.count) {
-				double x = (double)pct_of(&p->repeats[r].latency, k);
-
-				ss += (x - mean) * (x - mean);
-			}
-		dp->pct[k] = mean;
-		dp->pct_se[k] = sqrt(ss / (double)(n - 1)) / sqrt((double)n);
+		dp->pct[k] = s.mean;
+		dp->pct_se[k] = s.sd / sqrt((double)s.n);
 	}
 }
 
