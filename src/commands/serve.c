@@ -36,6 +36,7 @@
 #include "reports/render.h"
 #include "record/serve-recording.h"
 #include "system/procfile.h"
+#include "system/schedstat.h"
 #include "system/unit.h"
 #include "workload/transport.h"
 
@@ -100,31 +101,6 @@ struct client {
 	char addr[32];
 	char who[200];           /* "user U on host H from ADDR, ..." */
 };
-
-struct schedstat {
-	uint64_t cpu_ns, wait_ns, switches;
-};
-
-static int read_schedstat(pid_t pid, struct schedstat *s)
-{
-	char path[64];
-	unsigned long long a, b, c;
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fscanf(f, "%llu %llu %llu", &a, &b, &c);
-	fclose(f);
-	if (n != 3)
-		return -1;
-	s->cpu_ns = a;
-	s->wait_ns = b;
-	s->switches = c;
-	return 0;
-}
 
 /* icmp: this host's kernel answers the client's echo requests itself;
  * what it answered is the Icmp OutEchoReps of /proc/net/snmp (serve's
@@ -464,7 +440,7 @@ static int stop_answer(char *out, size_t len, const struct control_setup *setup,
 			 "answered=%llu kernel=1", (unsigned long long)answered);
 		return 0;
 	}
-	if (read_schedstat(pid, &s1) < 0) {
+	if (schedstat_read(pid, &s1) < 0) {
 		*err = "the responder is gone";
 		return -1;
 	}
@@ -552,7 +528,7 @@ static void serve_client(int fd, int lfd, const struct serve_options *o,
 					  sizeof(err)) < 0)
 			break;
 		if (!strcmp(line, "start")) {
-			started = kernel || read_schedstat(pid, &s0) == 0;
+			started = kernel || schedstat_read(pid, &s0) == 0;
 			in_window = 1;
 			answered0 = answered_now(kernel, answered);
 			if (rec && serve_recording_start(rec, answered0) < 0) {
