@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "reports/diff.h"
 #include "reports/diff-conditions.h"
+#include "reports/diff-significance.h"
 
 #include <errno.h>
 #include <math.h>
@@ -147,32 +148,6 @@ static void cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 			(double)p->round_trips;
 }
 
-static void cmp_fill(struct diff_cmp *cmp, const struct diff_cell *a,
-		     const struct diff_cell *b, int exact)
-{
-	double shift;
-
-	cmp->delta = b->value - a->value;
-	cmp->rel = a->value != 0 ? cmp->delta / fabs(a->value) : DIFF_NO_REL;
-	/* Welch: the spread of each side over its repeats, s^2/n, else its
-	 * Poisson error; the test is on the means of the windows */
-	cmp->from_repeats = a->rep && b->rep;
-	shift = cmp->from_repeats ? b->mean - a->mean : cmp->delta;
-	cmp->sigma = hypot(a->se, b->se);
-	cmp->mark = 0;
-	/* exact counts of one boot a side: how much boots differ is not
-	 * known, so no mark (-r N boots gives the spread) */
-	if (exact && !cmp->from_repeats)
-		return;
-	if (cmp->sigma > 0) {
-		double z = fabs(shift) / cmp->sigma;
-
-		cmp->mark = z > DIFF_SIGMA_2 ? 2 : z > DIFF_SIGMA_1 ? 1 : 0;
-	} else if (shift != 0) {
-		cmp->mark = 2;
-	}
-}
-
 /* Both profiles of a comparison hold exact counts. */
 static int both_exact(const struct diff *d, size_t i)
 {
@@ -184,7 +159,7 @@ static void row_cmp(struct diff_row *r, const struct diff *d)
 	size_t i;
 
 	for (i = 1; i < d->n; i++)
-		cmp_fill(&r->cmp[i], &r->cell[0], &r->cell[i], both_exact(d, i));
+		diff_cmp_cells(&r->cmp[i], &r->cell[0], &r->cell[i], both_exact(d, i));
 }
 
 static void drow_clear(struct diff_row *r)
@@ -492,13 +467,6 @@ static void check_conditions(struct diff *d)
 	check_workloads(d);
 }
 
-const char *diff_sig_basis(const struct diff *d)
-{
-	return d->prof[0].m->run.exact && d->prof[1].m->run.exact ?
-	       "Welch across boots: exact counts have no sampling error, one boot a side marks nothing" :
-	       "Welch across repeats when both sides have them, else Poisson sampling error";
-}
-
 /* What differs between the workloads of the profiles. */
 static void check_workloads(struct diff *d)
 {
@@ -583,23 +551,6 @@ static void latency_of(struct diff_profile *dp)
 	}
 }
 
-/* B against A for one latency figure; rel DIFF_NO_REL when unknown. */
-static void latency_cmp(struct diff_cmp *c, double a, double a_se, double b,
-			double b_se, int from_repeats)
-{
-	memset(c, 0, sizeof(*c));
-	c->rel = DIFF_NO_REL;
-	if (a < 0 || b < 0 || a == 0)
-		return;
-	c->delta = b - a;
-	c->rel = c->delta / a;
-	c->sigma = hypot(a_se, b_se);
-	c->from_repeats = from_repeats;
-	if (c->sigma > 0)
-		c->mark = fabs(c->delta) / c->sigma > DIFF_SIGMA_2 ? 2 :
-			  fabs(c->delta) / c->sigma > DIFF_SIGMA_1;
-}
-
 /*
  * The other tasks' busy time as one row at the end of view v, in the
  * profiles compared by their workload: a busy machine's other tasks
@@ -659,10 +610,10 @@ static int build_totals(struct diff *d)
 		int rep = a->m->nrepeats > 1 && b->m->nrepeats > 1;
 		size_t k;
 
-		latency_cmp(&d->latency[i], a->latency, a->latency_se,
+		diff_cmp_latency(&d->latency[i], a->latency, a->latency_se,
 			    b->latency, b->latency_se, rep);
 		for (k = 0; k < DIFF_NPCT; k++)
-			latency_cmp(&d->pct[k][i], a->pct[k], a->pct_se[k],
+			diff_cmp_latency(&d->pct[k][i], a->pct[k], a->pct_se[k],
 				    b->pct[k], b->pct_se[k], rep);
 	}
 	return 0;
