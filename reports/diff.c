@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "reports/diff.h"
 #include "reports/diff-conditions.h"
+#include "reports/diff-significance.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/spread.h"
 #include "symbolize/symbolize.h"
 
 /* One model row on its way into a diff row: sorted by key to group. */
@@ -107,30 +109,35 @@ static int cell_init(struct diff_cell *c, const struct diff_profile *dp)
 	return c->rep ? 0 : -1;
 }
 
+struct cell_windows {
+	const struct diff_cell *c;
+	const struct profile *p;
+};
+
+static double cell_window(const void *ctx, size_t k)
+{
+	const struct cell_windows *w = ctx;
+
+	return profile_repeat_used(w->p, k) ? w->c->rep[k] : NAN;
+}
+
 /* Mean, spread and standard error once all rows are in. */
 static void cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 {
 	const struct profile *p = dp->m->profile;
-	double sum = 0, ss = 0;
-	size_t k, n = 0;
 
 	c->mean = c->value;
 	c->sd = 0;
 	c->se = c->err;
 	if (c->rep) {
-		for (k = 0; k < c->nrep; k++)
-			if (profile_repeat_used(p, k)) {
-				sum += c->rep[k];
-				n++;
-			}
-		if (n > 1) {
-			c->mean = sum / n;
-			for (k = 0; k < c->nrep; k++)
-				if (profile_repeat_used(p, k))
-					ss += (c->rep[k] - c->mean) *
-					      (c->rep[k] - c->mean);
-			c->sd = sqrt(ss / (n - 1));
-			c->se = c->sd / sqrt((double)n);
+		struct cell_windows w = { c, p };
+		struct spread s;
+
+		spread_over(c->nrep, cell_window, &w, 0, &s);
+		if (s.n > 1) {
+			c->mean = s.mean;
+			c->sd = s.sd;
+			c->se = s.sd / sqrt((double)s.n);
 			return;
 		}
 	}
@@ -139,32 +146,6 @@ static void cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 	if (c->se == 0 && p->round_trips && !dp->m->run.exact)
 		c->se = (double)p->events[dp->event].period * dp->scale /
 			(double)p->round_trips;
-}
-
-static void cmp_fill(struct diff_cmp *cmp, const struct diff_cell *a,
-		     const struct diff_cell *b, int exact)
-{
-	double shift;
-
-	cmp->delta = b->value - a->value;
-	cmp->rel = a->value != 0 ? cmp->delta / fabs(a->value) : DIFF_NO_REL;
-	/* Welch: the spread of each side over its repeats, s^2/n, else its
-	 * Poisson error; the test is on the means of the windows */
-	cmp->from_repeats = a->rep && b->rep;
-	shift = cmp->from_repeats ? b->mean - a->mean : cmp->delta;
-	cmp->sigma = hypot(a->se, b->se);
-	cmp->mark = 0;
-	/* exact counts of one boot a side: how much boots differ is not
-	 * known, so no mark (-r N boots gives the spread) */
-	if (exact && !cmp->from_repeats)
-		return;
-	if (cmp->sigma > 0) {
-		double z = fabs(shift) / cmp->sigma;
-
-		cmp->mark = z > DIFF_SIGMA_2 ? 2 : z > DIFF_SIGMA_1 ? 1 : 0;
-	} else if (shift != 0) {
-		cmp->mark = 2;
-	}
 }
 
 /* Both profiles of a comparison hold exact counts. */
@@ -178,7 +159,7 @@ static void row_cmp(struct diff_row *r, const struct diff *d)
 	size_t i;
 
 	for (i = 1; i < d->n; i++)
-		cmp_fill(&r->cmp[i], &r->cell[0], &r->cell[i], both_exact(d, i));
+		diff_cmp_cells(&r->cmp[i], &r->cell[0], &r->cell[i], both_exact(d, i));
 }
 
 static void drow_clear(struct diff_row *r)
@@ -486,13 +467,6 @@ static void check_conditions(struct diff *d)
 	check_workloads(d);
 }
 
-const char *diff_sig_basis(const struct diff *d)
-{
-	return d->prof[0].m->run.exact && d->prof[1].m->run.exact ?
-	       "Welch across boots: exact counts have no sampling error, one boot a side marks nothing" :
-	       "Welch across repeats when both sides have them, else Poisson sampling error";
-}
-
 /* What differs between the workloads of the profiles. */
 static void check_workloads(struct diff *d)
 {
@@ -529,32 +503,35 @@ static uint64_t pct_of(const struct latency_summary *l, enum diff_pct k)
 	       k == DIFF_P99 ? l->p99 : l->p999;
 }
 
+struct pct_windows {
+	const struct profile *p;
+	size_t k;
+};
+
+static double pct_window(const void *ctx, size_t r)
+{
+	const struct pct_windows *w = ctx;
+	const struct latency_summary *l = &w->p->repeats[r].latency;
+
+	return l->count ? (double)pct_of(l, w->k) : NAN;
+}
+
 static void percentiles_of(struct diff_profile *dp)
 {
 	const struct profile *p = dp->m->profile;
-	size_t k, r, n;
+	size_t k;
 
 	for (k = 0; k < DIFF_NPCT; k++) {
-		double sum = 0, ss = 0, mean;
+		struct pct_windows w = { p, k };
+		struct spread s;
 
 		dp->pct[k] = p->latency.count ? (double)pct_of(&p->latency, k) : -1;
 		dp->pct_se[k] = 0;
-		for (r = n = 0; r < p->nrepeats; r++)
-			if (p->repeats[r].latency.count) {
-				sum += (double)pct_of(&p->repeats[r].latency, k);
-				n++;
-			}
-		if (n < 2)
+		spread_over(p->nrepeats, pct_window, &w, 0, &s);
+		if (s.n < 2)
 			continue;
-		mean = sum / (double)n;
-		for (r = 0; r < p->nrepeats; r++)
-			if (p->repeats[r].latency.count) {
-				double x = (double)pct_of(&p->repeats[r].latency, k);
-
-				ss += (x - mean) * (x - mean);
-			}
-		dp->pct[k] = mean;
-		dp->pct_se[k] = sqrt(ss / (double)(n - 1)) / sqrt((double)n);
+		dp->pct[k] = s.mean;
+		dp->pct_se[k] = s.sd / sqrt((double)s.n);
 	}
 }
 
@@ -572,23 +549,6 @@ static void latency_of(struct diff_profile *dp)
 		dp->latency = l->mean;
 		dp->latency_se = l->stddev / sqrt((double)l->count);
 	}
-}
-
-/* B against A for one latency figure; rel DIFF_NO_REL when unknown. */
-static void latency_cmp(struct diff_cmp *c, double a, double a_se, double b,
-			double b_se, int from_repeats)
-{
-	memset(c, 0, sizeof(*c));
-	c->rel = DIFF_NO_REL;
-	if (a < 0 || b < 0 || a == 0)
-		return;
-	c->delta = b - a;
-	c->rel = c->delta / a;
-	c->sigma = hypot(a_se, b_se);
-	c->from_repeats = from_repeats;
-	if (c->sigma > 0)
-		c->mark = fabs(c->delta) / c->sigma > DIFF_SIGMA_2 ? 2 :
-			  fabs(c->delta) / c->sigma > DIFF_SIGMA_1;
 }
 
 /*
@@ -650,10 +610,10 @@ static int build_totals(struct diff *d)
 		int rep = a->m->nrepeats > 1 && b->m->nrepeats > 1;
 		size_t k;
 
-		latency_cmp(&d->latency[i], a->latency, a->latency_se,
+		diff_cmp_latency(&d->latency[i], a->latency, a->latency_se,
 			    b->latency, b->latency_se, rep);
 		for (k = 0; k < DIFF_NPCT; k++)
-			latency_cmp(&d->pct[k][i], a->pct[k], a->pct_se[k],
+			diff_cmp_latency(&d->pct[k][i], a->pct[k], a->pct_se[k],
 				    b->pct[k], b->pct_se[k], rep);
 	}
 	return 0;

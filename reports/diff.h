@@ -24,7 +24,8 @@
 struct diff_conditions;
 #define DIFF_OTHER_NAME "[other]"
 
-/* Significance marks: |delta| over the standard error of the delta. */
+/* Significance marks: |delta| over the standard error of the delta
+ * (the rule: reports/diff-significance.c). */
 #define DIFF_SIGMA_1 2.0   /* "*" */
 #define DIFF_SIGMA_2 3.0   /* "**" */
 

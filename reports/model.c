@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "reports/model-internal.h"
+#include "reports/spread.h"
 
 /* One distinct sampled address, resolved once however many samples hit it. */
 struct addr_info {
@@ -432,32 +433,22 @@ double model_repeat_latency(const struct model *m, size_t k)
 	return p->repeats[k].latency.mean;
 }
 
-/* Mean and sample standard deviation of the windows with round trips:
- * a window without any tells nothing about the value per round trip,
- * and one cut short is left out unless asked for (--include-partial). */
-static void repeat_stats(const struct model *m, const struct model_row *r,
-			 size_t e, double *mean, double *sd)
+struct row_event {
+	const struct model *m;
+	const struct model_row *r;
+	size_t e;
+};
+
+/* A window without round trips tells nothing about the value per round
+ * trip, and one cut short is left out unless asked for
+ * (--include-partial). */
+static double row_window_value(const void *ctx, size_t k)
 {
-	const struct profile *p = m->profile;
-	double sum = 0, ss = 0;
-	size_t k, n = 0;
+	const struct row_event *re = ctx;
 
-	for (k = 0; k < (size_t)m->nrepeats; k++) {
-		if (!profile_repeat_used(p, k))
-			continue;
-		sum += model_repeat_value(m, r, e, k);
-		n++;
-	}
-	*mean = n ? sum / n : 0;
-	for (k = 0; k < (size_t)m->nrepeats; k++) {
-		double d;
-
-		if (!profile_repeat_used(p, k))
-			continue;
-		d = model_repeat_value(m, r, e, k) - *mean;
-		ss += d * d;
-	}
-	*sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
+	if (!profile_repeat_used(re->m->profile, k))
+		return NAN;
+	return model_repeat_value(re->m, re->r, re->e, k);
 }
 
 void finish_row(struct model_row *r, const struct model *m)
@@ -472,8 +463,14 @@ void finish_row(struct model_row *r, const struct model *m)
 			r->per_rt[e] / sqrt((double)r->samples[e]) : 0;
 		r->rep_mean[e] = r->per_rt[e];
 		r->spread[e] = 0;
-		if (m->nrepeats > 1)
-			repeat_stats(m, r, e, &r->rep_mean[e], &r->spread[e]);
+		if (m->nrepeats > 1) {
+			struct row_event re = { m, r, e };
+			struct spread s;
+
+			spread_over((size_t)m->nrepeats, row_window_value, &re, 0, &s);
+			r->rep_mean[e] = s.mean;
+			r->spread[e] = s.sd;
+		}
 	}
 	r->ipc = -1;
 	if (m->cycles_event >= 0 && m->insns_event >= 0 &&
@@ -554,29 +551,24 @@ out:
 	return ret;
 }
 
+static double window_latency(const void *m, size_t k)
+{
+	double v = model_repeat_latency(m, k);
+
+	return v < 0 ? NAN : v;
+}
+
 static void repeat_latency(struct model *m)
 {
-	double sum = 0, ss = 0, v;
-	size_t k, n = 0;
+	struct spread s;
 
 	if (m->nrepeats < 2)
 		return;
-	for (k = 0; k < (size_t)m->nrepeats; k++) {
-		v = model_repeat_latency(m, k);
-		if (v < 0)
-			continue;
-		sum += v;
-		n++;
-	}
-	if (!n)
+	spread_over((size_t)m->nrepeats, window_latency, m, 0, &s);
+	if (!s.n)
 		return;
-	m->rep_latency_mean = sum / n;
-	for (k = 0; k < (size_t)m->nrepeats; k++) {
-		v = model_repeat_latency(m, k);
-		if (v >= 0)
-			ss += (v - m->rep_latency_mean) * (v - m->rep_latency_mean);
-	}
-	m->rep_latency_sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
+	m->rep_latency_mean = s.mean;
+	m->rep_latency_sd = s.sd;
 }
 
 /* The conditions and the histogram, for the renderers that show them. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/report-table.h"
 
 /*
  * One table (the --by view) as RFC 4180 CSV: a header line, then one
@@ -18,6 +19,7 @@
 static void put_row(FILE *f, const struct model *m, const struct model_row *r,
 		    int function_columns)
 {
+	struct report_cells c;
 	size_t e;
 
 	render_csv_field(f, r->name);
@@ -29,12 +31,12 @@ static void put_row(FILE *f, const struct model *m, const struct model_row *r,
 		fputc(',', f);
 		render_csv_field(f, r->file);
 	}
-	fprintf(f, ",%llu,%.6f,%.6f", (unsigned long long)r->samples[0],
-		r->share, r->cum);
+	report_row_cells(m, r, &c);
+	fprintf(f, ",%llu,%.6f,%.6f", c.samples, c.share, c.cum);
 	for (e = 0; e < m->nevents; e++)
-		fprintf(f, ",%.6g,%.6g", r->per_rt[e], model_row_error(m, r, e));
-	if (r->ipc >= 0)
-		fprintf(f, ",%.4f", r->ipc);
+		fprintf(f, ",%.6g,%.6g", c.value[e], c.error[e]);
+	if (c.ipc >= 0)
+		fprintf(f, ",%.4f", c.ipc);
 	else
 		fputc(',', f);
 	fputc('\n', f);

@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "reports/html-common.h"
+#include "reports/report-table.h"
 #include "reports/sides.h"
 #include "reports/summary.h"
 
@@ -255,27 +256,27 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 		html_escape(f, m->run.unit.abbrev);
 		fputs("</th>", f);
 		if (!e)
-			fputs(m->nrepeats > 1 ? "<th>sd</th>" : "<th>&#177;</th>", f);
+			fputs(report_error_is_spread(m) ? "<th>sd</th>" : "<th>&#177;</th>", f);
 	}
 	fputs("<th>IPC</th></tr>\n", f);
 	for (i = 0; i < v->n; i++) {
 		const struct model_row *r = &v->rows[i];
+		struct report_cells c;
 
 		if (!report_row_shown(o, i, r))
 			break;
+		report_row_cells(m, r, &c);
 		fputs("<tr><td>", f);
 		html_escape(f, r->name);
 		fprintf(f, "</td><td class=n>%llu</td><td class=n>%.2f</td><td class=n>%.2f</td>",
-			(unsigned long long)r->samples[0], 100 * r->share,
-			100 * r->cum);
+			c.samples, 100 * c.share, 100 * c.cum);
 		for (e = 0; e < m->nevents; e++) {
-			fprintf(f, "<td class=n>%.1f</td>", r->per_rt[e]);
+			fprintf(f, "<td class=n>%.1f</td>", c.value[e]);
 			if (!e)
-				fprintf(f, "<td class=n>%.1f</td>",
-					model_row_error(m, r, 0));
+				fprintf(f, "<td class=n>%.1f</td>", c.error[0]);
 		}
-		if (r->ipc >= 0)
-			fprintf(f, "<td class=n>%.2f</td></tr>\n", r->ipc);
+		if (c.ipc >= 0)
+			fprintf(f, "<td class=n>%.2f</td></tr>\n", c.ipc);
 		else
 			fputs("<td class=n>-</td></tr>\n", f);
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/report-table.h"
 #include "reports/sides.h"
 #include "reports/summary.h"
 
@@ -37,7 +38,7 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 		fprintf(f, "| %s/%s ", m->run.events[e].name ?
 			m->run.events[e].name : "?", m->run.unit.abbrev);
 		if (!e)
-			fputs("| +- ", f);
+			fprintf(f, "| %s ", report_error_label(m));
 	}
 	if (m->cycles_event >= 0 && m->insns_event >= 0)
 		fputs("| IPC ", f);
@@ -49,21 +50,22 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 	fputs("|\n", f);
 	for (i = 0; i < v->n; i++) {
 		const struct model_row *r = &v->rows[i];
+		struct report_cells c;
 
 		if (!report_row_shown(o, i, r))
 			break;
+		report_row_cells(m, r, &c);
 		cell(f, r->name);
-		fprintf(f, "| %llu | %.2f | %.2f ",
-			(unsigned long long)r->samples[0], 100 * r->share,
-			100 * r->cum);
+		fprintf(f, "| %llu | %.2f | %.2f ", c.samples, 100 * c.share,
+			100 * c.cum);
 		for (e = 0; e < m->nevents; e++) {
-			fprintf(f, "| %.1f ", r->per_rt[e]);
+			fprintf(f, "| %.1f ", c.value[e]);
 			if (!e)
-				fprintf(f, "| %.1f ", r->err[0]);
+				fprintf(f, "| %.1f ", c.error[0]);
 		}
 		if (m->cycles_event >= 0 && m->insns_event >= 0) {
-			if (r->ipc >= 0)
-				fprintf(f, "| %.2f ", r->ipc);
+			if (c.ipc >= 0)
+				fprintf(f, "| %.2f ", c.ipc);
 			else
 				fputs("| - ", f);
 		}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/report-table.h"
 #include "reports/sides.h"
 #include "reports/summary.h"
 
@@ -52,7 +53,6 @@ struct layout {
 	/* "+-": sampling error; "sd": spread across repeats (issue 7) */
 	const char *bar_label;
 	const struct model *m;
-	const struct model_row *rest_row;  /* summed rows: no spread known */
 	size_t nval;      /* event columns that fit */
 	int wbucket;
 	int wmodule;      /* 0: no module column (no row is in a module) */
@@ -155,11 +155,6 @@ static void wrapf(struct text_ctx *c, const char *fmt, ...)
 static void fmt_val(char *buf, size_t len, double v)
 {
 	snprintf(buf, len, "%.1f", v);
-}
-
-static double row_bar(const struct model *m, const struct model_row *r)
-{
-	return model_row_error(m, r, 0);
 }
 
 /* The facts a mail-sized report keeps; --full shows every one. With a
@@ -300,7 +295,7 @@ static void layout_compute(struct layout *L, const struct model *m,
 
 	memset(L, 0, sizeof(*L));
 	L->m = m;
-	L->bar_label = m->nrepeats > 1 ? "sd" : "+-";
+	L->bar_label = report_error_label(m);
 	/* exact counts: no sampling error, a spread only across boots */
 	L->show_err = !m->run.exact || m->nrepeats > 1;
 	L->show_cum = 1;
@@ -344,7 +339,7 @@ static void layout_compute(struct layout *L, const struct model *m,
 
 		fixed += L->wval[0] + 1;
 		L->nval = 1;
-		fmt_val(v, sizeof(v), row_bar(m, &m->total));
+		fmt_val(v, sizeof(v), model_row_error(m, &m->total, 0));
 		L->werr = strlen(v) > 5 ? strlen(v) : 5;
 		if (L->show_err)
 			fixed += L->werr + 1;
@@ -407,30 +402,31 @@ static void put_row(struct text_ctx *c, const struct layout *L,
 {
 	struct line l = { .len = 0 };
 	char pct[32], cum[32] = "", sym[512], v[64];
+	struct report_cells cells;
 	size_t e;
 
-	snprintf(pct, sizeof(pct), "%.2f", r->share * 100);
+	/* a row of omitted rows has no repeats: its sampling error */
+	report_row_cells(L->m, r, &cells);
+	snprintf(pct, sizeof(pct), "%.2f", cells.share * 100);
 	if (show_cum)
-		snprintf(cum, sizeof(cum), "%.2f", r->cum * 100);
-	line_add(&l, "%*llu %*s ", L->wsamples,
-		 (unsigned long long)r->samples[0], PCT_W, pct);
+		snprintf(cum, sizeof(cum), "%.2f", cells.cum * 100);
+	line_add(&l, "%*llu %*s ", L->wsamples, cells.samples, PCT_W, pct);
 	if (L->show_cum)
 		line_add(&l, "%*s ", PCT_W, cum);
 	for (e = 0; e < L->nval; e++) {
 		if (L->m->run.events[e].not_counting)
 			snprintf(v, sizeof(v), "n/a");
 		else
-			fmt_val(v, sizeof(v), r->per_rt[e]);
+			fmt_val(v, sizeof(v), cells.value[e]);
 		line_add(&l, "%*s ", L->wval[e], v);
 		if (!e && L->show_err) {
-			fmt_val(v, sizeof(v), L->rest_row == r ?
-				r->err[0] : row_bar(L->m, r));
+			fmt_val(v, sizeof(v), cells.error[0]);
 			line_add(&l, "%*s ", L->werr, v);
 		}
 	}
 	if (L->show_ipc) {
-		if (r->ipc >= 0)
-			line_add(&l, "%4.2f ", r->ipc);
+		if (cells.ipc >= 0)
+			line_add(&l, "%4.2f ", cells.ipc);
 		else
 			line_add(&l, "%4s ", "-");
 	}
@@ -489,7 +485,6 @@ static void put_view(struct text_ctx *c, const struct model *m,
 		model_rest_row(m, v, shown, &rest);
 		snprintf(label, sizeof(label), "(%zu more not shown)",
 			 v->n - shown);
-		L.rest_row = &rest;
 		put_row(c, &L, &rest, label, 1);
 	}
 	if (!totals)

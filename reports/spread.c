@@ -72,25 +72,46 @@ double student_t(double confidence, int df)
 	       (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / (384 * n * n * n);
 }
 
-void spread_of(const double *v, int n, double confidence, struct spread *out)
+void spread_over(size_t n, double (*get)(const void *ctx, size_t k),
+		 const void *ctx, double confidence, struct spread *out)
 {
-	double sum = 0, ss = 0;
-	int i;
+	double sum = 0, ss = 0, v;
+	size_t k;
+	int used = 0;
 
-	out->n = n;
 	out->confidence = confidence;
 	out->mean = out->sd = out->half = 0;
-	if (n < 1)
+	for (k = 0; k < n; k++) {
+		v = get(ctx, k);
+		if (isnan(v))
+			continue;
+		sum += v;
+		used++;
+	}
+	out->n = used;
+	if (used < 1)
 		return;
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	out->mean = sum / n;
-	if (n < 2)
+	out->mean = sum / used;
+	if (used < 2)
 		return;
-	for (i = 0; i < n; i++)
-		ss += (v[i] - out->mean) * (v[i] - out->mean);
-	out->sd = sqrt(ss / (n - 1));
-	spread_at(out, confidence);
+	for (k = 0; k < n; k++) {
+		v = get(ctx, k);
+		if (!isnan(v))
+			ss += (v - out->mean) * (v - out->mean);
+	}
+	out->sd = sqrt(ss / (used - 1));
+	if (confidence > 0)
+		spread_at(out, confidence);
+}
+
+static double array_value(const void *ctx, size_t k)
+{
+	return ((const double *)ctx)[k];
+}
+
+void spread_of(const double *v, int n, double confidence, struct spread *out)
+{
+	spread_over(n > 0 ? (size_t)n : 0, array_value, v, confidence, out);
 }
 
 void spread_at(struct spread *s, double confidence)

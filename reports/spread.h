@@ -2,6 +2,8 @@
 #ifndef PERPKT_SPREAD_H
 #define PERPKT_SPREAD_H
 
+#include <stddef.h>
+
 /*
  * The spread of one figure over repeated windows: mean, sample standard
  * deviation and the half-width of a Student t confidence interval of the
@@ -14,7 +16,14 @@ struct spread {
 	double half;        /* the interval is mean +- half */
 };
 
+/* The one rule for a figure over repeats: a value that is NaN (a window
+ * that tells nothing of it) is left out, and out->n counts the others.
+ * Confidence 0 asks for no interval (half is 0). */
 void spread_of(const double *v, int n, double confidence, struct spread *out);
+/* The same over n values handed one at a time, each asked for twice:
+ * get(ctx, k) is the value of window k, or NaN. */
+void spread_over(size_t n, double (*get)(const void *ctx, size_t k),
+		 const void *ctx, double confidence, struct spread *out);
 /* The same spread's interval at another confidence (stat --confidence,
  * known only after the model is built). */
 void spread_at(struct spread *s, double confidence);

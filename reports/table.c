@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/spread.h"
 #include "symbolize/symbolize.h"
 
 enum tv_kind { TV_LATENCY, TV_P50, TV_P99, TV_TOTAL, TV_BUSY, TV_BUCKET, TV_FUNCTION };
@@ -95,22 +96,12 @@ static double row_value(const struct model *m, const struct tv *v, int e,
 
 static void row_stats(struct table_row *r)
 {
-	double sum = 0, ss = 0;
-	size_t i, n = 0;
+	struct spread s;
 
-	for (i = 0; i < r->nvals; i++)
-		if (!isnan(r->vals[i])) {
-			sum += r->vals[i];
-			n++;
-		}
-	r->mean = n ? sum / n : NAN;
-	r->sd = -1;
-	if (n < 2)
-		return;
-	for (i = 0; i < r->nvals; i++)
-		if (!isnan(r->vals[i]))
-			ss += (r->vals[i] - r->mean) * (r->vals[i] - r->mean);
-	r->sd = sqrt(ss / (n - 1));
+	/* a NaN is a profile without the value */
+	spread_of(r->vals, (int)r->nvals, 0, &s);
+	r->mean = s.n ? s.mean : NAN;
+	r->sd = s.n > 1 ? s.sd : -1;
 }
 
 int table_build(struct table *t, const struct model *const *m,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile/histogram-quantile.h"
 
 static int same(const char *a, const char *b)
 {
@@ -219,25 +220,6 @@ static int merge_counts(struct profile *into, struct profile *from)
 	return 0;
 }
 
-/* The midpoint of the bucket holding quantile q, within min..max, as
- * the recorder's own histogram gives it. */
-static uint64_t quantile(const struct profile *p, const struct latency_summary *l,
-			 double q)
-{
-	uint64_t rank = (uint64_t)ceil(q * (double)l->count), seen = 0, mid;
-	size_t i;
-
-	for (i = 0; i < p->nhistogram; i++) {
-		seen += p->histogram[i].count;
-		if (seen >= (rank ? rank : 1))
-			break;
-	}
-	if (i == p->nhistogram)
-		return l->max;
-	mid = p->histogram[i].lo + (p->histogram[i].hi - p->histogram[i].lo) / 2;
-	return mid < l->min ? l->min : mid > l->max ? l->max : mid;
-}
-
 static int merge_latency(struct profile *into, const struct profile *from)
 {
 	struct latency_summary *a = &into->latency;
@@ -282,11 +264,11 @@ static int merge_latency(struct profile *into, const struct profile *from)
 	a->count += b->count;
 	a->mean = mean;
 	a->stddev = var > 0 ? sqrt(var) : 0;
-	a->p50 = quantile(into, a, 0.50);
-	a->p90 = quantile(into, a, 0.90);
-	a->p99 = quantile(into, a, 0.99);
-	a->p999 = quantile(into, a, 0.999);
-	a->p9999 = quantile(into, a, 0.9999);
+	a->p50 = profile_histogram_quantile(into->histogram, into->nhistogram, a, 0.50);
+	a->p90 = profile_histogram_quantile(into->histogram, into->nhistogram, a, 0.90);
+	a->p99 = profile_histogram_quantile(into->histogram, into->nhistogram, a, 0.99);
+	a->p999 = profile_histogram_quantile(into->histogram, into->nhistogram, a, 0.999);
+	a->p9999 = profile_histogram_quantile(into->histogram, into->nhistogram, a, 0.9999);
 	return 0;
 }
 

@@ -2,34 +2,10 @@
 /* A profile's fields against each other, as record writes them. */
 #include "profile/read-check.h"
 
-#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
-/* The value record gives quantile q of the histogram: the midpoint of
- * the bucket holding rank ceil(q * n), clamped to [min, max], as
- * histogram_quantile() does (src/workload/histogram.c). */
-static uint64_t quantile(const struct profile *p, uint64_t n, double q)
-{
-	uint64_t rank = (uint64_t)ceil(q * (double)n), seen = 0, mid;
-	size_t i;
-
-	if (!rank)
-		rank = 1;
-	for (i = 0; i < p->nhistogram; i++) {
-		seen += p->histogram[i].count;
-		if (seen >= rank)
-			break;
-	}
-	if (i == p->nhistogram)
-		return p->latency.max;
-	mid = p->histogram[i].lo + (p->histogram[i].hi - p->histogram[i].lo) / 2;
-	if (mid < p->latency.min)
-		return p->latency.min;
-	if (mid > p->latency.max)
-		return p->latency.max;
-	return mid;
-}
+#include "profile/histogram-quantile.h"
 
 static void check_latency(struct reader *r, const struct profile *p, const char *side)
 {
@@ -85,7 +61,8 @@ static void check_latency(struct reader *r, const struct profile *p, const char 
 	}
 	for (i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
 		uint64_t have = *(const uint64_t *)((const char *)l + pct[i].off),
-			 want = quantile(p, l->count, pct[i].q);
+			 want = profile_histogram_quantile(p->histogram, p->nhistogram,
+							   l, pct[i].q);
 
 		/* p9999 0: not stated (older profiles) */
 		if (have == want || (!have && !strcmp(pct[i].name, "p9999")))

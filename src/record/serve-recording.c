@@ -346,3 +346,12 @@ void serve_recording_close(struct serve_recording *r)
 	free(r->win);
 	free(r);
 }
+
+const struct serve_recorder serve_recording_ops = {
+	.open = serve_recording_open,
+	.start = serve_recording_start,
+	.stop = serve_recording_stop,
+	.drain = serve_recording_drain,
+	.document = serve_recording_document,
+	.close = serve_recording_close,
+};

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "workload/control.h"
+#include "workload/serve.h"
 
 /*
  * The responder's side of a two-host run: `perpkt serve` samples its
@@ -41,5 +42,8 @@ int serve_recording_document(struct serve_recording *r, const char *command,
 			     const char *client, char **text, size_t *len,
 			     char *why, size_t whylen);
 void serve_recording_close(struct serve_recording *r);
+
+/* The functions above, for the server (workload/serve.h). */
+extern const struct serve_recorder serve_recording_ops;
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "system/procfile.h"
+#include "system/schedstat.h"
 
 static uint64_t ticks_to_ns(uint64_t t)
 {
@@ -146,22 +147,18 @@ int procstat_parse_irqs(const char *text, const char *kind, struct procstat *s)
 
 static int read_task(pid_t pid, enum role role, struct profile_task *t)
 {
+	struct schedstat ss;
 	char path[64], *text, *p;
-	unsigned long long run = 0, wait = 0, slices = 0, ut = 0, st = 0;
+	unsigned long long ut = 0, st = 0;
 	int i;
 
 	memset(t, 0, sizeof(*t));
 	t->role = role;
 	t->pid = pid;
 	t->cpu = -1;
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	text = procfile_read(path);
-	if (!text || sscanf(text, "%llu %llu %llu", &run, &wait, &slices) != 3) {
-		free(text);
-		return error("cannot read '%s': %s", path,
+	if (schedstat_read(pid, &ss) < 0)
+		return error("cannot read '/proc/%d/schedstat': %s", (int)pid,
 			     errno ? strerror(errno) : "unexpected format");
-	}
-	free(text);
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	text = procfile_read(path);
 	/* the command name may hold spaces: fields resume after its ')' */
@@ -173,9 +170,9 @@ static int read_task(pid_t pid, enum role role, struct profile_task *t)
 		return error("cannot read '%s': unexpected format", path);
 	}
 	free(text);
-	t->cpu_ns = run;
-	t->wait_ns = wait;
-	t->switches = slices;
+	t->cpu_ns = ss.cpu_ns;
+	t->wait_ns = ss.wait_ns;
+	t->switches = ss.switches;
 	t->user_ns = ticks_to_ns(ut);
 	t->system_ns = ticks_to_ns(st);
 	return 0;

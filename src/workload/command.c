@@ -27,6 +27,7 @@
 
 #include "error.h"
 #include "system/procfile.h"
+#include "system/schedstat.h"
 
 #define MAX_ROOTS 64
 #define CACHE_SLOTS 4096   /* a power of two */
@@ -339,35 +340,6 @@ static uint64_t ticks_to_ns(unsigned long long t)
 	return (uint64_t)t * (1000000000ULL / (uint64_t)(hz > 0 ? hz : 100));
 }
 
-/* schedstat of every thread of pid: run, wait, timeslices. */
-static void add_schedstat(pid_t pid, struct profile_task *t)
-{
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	dir = opendir(path);
-	while (dir && (d = readdir(dir))) {
-		unsigned long long run, wait, slices;
-		char file[300], *text;
-
-		if (d->d_name[0] < '0' || d->d_name[0] > '9')
-			continue;
-		snprintf(file, sizeof(file), "/proc/%d/task/%s/schedstat",
-			 (int)pid, d->d_name);
-		text = procfile_read(file);
-		if (text && sscanf(text, "%llu %llu %llu", &run, &wait, &slices) == 3) {
-			t->cpu_ns += run;
-			t->wait_ns += wait;
-			t->switches += slices;
-		}
-		free(text);
-	}
-	if (dir)
-		closedir(dir);
-}
-
 static uint64_t tv_ns(const struct timeval *tv)
 {
 	return (uint64_t)tv->tv_sec * 1000000000ULL +
@@ -403,7 +375,7 @@ int command_times(struct command *c, struct profile_task *t)
 		return error("cannot read '/proc': %s", strerror(errno));
 	while ((d = readdir(dir))) {
 		unsigned long long user, sys;
-		struct profile_task live;
+		struct schedstat live = { 0 };
 		pid_t pid = (pid_t)atoi(d->d_name);
 
 		if (pid <= 0 || !owned_uncached(c, pid))
@@ -413,8 +385,7 @@ int command_times(struct command *c, struct profile_task *t)
 		t->user_ns += ticks_to_ns(user);
 		t->system_ns += ticks_to_ns(sys);
 		/* on-CPU time of the live threads, at ns resolution */
-		memset(&live, 0, sizeof(live));
-		add_schedstat(pid, &live);
+		schedstat_add_threads(pid, &live);
 		t->cpu_ns += live.cpu_ns;
 		t->wait_ns += live.wait_ns;
 		t->switches += live.switches;

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "profile/histogram-quantile.h"
+
 /*
  * Bucket layout: values below HIST_SUB get a bucket each (width 1).
  * Above, a value whose top bit is bit b (b >= HIST_SUB_BITS) lies in
@@ -55,36 +57,27 @@ void histogram_add(struct histogram *h, uint64_t ns)
 	h->bucket[bucket_index(ns)]++;
 }
 
+static uint64_t bucket_held(const void *h, size_t i)
+{
+	return ((const struct histogram *)h)->bucket[i];
+}
+
+static void bucket_bounds(const void *h, size_t i, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t width;
+
+	*lo = bucket_lower((unsigned int)i, &width);
+	*hi = *lo + width;	/* wraps to 0 past the top bucket */
+}
+
 uint64_t histogram_quantile(const struct histogram *h, double q)
 {
-	uint64_t rank, seen = 0, lower, width, mid;
-	unsigned int i;
+	struct quantile_buckets b = {
+		.n = HIST_BUCKETS, .held = bucket_held, .bounds = bucket_bounds,
+		.h = h, .count = h->count, .min = h->min, .max = h->max,
+	};
 
-	if (h->count == 0)
-		return 0;
-	if (!(q > 0))		/* also catches NaN */
-		return h->min;
-	if (q >= 1)
-		return h->max;
-
-	/* the smallest value with at least q * count values at or below it */
-	rank = (uint64_t)ceil(q * (double)h->count);
-	if (rank == 0)
-		rank = 1;
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		seen += h->bucket[i];
-		if (seen >= rank)
-			break;
-	}
-	if (i == HIST_BUCKETS)
-		return h->max;
-	lower = bucket_lower(i, &width);
-	mid = lower + width / 2;
-	if (mid < h->min)
-		return h->min;
-	if (mid > h->max)
-		return h->max;
-	return mid;
+	return quantile_of_buckets(&b, q);
 }
 
 void histogram_summary(const struct histogram *h, struct latency_summary *out)

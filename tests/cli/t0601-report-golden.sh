@@ -29,6 +29,9 @@ check sw-clock.folded -i "$P/sw-clock.json" --format folded
 grep -q "folded weights are ns per round trip x 1000" "$TMP/err" ||
 	fail "folded scale not stated: $(cat "$TMP/err")"
 check sw-clock.html -i "$P/sw-clock.json" --format html
+# with repeats (record -r 4): the error column is the sd across the
+# windows in every format, as docs/report.md says, not the sampling error
+check rep-a.md -i "$P/rep-a.json" --format markdown
 check hw-mux.txt -i "$P/hw-mux.json"
 check hw-mux.json -i "$P/hw-mux.json" --format json
 check hw-mux.folded -i "$P/hw-mux.json" --format folded

@@ -57,11 +57,30 @@ static void test_spread(void **state)
 	}
 }
 
+/* A NaN is a window that tells nothing: left out of n, mean and sd. */
+static void test_spread_unknown(void **state)
+{
+	const double v[] = { 1, NAN, 2, 3, NAN, 4, 5 }, none[] = { NAN, NAN };
+	struct spread s;
+
+	spread_of(v, 7, 0.95, &s);
+	assert_int_equal(s.n, 5);
+	assert_near(s.mean, 3, 1e-12);
+	assert_near(s.sd, sqrt(2.5), 1e-12);
+	assert_near(s.half, 2.776 * sqrt(2.5) / sqrt(5), 1e-9);
+	spread_of(v, 7, 0, &s);		/* no interval asked */
+	assert_near(s.half, 0, 0);
+	spread_of(none, 2, 0.95, &s);
+	assert_int_equal(s.n, 0);
+	assert_true(s.mean == 0 && s.sd == 0 && s.half == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_student_t),
 		cmocka_unit_test(test_spread),
+		cmocka_unit_test(test_spread_unknown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
