@@ -15,6 +15,9 @@
 #           PERPKT_BENCH_PROFILE (a profile of that kernel) also perpkt
 #           report --vmlinux
 # scale     a 60 s record -a -g at 10 kHz: RSS, size, losses, report time
+# exact     record --kernel --exact, deterministic against threaded: round
+#           trips per host second in the window, the whole run's time
+#           (about 2 minutes; skipped without the QEMU plugin)
 #
 # Timings on a shared VM drift: every ratio is measured side by side,
 # interleaved, in BENCH_PAIRS (default 5) paired rounds, and a verdict
@@ -27,7 +30,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PERPKT=${1:-${PERPKT:-build/perpkt}}
-ONLY=${BENCH_ONLY:-probe floor resolve scale}
+ONLY=${BENCH_ONLY:-probe floor resolve scale exact}
 [ -x "$PERPKT" ] || { echo "bench: no perpkt at '$PERPKT': run make build first" >&2; exit 2; }
 PERPKT=$(cd "$(dirname "$PERPKT")" && pwd)/$(basename "$PERPKT")
 export BENCH_ROWS
@@ -99,6 +102,7 @@ else
 	esac
 fi
 part scale "$HERE/bench-scale.sh" "$PERPKT"
+part exact "$HERE/bench-exact.sh" "$PERPKT"
 
 echo "== summary: $("$PERPKT" --version 2>/dev/null | head -1), $(uname -r), $(nproc) CPUs, $(( $(date +%s) - start )) s"
 # a Markdown table: it reads in a terminal and pastes into a bug thread

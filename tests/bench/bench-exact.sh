@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# record --kernel --exact: deterministic (one vCPU on QEMU's instruction
+# clock, -icount, today's default) against the threaded exact mode (the
+# default before it: two vCPUs, --guest-cpus 2, the guest's clock the
+# host's) on one cached Debian kernel, side by side, interleaved:
+#   - round trips per second of host time inside the window: each mode
+#     recorded at -d 0.5 and -d 1.5, (RT at 1.5 - RT at 0.5) / (QEMU's
+#     wall at 1.5 - at 0.5), so boot and the way out cancel;
+#   - the whole `record --kernel --exact -d 0.5` in host seconds, with
+#     the kallsyms of an earlier boot kept (lab/kallsyms-cache.h).
+#   tests/bench/bench-exact.sh PERPKT [ROUNDS]
+# Targets (issue 33): rate >= 0.5x the threaded mode's; whole run <= 20 s.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+PERPKT=${1:?usage: bench-exact.sh PERPKT [ROUNDS]}
+rounds=${2:-${BENCH_PAIRS:-2}}
+src=$(cd "$HERE/../.." && pwd)
+[ -r "$(dirname "$PERPKT")/perpkt-exact.so" ] ||
+	{ echo "bench-exact: the QEMU plugin was not built (make deps, then build)" >&2; exit 77; }
+command -v qemu-system-x86_64 >/dev/null || { echo "bench-exact: no qemu-system-x86_64" >&2; exit 77; }
+rel=${PERPKT_LAB_KERNEL:-6.1.0-57-cloud-amd64}
+root=$("$src/tests/lab/fetch-kernel.sh" "$rel") || exit 77
+img=$root/boot/vmlinuz-$rel
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-exact.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# one RT WALL_S TOTAL_S: a run of MODE at DURATION
+one() { # MODE DURATION
+	local extra=() t0 t1
+	[ "$1" = threaded ] && extra=(--guest-cpus 2)
+	t0=$(date +%s.%N)
+	"$PERPKT" record -q --kernel "$img" --exact -d "$2" -w 0.2 "${extra[@]}" \
+		-o "$tmp/p.json" 2>"$tmp/err" || { cat "$tmp/err" >&2; return 1; }
+	t1=$(date +%s.%N)
+	jq -r --arg t "$(calc "$t1 - $t0" %.2f)" \
+		'"\(.workload.round_trips) \(.conditions["lab.wall_s"]) \($t)"' "$tmp/p.json"
+}
+# warm the kallsyms cache and the page cache first
+one deterministic 0.2 >/dev/null || exit 2
+: >"$tmp/rate.det"; : >"$tmp/rate.thr"; : >"$tmp/whole"
+for r in $(seq 1 "$rounds"); do
+	for m in deterministic threaded; do
+		read -r rt1 w1 t1 <<<"$(one $m 0.5)" || exit 2
+		read -r rt2 w2 t2 <<<"$(one $m 1.5)" || exit 2
+		rate=$(calc "($rt2 - $rt1) / ($w2 - $w1)" %.0f)
+		echo "round $r $m: -d 0.5 $rt1 RT in ${w1} s of QEMU (${t1} s in all), -d 1.5 $rt2 RT in ${w2} s: $rate RT per host second in the window"
+		[ $m = deterministic ] && { echo "$rate" >>"$tmp/rate.det"; echo "$t1" >>"$tmp/whole"; } ||
+			echo "$rate" >>"$tmp/rate.thr"
+	done
+done
+det=$(median <"$tmp/rate.det") thr=$(median <"$tmp/rate.thr") whole=$(median <"$tmp/whole")
+ratio=$(calc "$det / $thr" %.2f)
+bench_row "exact: deterministic / threaded, RT per host second in the window" \
+	"${ratio}x ($det vs $thr RT/s, medians of $rounds)" ">= 0.5x" "$(verdict "$(calc "($ratio >= 0.5)" %d)")"
+bench_row "exact: record --kernel --exact -d 0.5, whole, kallsyms kept" \
+	"$whole s (median of $rounds)" "<= 20 s" "$(verdict "$(calc "($whole <= 20)" %d)")"
