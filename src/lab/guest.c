@@ -44,6 +44,13 @@ static const char init_script[] =
 "ip link set lo up\n"
 "for m in /perpkt/modules/*.ko.xz; do [ -e \"$m\" ] && unxz \"$m\"; done\n"
 "for m in /perpkt/modules/*.ko; do [ -e \"$m\" ] && insmod \"$m\"; done\n"
+/* on the instruction clock the kernel boots one CPU (maxcpus=1: x86
+ * SMP bring-up hangs under -icount) and the others come up here */
+"if [ -n \"$LATE_CPUS\" ]; then\n"
+"  for c in /sys/devices/system/cpu/cpu[1-9]*/online; do\n"
+"    echo 1 > $c 2>/tmp/e || echo \"cannot bring ${c%/online} online: $(cat /tmp/e)\" > /tmp/guest-error\n"
+"  done\n"
+"fi\n"
 "IF=\n"
 /* the responder's --rps-cpus and --irq-cpu on the NIC's queues and
  * interrupts; what is in effect as conditions, one "KEY VALUE" a line */
@@ -338,10 +345,10 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 	}
 	fclose(f);
 	snprintf(env, sizeof(env), "PORT=%s\nEXACT=%s\nNIC=%s\nADDR=%s\nBIND=%s\n"
-		 "RPS=%s\nIRQ=%s\n", a->data_port, g->exact ? "1" : "",
+		 "RPS=%s\nIRQ=%s\nLATE_CPUS=%s\n", a->data_port, g->exact ? "1" : "",
 		 g->nic ? g->nic : "", g->addr ? g->addr : "",
 		 g->serve_bind ? g->serve_bind : "", g->rps_cpus ? g->rps_cpus : "",
-		 g->irq_cpu ? g->irq_cpu : "");
+		 g->irq_cpu ? g->irq_cpu : "", g->late_cpus ? "1" : "");
 	if (lab_arch_path(a->busybox, busybox, sizeof(busybox)) ||
 	    access(busybox, R_OK)) {
 		error("no static busybox for the %s guest at '%s': run tests/lab/fetch-guest.sh %s (it unpacks busybox-static:%s there)",

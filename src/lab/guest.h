@@ -24,6 +24,9 @@ struct lab_guest {
 	size_t nargs;
 	int exact;                 /* send the guest's kallsyms and modules
 				    * out too (--exact: the host symbolizes) */
+	int late_cpus;             /* the kernel boots with maxcpus=1 and
+				    * the guest brings the other CPUs online
+				    * before the run (the instruction clock) */
 	const char *known_modules; /* exact: the host has the kallsyms of a
 				    * boot whose /proc/modules was this file;
 				    * the guest sends its own only when its

@@ -56,8 +56,9 @@ struct lab_request {
  * host entropy (x86 -rdrand,-rdseed; -seed for QEMU's own) and a wall
  * clock from the virtual one: the same kernel booted twice executes the
  * same instructions. Checked 2026-12-03 (QEMU 7.2, Debian 6.1 and 6.12):
- * two boots bit-identical; with two vCPUs x86 SMP bring-up hangs under
- * -icount, so those runs stay threaded (lab_run_deterministic). */
+ * two boots bit-identical. With two vCPUs x86 SMP bring-up hangs under
+ * -icount, so the kernel boots on one (maxcpus=1) and the guest brings
+ * the others online after /init (lab/run.c, late_cpus). */
 #define LAB_ICOUNT_SHIFT 1
 #define LAB_RTC_BASE "2020-01-01T00:00:00"
 

@@ -106,6 +106,16 @@ int lab_run_failed(struct lab_run *r, const struct lab_request *rq,
 		     r->arch->data_port, r->arch->qemu, how);
 }
 
+/* On the instruction clock an x86 kernel's SMP bring-up hangs (the
+ * second CPU waits for its callout in wait_for_master_cpu while the
+ * first spins in do_boot_cpu's loop, QEMU 7.2): the kernel boots on one
+ * CPU and the guest brings the others online after /init, which works
+ * and stays deterministic (checked 2026-12-03, 6.1, 2 vCPUs). */
+static int late_cpus(const struct lab_run *r, const struct lab_request *rq)
+{
+	return r->icount_shift >= 0 && lab_guest_cpus(rq) > 1;
+}
+
 void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
 		  const struct lab_job *job, struct lab_qemu *q,
 		  char **extra, size_t nextra)
@@ -133,7 +143,8 @@ void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
 	}
 	/* QEMU takes one -append: perpkt's own first, the user's after
 	 * (the kernel lets a later option win) */
-	snprintf(r->append, sizeof(r->append), "%s%s%s", r->plugin ? "nokaslr" : "",
+	snprintf(r->append, sizeof(r->append), "%s%s%s%s", r->plugin ? "nokaslr" : "",
+		 late_cpus(r, rq) ? " maxcpus=1" : "",
 		 r->plugin && rq->append ? " " : "", rq->append ? rq->append : "");
 	q->append = r->append[0] ? r->append : NULL;
 	/* boot in seconds, the windows at TCG's pace, and the reply */
@@ -175,7 +186,7 @@ static void relay_line(const struct lab_run *r, const char *line, int len)
 	    !strncmp(line, counting, sizeof(counting) - 1) &&
 	    (at = memmem(line, (size_t)len, " for ", 5))) {
 		fprintf(stderr, "perpkt: counting instructions with the TCG plugin on %s%.*s",
-			r->icount_shift >= 0 ? "the one vCPU" : "every vCPU",
+			r->cpus == 1 ? "the one vCPU" : "every vCPU",
 			(int)(line + len - at), at);
 		return;
 	}
@@ -459,6 +470,7 @@ static void choose_clock(struct lab_run *r, const struct lab_request *rq)
 {
 	int cpus = lab_guest_cpus(rq);
 
+	r->cpus = cpus;
 	r->icount_shift = -1;
 	if (!rq->exact)
 		snprintf(r->clock, sizeof(r->clock), "no: sampled; --exact on one vCPU counts deterministically");
@@ -466,13 +478,13 @@ static void choose_clock(struct lab_run *r, const struct lab_request *rq)
 		snprintf(r->clock, sizeof(r->clock), "unknown: -icount as --qemu-arg sets it");
 	else if (r->nic)
 		snprintf(r->clock, sizeof(r->clock), "no: two guests joined by a NIC run threaded, the host interleaving them: the network path repeats, the total not");
-	else if (cpus > 1)
-		snprintf(r->clock, sizeof(r->clock), "no: %d vCPUs run threaded (x86 SMP bring-up hangs under -icount on QEMU 7.2): the network path repeats, the total not",
-			 cpus);
 	else {
 		r->icount_shift = LAB_ICOUNT_SHIFT;
-		snprintf(r->clock, sizeof(r->clock), "yes: -icount shift=%d,sleep=off (guest time is %d ns an instruction), 1 vCPU, no host entropy, wall clock from %s",
-			 r->icount_shift, 1 << r->icount_shift, LAB_RTC_BASE);
+		snprintf(r->clock, sizeof(r->clock), "yes: -icount shift=%d,sleep=off (guest time is %d ns an instruction), %d vCPU%s%s, no host entropy, wall clock from %s",
+			 r->icount_shift, 1 << r->icount_shift, cpus,
+			 cpus > 1 ? "s" : "",
+			 cpus > 1 ? " (the kernel boots on one, maxcpus=1, the others brought online after /init)" : "",
+			 LAB_RTC_BASE);
 	}
 }
 
@@ -543,6 +555,7 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 				job->keep != NULL, &g.nargs);
 	g.exact = rq->exact;
 	g.known_modules = r->known ? r->known_modules : NULL;
+	g.late_cpus = late_cpus(r, rq);
 	g.nic = r->nic, g.addr = r->addr, g.serve_bind = r->serve_bind;
 	g.key = r->key, g.rps_cpus = r->rps_cpus, g.irq_cpu = r->irq_cpu;
 	if (!g.args) {
