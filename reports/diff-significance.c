@@ -51,8 +51,20 @@ void diff_cmp_latency(struct diff_cmp *c, double a, double a_se, double b,
 		c->mark = diff_mark_of(c->delta, c->sigma);
 }
 
+int diff_deterministic(const struct diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (!d->prof[i].m->run.exact || d->prof[i].m->run.icount_shift < 0)
+			return 0;
+	return 1;
+}
+
 const char *diff_sig_basis(const struct diff *d)
 {
+	if (diff_deterministic(d))
+		return "exact counts on the instruction clock: a boot repeats to the instruction, so every nonzero difference is exact and marked **";
 	return d->prof[0].m->run.exact && d->prof[1].m->run.exact ?
 	       "Welch across boots: exact counts have no sampling error, one boot a side marks nothing" :
 	       "Welch across repeats when both sides have them, else Poisson sampling error";

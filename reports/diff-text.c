@@ -193,6 +193,11 @@ static void put_latency(FILE *f, const struct diff *d)
 			diff_mark(lc->mark));
 		put_percentile(f, d, i, DIFF_P50);
 		put_percentile(f, d, i, DIFF_P99);
+		if (diff_deterministic(d)) {
+			fprintf(f, "  (virtual latency: the guests' clock counts their\n  instructions, %d ns each; the exact instructions below\n  are not set beside it)\n",
+				1 << d->prof[0].m->run.icount_shift);
+			continue;
+		}
 		if (d->prof[0].m->run.exact && d->prof[i].m->run.exact) {
 			fprintf(f, "  (emulated latency; the exact instructions below are\n  not time and are not set beside it)\n");
 			continue;
@@ -224,6 +229,15 @@ static void put_others_note(FILE *f, const struct diff *d)
 
 static void put_notes(FILE *f, const struct diff *d)
 {
+	if (diff_deterministic(d)) {
+		fprintf(f, "\nsig: ** every nonzero delta: on the instruction clock a\n"
+			   "boot repeats to the instruction, so a difference is\n"
+			   "exact, not noise. Rows sum to the totals; total delta\n"
+			   "%+.1f %s = sum of the rows' deltas.\n",
+			d->total.cmp[1].delta, d->unit);
+		put_others_note(f, d);
+		return;
+	}
 	if (d->prof[0].m->run.exact && d->prof[1].m->run.exact) {
 		fprintf(f, "\nsig: * |delta| > %.0f sd of the delta, ** > %.0f sd; the sd is\n"
 			   "from the spread across boots (Welch): exact counts have\n"

@@ -148,10 +148,14 @@ static void cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 			(double)p->round_trips;
 }
 
-/* Both profiles of a comparison hold exact counts. */
+/* Both profiles of a comparison hold exact counts of the threaded
+ * clock, which move from boot to boot: one boot a side marks nothing.
+ * On the instruction clock (diff_deterministic) a boot repeats to the
+ * instruction, so every difference is exact and marked as such. */
 static int both_exact(const struct diff *d, size_t i)
 {
-	return d->prof[0].m->run.exact && d->prof[i].m->run.exact;
+	return d->prof[0].m->run.exact && d->prof[i].m->run.exact &&
+	       !(diff_deterministic(d));
 }
 
 static void row_cmp(struct diff_row *r, const struct diff *d)
@@ -444,6 +448,11 @@ static void check_conditions(struct diff *d)
 	for (i = 0, k = 0; i < d->n; i++)
 		if (d->prof[i].m->run.exact)
 			k++;
+	if (k == d->n && diff_deterministic(d)) {
+		warn_add(d, "%s; on the instruction clock (deterministic): a kernel booted again executes the same instructions, so every difference is exact, not noise, and marked **", PROFILE_EXACT_DETERMINISTIC_NOTE);
+		check_workloads(d);
+		return;
+	}
 	if (k == d->n) {
 		warn_add(d, "%s", PROFILE_EXACT_NOTE);
 		for (i = 0; i < d->n; i++)

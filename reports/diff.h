@@ -137,6 +137,9 @@ void diff_free(struct diff *d);
  * spread across boots for exact profiles, else across repeats or the
  * Poisson sampling error. */
 const char *diff_sig_basis(const struct diff *d);
+/* 1 when every profile holds exact counts on the instruction clock
+ * (record --kernel --exact, deterministic): differences are exact. */
+int diff_deterministic(const struct diff *d);
 
 /* Read "old new" lines (# comments) into d's aliases; -1 after printing. */
 int diff_load_aliases(struct diff *d, const char *path);

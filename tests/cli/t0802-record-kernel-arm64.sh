@@ -7,7 +7,8 @@
 # sampled vs counted within their error, the missing instructions event
 # named as missing from the PMU (not "no hardware PMU"); with -cpu
 # cortex-a57 INST_RETIRED is accepted but counts 0: flagged, no IPC;
-# with -icount both cycles and instructions count: IPC, reconciliation.
+# with -icount both cycles and instructions count: IPC, reconciliation;
+# --exact on two vCPUs: two boots execute the same instructions.
 # Needs PERPKT_GUEST=<an arm64 perpkt> (make cross-arm64), qemu-system-arm
 # and tests/lab/fetch-kernel.sh 6.1.0-57-cloud-arm64 (21 MB, cached);
 # `make lab-arm64` provides all three. About 60 s of host time; the
@@ -140,4 +141,16 @@ unwrap | grep -q "^warning: QEMU's emulated PMU under -icount: cycles equal inst
 expect_exit 0 "$PERPKT" report -i "$I" --full
 unwrap | grep -q "IPC is 1.00 by construction" ||
 	fail "--full does not say IPC is 1.00 by construction"
+
+# exact counts on the instruction clock, two vCPUs (the second brought
+# online after /init): two boots identical, as on x86 (t0803)
+if [ -r "$BUILDDIR/perpkt-exact.so" ]; then
+	expect_exit 0 "$PERPKT" record --kernel "$img" --guest-perpkt "$guest" --exact -r 2 \
+		--client-cpu 0 --server-cpu 1 -d 0.3 -w 0.2 -o "$TMP/exact.json"
+	grep -q "boot 2 is identical to boot 1" "$TMP/err" || fail "arm64 exact boots: $(cat "$TMP/err")"
+	jq -e '(.conditions["lab.deterministic"] | startswith("yes: -icount")) and
+		(.conditions["lab.boots_agree"] | startswith("yes")) and
+		.conditions["lab.guest_cpus"] == "2"' "$TMP/exact.json" >/dev/null ||
+		fail "arm64 exact: $(jq -c '[.conditions["lab.deterministic"], .conditions["lab.boots_agree"]]' "$TMP/exact.json")"
+fi
 echo "ok: $(jq .workload.round_trips "$P") round trips in the arm64 guest, $(jq '[.samples[].count] | add' "$P") samples; icount: $(jq '.counters.events[0].count / .workload.round_trips | floor' "$I") cycles per round trip"
