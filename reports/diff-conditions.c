@@ -36,6 +36,7 @@ static const struct {
 	{ "CPU model", "cpu.model", field_cpu, 0 },
 	{ "placement", "placement", NULL, 0 },
 	{ "perpkt version", "tool", field_tool, 0 },
+	{ "guest perpkt", "lab.guest_perpkt", NULL, 0 },
 };
 
 static const struct profile *prof(const struct diff *d, size_t i)

@@ -117,6 +117,9 @@ char **lab_guest_args(char *const *args, size_t nargs, int exact, int peer,
 #define LAB_COND_NIC "lab.nic"            /* --net nic: the device, link */
 #define LAB_COND_CPUS "lab.guest_cpus"    /* vCPUs of each guest */
 #define LAB_COND_DETERMINISTIC PROFILE_COND_DETERMINISTIC
+/* the guest's perpkt: its work shares the guest with the kernel's, so
+ * on the instruction clock another build moves the kernel's counts */
+#define LAB_COND_GUEST_PERPKT "lab.guest_perpkt"
 #define LAB_COND_BOOTS_AGREE "lab.boots_agree"  /* -r N in deterministic
 						 * mode: do the boots agree */
 #define LAB_COND_PEER_KERNEL "lab.peer_kernel"  /* --net nic: the image

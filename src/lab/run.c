@@ -236,6 +236,7 @@ static void add_conditions(struct profile *p, const struct lab_run *r,
 	snprintf(buf, sizeof(buf), "%d", lab_guest_cpus(rq));
 	profile_add_condition(p, LAB_COND_CPUS, buf);
 	profile_add_condition(p, LAB_COND_DETERMINISTIC, r->clock);
+	profile_add_condition(p, LAB_COND_GUEST_PERPKT, r->guest_perpkt);
 	if (rq->append)
 		profile_add_condition(p, LAB_COND_APPEND, rq->append);
 	profile_add_condition(p, LAB_COND_CONFIG, r->config[0] ? r->config :
@@ -493,7 +494,7 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 {
 	const char *tmp = getenv("TMPDIR");
 	struct lab_guest g = { .kernel = rq->kernel };
-	char *self = NULL, why[512];
+	char *self = NULL, *id, why[512];
 	const struct lab_arch *k;
 	int ret;
 
@@ -529,6 +530,10 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 		return -1;
 	}
 	g.perpkt = self;
+	id = symbolizer_file_build_id(self);
+	snprintf(r->guest_perpkt, sizeof(r->guest_perpkt), "build-id %s",
+		 id ? id : "unknown");
+	free(id);
 	g.modules = rq->modules;
 	g.arch = r->arch;
 	snprintf(r->dir, sizeof(r->dir), "%s/perpkt-lab.XXXXXX",

@@ -26,6 +26,7 @@ struct lab_run {
 	char counts[4200];      /* exact: the plugin's counts file */
 	int boot;               /* which boot, from 0 */
 	int cpus;               /* vCPUs (lab_guest_cpus) */
+	char guest_perpkt[160]; /* lab.guest_perpkt: "build-id ID" */
 	int icount_shift;       /* deterministic: on QEMU's instruction
 				 * clock with this shift (lab.h); -1 not */
 	char clock[256];        /* lab.deterministic: "yes: ..." or "no: why" */
