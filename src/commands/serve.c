@@ -2,7 +2,7 @@
 /*
  * perpkt serve: the responder side for `perpkt record --peer`, like
  * netperf's netserver. Its options, its key (src/workload/control-auth.h)
- * and the server (src/workload/serve.c: one client at a time, each
+ * and the server (src/workload/server.c: one client at a time, each
  * authenticated in src/workload/serve-handshake.c), handed the recorder
  * of this side's kernel (src/record/serve-recording.c).
  */
@@ -14,7 +14,7 @@
 #include "commands/commands.h"
 #include "workload/control-auth.h"
 #include "workload/control.h"
-#include "workload/serve.h"
+#include "workload/server.h"
 #include "error.h"
 #include "exitcode.h"
 #include "parse.h"

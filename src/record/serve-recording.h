@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "workload/control.h"
-#include "workload/serve.h"
+#include "workload/server.h"
 
 /*
  * The responder's side of a two-host run: `perpkt serve` samples its
@@ -43,7 +43,7 @@ int serve_recording_document(struct serve_recording *r, const char *command,
 			     char *why, size_t whylen);
 void serve_recording_close(struct serve_recording *r);
 
-/* The functions above, for the server (workload/serve.h). */
+/* The functions above, for the server (workload/server.h). */
 extern const struct serve_recorder serve_recording_ops;
 
 #endif

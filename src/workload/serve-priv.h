@@ -9,7 +9,7 @@
 
 #include "workload/control-auth.h"
 #include "workload/control.h"
-#include "workload/serve.h"
+#include "workload/server.h"
 
 /* One client's connection: its key state once it said hello, and who
  * it says it is once its setup is authenticated. */

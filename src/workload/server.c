@@ -10,7 +10,7 @@
  * this side's kernel over the same windows for the profile handed over
  * at the end.
  */
-#include "workload/serve.h"
+#include "workload/server.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

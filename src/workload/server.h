@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef PERPKT_WORKLOAD_SERVE_H
-#define PERPKT_WORKLOAD_SERVE_H
+#ifndef PERPKT_WORKLOAD_SERVER_H
+#define PERPKT_WORKLOAD_SERVER_H
 
 #include <netinet/in.h>
 #include <stddef.h>
