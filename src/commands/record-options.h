@@ -168,7 +168,8 @@ enum record_option_code {
 "                         vmlinuz-RELEASE, or the .config of the tree a\n" \
 "                         bzImage was built in)\n" \
 "      --guest-cpus N     with --kernel: vCPUs of the guest, and with\n" \
-"                         --net nic of each (1 to 8, default 2);\n" \
+"                         --net nic of each (1 to 8, default 2; 1 for\n" \
+"                         --exact on CPU 0 only);\n" \
 "                         --irq-cpu and --rps-cpus are checked against\n" \
 "                         it before booting\n" \
 "      --peer-kernel IMAGE  with --net nic: the responder guest boots\n" \
@@ -180,7 +181,10 @@ enum record_option_code {
 "                         emulated CPUs execute in the window, exactly,\n" \
 "                         with a QEMU TCG plugin, instead of sampling;\n" \
 "                         each -r window is a boot of its own (with\n" \
-"                         --net nic a pair of boots); NAPI polls too\n"
+"                         --net nic a pair of boots); NAPI polls too;\n" \
+"                         on QEMU's instruction clock (-icount), so a\n" \
+"                         kernel booted again executes the same\n" \
+"                         instructions (not with --net nic)\n"
 /* after a '+': the first word that is not an option starts CMD */
 #define RECORD_COMMON_SHORTOPTS "d:w:e:aC:s:n:p:qv"
 
