@@ -17,24 +17,19 @@ static void md_row(FILE *f, const struct diff *d, const struct diff_row *r,
 	size_t i;
 
 	diff_presence(pres, sizeof(pres), d, r);
-	fprintf(f, "| %s%s | %.1f", label ? label : r->name, pres,
-		r->cell[0].value);
+	fputs("| ", f);
+	if (label)
+		fputs(label, f);	/* ours, markdown and all */
+	else
+		render_md_text(f, r->name);
+	render_md_text(f, pres);
+	fprintf(f, " | %.1f", r->cell[0].value);
 	for (i = 1; i < d->n; i++) {
 		diff_fmt_rel(rel, sizeof(rel), &r->cmp[i]);
 		fprintf(f, " | %.1f | %+.1f | %s | %s", r->cell[i].value,
 			r->cmp[i].delta, rel, diff_mark(r->cmp[i].mark));
 	}
 	fprintf(f, " |\n");
-}
-
-/* A cell's text: no "|" or newline to break the table. */
-static void cell(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		if (*s == '|')
-			fputs("\\|", f);
-		else
-			fputc(*s == '\n' ? ' ' : *s, f);
 }
 
 /* What differs between the profiles, before any number. */
@@ -53,10 +48,12 @@ static void put_conditions(FILE *f, const struct diff *d)
 		fprintf(f, "---|");
 	fprintf(f, "\n");
 	for (r = 0; r < c->n; r++) {
-		fprintf(f, "| %s |", c->rows[r].what);
+		fputs("| ", f);
+		render_md_text(f, c->rows[r].what);
+		fputs(" |", f);
 		for (i = 0; i < d->n; i++) {
 			fputc(' ', f);
-			cell(f, c->rows[r].value[i]);
+			render_md_text(f, c->rows[r].value[i]);
 			fprintf(f, " |");
 		}
 		fprintf(f, "\n");
@@ -70,19 +67,28 @@ int diff_markdown(FILE *f, const void *model, const struct render_options *o)
 	const struct diff_view *v = diff_view(d);
 	size_t i;
 
-	fprintf(f, "### perpkt diff (%s per %s)\n\n", d->unit, d->per);
+	fputs("### perpkt diff (", f);
+	render_md_text(f, d->unit);
+	fputs(" per ", f);
+	render_md_text(f, d->per);
+	fputs(")\n\n", f);
 	for (i = 0; i < d->nwarnings; i++) {
 		if (d->conds && i == d->conds->first_warnings)
 			put_conditions(f, d);
-		fprintf(f, "> **warning:** %s\n\n", d->warnings[i]);
+		fputs("> **warning:** ", f);
+		render_md_text(f, d->warnings[i]);
+		fputs("\n\n", f);
 	}
 	if (!d->conds || d->conds->first_warnings >= d->nwarnings)
 		put_conditions(f, d);
-	for (i = 0; i < d->n; i++)
-		fprintf(f, "- **%c**: `%s` (%s, %d run%s)\n", diff_letter(i),
-			d->prof[i].path, d->prof[i].label,
-			d->prof[i].m->nrepeats,
+	for (i = 0; i < d->n; i++) {
+		fprintf(f, "- **%c**: ", diff_letter(i));
+		render_md_code(f, d->prof[i].path);
+		fputs(" (", f);
+		render_md_text(f, d->prof[i].label);
+		fprintf(f, ", %d run%s)\n", d->prof[i].m->nrepeats,
 			d->prof[i].m->nrepeats > 1 ? "s" : "");
+	}
 	fprintf(f, "\n");
 	for (i = 1; i < d->n; i++)
 		if (d->latency[i].rel != DIFF_NO_REL)

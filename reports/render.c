@@ -2,10 +2,13 @@
 /* The renderer tables: which formats each model has, in one place. */
 #include "reports/render.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "escape.h"
 #include "reports/renderers.h"
 
 #define TABLE(model, rows) { model, rows, sizeof(rows) / sizeof(rows[0]) }
@@ -65,24 +68,91 @@ int report_row_shown(const struct render_options *o, size_t i,
 	return !(o && o->threshold > 0 && r->share < o->threshold);
 }
 
+/* Whether a spreadsheet would read s as a formula (OWASP's CSV
+ * injection list); a number such as "-1.5" is a number. */
+static int csv_formula(const char *s)
+{
+	char *end;
+
+	if (!*s || !strchr("=+-@\t\r", *s))
+		return 0;
+	(void)strtod(s, &end);
+	return end == s || *end;
+}
+
 /* RFC 4180: quoted when it holds a comma, quote or line break. */
 void render_csv_field(FILE *f, const char *s)
 {
 	const char *p;
+	int formula;
 
 	if (!s)
 		s = "";
-	if (!strpbrk(s, ",\"\r\n")) {
+	formula = csv_formula(s);
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
 		return;
 	}
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (p = s; *p; p++) {
 		if (*p == '"')
 			fputc('"', f);
 		fputc(*p, f);
 	}
 	fputc('"', f);
+}
+
+/* An '_' between two letters or digits can neither open nor close
+ * emphasis (CommonMark 6.2): BOOT_IMAGE stays as it is. */
+static int md_intraword(const char *start, const char *p)
+{
+	return p > start && isalnum((unsigned char)p[-1]) &&
+	       isalnum((unsigned char)p[1]);
+}
+
+void render_md_text(FILE *f, const char *s)
+{
+	const char *p;
+
+	for (p = s; p && *p; p++) {
+		if (*p == '&')
+			fputs("&amp;", f);
+		else if (*p == '\n' || *p == '\r')
+			fputc(' ', f);
+		else {
+			if (strchr("\\`*|<>", *p) ||
+			    (*p == '_' && !md_intraword(s, p)))
+				fputc('\\', f);
+			fputc(*p, f);
+		}
+	}
+}
+
+void render_md_code(FILE *f, const char *s)
+{
+	size_t run = 0, longest = 0, i;
+	const char *p;
+
+	if (!s)
+		s = "";
+	for (p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	for (i = 0; i <= longest; i++)
+		fputc('`', f);
+	/* CommonMark strips one space each side when both are there */
+	if (longest)
+		fputc(' ', f);
+	for (p = s; *p; p++)
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
+	if (longest)
+		fputc(' ', f);
+	for (i = 0; i <= longest; i++)
+		fputc('`', f);
 }
 
 int render_flush(FILE *f, const char *what)
@@ -124,10 +194,29 @@ const char *renderer_default(const struct renderer_table *t)
 	return t->rows[0].name;
 }
 
+/*
+ * Every format, every model, goes to stdout through the one escaping
+ * rule (src/escape.h): a profile is someone else's file, and an escape
+ * sequence in a function name, a kernel release or a condition must not
+ * reach the reader's terminal. JSON and HTML escape C0 themselves; the
+ * rule also takes DEL and C1 from them.
+ */
 int render_stdout(const struct renderer_table *t, const char *name,
 		  const void *model, const struct render_options *o)
 {
 	const struct renderer *r = renderer_find(t, name);
+	FILE *safe;
+	int ret;
 
-	return r ? r->render(stdout, model, o) : -1;
+	if (!r)
+		return -1;
+	safe = escape_stream(stdout);
+	if (!safe)
+		return error("cannot write %s: %s", t->model, strerror(errno));
+	ret = r->render(safe, model, o);
+	if (fclose(safe) && !ret)
+		ret = error("cannot write %s: %s", t->model, strerror(errno));
+	if (!ret && (fflush(stdout) || ferror(stdout)))
+		ret = error("cannot write %s: %s", t->model, strerror(errno));
+	return ret;
 }

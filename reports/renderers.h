@@ -35,8 +35,22 @@ struct json_t *report_unit_json(const struct run_unit *u);
 int report_row_shown(const struct render_options *o, size_t i,
 		     const struct model_row *r);
 
-/* A CSV field, quoted as RFC 4180 asks; NULL is empty. */
+/*
+ * A CSV field, quoted as RFC 4180 asks; NULL is empty. A text that a
+ * spreadsheet would take for a formula (it starts with = + - @, tab or
+ * CR and is no number) is quoted and starts with a "'".
+ */
 void render_csv_field(FILE *f, const char *s);
+/*
+ * Text someone else supplied (a profile's, a user's) inside markdown:
+ * HTML-significant characters, table pipes and markdown's emphasis,
+ * and code characters escaped, a line break a space, so it is
+ * shown as it is and can neither open a tag nor end a table cell.
+ */
+void render_md_text(FILE *f, const char *s);
+/* The same as inline code: a code span whose fence no backtick in s
+ * can close. */
+void render_md_code(FILE *f, const char *s);
 /* fflush and ferror: 0, or -1 after "cannot write <what>: ...". */
 int render_flush(FILE *f, const char *what);
 

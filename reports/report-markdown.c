@@ -12,19 +12,15 @@
 
 /*
  * GitHub/GitLab-flavoured markdown for issue trackers: the header as a
- * list, the decomposition and tables as pipe tables. Cells have '|'
- * escaped; nothing here depends on a width.
+ * list, the decomposition and tables as pipe tables. Every text goes
+ * through render_md_text() (a profile is someone else's file: no tag,
+ * no '|' of its own); nothing here depends on a width.
  */
 
 static void cell(FILE *f, const char *s)
 {
 	fputs("| ", f);
-	for (; s && *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' ||
-		    *s == '`' || *s == '<')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
+	render_md_text(f, s);
 	fputc(' ', f);
 }
 
@@ -33,10 +29,18 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 {
 	size_t i, e;
 
-	fprintf(f, "\n### %s\n\n| %s | samples | %% | cum %% ", title, title);
+	fputs("\n### ", f);
+	render_md_text(f, title);
+	fputs("\n\n", f);
+	cell(f, title);
+	fputs("| samples | % | cum % ", f);
 	for (e = 0; e < m->nevents; e++) {
-		fprintf(f, "| %s/%s ", m->run.events[e].name ?
-			m->run.events[e].name : "?", m->run.unit.abbrev);
+		fputs("| ", f);
+		render_md_text(f, m->run.events[e].name ?
+			       m->run.events[e].name : "?");
+		fputc('/', f);
+		render_md_text(f, m->run.unit.abbrev);
+		fputc(' ', f);
 		if (!e)
 			fprintf(f, "| %s ", report_error_label(m));
 	}
@@ -84,8 +88,9 @@ static int sides(FILE *f, const struct model *m)
 	if (sides_build(&sd, m))
 		return -1;
 	if (sd.n) {
-		fprintf(f, "\n### Both sides\n\n%s\n\n| | local | remote |\n|---|--:|--:|\n",
-			sd.title);
+		fputs("\n### Both sides\n\n", f);
+		render_md_text(f, sd.title);
+		fputs("\n\n| | local | remote |\n|---|--:|--:|\n", f);
 		for (i = 0; i < sd.n; i++) {
 			char label[96];
 
@@ -97,7 +102,11 @@ static int sides(FILE *f, const struct model *m)
 			cell(f, sd.lines[i].remote);
 			fputs("|\n", f);
 		}
-		fprintf(f, "\n%s\n\n%s\n", sd.tops, sd.note);
+		fputs("\n", f);
+		render_md_text(f, sd.tops);
+		fputs("\n\n", f);
+		render_md_text(f, sd.note);
+		fputs("\n", f);
 	}
 	sides_free(&sd);
 	return 0;
@@ -118,48 +127,76 @@ int report_markdown(FILE *f, const void *model,
 		return error("report of an empty model");
 	if (summary_build(&s, m, o->all_conditions))
 		return -1;
-	if (run->workload_command)
-		fprintf(f, "## perpkt report: `%s`, per %s\n\n",
-			run->workload_command, run->unit.name);
-	else
-		fprintf(f, "## perpkt report: %s over %s, %u-byte messages\n\n",
-			run->transport ? run->transport : "unknown",
-			run->network ? run->network : "unknown", run->message_size);
-	if (s.headline)
-		fprintf(f, "**%s**\n\n", s.headline);
-	for (i = 0; i < s.nwarnings; i++)
-		fprintf(f, "> **warning:** %s\n%s", s.warnings[i],
-			i + 1 == s.nwarnings ? "\n" : ">\n");
-	for (i = 0; i < s.nfacts; i++)
-		fprintf(f, "- **%s**: %s\n", s.facts[i].key, s.facts[i].value);
+	fputs("## perpkt report: ", f);
+	if (run->workload_command) {
+		render_md_code(f, run->workload_command);
+		fputs(", per ", f);
+		render_md_text(f, run->unit.name);
+	} else {
+		render_md_text(f, run->transport ? run->transport : "unknown");
+		fputs(" over ", f);
+		render_md_text(f, run->network ? run->network : "unknown");
+		fprintf(f, ", %u-byte messages", run->message_size);
+	}
+	fputs("\n\n", f);
+	if (s.headline) {
+		fputs("**", f);
+		render_md_text(f, s.headline);
+		fputs("**\n\n", f);
+	}
+	for (i = 0; i < s.nwarnings; i++) {
+		fputs("> **warning:** ", f);
+		render_md_text(f, s.warnings[i]);
+		fputs(i + 1 == s.nwarnings ? "\n\n" : "\n>\n", f);
+	}
+	for (i = 0; i < s.nfacts; i++) {
+		fputs("- **", f);
+		render_md_text(f, s.facts[i].key);
+		fputs("**: ", f);
+		render_md_text(f, s.facts[i].value);
+		fputc('\n', f);
+	}
 	if (s.nconds) {
 		fputs("\n<details><summary>conditions</summary>\n\n", f);
-		for (i = 0; i < s.nconds; i++)
-			fprintf(f, "- `%s` = %s\n", s.conds[i].key,
-				s.conds[i].value);
+		for (i = 0; i < s.nconds; i++) {
+			fputs("- ", f);
+			render_md_code(f, s.conds[i].key);
+			fputs(" = ", f);
+			render_md_text(f, s.conds[i].value);
+			fputc('\n', f);
+		}
 		if (s.nconds_hidden)
 			fprintf(f, "- and %zu more (--all-conditions)\n",
 				s.nconds_hidden);
 		fputs("\n</details>\n", f);
 	}
-	fprintf(f, "\n### Latency decomposition\n\n%s\n\n", s.decomp_title);
+	fputs("\n### Latency decomposition\n\n", f);
+	render_md_text(f, s.decomp_title);
+	fputs("\n\n", f);
 	if (s.ndecomp) {
-		fprintf(f, "| part | per %s | share |\n|---|--:|--:|\n",
-			run->unit.abbrev);
+		fputs("| part | per ", f);
+		render_md_text(f, run->unit.abbrev);
+		fputs(" | share |\n|---|--:|--:|\n", f);
 		for (i = 0; i < s.ndecomp; i++) {
-			fprintf(f, "| %s%s%s ", s.decomp[i].flag ? "**!** " : "",
-				s.decomp[i].indent ? "&nbsp;&nbsp;" : "",
-				s.decomp[i].label);
-			fprintf(f, "| %s | %s |\n", s.decomp[i].value,
-				s.decomp[i].share);
+			fprintf(f, "| %s%s", s.decomp[i].flag ? "**!** " : "",
+				s.decomp[i].indent ? "&nbsp;&nbsp;" : "");
+			render_md_text(f, s.decomp[i].label);
+			fputc(' ', f);
+			cell(f, s.decomp[i].value);
+			cell(f, s.decomp[i].share);
+			fputs("|\n", f);
 		}
 	}
 	fputs("\n### Reconciliation\n\n", f);
-	for (i = 0; i < s.nrecon; i++)
-		fprintf(f, "- %s%s\n", s.recon[i].flag ? "**!** " : "",
-			s.recon[i].label);
+	for (i = 0; i < s.nrecon; i++) {
+		fprintf(f, "- %s", s.recon[i].flag ? "**!** " : "");
+		render_md_text(f, s.recon[i].label);
+		fputc('\n', f);
+	}
 	if (s.empty) {
-		fprintf(f, "\n%s\n", s.empty);
+		fputs("\n", f);
+		render_md_text(f, s.empty);
+		fputs("\n", f);
 	} else {
 		if (o->by != MODEL_BY_ROLE)
 			table(f, m, &m->views[MODEL_BY_ROLE], "role",
@@ -175,18 +212,23 @@ int report_markdown(FILE *f, const void *model,
 				 m->callers_of);
 			table(f, m, &m->callers, title, o);
 		}
-		fprintf(f, "\nPer %s: %.1f %s in total, %.1f busy (without the %s bucket).\n",
-			run->unit.name, m->total.per_rt[0], run->events[0].unit ?
-			run->events[0].unit : "", m->busy.per_rt[0],
-			MODEL_IDLE_BUCKET);
+		fputs("\nPer ", f);
+		render_md_text(f, run->unit.name);
+		fprintf(f, ": %.1f ", m->total.per_rt[0]);
+		render_md_text(f, run->events[0].unit ? run->events[0].unit : "");
+		fprintf(f, " in total, %.1f busy (without the %s bucket).\n",
+			m->busy.per_rt[0], MODEL_IDLE_BUCKET);
 	}
 	if (sides(f, m)) {
 		summary_free(&s);
 		return error("out of memory writing the report");
 	}
 	fputc('\n', f);
-	for (i = 0; i < s.nnotes; i++)
-		fprintf(f, "> %s\n>\n", s.notes[i]);
+	for (i = 0; i < s.nnotes; i++) {
+		fputs("> ", f);
+		render_md_text(f, s.notes[i]);
+		fputs("\n>\n", f);
+	}
 	summary_free(&s);
 	if (fflush(f) || ferror(f))
 		return error("cannot write report: %s", strerror(errno));

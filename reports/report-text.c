@@ -572,51 +572,9 @@ static void put_sides(struct text_ctx *c, const struct model *m)
 	sides_free(&sd);
 }
 
-/*
- * Every byte of the report passes here: a profile is someone else's
- * file, and an escape sequence in a function name or condition must not
- * reach the reader's terminal. Control characters but newline and tab
- * become '?'.
- */
-static ssize_t safe_write(void *cookie, const char *buf, size_t len)
-{
-	FILE *out = cookie;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)buf[i];
-
-		if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f)
-			ch = '?';
-		if (putc(ch, out) == EOF)
-			return -1;
-	}
-	return (ssize_t)len;
-}
-
-static int report_text_safe(FILE *f, const struct model *m,
-			    const struct render_options *o);
-
 int report_text(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct model *m = model;
-	cookie_io_functions_t io = { .write = safe_write };
-	FILE *safe = fopencookie(f, "w", io);
-	int ret;
-
-	if (!safe)
-		return error("cannot write report: %s", strerror(errno));
-	ret = report_text_safe(safe, m, o);
-	if (fclose(safe) && !ret)
-		ret = error("cannot write report: %s", strerror(errno));
-	if (!ret && (fflush(f) || ferror(f)))
-		ret = error("cannot write report: %s", strerror(errno));
-	return ret;
-}
-
-static int report_text_safe(FILE *f, const struct model *m,
-			    const struct render_options *o)
-{
 	struct render_options defaults = { .width = 0 };
 	struct text_ctx c = { .f = f };
 	struct summary s;

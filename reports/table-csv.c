@@ -21,10 +21,7 @@ int table_csv(FILE *f, const void *model, const struct render_options *o)
 	for (i = 0; i < t->n; i++) {
 		const struct table_row *r = &t->rows[i];
 
-		if (strpbrk(r->label, ",\""))
-			fprintf(f, "\"%s\"", r->label);
-		else
-			fputs(r->label, f);
+		render_csv_field(f, r->label);
 		for (k = 0; k < t->ncols; k++) {
 			if (k < r->nvals && !isnan(r->vals[k]))
 				fprintf(f, ",%.6g", r->vals[k]);

@@ -14,7 +14,11 @@ int table_markdown(FILE *f, const void *model, const struct render_options *o)
 	char b[64];
 	size_t i, k;
 
-	fprintf(f, "**%s** (%s)\n\n| Profile |", t->title, t->unit);
+	fputs("**", f);
+	render_md_text(f, t->title);
+	fputs("** (", f);
+	render_md_text(f, t->unit);
+	fputs(")\n\n| Profile |", f);
 	for (k = 0; k < t->ncols; k++)
 		fprintf(f, " Test %zu |", k + 1);
 	fprintf(f, " Average | sd |\n|---|");
@@ -24,7 +28,9 @@ int table_markdown(FILE *f, const void *model, const struct render_options *o)
 	for (i = 0; i < t->n; i++) {
 		const struct table_row *r = &t->rows[i];
 
-		fprintf(f, "| %s |", r->label);
+		fputs("| ", f);
+		render_md_text(f, r->label);
+		fputs(" |", f);
 		for (k = 0; k < t->ncols; k++) {
 			table_fmt(b, sizeof(b), t, k < r->nvals ? r->vals[k] : NAN);
 			fprintf(f, " %s |", b);

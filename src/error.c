@@ -3,6 +3,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "escape.h"
 
 static int verbosity = DIAG_NORMAL;
 
@@ -16,11 +19,29 @@ int diag_verbosity(void)
 	return verbosity;
 }
 
+/* A message names what others supplied (a profile's field, a peer's
+ * error line): it reaches the terminal through the escaping rule. */
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "perpkt: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char buf[1024], *msg = buf;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n >= (int)sizeof(buf) && (msg = malloc((size_t)n + 1)))
+		vsnprintf(msg, (size_t)n + 1, fmt, again);
+	va_end(again);
+	if (!msg) {
+		msg = buf;	/* out of memory: the message cut short */
+		n = (int)sizeof(buf) - 1;
+	}
+	if (n < 0)
+		n = 0;
+	escape_controls(msg, (size_t)n);
+	fprintf(stderr, "perpkt: %s%.*s\n", prefix, n, msg);
+	if (msg != buf)
+		free(msg);
 }
 
 int error(const char *fmt, ...)

@@ -624,11 +624,18 @@ static int commit_atomic(struct profile_output *out, json_t *doc)
 int profile_output_commit(struct profile_output *out, const struct profile *p)
 {
 	json_t *doc = profile_to_json(p);
+	char what[PATH_MAX + 16];
 	int ret;
 
 	if (!doc) {
 		profile_output_abort(out);
 		return error("cannot encode profile (out of memory)");
+	}
+	snprintf(what, sizeof(what), "profile '%s'", out->where ? out->where : "-");
+	if (profile_json_check(doc, what)) {
+		json_decref(doc);
+		profile_output_abort(out);
+		return -1;
 	}
 	ret = out->through ? commit_through(out, doc) : commit_atomic(out, doc);
 	if (ret < 0)

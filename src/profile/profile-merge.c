@@ -14,6 +14,14 @@
 #include "error.h"
 #include "profile/histogram-quantile.h"
 
+/* A sum that would wrap stays at the top, so the writer refuses it with
+ * the field named (past PROFILE_INT_MAX) instead of writing a small
+ * number that looks right. */
+#define SUM(a, b) do {						\
+	if (__builtin_add_overflow((a), (b), &(a)))		\
+		(a) = UINT64_MAX;				\
+} while (0)
+
 static int same(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && !strcmp(a, b));
@@ -144,12 +152,12 @@ static int merge_counts(struct profile *into, struct profile *from)
 		struct profile_event *a = &into->events[e];
 		const struct profile_event *b = &from->events[e];
 
-		a->samples += b->samples;
-		a->lost += b->lost;
-		a->throttled += b->throttled;
-		a->count += b->count;
-		a->enabled_ns += b->enabled_ns;
-		a->running_ns += b->running_ns;
+		SUM(a->samples, b->samples);
+		SUM(a->lost, b->lost);
+		SUM(a->throttled, b->throttled);
+		SUM(a->count, b->count);
+		SUM(a->enabled_ns, b->enabled_ns);
+		SUM(a->running_ns, b->running_ns);
 	}
 	for (i = 0; i < from->ncounts; i++) {
 		const struct profile_count *b = &from->counts[i];
@@ -158,10 +166,10 @@ static int merge_counts(struct profile *into, struct profile *from)
 			struct profile_count *a = &into->counts[j];
 
 			if (a->cpu == b->cpu && !strcmp(a->name, b->name)) {
-				a->value += b->value;
-				a->raw += b->raw;
-				a->enabled_ns += b->enabled_ns;
-				a->running_ns += b->running_ns;
+				SUM(a->value, b->value);
+				SUM(a->raw, b->raw);
+				SUM(a->enabled_ns, b->enabled_ns);
+				SUM(a->running_ns, b->running_ns);
 				break;
 			}
 		}
@@ -174,24 +182,24 @@ static int merge_counts(struct profile *into, struct profile *from)
 
 			if (a->cpu != b->cpu)
 				continue;
-			a->user_ns += b->user_ns;
-			a->system_ns += b->system_ns;
-			a->irq_ns += b->irq_ns;
-			a->softirq_ns += b->softirq_ns;
-			a->idle_ns += b->idle_ns;
-			a->other_ns += b->other_ns;
-			a->lost += b->lost;
-			a->throttled += b->throttled;
+			SUM(a->user_ns, b->user_ns);
+			SUM(a->system_ns, b->system_ns);
+			SUM(a->irq_ns, b->irq_ns);
+			SUM(a->softirq_ns, b->softirq_ns);
+			SUM(a->idle_ns, b->idle_ns);
+			SUM(a->other_ns, b->other_ns);
+			SUM(a->lost, b->lost);
+			SUM(a->throttled, b->throttled);
 		}
 	}
 	for (i = 0; i < from->ntasks; i++)
 		for (j = 0; j < into->ntasks; j++)
 			if (into->tasks[j].role == from->tasks[i].role) {
-				into->tasks[j].cpu_ns += from->tasks[i].cpu_ns;
-				into->tasks[j].wait_ns += from->tasks[i].wait_ns;
-				into->tasks[j].user_ns += from->tasks[i].user_ns;
-				into->tasks[j].system_ns += from->tasks[i].system_ns;
-				into->tasks[j].switches += from->tasks[i].switches;
+				SUM(into->tasks[j].cpu_ns, from->tasks[i].cpu_ns);
+				SUM(into->tasks[j].wait_ns, from->tasks[i].wait_ns);
+				SUM(into->tasks[j].user_ns, from->tasks[i].user_ns);
+				SUM(into->tasks[j].system_ns, from->tasks[i].system_ns);
+				SUM(into->tasks[j].switches, from->tasks[i].switches);
 				/* a span only where both sides know theirs */
 				into->tasks[j].span_ns = into->tasks[j].span_ns &&
 					from->tasks[i].span_ns ?
@@ -206,7 +214,7 @@ static int merge_counts(struct profile *into, struct profile *from)
 			    !strcmp(into->irqs[j].name, b->name))
 				break;
 		if (j < into->nirqs) {
-			into->irqs[j].count += b->count;
+			SUM(into->irqs[j].count, b->count);
 		} else {
 			struct profile_irq *v = grow(into->irqs, into->nirqs, 1, sizeof(*v));
 
@@ -232,7 +240,7 @@ static int merge_latency(struct profile *into, const struct profile *from)
 			if (into->histogram[j].lo == from->histogram[i].lo)
 				break;
 		if (j < into->nhistogram) {
-			into->histogram[j].count += from->histogram[i].count;
+			SUM(into->histogram[j].count, from->histogram[i].count);
 		} else {
 			struct profile_hist_bucket *h = grow(into->histogram,
 							     into->nhistogram, 1,
@@ -261,7 +269,7 @@ static int merge_latency(struct profile *into, const struct profile *from)
 		a->min = b->min;
 	if (b->max > a->max)
 		a->max = b->max;
-	a->count += b->count;
+	SUM(a->count, b->count);
 	a->mean = mean;
 	a->stddev = var > 0 ? sqrt(var) : 0;
 	a->p50 = profile_histogram_quantile(into->histogram, into->nhistogram, a, 0.50);
@@ -293,10 +301,10 @@ int profile_merge(struct profile *into, struct profile *from, const char *what)
 	if (merge_symbols(into, from) || merge_samples(into, from) ||
 	    merge_latency(into, from) || merge_counts(into, from))
 		return error("out of memory merging %s", what);
-	into->round_trips += from->round_trips;
-	into->window_ns += from->window_ns;
-	into->asked_window_ns += from->asked_window_ns;
-	into->asked_ns += from->asked_ns;
-	into->wall_ns += from->wall_ns;
+	SUM(into->round_trips, from->round_trips);
+	SUM(into->window_ns, from->window_ns);
+	SUM(into->asked_window_ns, from->asked_window_ns);
+	SUM(into->asked_ns, from->asked_ns);
+	SUM(into->wall_ns, from->wall_ns);
 	return 0;
 }

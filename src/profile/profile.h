@@ -15,6 +15,11 @@
 #define PROFILE_FORMAT "perpkt-profile"
 /* 2: warmup_ns instead of warmup_s, and "units"; 1 is still read */
 #define PROFILE_VERSION 2
+/* The largest count a profile holds: JSON integers are int64_t
+ * (jansson's json_int_t). The reader refuses more (reader_u64), and the
+ * writer refuses to write more (profile_json_check), so what one writes
+ * the other reads. */
+#define PROFILE_INT_MAX INT64_MAX
 
 /* Who a sample ran for, from its pid/tid. */
 enum role {
@@ -384,6 +389,13 @@ int profile_unit_is_rt(const struct profile *p);
  */
 const char *profile_event_not_counting(const struct profile *p, size_t e);
 
+/*
+ * Whether the reader would take doc's integers back (a sum in merge
+ * past PROFILE_INT_MAX would not): 0, or -1 after "cannot write
+ * <what>: field '<path>' is N, more than a profile holds".
+ */
+struct json_t;
+int profile_json_check(struct json_t *doc, const char *what);
 /* Atomic: written to a temporary file beside `path`, then renamed.
  * "-" writes it to stdout. */
 int profile_write(const struct profile *p, const char *path);

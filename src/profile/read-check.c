@@ -2,7 +2,9 @@
 /* A profile's fields against each other, as record writes them. */
 #include "profile/read-check.h"
 
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "profile/histogram-quantile.h"
@@ -75,23 +77,199 @@ static void check_latency(struct reader *r, const struct profile *p, const char 
 	}
 }
 
+/*
+ * A mean, a spread and percentiles of round trips timed: none below
+ * zero, the mean between min and max (a merge's weighted mean too, but
+ * for rounding).
+ */
+static int check_summary(struct reader *r, const struct latency_summary *l,
+			 const char *side, const char *field)
+{
+	double slack = 1e-9 * (double)l->max + 1e-6;
+
+	if (!l->count)
+		return 0;
+	if (l->min > l->max) {
+		reader_inconsistent(r, "%s%s.min is %llu ns, above its max %llu ns",
+				    side, field, (unsigned long long)l->min,
+				    (unsigned long long)l->max);
+		return -1;
+	}
+	if (!isfinite(l->mean) || l->mean < (double)l->min - slack ||
+	    l->mean > (double)l->max + slack) {
+		reader_inconsistent(r, "%s%s.mean is %g ns, outside its min %llu and "
+				    "max %llu ns", side, field, l->mean,
+				    (unsigned long long)l->min,
+				    (unsigned long long)l->max);
+		return -1;
+	}
+	if (!isfinite(l->stddev) || l->stddev < 0 ||
+	    l->stddev > (double)(l->max - l->min) + slack) {
+		reader_inconsistent(r, "%s%s.stddev is %g ns: no spread of round trips "
+				    "between %llu and %llu ns", side, field, l->stddev,
+				    (unsigned long long)l->min,
+				    (unsigned long long)l->max);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_summaries(struct reader *r, const struct profile *p,
+			   const char *side)
+{
+	char field[64];
+	size_t k;
+
+	const struct latency_summary *u = &p->latency_unsampled;
+
+	if (check_summary(r, &p->latency, side, "workload.latency_ns"))
+		return -1;
+	/* the round trips no sample fell in: only a mean and a count are
+	 * sure to be there */
+	if (u->count && (!isfinite(u->mean) || u->mean < 0)) {
+		reader_inconsistent(r, "%sworkload.latency_unsampled_ns.mean is %g "
+				    "ns: a time is not below zero", side, u->mean);
+		return -1;
+	}
+	for (k = 0; k < p->nrepeats; k++) {
+		snprintf(field, sizeof(field), "workload.repeats[%zu].latency_ns", k);
+		if (check_summary(r, &p->repeats[k].latency, side, field))
+			return -1;
+	}
+	return 0;
+}
+
+/* The longest period a sample of event e stands for, at least: every
+ * entry's weight is its samples' periods summed. */
+static uint64_t longest_period(const struct profile *p, size_t e)
+{
+	uint64_t most = p->events[e].period;
+	size_t i;
+
+	for (i = 0; i < p->nsamples; i++) {
+		const struct profile_sample *s = &p->samples[i];
+
+		if (s->event == e && s->count &&
+		    (s->weight + s->count - 1) / s->count > most)
+			most = (s->weight + s->count - 1) / s->count;
+	}
+	return most;
+}
+
+/*
+ * What samples weigh cannot be more than what was counted meanwhile:
+ * a sample is taken when its period of the count has passed. The
+ * slack: the period a sample may carry past a window's end on each CPU
+ * (twice), and 1/32 for counts read a little apart from the samples.
+ * Less is normal (throttled, lost, multiplexed, CPUs counted but not
+ * sampled), so only more is refused.
+ */
+static int weight_fits(uint64_t weight, uint64_t count, uint64_t period,
+		       size_t ncpus)
+{
+	unsigned __int128 slack = (unsigned __int128)2 * period * (ncpus ? ncpus : 1);
+
+	return weight <= (unsigned __int128)count + count / 32 + slack;
+}
+
 static void check_samples(struct reader *r, const struct profile *p, const char *side)
 {
-	size_t e, i;
+	size_t e, i, k, ncpus = p->ncpus_sampled ? p->ncpus_sampled :
+				(size_t)(p->ncpus > 0 ? p->ncpus : 1);
 
 	for (e = 0; e < p->nevents; e++) {
-		uint64_t listed = 0;
+		uint64_t listed = 0, weight = 0, period;
 
-		for (i = 0; i < p->nsamples; i++)
-			if (p->samples[i].event == e)
-				listed += p->samples[i].count;
-		if (listed > p->events[e].samples ||
-		    (!listed && p->events[e].samples)) {
+		for (i = 0; i < p->nsamples; i++) {
+			const struct profile_sample *s = &p->samples[i];
+
+			if (s->event != e)
+				continue;
+			/* every sample's period is 1 or more */
+			if (s->weight < s->count) {
+				reader_inconsistent(r, "%ssamples[%zu] weighs %llu for "
+						    "%llu samples of '%s': a sample "
+						    "stands for a period of at least 1",
+						    side, i,
+						    (unsigned long long)s->weight,
+						    (unsigned long long)s->count,
+						    p->events[e].name);
+				return;
+			}
+			listed += s->count;
+			weight += s->weight;
+		}
+		/* record lists every sample it counts, no more, no fewer */
+		if (listed != p->events[e].samples) {
 			reader_inconsistent(r, "%ssamples lists %llu samples of '%s', but "
 					    "%scounters.events[%zu].samples says %llu "
 					    "were taken", side, (unsigned long long)listed,
 					    p->events[e].name, side, e,
 					    (unsigned long long)p->events[e].samples);
+			return;
+		}
+		if (!listed)
+			continue;
+		period = longest_period(p, e);
+		if (!weight_fits(weight, p->events[e].count, period,
+				 ncpus * (p->nrepeats ? p->nrepeats : 1))) {
+			reader_inconsistent(r, "%ssamples of '%s' weigh %llu, more than "
+					    "the %llu %scounters.events[%zu].count says "
+					    "were counted", side, p->events[e].name,
+					    (unsigned long long)weight,
+					    (unsigned long long)p->events[e].count,
+					    side, e);
+			return;
+		}
+		/* each window's samples against that window's count: windows
+		 * out of order carry another window's samples */
+		for (k = 0; k < p->nrepeats; k++) {
+			uint64_t w = 0;
+
+			if (!p->repeats[k].counts)
+				continue;
+			for (i = 0; i < p->nsamples; i++)
+				if (p->samples[i].event == e && p->samples[i].repeat == k)
+					w += p->samples[i].weight;
+			if (weight_fits(w, p->repeats[k].counts[e], period, ncpus))
+				continue;
+			reader_inconsistent(r, "%sthe samples of window %zu weigh %llu "
+					    "of '%s', more than the %llu "
+					    "%sworkload.repeats[%zu].counts says were "
+					    "counted: the windows are out of order, or "
+					    "not the samples'", side, k,
+					    (unsigned long long)w, p->events[e].name,
+					    (unsigned long long)p->repeats[k].counts[e],
+					    side, k);
+			return;
+		}
+	}
+}
+
+/*
+ * A profile whose kallsyms was read at record time (text_addr says
+ * where the kernel's text starts) carries the entries its samples fall
+ * in: a sample in the core kernel's text is in a function, so none at
+ * all is a profile whose symbols were taken out.
+ */
+#define CORE_TEXT_MAX (64ULL << 20)
+static void check_ksyms(struct reader *r, const struct profile *p, const char *side)
+{
+	size_t i;
+
+	if (p->nksyms || !p->text_addr)
+		return;
+	for (i = 0; i < p->nsamples; i++) {
+		uint64_t ip = p->samples[i].ip;
+
+		if (ip >= p->text_addr && ip - p->text_addr < CORE_TEXT_MAX) {
+			reader_inconsistent(r, "%skallsyms is empty, but %ssamples[%zu] "
+					    "is at 0x%llx in the kernel's text (from "
+					    "%ssystem.text_addr 0x%llx): a profile "
+					    "recorded with kallsyms carries the "
+					    "functions its samples fall in", side, side,
+					    i, (unsigned long long)ip, side,
+					    (unsigned long long)p->text_addr);
 			return;
 		}
 	}
@@ -140,7 +318,10 @@ static void check_v2(struct reader *r, const struct profile *p, const char *side
 void profile_check(struct reader *r, const struct profile *p, const char *side)
 {
 	check_latency(r, p, side);
+	if (check_summaries(r, p, side))
+		return;
 	check_samples(r, p, side);
+	check_ksyms(r, p, side);
 	if (p->version >= 2)
 		check_v2(r, p, side);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile/profile.h"
 
 int reader_bad(struct reader *r, const char *what)
 {
@@ -48,7 +49,9 @@ uint64_t reader_u64(struct reader *r, json_t *obj, const char *key)
 	json_t *v = json_object_get(obj, key);
 	char msg[160];
 
-	if (v && json_is_integer(v) && json_integer_value(v) >= 0)
+	/* 0 to PROFILE_INT_MAX, all json_int_t holds of them */
+	if (v && json_is_integer(v) && json_integer_value(v) >= 0 &&
+	    (uint64_t)json_integer_value(v) <= PROFILE_INT_MAX)
 		return (uint64_t)json_integer_value(v);
 	snprintf(msg, sizeof(msg), "field '%s' must be a non-negative integer", key);
 	reader_bad(r, msg);

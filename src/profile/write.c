@@ -484,6 +484,68 @@ json_t *profile_to_json(const struct profile *p)
 	return root;
 }
 
+/* The integers the reader takes as signed (reader_int): a CPU or a pid
+ * of -1 is "none". Every other integer is a count, read with
+ * reader_u64. */
+static int signed_key(const char *key)
+{
+	static const char *const keys[] = { "cpu", "pid", "client_cpu",
+					    "server_cpu" };
+	size_t i;
+
+	for (i = 0; key && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Every count is cast from uint64_t to json_int_t on its way into the
+ * document: one past PROFILE_INT_MAX turns negative there, where the
+ * reader refuses it. Checking the document, not each cast, keeps a
+ * field added later checked too. path holds where v is.
+ */
+static int check_ints(json_t *v, const char *key, char *path, size_t at,
+		      size_t len, const char *what)
+{
+	const char *k;
+	json_t *item;
+	size_t i;
+
+	if (at >= len)
+		at = len - 1;
+	if (json_is_object(v)) {
+		json_object_foreach(v, k, item) {
+			snprintf(path + at, len - at, "%s%s", at ? "." : "", k);
+			if (check_ints(item, k, path, at + strlen(path + at),
+				       len, what))
+				return -1;
+		}
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, item) {
+			snprintf(path + at, len - at, "[%zu]", i);
+			if (check_ints(item, key, path, at + strlen(path + at),
+				       len, what))
+				return -1;
+		}
+	} else if (json_is_integer(v) && json_integer_value(v) < 0 &&
+		   !signed_key(key)) {
+		path[at] = '\0';
+		return error("cannot write %s: field '%s' is %" PRIu64 ", more "
+			     "than a profile holds (at most %" PRId64 ")", what,
+			     path, (uint64_t)json_integer_value(v),
+			     (int64_t)PROFILE_INT_MAX);
+	}
+	return 0;
+}
+
+int profile_json_check(json_t *doc, const char *what)
+{
+	char path[512] = "";
+
+	return check_ints(doc, NULL, path, 0, sizeof(path), what);
+}
+
 /* jansson hands the text over a few bytes at a time: collect it in a
  * buffer and write that, one write(2) per 64 KiB. */
 struct doc_writer {

@@ -314,6 +314,12 @@ int serve_recording_document(struct serve_recording *r, const char *command,
 		return -1;
 	}
 	doc = profile_to_json(p);
+	if (doc && profile_json_check(doc, "the responder's profile")) {
+		json_decref(doc);
+		snprintf(why, whylen, "perpkt serve could not make its profile "
+			 "(its messages say why)");
+		return -1;
+	}
 	*text = doc ? json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(doc);
 	if (!*text) {

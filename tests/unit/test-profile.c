@@ -61,10 +61,11 @@ static void make_profile(struct profile *p)
 	p->cpus[1] = 1;
 	p->nevents = 1;
 	p->events = calloc(1, sizeof(*p->events));
+	/* .samples 13: the samples listed below, as record lists every one */
 	p->events[0] = (struct profile_event){
 		.name = strdup("cpu-clock"), .requested = strdup("cycles"),
 		.pmu = strdup("perf"), .unit = strdup("ns"), .type = 1,
-		.period = 100000, .samples = 40000, .lost = 3, .throttled = 1,
+		.period = 100000, .samples = 13, .lost = 3, .throttled = 1,
 		.count = 4000000000ULL, .enabled_ns = 2000000000ULL,
 		.running_ns = 1500000000ULL };
 	p->ntasks = 1;
