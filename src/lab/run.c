@@ -474,7 +474,7 @@ static void choose_clock(struct lab_run *r, const struct lab_request *rq)
 	r->cpus = cpus;
 	r->icount_shift = -1;
 	if (!rq->exact)
-		snprintf(r->clock, sizeof(r->clock), "no: sampled; --exact on one vCPU counts deterministically");
+		snprintf(r->clock, sizeof(r->clock), "no: without --exact the guest runs threaded, its clock the host's");
 	else if (lab_qemu_args_icount((char *const *)rq->qemu_args, rq->nqemu_args))
 		snprintf(r->clock, sizeof(r->clock), "unknown: -icount as --qemu-arg sets it");
 	else if (r->nic)
