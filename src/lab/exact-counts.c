@@ -213,14 +213,7 @@ static int replace_events(struct profile *p, const struct lab_exact *x)
 		.config = PERF_COUNT_HW_INSTRUCTIONS, .samples = execs,
 		.count = total, .enabled_ns = p->window_ns, .running_ns = p->window_ns,
 	};
-	for (i = 0; i < p->nevents; i++) {
-		free(p->events[i].name);
-		free(p->events[i].requested);
-		free(p->events[i].pmu);
-		free(p->events[i].encoding);
-		free(p->events[i].unit);
-	}
-	free(p->events);
+	profile_events_free(p);
 	p->events = ev;
 	p->nevents = 1;
 	for (v = 0; v < x->nvcpus; v++)

@@ -184,6 +184,22 @@ const char *profile_unit_spec(const struct profile *p)
 	return p->unit.spec ? p->unit.spec : "rt";
 }
 
+void profile_events_free(struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; p->events && i < p->nevents; i++) {
+		free(p->events[i].name);
+		free(p->events[i].requested);
+		free(p->events[i].pmu);
+		free(p->events[i].encoding);
+		free(p->events[i].unit);
+	}
+	free(p->events);
+	p->events = NULL;
+	p->nevents = 0;
+}
+
 void profile_free(struct profile *p)
 {
 	size_t i;
@@ -217,14 +233,7 @@ void profile_free(struct profile *p)
 	free(p->fallback_reason);
 	free(p->clock_source);
 	free(p->cpus);
-	for (i = 0; p->events && i < p->nevents; i++) {
-		free(p->events[i].name);
-		free(p->events[i].requested);
-		free(p->events[i].pmu);
-		free(p->events[i].encoding);
-		free(p->events[i].unit);
-	}
-	free(p->events);
+	profile_events_free(p);
 	free(p->samples);
 	for (i = 0; p->ksyms && i < p->nksyms; i++) {
 		free(p->ksyms[i].name);

@@ -415,6 +415,8 @@ int profile_read_json(struct profile *p, const char *text, size_t len,
 int profile_take_side(struct profile *p, const char *side, const char *path);
 /* --side's value: "local" or "remote"; -1 after printing why not. */
 int profile_side_check(const char *side);
+/* p's events and their strings freed, none left. */
+void profile_events_free(struct profile *p);
 void profile_free(struct profile *p);
 
 #endif
