@@ -51,6 +51,23 @@ RECIPES = {
             '"$PERPKT" record --kernel "$KERNEL_ARM64" --guest-perpkt "$GUEST" '
             "--qemu-arg=-cpu --qemu-arg=cortex-a57 "
             "-e arm_ac57::CPU_CYCLES,arm_ac57::INST_RETIRED -d 1 -w 0.2 -o a57.json"),
+    # perpkt-bisect over tests/lab/kernel-tree.sh's series (make check-lab's
+    # t0804): what it printed, its log, the first bad commit's profile and
+    # its parent's, and annotate udp_sendmsg (the vmlinux it needs stays
+    # in the cache, so the text is kept as it came)
+    "bisect": ("the kernel tree of tests/lab/kernel-tree.sh (linux-source-6.1, "
+               "its build tools: make deps-lab)",
+               'tree=$("$ROOT/tests/lab/kernel-tree.sh") && '
+               'export CCACHE_DIR="$CACHE/ccache" && '
+               '"$ROOT/src/lab/perpkt-bisect" -C "$tree" --out "$PWD/bisect" '
+               '--make "make -j$(nproc) CC=\'ccache gcc\' olddefconfig >/dev/null && '
+               'make -j$(nproc) CC=\'ccache gcc\' bzImage" '
+               "--fail-if 'total > +1%' base series >bisect.txt && "
+               'sed "s|$PWD/||g" bisect/bisect.log >bisect-log.txt && '
+               'first=$(git -C "$tree" log --format=%H --grep="^udp: account" base..series) && '
+               'cp bisect/*/"$first".json bisect-bad.json && '
+               'cp bisect/*/"$(git -C "$tree" rev-parse "$first^")".json bisect-parent.json && '
+               '"$PERPKT" annotate -i bisect-bad.json udp_sendmsg >bisect-annotate.txt'),
 }
 
 
@@ -93,6 +110,8 @@ def scratch():
     os.mkdir(os.path.join(d, "bin"))
     os.symlink(perpkt(), os.path.join(d, "bin", "perpkt"))
     for f in sorted(os.listdir(EXAMPLES)) if os.path.isdir(EXAMPLES) else []:
+        if f.endswith(".txt"):
+            shutil.copy(os.path.join(EXAMPLES, f), d)
         if f.endswith(".json.gz"):
             with gzip.open(os.path.join(EXAMPLES, f)) as src, \
                     open(os.path.join(d, f[:-3]), "wb") as dst:
@@ -122,7 +141,7 @@ def record(names):
         sys.exit("regen: --record runs perpkt record: run it as root")
     cache = os.environ.get("PERPKT_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "perpkt")
-    env = dict(os.environ, PERPKT=perpkt(),
+    env = dict(os.environ, PERPKT=perpkt(), ROOT=ROOT, CACHE=cache,
                KERNEL_ARM64=os.path.join(cache, "kernels", ARM64, "boot", "vmlinuz-" + ARM64),
                GUEST=os.path.join(ROOT, "build-arm64", "perpkt"))
     os.makedirs(EXAMPLES, exist_ok=True)
@@ -132,14 +151,19 @@ def record(names):
         d = tempfile.mkdtemp(prefix="perpkt-regen.")
         print(f"regen: recording {name}: {cmd}", file=sys.stderr)
         r = subprocess.run(["bash", "-c", cmd], cwd=d, env=env)
-        out = os.path.join(d, name + ".json")
-        if r.returncode not in (0, 1) or not os.path.exists(out):
+        made = [f for f in sorted(os.listdir(d))
+                if f.startswith(name) and f.endswith((".json", ".txt"))]
+        ok = r.returncode in (0, 1) and any(f.endswith(".json") for f in made)
+        if not ok:
             print(f"regen: {name} not recorded (exit {r.returncode}; it needs {need})",
                   file=sys.stderr)
             bad = 1
-        else:
-            with open(out, "rb") as src, \
-                    gzip.GzipFile(os.path.join(EXAMPLES, name + ".json.gz"), "wb",
+        for f in made if ok else []:
+            if f.endswith(".txt"):
+                shutil.copy(os.path.join(d, f), EXAMPLES)
+                continue
+            with open(os.path.join(d, f), "rb") as src, \
+                    gzip.GzipFile(os.path.join(EXAMPLES, f + ".gz"), "wb",
                                   mtime=0) as dst:
                 shutil.copyfileobj(src, dst)
         shutil.rmtree(d, ignore_errors=True)

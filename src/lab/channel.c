@@ -102,6 +102,8 @@ int lab_channel_unpack(const char *stream, const char *dir)
 				break;
 			in_file = 1;
 			blen = 0;
+			if (body)
+				body[0] = '\0';  /* an empty file has no line */
 		} else if (!strcmp(line, "perpkt-end") && in_file) {
 			if (save(dir, name, body ? body : "", blen)) {
 				nfiles = -1;

@@ -111,7 +111,7 @@ static const char init_script[] =
 "cut -d' ' -f1 /proc/uptime >> /tmp/uptime\n"
 "cat /sys/kernel/notes > /tmp/notes 2>/dev/null\n"
 "if [ -n \"$EXACT\" ]; then\n"
-"  cat /proc/modules > /tmp/modules\n"
+"  cat /proc/modules > /tmp/modules 2>/dev/null\n"
 "  [ \"$(cat /tmp/modules)\" = \"$(cat /perpkt/kallsyms.modules)\" ] ||\n"
 "    gzip -c /proc/kallsyms > /tmp/kallsyms.gz\n"
 "fi\n"
@@ -125,6 +125,9 @@ static const char init_script[] =
 "  echo perpkt-done\n"
 "} > /dev/$PORT\n"
 "sync\n"
+"# an x86 kernel without ACPI cannot power off: it halts and QEMU runs\n"
+"# on; a reset ends QEMU (-no-reboot)\n"
+"[ -d /sys/firmware/acpi ] || [ \"$(uname -m)\" != x86_64 ] || reboot -f\n"
 "poweroff -f\n";
 
 /* A library named by DT_NEEDED, in the arch's folders. */

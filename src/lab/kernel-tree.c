@@ -94,7 +94,7 @@ static void uts_version(const char *s, size_t len, char *out, size_t outlen)
 static int same_build(const struct lab_tree *t, char *why, size_t len)
 {
 	char head[192], mine[256], theirs[256];
-	const char *v, *im, *b;
+	const char *v, *im, *b, *p;
 	size_t vlen, ilen;
 	int ret = 0;
 
@@ -107,13 +107,19 @@ static int same_build(const struct lab_tree *t, char *why, size_t len)
 		return -1;
 	}
 	snprintf(head, sizeof(head), "Linux version %s (", t->release);
-	b = memmem(v, vlen, head, strlen(head));
+	/* since 6.1 a placeholder banner ("# SMP") precedes the one the
+	 * final link writes (init/version-timestamp.c): the one with "#N" */
+	for (p = v, b = NULL; (p = memmem(p, vlen - (size_t)(p - v), head, strlen(head))); p++) {
+		b = p;
+		uts_version(b, strnlen(b, vlen - (size_t)(b - v)), mine, sizeof(mine));
+		if (mine[0] == '#' && mine[1] >= '0' && mine[1] <= '9')
+			break;
+	}
 	if (!b) {
 		snprintf(why, len, "'%s' has no banner of release %s", t->vmlinux,
 			 t->release);
 		goto out;
 	}
-	uts_version(b, strnlen(b, vlen - (size_t)(b - v)), mine, sizeof(mine));
 	if (ilen > 0x210 && !memcmp(im + 0x202, "HdrS", 4)) {
 		/* boot protocol: kernel_version at 0x20e, from 0x200 */
 		size_t off = 0x200 + ((unsigned char)im[0x20e] |

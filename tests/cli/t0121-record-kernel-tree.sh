@@ -19,7 +19,8 @@ image() {
 	printf '\000\001' | dd of="$t/arch/x86/boot/bzImage" bs=1 seek=$((0x20e)) conv=notrunc 2>/dev/null
 	printf '%s\000' "$1" | dd of="$t/arch/x86/boot/bzImage" bs=1 seek=$((0x300)) conv=notrunc 2>/dev/null
 }
-vmlinux() { printf 'padding\000Linux version %s\n\000more' "$1" >"$t/vmlinux"; }
+# a vmlinux since 6.1 has a placeholder banner ("# SMP") before the real one
+vmlinux() { printf 'padding\000Linux version 6.1.99 (dev@box) (gcc) # SMP \n\000Linux version %s\n\000more' "$1" >"$t/vmlinux"; }
 refused() { # refused WHAT REGEX: exit 2, the message, nothing written
 	expect_exit 2 "$PERPKT" record --kernel "$t" -d 0.3 -o "$TMP/p.json"
 	grep -qE -- "$2" "$TMP/err" || fail "$1: $(cat "$TMP/err")"

@@ -84,6 +84,14 @@ static void test_unpack(void **state)
 	snprintf(path, sizeof(path), "%s/stderr", dir);
 	assert_string_equal(slurp(path), "hello\nworld\n");
 
+	/* an empty file after another (a kernel without /proc/modules):
+	 * empty, not the one before it again */
+	write_stream(stream, "perpkt-file stderr\naGVsbG8K\nperpkt-end\n"
+		     "perpkt-file modules\nperpkt-end\nperpkt-done\n");
+	assert_int_equal(lab_channel_unpack(stream, dir), 2);
+	snprintf(path, sizeof(path), "%s/modules", dir);
+	assert_string_equal(slurp(path), "");
+
 	/* no perpkt-done: the guest stopped before the end */
 	write_stream(stream, "perpkt-file rc\nMAo=\nperpkt-end\n");
 	assert_int_equal(lab_channel_unpack(stream, dir), 0);
