@@ -37,6 +37,10 @@ static const struct need serial_arm64[] = {
 	{ "SERIAL_AMBA_PL011", 0, "the serial port" },
 	{ "SERIAL_AMBA_PL011_CONSOLE", 0, "the console" },
 };
+/* Not needed to run, but figures are missing without them. */
+static const struct need recommended[] = {
+	{ "SCHED_INFO", 0, "/proc/PID/schedstat, the CPU time of the latency decomposition; CONFIG_SCHEDSTATS selects it" },
+};
 static const struct need veth[] = {
 	{ "NET_NS", 0, "--net veth's namespaces" },
 	{ "VETH", 1, "--net veth" },
@@ -140,6 +144,15 @@ int lab_kconfig_check(const char *path, const struct lab_arch *a, int want_veth)
 	if (want_veth)
 		check_set(text, veth, sizeof(veth) / sizeof(veth[0]), missing,
 			  sizeof(missing));
+	if (!missing[0]) {
+		char lacks[1024] = "";
+
+		check_set(text, recommended, sizeof(recommended) / sizeof(recommended[0]),
+			  lacks, sizeof(lacks));
+		if (lacks[0])
+			info("kernel configuration '%s' lacks %s: the run goes on without it",
+			     path, lacks);
+	}
 	free(text);
 	if (missing[0])
 		return error("kernel configuration '%s' lacks what the guest needs: %s",

@@ -52,7 +52,7 @@ if ! git -C "$tree" rev-parse -q --verify refs/heads/base >/dev/null 2>&1; then
 fi
 
 # the series, made again when this script's version of it changes
-want=$(sed -n '/^# series start/,/^# series end/p' "$0" | sha1sum | cut -c1-12)
+want=$(sed -n '/^	# series start/,/^	# series end/p' "$0" | sha1sum | cut -c1-12)
 if [ "$(git -C "$tree" log -1 --format=%b series 2>/dev/null | sed -n 's/^perpkt-series: //p')" != "$want" ]; then
 	say "making branch series ($want)"
 	git -C "$tree" checkout -q -f -B series base
