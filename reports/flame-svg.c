@@ -270,7 +270,7 @@ static void put_frame(FILE *out, const struct flame *f,
 	put_title(out, f, n);
 	fprintf(out, "</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"%s/><text x=\"%.2f\" y=\"%d\">",
 		px, y, pw, FRAME_H - 1, fill,
-		fresh ? " stroke=\"#b00000\" stroke-width=\"1.5\"" : "",
+		fresh ? " class=\"new\"" : "",
 		px + 3, y + FRAME_H - 4);
 	put_label(out, f, n, pw);
 	fputs("</text></g>\n", out);
@@ -291,8 +291,7 @@ static void put_legend(FILE *out, const struct flame *f,
 		const char *color = f->diff ? diff_keys[i][0] : palette[i];
 
 		fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"%s/><text x=\"%.1f\" y=\"%d\">",
-			x, y - 10, color, f->diff && i == 4 ?
-			" stroke=\"#b00000\" stroke-width=\"1.5\"" : "",
+			x, y - 10, color, f->diff && i == 4 ? " class=\"new\"" : "",
 			x + 16, y);
 		if (f->diff) {
 			fputs(diff_keys[i][1], out);
@@ -372,6 +371,7 @@ void flame_svg(FILE *out, const struct flame *f, const char *id,
 	fputs("<style>.flame text{font-family:sans-serif;font-size:11px;fill:#000}"
 	      ".flame .title{font-size:15px}.flame g.f{cursor:pointer}"
 	      ".flame g.f rect{stroke:#fff;stroke-width:0.5}"
+	      ".flame rect.new{stroke:#b00000;stroke-width:1.5}"
 	      ".flame .btn{cursor:pointer;fill:#0645ad}</style>\n", out);
 	fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fafafa\"/>\n",
 		FLAME_WIDTH, height);
