@@ -11,7 +11,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        libjansson-dev libsodium-dev libcmocka-dev zlib1g-dev iproute2 jq elfutils binutils procps \
        chromium python3 python3-jsonschema socat qemu-system-x86 busybox-static sockperf \
-       linux-perf bc clang libclang-rt-14-dev llvm strace
+       linux-perf bc clang libclang-rt-14-dev llvm strace libxml2-utils
 # make fuzz: seconds per libFuzzer target (the smoke runs in check-sanitize: 5)
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
