@@ -310,6 +310,29 @@ static void put_legend(FILE *out, const struct flame *f,
 			x, y);
 }
 
+/* A call path that fits a line: its root, "...", and the frames
+ * nearest the leaf that fit. */
+static void put_path(FILE *out, const char *path)
+{
+	size_t fit = (size_t)((GRAPH_W - 60) / CHAR_W), len = strlen(path);
+	const char *tail, *root_end = strchr(path, ';');
+
+	if (len <= fit || !root_end || (size_t)(root_end - path) + 5 >= fit) {
+		html_escape(out, path);
+		return;
+	}
+	for (tail = path + len - (fit - (size_t)(root_end - path) - 5);
+	     *tail && *tail != ';'; tail++)
+		;
+	if (!*tail || tail <= root_end) {
+		html_escape(out, path);
+		return;
+	}
+	fwrite(path, 1, (size_t)(root_end - path), out);
+	fputs(";...", out);
+	html_escape(out, tail);
+}
+
 /* Frames of A that B has no more, under the graph. */
 static int put_gone(FILE *out, const struct flame *f, int y)
 {
@@ -326,7 +349,7 @@ static int put_gone(FILE *out, const struct flame *f, int y)
 		fprintf(out, "<text class=\"gone\" x=\"%d\" y=\"%d\">", X0 + 10, y);
 		put_value(out, f->gone[i].value);
 		fputs("  ", out);
-		html_escape(out, f->gone[i].path);
+		put_path(out, f->gone[i].path);
 		fputs("</text>\n", out);
 	}
 	if (f->ngone > GONE_SHOWN) {
