@@ -299,10 +299,11 @@ static void put_legend(FILE *out, const struct flame *f,
 		} else {
 			html_escape(out, l->bucket[i]);
 			fprintf(out, " %.0f%%", 100 * l->self[i] / f->nodes[0].value[0]);
-			x += 56 + CHAR_W * strlen(l->bucket[i]);
+			/* swatch, name, " 23%", a gap */
+			x += 16 + CHAR_W * (strlen(l->bucket[i]) + 4) + 14;
 		}
 		fputs("</text>\n", out);
-		if (x > FLAME_WIDTH - 160)
+		if (x > FLAME_WIDTH - 110)
 			break;
 	}
 	if (f->diff)
