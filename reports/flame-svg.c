@@ -428,7 +428,11 @@ void flame_svg(FILE *out, const struct flame *f, const char *id,
 	if (left_out)
 		fprintf(out, "%zu frames under %.2f%% of the total not drawn. ",
 			left_out, 100 * FLAME_MIN_SHARE);
-	fputs("Click a frame to zoom, hover for its figures.</text>\n", out);
+	if (f->nodes[0].value[0] > 0)
+		fputs("Click a frame to zoom, hover for its figures.", out);
+	else
+		fputs("Nothing to draw: no time per round trip (no round trips, or no samples of the workload).", out);
+	fputs("</text>\n", out);
 	if (note) {
 		y += FRAME_H;
 		fprintf(out, "<text class=\"note\" x=\"%d\" y=\"%d\">%s</text>\n",

@@ -55,6 +55,12 @@ frames "$TMP/diff.html" >"$TMP/frames"
 new=$(awk -F'|' '$2 == "new" { print $1 }' "$TMP/frames" | sort | tr '\n' ' ')
 [ "$new" = "tc_run tcf_classify u32_classify " ] ||
 	fail "frames outlined as new: '$new', planted: tc_run tcf_classify u32_classify"
+# and the planted frames are the reddest, each redder than any other
+awk -F'|' '$2 == "new" && (lo == "" || $4 < lo) { lo = $4 }
+	$2 != "new" && $4 > hi { hi = $4; who = $1 }
+	END { if (lo <= hi) { print "an older frame, " who ", is as red as a planted one" > "/dev/stderr"; exit 1 } }' \
+	"$TMP/frames" || fail "the planted frames are not the reddest"
+
 # matched as the table matches: one udp_recvmsg whatever its suffix, the
 # alias joins ip_local_out_sk to ip_local_out, nf_hook_slow only in A
 [ "$(grep -c '^udp_recvmsg|' "$TMP/frames")" = 1 ] || fail "udp_recvmsg not matched across suffixes"
