@@ -40,7 +40,6 @@ struct legend {
 	const char *bucket[LEGEND_MAX];
 	double self[LEGEND_MAX];
 	size_t n;
-	double rest;
 };
 
 static int drawn(const struct flame *f, const struct flame_node *n)
@@ -62,17 +61,25 @@ static const char *bucket_of(const struct flame_node *n)
 	return n->bucket ? n->bucket : "other";
 }
 
-static int cmp_legend(const void *pa, const void *pb)
-{
-	const double *a = pa, *b = pb;
+/* A bucket's own time among the drawn frames, on the way to a legend. */
+struct bucket_time {
+	const char *bucket;
+	double self;
+};
 
-	return (*a < *b) - (*a > *b);
+static int cmp_bucket_time(const void *pa, const void *pb)
+{
+	const struct bucket_time *a = pa, *b = pb;
+
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	return strcmp(a->bucket, b->bucket);
 }
 
 /* The buckets by the own time of their drawn frames, heaviest first. */
 static void legend_fill(struct legend *l, const struct flame *f)
 {
-	struct { double self; const char *bucket; } all[256];
+	struct bucket_time all[256];
 	size_t na = 0, i, k;
 
 	memset(l, 0, sizeof(*l));
@@ -86,24 +93,18 @@ static void legend_fill(struct legend *l, const struct flame *f)
 		for (k = 0; k < na && strcmp(all[k].bucket, bucket_of(n)); k++)
 			;
 		if (k == na) {
-			if (na == sizeof(all) / sizeof(all[0])) {
-				l->rest += own;
+			/* past 256 buckets: grey, as past the palette */
+			if (na == sizeof(all) / sizeof(all[0]))
 				continue;
-			}
 			all[na].bucket = bucket_of(n);
 			all[na++].self = 0;
 		}
 		all[k].self += own;
 	}
-	/* self first in the struct: sorted by it */
-	qsort(all, na, sizeof(all[0]), cmp_legend);
-	for (i = 0; i < na; i++) {
-		if (i < LEGEND_MAX) {
-			l->bucket[l->n] = all[i].bucket;
-			l->self[l->n++] = all[i].self;
-		} else {
-			l->rest += all[i].self;
-		}
+	qsort(all, na, sizeof(all[0]), cmp_bucket_time);
+	for (i = 0; i < na && i < LEGEND_MAX; i++) {
+		l->bucket[l->n] = all[i].bucket;
+		l->self[l->n++] = all[i].self;
 	}
 }
 

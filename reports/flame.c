@@ -304,6 +304,7 @@ static int list_gone(struct flame *f)
 		if (n->value[0] > 0 || n->value[1] <= 0 ||
 		    (n->parent && f->nodes[n->parent].value[0] <= 0))
 			continue;
+		/* room doubled at 0, 1, 3, 7, ... entries */
 		if (!(f->ngone & (f->ngone + 1))) {
 			struct flame_gone *g = realloc(f->gone,
 				2 * (f->ngone + 1) * sizeof(*g));
