@@ -237,6 +237,28 @@ static int start(struct flame *f)
 	return node_add(f, 0, "all", 3);
 }
 
+/* "Flame graph per round trip: the workload's kernel time (cpu-clock,
+ * ns)", "... kernel instructions (exact counts)", "... kernel cycles". */
+static void title(struct flame *f, const struct model *whole,
+		  const struct model *m)
+{
+	const char *ev = m->nevents ? m->run.events[0].name : "?";
+	const char *what = m->run.exact ? "instructions" :
+			   !strcmp(f->unit, "ns") ? "time" : f->unit;
+	char paren[96] = "";
+
+	if (m->run.exact)
+		snprintf(paren, sizeof(paren), " (exact counts)");
+	else if (strcmp(ev, what))
+		snprintf(paren, sizeof(paren), " (%s%s%s)", ev,
+			 strcmp(f->unit, what) ? ", " : "",
+			 strcmp(f->unit, what) ? f->unit : "");
+	snprintf(f->title, sizeof(f->title),
+		 "Flame graph per %s: %s's kernel %s%s%s", f->per,
+		 whole->workload ? "the workload" : "the profile", what, paren,
+		 f->stacks ? "" : ", by bucket and function");
+}
+
 int flame_build(struct flame *f, const struct model *whole)
 {
 	const struct model *m = whole->workload ? whole->workload : whole;
@@ -246,13 +268,7 @@ int flame_build(struct flame *f, const struct model *whole)
 	f->stacks = m->nstacks > 0;
 	f->unit = m->nevents ? m->run.events[0].unit : "";
 	f->per = m->run.unit.name;
-	snprintf(f->title, sizeof(f->title),
-		 "Flame graph per %s: %s's kernel %s (%s, %s)%s", f->per,
-		 whole->workload ? "the workload" : "the profile",
-		 m->run.exact ? "instructions" :
-		 !strcmp(f->unit, "ns") ? "time" : f->unit,
-		 m->nevents ? m->run.events[0].name : "?", f->unit,
-		 f->stacks ? "" : ", by bucket and function");
+	title(f, whole, m);
 	if (side_add(f, NULL, m, 0, 0, 1) || lay_out(f))
 		goto oom;
 	describe(f, m);
