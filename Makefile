@@ -12,6 +12,9 @@ DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        libjansson-dev libsodium-dev libcmocka-dev zlib1g-dev iproute2 jq elfutils binutils procps \
        chromium python3 python3-jsonschema socat qemu-system-x86 busybox-static sockperf \
        linux-perf bc clang libclang-rt-14-dev llvm strace libxml2-utils
+# make check-lab: what building a kernel tree needs (t0804 builds
+# Debian's linux-source-6.1 and bisects commits on it)
+LAB_DEBS = linux-source-6.1 flex bison ccache libssl-dev libelf-dev git perl xz-utils
 # make fuzz: seconds per libFuzzer target (the smoke runs in check-sanitize: 5)
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
@@ -31,25 +34,30 @@ ARM64_DEBS = gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static \
 # in tests/cli/t0802 (event encoding, the workload).
 ARM64_QEMU_USER_SKIP = ^unit/test-(event-encode|workload)$$
 
-.PHONY: all deps build demo install check check-sanitize check-lab lab bench fuzz clean deps-arm64 cross-arm64 check-arm64 lab-arm64
+# install_missing PACKAGES: apt-get install those not installed (as root)
+define install_missing
+missing=""; \
+for p in $(1); do \
+	dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
+		|| missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+	echo "perpkt: installing:$$missing"; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "perpkt: run as root, or install them yourself:" \
+		     "apt-get install$$missing" >&2; exit 1; \
+	fi; \
+	apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+fi
+endef
+
+.PHONY: all deps deps-lab build demo install check check-sanitize check-lab lab bench fuzz clean deps-arm64 cross-arm64 check-arm64 lab-arm64
 
 all: build
 
 deps:
-	@missing=""; \
-	for p in $(DEBS); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
-			|| missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-		echo "perpkt: installing:$$missing"; \
-		if [ "$$(id -u)" != 0 ]; then \
-			echo "perpkt: run as root, or install them yourself:" \
-			     "apt-get install$$missing" >&2; exit 1; \
-		fi; \
-		apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	@$(call install_missing,$(DEBS))
 	@# record --kernel --exact: the installed QEMU's qemu-plugin.h, from
 	@# Debian's source package (no binary package has it); without it
 	@# perpkt builds and --exact says why
@@ -100,7 +108,10 @@ check-sanitize: deps
 # The tests that boot guests (a line `# ctest-label: lab` in the
 # script): the kernel lab smoke tests, bisect, the NIC pair; tens of
 # seconds to minutes each under QEMU.
-check-lab: build
+deps-lab:
+	@$(call install_missing,$(LAB_DEBS))
+
+check-lab: build deps-lab
 	bash tests/check.sh check-lab $(BUILD) -j 1 -L '^lab$$'
 
 # Two kernels under QEMU (6.1 and 6.12), one diff: tests/lab/lab.sh.
@@ -127,16 +138,7 @@ deps-arm64:
 	fi
 	@dpkg --print-foreign-architectures | grep -qx arm64 || \
 		{ dpkg --add-architecture arm64 && apt-get update -qq; }
-	@missing=""; \
-	for p in $(ARM64_DEBS); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
-			|| missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-		echo "perpkt: installing:$$missing"; \
-		apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	@$(call install_missing,$(ARM64_DEBS))
 
 cross-arm64: deps-arm64
 	cmake -S . -B $(ARM64_BUILD) -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \

@@ -29,7 +29,7 @@ int annotate_json(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct annotation *an = model;
 	const struct model *m = an->m;
-	json_t *root, *lines = json_array();
+	json_t *root, *clones, *lines = json_array();
 	size_t i;
 	int ret;
 
@@ -43,9 +43,13 @@ int annotate_json(FILE *f, const void *model, const struct render_options *o)
 			"source", l->source ? json_string(l->source) : json_null(),
 			"inlined", inlined_json(l)));
 	}
-	root = json_pack("{s:s, s:i, s:s, s:o, s:o, s:s, s:s, s:s, s:b, s:f, s:I, s:f, s:o}",
+	clones = json_array();
+	for (i = 0; clones && i < an->nclones; i++)
+		json_array_append_new(clones, json_string(an->clones[i]));
+	root = json_pack("{s:s, s:i, s:s, s:o, s:o, s:o, s:s, s:s, s:s, s:b, s:f, s:I, s:f, s:o}",
 		"format", "perpkt-annotate", "version", 1, "function", an->function,
 		"file", an->file ? json_string(an->file) : json_null(),
+		"clones", clones,
 		"kernel_release", m->run.kernel_release ?
 			json_string(m->run.kernel_release) : json_null(),
 		"event", m->run.nevents ? m->run.events[0].name : "?",

@@ -14,6 +14,17 @@ static int cmp_line(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
+static void note_clone(struct annotation *an, const char *clone)
+{
+	size_t k;
+
+	for (k = 0; clone && k < an->nclones; k++)
+		if (!strcmp(an->clones[k], clone))
+			return;
+	if (clone && an->nclones < sizeof(an->clones) / sizeof(an->clones[0]))
+		an->clones[an->nclones++] = clone;
+}
+
 int annotate_build(struct annotation *an, const struct model *m,
 		   const char *function)
 {
@@ -38,14 +49,15 @@ int annotate_build(struct annotation *an, const struct model *m,
 			l = &an->lines[an->n++];
 			l->line = r->function_line;
 		}
+		if (!an->file)
+			an->file = r->symbol_file;
+		note_clone(an, r->clone);
 		l->per_rt += r->per_rt[0];
 		l->samples += r->samples[0];
 		an->total += r->per_rt[0];
 		an->samples += r->samples[0];
 		if (!r->inlined) {
 			l->own += r->per_rt[0];
-			if (!an->file)
-				an->file = r->file;
 			continue;
 		}
 		inl = realloc(l->inl, (l->ninl + 1) * sizeof(*inl));

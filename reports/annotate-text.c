@@ -21,6 +21,9 @@ int annotate_text(FILE *f, const void *model, const struct render_options *o)
 	fprintf(f, "perpkt annotate: %s (%s), kernel %s\n", an->function,
 		an->file ? an->file : "file unknown",
 		m->run.kernel_release ? m->run.kernel_release : "unknown");
+	for (i = 0; i < an->nclones; i++)
+		fprintf(f, "%s%s%s", i ? ", " : "compiled as ", an->clones[i],
+			i + 1 == an->nclones ? " (the compiler's clone; its lines from the DWARF of the function it clones)\n" : "");
 	fprintf(f, "%s: %.1f %s per %s, %llu %s, %.1f%% of the kernel's\n",
 		m->run.nevents ? m->run.events[0].name : "?", an->total, unit_of(m),
 		m->run.unit.name, (unsigned long long)an->samples,

@@ -26,6 +26,10 @@ struct annotation {
 	const struct model *m;
 	const char *function;
 	const char *file;       /* the function's file; NULL if unknown */
+	/* the compiler's clones of it that ran ("finish_task_switch.isra.0",
+	 * "udp_sendmsg.cold"), from the line rows; the rest not named */
+	const char *clones[4];
+	size_t nclones;
 	struct annotate_line *lines;   /* by line number */
 	size_t n;
 	double total;           /* per round trip, the lines' sum */

@@ -26,6 +26,7 @@ static const struct {
 } known[] = {
 	{ "kernel release", "kernel.release", field_release, 0 },
 	{ "build-id", "build_id", field_build_id, 0 },
+	{ "kernel commit", "lab.commit", NULL, 0 },
 	{ "command line", "kernel.cmdline", NULL, 0 },
 	{ "--append", "lab.append", NULL, 0 },
 	{ "kernel preemption", "kernel.preempt", NULL, 0 },

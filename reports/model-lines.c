@@ -56,7 +56,9 @@ static int describe(struct model_row *r, const struct sym_result *res)
 	r->function_line = res->line;
 	if (!name || dup_opt(&r->file, in ? in->file : res->file) ||
 	    dup_opt(&r->function, in ? in->function : fn) ||
-	    dup_opt(&r->symbol, fn) || dup_opt(&r->bucket, res->bucket) ||
+	    dup_opt(&r->symbol, fn) || dup_opt(&r->symbol_file, res->file) ||
+	    dup_opt(&r->clone, res->name && strcmp(res->name, fn) ? res->name : NULL) ||
+	    dup_opt(&r->bucket, res->bucket) ||
 	    dup_opt(&r->module, res->module))
 		return -1;
 	return 0;
@@ -109,7 +111,9 @@ int model_lines(struct model *m, struct symbolizer *s, const char *symbol)
 			if (!have && symbol) {
 				const char *fn = res.function ? res.function : res.name;
 
-				have = !fn || strcmp(fn, symbol);
+				/* the function, or one clone by its name */
+				have = !fn || (strcmp(fn, symbol) &&
+					       (!res.name || strcmp(res.name, symbol)));
 			}
 			if (!have) {
 				have = describe(&cur, &res);

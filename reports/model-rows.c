@@ -53,6 +53,8 @@ void row_clear(struct model_row *r)
 	free(r->function);
 	free(r->symbol);
 	free(r->inlined);
+	free(r->symbol_file);
+	free(r->clone);
 	row_init(r);
 }
 

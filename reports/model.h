@@ -95,6 +95,11 @@ struct model_row {
 	 * the code is the symbol's own */
 	int line, function_line;
 	char *function, *symbol, *inlined;
+	/* line rows: the file of function_line (the symbol's own source),
+	 * and the symbol's name when the compiler cloned the function
+	 * ("finish_task_switch.isra.0"; its DWARF is the abstract origin's),
+	 * NULL when it is the function's own */
+	char *symbol_file, *clone;
 };
 
 struct model_view {

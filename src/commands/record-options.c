@@ -350,6 +350,32 @@ static int on_cpu0_only(const struct record_options *o)
 	       !(o->builtin.network && !strncmp(o->builtin.network, "nic", 3));
 }
 
+int record_open_trees(struct record_options *o)
+{
+	static struct lab_tree tree, peer_tree;
+	struct lab_request *k = &o->kernel;
+
+	if (k->kernel && lab_tree_is(k->kernel)) {
+		if (lab_tree_open(&tree, k->kernel, "--kernel"))
+			return -1;
+		k->tree = &tree;
+		k->kernel = tree.image;
+		if (!k->vmlinux)
+			k->vmlinux = tree.vmlinux;
+		if (!k->config)
+			k->config = tree.config;
+		if (!k->modules && tree.modules)
+			k->modules = tree.dir;
+	}
+	if (k->peer_kernel && lab_tree_is(k->peer_kernel)) {
+		if (lab_tree_open(&peer_tree, k->peer_kernel, "--peer-kernel"))
+			return -1;
+		k->peer_tree = &peer_tree;
+		k->peer_kernel = peer_tree.image;
+	}
+	return 0;
+}
+
 int record_check_kernel(struct record_options *o)
 {
 	struct lab_request *k = &o->kernel;

@@ -142,9 +142,11 @@ enum record_option_code {
 	{ "peer-kernel", required_argument, NULL, OPT_PEER_KERNEL }, \
 	{ "accel", required_argument, NULL, OPT_ACCEL }
 #define KERNEL_OPTIONS_HELP \
-"      --kernel IMAGE     boot IMAGE (a bzImage, an arm64 Image or a\n" \
+"      --kernel IMAGE|DIR boot IMAGE (a bzImage, an arm64 Image or a\n" \
 "                         vmlinux with a PVH entry) under QEMU and do\n" \
-"                         the same run inside it\n" \
+"                         the same run inside it; DIR: a built kernel\n" \
+"                         tree (or its O= folder): its image, vmlinux,\n" \
+"                         .config and modules, its git commit recorded\n" \
 "      --accel NAME       with --kernel: auto (default: KVM where this\n" \
 "                         host can run a guest with it, else TCG\n" \
 "                         emulation; the first KVM boot decides and\n" \
@@ -159,9 +161,10 @@ enum record_option_code {
 "      --append ARGS      with --kernel: more kernel command line, after\n" \
 "                         perpkt's own (e.g. mitigations=off); recorded\n" \
 "      --modules DIR      with --kernel: where the veth module is, a\n" \
-"                         built tree's lib/modules/RELEASE or its\n" \
-"                         INSTALL_MOD_PATH (default: ../lib/modules\n" \
-"                         beside the image, as a .deb unpacks it)\n" \
+"                         built tree, its lib/modules/RELEASE or its\n" \
+"                         INSTALL_MOD_PATH (default: the tree of\n" \
+"                         --kernel DIR, or ../lib/modules beside the\n" \
+"                         image, as a .deb unpacks it)\n" \
 "      --config FILE      with --kernel: the image's configuration,\n" \
 "                         checked before booting for what the guest\n" \
 "                         needs (default: config-RELEASE beside\n" \
@@ -172,9 +175,10 @@ enum record_option_code {
 "                         --exact on CPU 0 only);\n" \
 "                         --irq-cpu and --rps-cpus are checked against\n" \
 "                         it before booting\n" \
-"      --peer-kernel IMAGE  with --net nic: the responder guest boots\n" \
-"                         IMAGE instead (its modules and config-RELEASE\n" \
-"                         found beside it, as a .deb unpacks them)\n" \
+"      --peer-kernel IMAGE|DIR  with --net nic: the responder guest\n" \
+"                         boots IMAGE (or DIR's) instead (its modules\n" \
+"                         and config-RELEASE found beside it, as a .deb\n" \
+"                         unpacks them)\n" \
 "      --guest-perpkt FILE  with --kernel: perpkt binary for the guest\n" \
 "                         (another architecture's picks its QEMU)\n" \
 "      --exact            with --kernel: count every instruction the\n" \
@@ -193,6 +197,10 @@ enum record_option_code {
 /* The long name of the option whose value is val in opts, "?" if none. */
 const char *record_longopt_name(const struct option *opts, int val);
 void record_defaults(struct record_options *o);
+/* --kernel DIR and --peer-kernel DIR: a built tree gives the image and,
+ * unless given, its vmlinux, .config and modules (lab/kernel-tree.h).
+ * After the options are checked; -1 after printing what the tree lacks. */
+int record_open_trees(struct record_options *o);
 /* One option of RECORD_COMMON_LONGOPTS: 1 taken, 0 not one of them,
  * -1 after printing what is wrong with arg. */
 int record_common_option(int c, const char *arg, struct record_options *o);

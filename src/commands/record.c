@@ -207,6 +207,8 @@ int cmd_record(int argc, char **argv)
 	record_apply_verbosity(&o);
 	o.argc = argc;
 	o.argv = argv;
+	if (record_open_trees(&o))
+		return RESULT_FAILURE;
 	if (o.kernel.kernel && record_guest_argv(&o, argc, argv))
 		return RESULT_FAILURE;
 	ret = record_run(&o, NULL);

@@ -150,6 +150,8 @@ int cmd_stat(int argc, char **argv)
 	record_apply_verbosity(&o);
 	o.argc = argc;
 	o.argv = argv;
+	if (record_open_trees(&o))
+		return RESULT_FAILURE;
 	if (o.kernel.kernel && record_guest_args(&o, argc, argv, STAT_SHORTOPTS,
 						 stat_longopts))
 		return RESULT_FAILURE;

@@ -226,8 +226,9 @@ static const char *const vmxnet3_modules[] = {
 };
 
 /* Module kernel/NAME.ko* under --modules DIR (DIR/kernel/..., as in
- * lib/modules/R, or DIR/lib/modules/R/kernel/..., an INSTALL_MOD_PATH),
- * else in the tree a .deb unpacks beside boot/vmlinuz-R. */
+ * lib/modules/R, or DIR/lib/modules/R/kernel/..., an INSTALL_MOD_PATH,
+ * or DIR/NAME.ko, a built kernel tree), else in the tree a .deb
+ * unpacks beside boot/vmlinuz-R. */
 static int find_module(const char *modules, const char *dir, const char *rel,
 		       const char *name, char *out, size_t len)
 {
@@ -235,10 +236,13 @@ static int find_module(const char *modules, const char *dir, const char *rel,
 	glob_t gl;
 	int found = 0, i;
 
-	for (i = 0; i < (modules ? 2 : 1) && !found; i++) {
+	static const char *const under[] = {
+		"%s/kernel/%s.ko*", "%s/lib/modules/*/kernel/%s.ko*", "%s/%s.ko",
+	};
+
+	for (i = 0; i < (modules ? 3 : 1) && !found; i++) {
 		if (modules)
-			snprintf(path, sizeof(path), i ? "%s/lib/modules/*/kernel/%s.ko*" :
-				 "%s/kernel/%s.ko*", modules, name);
+			snprintf(path, sizeof(path), under[i], modules, name);
 		else
 			snprintf(path, sizeof(path), "%s/../lib/modules/%s/kernel/%s.ko*",
 				 dir, rel, name);

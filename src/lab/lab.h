@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "lab/kernel-tree.h"
 #include "profile/profile.h"
 
 /* What --accel asks (lab/accel.h decides). */
@@ -17,6 +18,9 @@ enum lab_accel_want {
 /* record's --kernel and the options that go with it. */
 struct lab_request {
 	const char *kernel;        /* --kernel IMAGE; NULL: not in a guest */
+	/* --kernel DIR (--peer-kernel DIR): the built tree, kernel (and
+	 * vmlinux, config, modules when not given) from it; NULL: an image */
+	const struct lab_tree *tree, *peer_tree;
 	const char *vmlinux;       /* --vmlinux: its DWARF, build-id checked */
 	const char *guest_perpkt;  /* --guest-perpkt: binary for the guest */
 	const char *qemu_args[32]; /* --qemu-arg, in order */
@@ -107,6 +111,8 @@ char **lab_guest_args(char *const *args, size_t nargs, int exact, int peer,
 #define LAB_COND_QEMU "lab.qemu"          /* QEMU's version line */
 #define LAB_COND_COMMAND PROFILE_COND_QEMU_COMMAND
 #define LAB_COND_KERNEL "lab.kernel"      /* the image booted */
+#define LAB_COND_TREE "lab.tree"          /* --kernel DIR: the tree */
+#define LAB_COND_COMMIT "lab.commit"      /* its commit, and if dirty */
 #define LAB_COND_VMLINUX PROFILE_COND_VMLINUX
 #define LAB_COND_BOOT "lab.boot_s"        /* host seconds to /init */
 #define LAB_COND_GUEST_BOOT "lab.guest_boot_s"  /* guest uptime then */

@@ -233,6 +233,11 @@ static void add_conditions(struct profile *p, const struct lab_run *r,
 	profile_add_condition(p, LAB_COND_COMMAND,
 			      r->qemu_command ? r->qemu_command : "unknown");
 	profile_add_condition(p, LAB_COND_KERNEL, rq->kernel);
+	if (rq->tree) {
+		profile_add_condition(p, LAB_COND_TREE, rq->tree->dir);
+		profile_add_condition(p, LAB_COND_COMMIT, rq->tree->commit[0] ?
+				      rq->tree->commit : "unknown (not a git tree)");
+	}
 	snprintf(buf, sizeof(buf), "%d", lab_guest_cpus(rq));
 	profile_add_condition(p, LAB_COND_CPUS, buf);
 	profile_add_condition(p, LAB_COND_DETERMINISTIC, r->clock);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "system/procfile.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 char *procfile_read_stream(FILE *f, size_t limit)
 {
@@ -69,4 +73,49 @@ int procfile_long(const char *path, long *v)
 		return -1;
 	*v = x;
 	return 0;
+}
+
+char *procfile_command(char *const argv[])
+{
+	int fds[2], status, null;
+	char *out = NULL;
+	size_t n;
+	FILE *f;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return NULL;
+	}
+	if (!pid) {
+		null = open("/dev/null", O_RDWR);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 2) < 0 ||
+		    dup2(fds[1], 1) < 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	if (f) {
+		out = procfile_read_stream(f, 1 << 20);
+		fclose(f);
+	} else {
+		close(fds[0]);
+	}
+	status = -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!out || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		free(out);
+		return NULL;
+	}
+	n = strlen(out);
+	if (n && out[n - 1] == '\n')
+		out[n - 1] = '\0';
+	return out;
 }

@@ -17,5 +17,9 @@ char *procfile_read(const char *path);
 int procfile_line(const char *path, char *buf, size_t len);
 /* A file holding one integer, such as a sysctl; -1 when unreadable. */
 int procfile_long(const char *path, long *v);
+/* The output of argv[0] (found on PATH) run with argv and no shell,
+ * stdin and stderr on /dev/null, up to 1 MiB, its trailing newline
+ * cut; NULL when it cannot run or exits other than 0. */
+char *procfile_command(char *const argv[]);
 
 #endif

@@ -9,6 +9,7 @@ cmake --install "$BUILDDIR" --prefix "$TMP/p" >"$TMP/log" 2>&1 ||
 	fail "cmake --install failed: $(tail -5 "$TMP/log")"
 [ -x "$TMP/p/bin/perpkt" ] || fail "no bin/perpkt under the prefix"
 "$TMP/p/bin/perpkt" --version | grep -q '^perpkt [0-9]' || fail "installed perpkt does not run"
+"$TMP/p/bin/perpkt-bisect" --help | grep -q '^usage: perpkt-bisect' || fail "no installed perpkt-bisect"
 [ -f "$TMP/p/share/man/man1/perpkt.1" ] || fail "no share/man/man1/perpkt.1"
 cmp -s "$TMP/p/share/man/man1/perpkt.1" "$SRCDIR/docs/perpkt.1" || fail "man page differs"
 comp="$TMP/p/share/bash-completion/completions/perpkt"
