@@ -2,7 +2,7 @@
 /*
  * The flame graphs' script, in the HTML pages and inside --format svg:
  * hover shows a frame's figures (its <title>), a click zooms into it,
- * "Reset zoom" goes back, a search highlights the frames whose name
+ * "Reset zoom" (or Escape) goes back, a search highlights the frames whose name
  * matches and says the share of the root they cover. It reads the
  * frames flame-svg.c writes and fetches nothing. With #selftest=F;T in
  * the address it zooms into F and back and searches T, as a reader's
@@ -84,6 +84,10 @@ const char flame_script[] =
 	"		self.zoomed = z;\n"
 	"	};\n"
 	"	reset.addEventListener('click', function () { self.zoom(self.root); });\n"
+	"	doc.addEventListener('keydown', function (e) {\n"
+	"		if (e.key === 'Escape')\n"
+	"			self.zoom(self.root);\n"
+	"	});\n"
 	"	/* matches highlighted; their share is that of the union of their\n"
 	"	 * extents, so a match inside a match counts once */\n"
 	"	this.search = function (term) {\n"
