@@ -2,12 +2,13 @@
 /*
  * The flame graphs' script, in the HTML pages and inside --format svg:
  * hover shows a frame's figures (its <title>), a click zooms into it,
- * "Reset zoom" (or Escape) goes back, a search highlights the frames whose name
- * matches and says the share of the root they cover. It reads the
- * frames flame-svg.c writes and fetches nothing. With #selftest=F;T in
- * the address it zooms into F and back and searches T, as a reader's
- * clicks would, and writes what the page shows into
- * <pre id="flame-selftest"> for the tests (tests/cli/t0619, t0711).
+ * "Reset zoom" (or Escape) goes back, a search highlights the frames
+ * whose name matches and says the share of the root they cover. It
+ * reads the frames flame-svg.c writes and fetches nothing. With
+ * #selftest=F;T in the address it zooms into F and back (Reset, then
+ * Escape) and searches T, as a reader's clicks would, and writes what
+ * the page shows into <pre id="flame-selftest"> for the tests
+ * (tests/cli/t0619, t0711).
  * Kept free of backslashes, so a line is a C string once its double
  * quotes are escaped.
  */
@@ -165,6 +166,9 @@ const char flame_script[] =
 	"			click(fl.svg.querySelector('.reset'));\n"
 	"			r.after_reset = { frames: fl.frames.filter(shown).length,\n"
 	"					  widest_px: w1 ? px(w1) : null };\n"
+	"			click(z.rect);\n"
+	"			fl.svg.ownerDocument.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));\n"
+	"			r.after_escape = { frames: fl.frames.filter(shown).length };\n"
 	"		}\n"
 	"		if (parts.length > 1) {\n"
 	"			input = fl.svg.ownerDocument.querySelector('input.flame-search[data-for=\"' + fl.svg.id + '\"]');\n"

@@ -2,11 +2,12 @@
 # The report's flame graph in a real headless Chromium: the page runs
 # with no console error, the widest frame above the root is the call
 # path the folded stacks say holds most time and is drawn that wide, a
-# click zooms into a frame (the rest hidden) and "Reset zoom" brings
-# everything back, a search highlights the matching frames and states
-# their share, computed here from the folded output. --format svg is
-# well-formed XML (xmllint) and its own script runs standalone; without
-# callchains the graph is one level, bucket then function, and says
+# click zooms into a frame (the rest hidden) and "Reset zoom" (and
+# Escape) bring everything back, a search highlights the matching
+# frames and states their share, computed here from the folded output.
+# --format svg is well-formed XML (xmllint) and its own script runs
+# standalone; without callchains the graph is one level, bucket then
+# function, and says
 # how to get stacks.
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
@@ -64,6 +65,8 @@ else:
     r = fl["after_reset"]
     if r["frames"] != fl["frames"] or abs(r["widest_px"] - fl["widest"]["px"]) > 0.5:
         bad.append("reset did not bring the graph back: %s" % r)
+    if fl["after_escape"]["frames"] != fl["frames"]:
+        bad.append("Escape did not bring the graph back: %s" % fl["after_escape"])
 # a search covers the stacks with a matching frame, each once
 hit = sum(w for fr, w in stacks if any(re.search(term, f) for f in fr))
 paths = {tuple(fr[:i + 1]) for fr, _ in stacks for i in range(len(fr))
