@@ -7,8 +7,7 @@
 # frames and states their share, computed here from the folded output.
 # --format svg is well-formed XML (xmllint) and its own script runs
 # standalone; without callchains the graph is one level, bucket then
-# function, and says
-# how to get stacks.
+# function, and says how to get stacks.
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 need_chromium
