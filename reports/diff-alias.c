@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "symbolize/symbolize.h"
 
 const char *diff_alias(const struct diff *d, const char *name)
 {
@@ -17,6 +18,12 @@ const char *diff_alias(const struct diff *d, const char *name)
 		if (!strcmp(d->aliases[i].from, name))
 			return d->aliases[i].to;
 	return name;
+}
+
+const char *diff_match_name(const struct diff *d, const char *name,
+			    char *buf, size_t len)
+{
+	return diff_alias(d, symbol_fold(name, buf, len));
 }
 
 /* An alias file is short and hand-written: bound it, so a device or a

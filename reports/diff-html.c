@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perpkt diff as one self-contained HTML file: inline CSS and SVG, no
- * script and no fetches. The delta chart draws each row's change
+ * perpkt diff as one self-contained HTML file: inline CSS, SVG and the
+ * flame graphs' script, no fetches. The delta chart draws each row's change
  * against the baseline as a bar left (less time) or right (more) of a
  * zero line, with its error bar (one standard error of the delta).
  */
@@ -16,6 +16,7 @@
 #include "error.h"
 #include "reports/diff.h"
 #include "reports/diff-conditions.h"
+#include "reports/flame.h"
 #include "reports/html-common.h"
 
 #define COLOR_MORE "#d62728"
@@ -113,6 +114,21 @@ static void put_conditions(FILE *f, const struct diff *d)
 	fprintf(f, "</table>\n");
 }
 
+/* Comparison k as a differential flame graph: where along which path
+ * the own time of a frame changed. */
+static void flame_section(FILE *f, const struct diff *d, size_t k)
+{
+	struct flame fl;
+	char id[32];
+
+	if (flame_build_diff(&fl, d, k))
+		return;
+	snprintf(id, sizeof(id), "flame-%zu", k);
+	fprintf(f, "<h2>%c - A along the call paths</h2>\n", diff_letter(k));
+	flame_html(f, &fl, id);
+	flame_free(&fl);
+}
+
 static void write_doc(FILE *f, const struct diff *d)
 {
 	const struct diff_view *v = diff_view(d);
@@ -158,6 +174,8 @@ static void write_doc(FILE *f, const struct diff *d)
 			model_by_name(d->by));
 		delta_chart(f, d, v, i);
 	}
+	for (i = 1; i < d->n; i++)
+		flame_section(f, d, i);
 	fprintf(f, "<h2>Table</h2>\n<table><tr><th>%s</th><th>A</th>",
 		model_by_name(d->by));
 	for (i = 1; i < d->n; i++)
@@ -170,8 +188,10 @@ static void write_doc(FILE *f, const struct diff *d)
 		table_row(f, d, &v->other, NULL);
 	table_row(f, d, &d->total, "total");
 	table_row(f, d, &d->busy, "busy (total minus idle)");
-	fprintf(f, "</table>\n<p>sig: * |delta| &gt; %.0f sd of the delta, ** &gt; %.0f sd (%s).</p>\n</body></html>\n",
+	fprintf(f, "</table>\n<p>sig: * |delta| &gt; %.0f sd of the delta, ** &gt; %.0f sd (%s).</p>\n",
 		DIFF_SIGMA_1, DIFF_SIGMA_2, diff_sig_basis(d));
+	flame_html_script(f);
+	fputs("</body></html>\n", f);
 }
 
 int diff_html(FILE *f, const void *model, const struct render_options *o)

@@ -12,7 +12,6 @@
 
 #include "error.h"
 #include "reports/spread.h"
-#include "symbolize/symbolize.h"
 
 /* One model row on its way into a diff row: sorted by key to group. */
 struct entry {
@@ -76,7 +75,7 @@ static char *function_key(const struct diff *d, const struct model_row *r)
 	const char *name;
 	char *key;
 
-	name = diff_alias(d, symbol_fold(r->name, buf, sizeof(buf)));
+	name = diff_match_name(d, r->name, buf, sizeof(buf));
 	if (r->module) {
 		if (asprintf(&key, "%s [%s]", name, r->module) < 0)
 			return NULL;
@@ -121,8 +120,7 @@ static double cell_window(const void *ctx, size_t k)
 	return profile_repeat_used(w->p, k) ? w->c->rep[k] : NAN;
 }
 
-/* Mean, spread and standard error once all rows are in. */
-static void cell_finish(struct diff_cell *c, const struct diff_profile *dp)
+void diff_cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 {
 	const struct profile *p = dp->m->profile;
 
@@ -148,11 +146,7 @@ static void cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 			(double)p->round_trips;
 }
 
-/* Both profiles of a comparison hold exact counts of the threaded
- * clock, which move from boot to boot: one boot a side marks nothing.
- * On the instruction clock (diff_deterministic) a boot repeats to the
- * instruction, so every difference is exact and marked as such. */
-static int both_exact(const struct diff *d, size_t i)
+int diff_both_exact(const struct diff *d, size_t i)
 {
 	return d->prof[0].m->run.exact && d->prof[i].m->run.exact &&
 	       !(diff_deterministic(d));
@@ -163,7 +157,8 @@ static void row_cmp(struct diff_row *r, const struct diff *d)
 	size_t i;
 
 	for (i = 1; i < d->n; i++)
-		diff_cmp_cells(&r->cmp[i], &r->cell[0], &r->cell[i], both_exact(d, i));
+		diff_cmp_cells(&r->cmp[i], &r->cell[0], &r->cell[i],
+			       diff_both_exact(d, i));
 }
 
 static void drow_clear(struct diff_row *r)
@@ -197,7 +192,7 @@ static void drow_finish(struct diff_row *r, const struct diff *d)
 	size_t i;
 
 	for (i = 0; i < d->n; i++)
-		cell_finish(&r->cell[i], &d->prof[i]);
+		diff_cell_finish(&r->cell[i], &d->prof[i]);
 	row_cmp(r, d);
 }
 

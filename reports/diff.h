@@ -146,6 +146,11 @@ int diff_load_aliases(struct diff *d, const char *path);
 /* The name after aliases: `name` itself when none applies. */
 const char *diff_alias(const struct diff *d, const char *name);
 
+/* The name a function is matched by across profiles: compiler
+ * suffixes folded (symbol_fold), then aliases; in buf or an alias. */
+const char *diff_match_name(const struct diff *d, const char *name,
+			    char *buf, size_t len);
+
 /* The view --by chose. */
 const struct diff_view *diff_view(const struct diff *d);
 /* A row by name in a view, NULL if absent. */

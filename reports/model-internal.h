@@ -37,8 +37,15 @@ int model_build_part(struct model *m, const struct profile *p,
 int model_build_workload(struct model *m, struct symbolizer *s);
 void model_free_workload(struct model *m);
 
+/* perf's context markers (PERF_CONTEXT_KERNEL etc.) are not addresses */
+#define CONTEXT_MARKER_MIN ((uint64_t)-4095)
+
 /* Folded callchains of the first event (model-stacks.c). */
 int model_build_stacks(struct model *m, struct symbolizer *s);
 void model_free_stacks(struct model *m);
+/* m->frames from the stacks' addresses (model-frames.c); -1 after
+ * printing why. */
+int model_build_frames(struct model *m, struct symbolizer *s);
+void model_free_frames(struct model *m);
 
 #endif

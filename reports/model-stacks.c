@@ -11,9 +11,6 @@
 #include "error.h"
 #include "reports/model-internal.h"
 
-/* perf's context markers (PERF_CONTEXT_KERNEL etc.) are not addresses */
-#define CONTEXT_MARKER_MIN ((uint64_t)-4095)
-
 static int cmp_stack(const void *pa, const void *pb)
 {
 	const struct model_stack *a = pa, *b = pb;

@@ -663,7 +663,7 @@ int model_build_part(struct model *m, const struct profile *p,
 	m->total.cum = m->total.share;
 	finish_row(&m->busy, m);
 	m->busy.cum = m->busy.share;
-	if (model_build_stacks(m, s))
+	if (model_build_stacks(m, s) || model_build_frames(m, s))
 		goto fail;
 	repeat_latency(m);
 	model_derive(m);
@@ -690,6 +690,7 @@ void model_free(struct model *m)
 	row_clear(&m->busy);
 	row_clear(&m->callee);
 	model_free_stacks(m);
+	model_free_frames(m);
 	free(m->samples);
 	model_free_workload(m);
 	free(m->recon.cpus);

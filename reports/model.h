@@ -115,6 +115,16 @@ struct model_stack {
 	double per_rt;
 };
 
+/* What a flame graph says of a function seen in the callchains: its
+ * bucket and where it is. */
+struct model_frame_info {
+	char *name;          /* folded name, as in model_stack.frames */
+	char *bucket;
+	char *file;          /* NULL without DWARF */
+	int line;            /* of its heaviest address in the stacks, 0 if
+			      * unknown */
+};
+
 /*
  * Round trip = client CPU + responder CPU + the rest, per round trip,
  * as netperf's service demand argument does by hand. Times in ns; a
@@ -251,6 +261,9 @@ struct model {
 
 	struct model_stack *stacks;    /* first event only; empty without -g */
 	size_t nstacks;
+	/* every function in the stacks, sorted by name (model_frame) */
+	struct model_frame_info *frames;
+	size_t nframes;
 	struct model_view callers;     /* after model_callers() */
 	char *callers_of;
 	struct model_row callee;       /* inclusive row of callers_of */
@@ -333,6 +346,10 @@ const char *model_by_name(enum model_by by);
  * recompute cumulative shares. -1 (nothing printed) for an unknown key.
  */
 int model_sort(struct model *m, const char *key);
+
+/* The frame info of folded function `name` in the stacks, or NULL. */
+const struct model_frame_info *model_frame(const struct model *m,
+					   const char *name);
 
 /*
  * Who calls `func` (a folded name), from the callchains: each stack

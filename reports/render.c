@@ -20,6 +20,7 @@ static const struct renderer report_rows[] = {
 	{ "csv", NULL, report_csv },
 	{ "folded", "flame graph input", report_folded },
 	{ "html", NULL, report_html },
+	{ "svg", "flame graph", report_svg },
 };
 const struct renderer_table report_renderers = TABLE("report", report_rows);
 
@@ -30,6 +31,7 @@ static const struct renderer diff_rows[] = {
 	{ "csv", NULL, diff_csv },
 	{ "html", NULL, diff_html },
 	{ "folded", "two profiles: \"stack countA countB\"", diff_folded },
+	{ "svg", "two profiles: differential flame graph", diff_svg },
 };
 const struct renderer_table diff_renderers = TABLE("diff", diff_rows);
 

@@ -12,10 +12,10 @@
 
 /* struct model (reports/model.h) */
 render_fn report_text, report_markdown, report_json, report_csv,
-	report_folded, report_html;
+	report_folded, report_html, report_svg;
 /* struct diff (reports/diff.h) */
 render_fn diff_text, diff_markdown, diff_json, diff_csv, diff_html,
-	diff_folded;
+	diff_folded, diff_svg;
 /* struct stat_model (reports/stat.h) */
 render_fn stat_text, stat_json;
 /* struct table (reports/table.h) */

@@ -8,14 +8,16 @@
 #include <string.h>
 
 #include "error.h"
+#include "reports/flame.h"
 #include "reports/html-common.h"
 #include "reports/report-table.h"
 #include "reports/sides.h"
 #include "reports/summary.h"
 
 /*
- * One self-contained HTML file: inline CSS and SVG, no script, no
- * fetch of anything, so it can be attached to a bug and opened offline.
+ * One self-contained HTML file: inline CSS, SVG and the flame graph's
+ * script, no fetch of anything, so it can be attached to a bug and
+ * opened offline.
  * Each chart has a colour of its own (documented in docs/report.md):
  * the screenshot test finds the charts by those colours.
  */
@@ -315,6 +317,20 @@ static void sides(FILE *f, const struct model *m)
 	sides_free(&sd);
 }
 
+/* Where a round trip's kernel time goes, path by path. */
+static void flame_section(FILE *f, const struct model *m)
+{
+	struct flame fl;
+
+	if (flame_build(&fl, m))
+		return;
+	fputs("<h2>Where the time of a ", f);
+	html_escape(f, m->run.unit.name);
+	fputs(" goes</h2>\n", f);
+	flame_html(f, &fl, "flame");
+	flame_free(&fl);
+}
+
 static void body(FILE *f, const struct model *m, const struct summary *s,
 		 const struct render_options *o)
 {
@@ -397,6 +413,7 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 		html_escape(f, s->empty);
 		fputs("</strong></p>\n", f);
 	} else {
+		flame_section(f, m);
 		fputs("<h2>Buckets per ", f);
 		html_escape(f, run->unit.name);
 		fputs("</h2>\n", f);
@@ -453,6 +470,8 @@ int report_html(FILE *f, const void *model, const struct render_options *o)
 		"<title>perpkt report</title><style>%s</style></head><body>\n",
 		html_style);
 	body(mem, m, &s, o);
+	if (!s.empty)
+		flame_html_script(mem);
 	fputs("</body></html>\n", mem);
 	summary_free(&s);
 	if (fclose(mem) || !doc) {

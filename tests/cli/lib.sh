@@ -222,3 +222,32 @@ as_test_user() {
 	setpriv --reuid="$TEST_UID" --regid="$(getent group nogroup | cut -d: -f3)" \
 		--clear-groups -- "$@"
 }
+
+# need_chromium: $CHROMIUM, a headless Chromium, and python3 to read
+# what it gives back; skips without them
+need_chromium() {
+	CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
+		skip "chromium not installed (apt-get install chromium)"
+	command -v python3 >/dev/null || skip "python3 not installed"
+}
+# flame_selftest FILE ARG: FILE (an HTML page or an SVG with flame
+# graphs) in headless Chromium at #selftest=ARG, "FUNCTION;TERM": the
+# page's script zooms into FUNCTION and back and searches TERM
+# (reports/flame-script.c); --dump-dom returns once the page has
+# loaded, with what the script wrote in <pre id="flame-selftest">. That
+# JSON goes to $TMP/selftest.json, Chromium's log (console messages
+# included) to $TMP/chromium.log.
+flame_selftest() {
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$TMP/chromium" --enable-logging=stderr --v=0 \
+		--dump-dom "file://$1#selftest=$2" >"$TMP/dom" 2>"$TMP/chromium.log" ||
+		{ tail -5 "$TMP/chromium.log" >&2; fail "chromium failed on $1"; }
+	sed -n 's|.*<pre id="flame-selftest"[^>]*>\(.*\)</pre>.*|\1|p' "$TMP/dom" |
+		sed 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&amp;/\&/g' >"$TMP/selftest.json"
+	[ -s "$TMP/selftest.json" ] || fail "$1: the page's self-test wrote nothing (did its script run?)"
+}
+# console_errors: the errors Chromium's console logged, if any
+console_errors() {
+	grep -iE 'CONSOLE.*(error|uncaught)|Uncaught' "$TMP/chromium.log"
+}

@@ -36,7 +36,7 @@ PATH="$TMP/bin:$PATH" bash -c '
 	[ "${COMPREPLY[*]}" = "--format" ] || exit 4
 	# option values from the help text, not file names
 	COMP_WORDS=(perpkt report --format ""); COMP_CWORD=3; _perpkt
-	[ "${COMPREPLY[*]}" = "text markdown json csv folded html" ] || exit 5
+	[ "${COMPREPLY[*]}" = "text markdown json csv folded html svg" ] || exit 5
 	COMP_WORDS=(perpkt stat --format j); COMP_CWORD=3; _perpkt
 	[ "${COMPREPLY[*]}" = "json" ] || exit 11
 	COMP_WORDS=(perpkt diff --format f); COMP_CWORD=3; _perpkt

@@ -29,12 +29,14 @@ grep -nE '(profile_read|symsource_open|anonymize_profile)[[:space:]]*\(|#include
 # run_facts, reports/facts.h). The builders (model*.c, facts.c, diff.c,
 # stat*.c without a format, table.c) may read the profile.
 helpers="reports/summary.c reports/glance.c reports/sides.c
-	reports/html-common.c reports/json-common.c"
+	reports/html-common.c reports/json-common.c reports/flame-svg.c
+	reports/flame-script.c"
 for h in $helpers; do
 	[ -f "$h" ] || fail "renderer helper '$h' is gone: name its successor here"
 done
 renderers=$(ls reports/*-text.c reports/*-json.c reports/*-html.c \
-	reports/*-markdown.c reports/*-csv.c reports/*-folded.c 2>/dev/null)
+	reports/*-markdown.c reports/*-csv.c reports/*-folded.c \
+	reports/*-svg.c 2>/dev/null)
 [ "$(echo $renderers | wc -w)" -ge 20 ] ||
 	fail "renderers not found under reports/: $renderers"
 renderers="$renderers $helpers"

@@ -43,6 +43,13 @@ for fmt in text markdown csv; do
 done
 expect_exit 0 "$PERPKT" report -i "$TMP/evil.json" --full --format html
 check "report --format html"
+# the flame graph names functions in attributes, titles and labels
+expect_exit 0 "$PERPKT" report -i "$TMP/evil.json" --format svg
+check "report --format svg"
+! grep -q '<script>alert' "$TMP/out" || fail "report --format svg: a tag from the profile"
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$TMP/out" || fail "report --format svg of hostile names is no XML"
+fi
 # an error message naming what others supplied goes through the rule too
 expect_exit 2 "$PERPKT" report -i "$TMP/$(printf 'owned\033]0;x\007\033[2J')"
 cp "$TMP/err" "$TMP/out"
