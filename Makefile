@@ -12,7 +12,7 @@ DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        libjansson-dev libsodium-dev libcmocka-dev zlib1g-dev iproute2 jq elfutils binutils procps \
        chromium python3 python3-jsonschema socat qemu-system-x86 busybox-static sockperf \
        linux-perf bc clang libclang-rt-14-dev llvm strace libxml2-utils
-# make check-lab: what building a kernel tree needs (t0804 builds
+# make check-lab: what building a kernel tree needs (t0809 builds
 # Debian's linux-source-6.1 and bisects commits on it)
 LAB_DEBS = linux-source-6.1 flex bison ccache libssl-dev libelf-dev git perl xz-utils
 # make fuzz: seconds per libFuzzer target (the smoke runs in check-sanitize: 5)
@@ -111,7 +111,11 @@ check-sanitize: deps
 deps-lab:
 	@$(call install_missing,$(LAB_DEBS))
 
+# the kernel tree of the bisect test (t0809) builds on one CPU beside
+# the other lab tests, whose guests run on one
 check-lab: build deps-lab
+	@mkdir -p $(BUILD) && { PERPKT_KERNEL_JOBS=1 tests/lab/kernel-tree.sh --build \
+		>$(BUILD)/kernel-tree.log 2>&1 & }
 	bash tests/check.sh check-lab $(BUILD) -j 1 -L '^lab$$'
 
 # Two kernels under QEMU (6.1 and 6.12), one diff: tests/lab/lab.sh.

@@ -52,7 +52,7 @@ RECIPES = {
             "--qemu-arg=-cpu --qemu-arg=cortex-a57 "
             "-e arm_ac57::CPU_CYCLES,arm_ac57::INST_RETIRED -d 1 -w 0.2 -o a57.json"),
     # perpkt-bisect over tests/lab/kernel-tree.sh's series (make check-lab's
-    # t0804): what it printed, its log, the first bad commit's profile and
+    # t0809): what it printed, its log, the first bad commit's profile and
     # its parent's, and annotate udp_sendmsg (the vmlinux it needs stays
     # in the cache, so the text is kept as it came)
     "bisect": ("the kernel tree of tests/lab/kernel-tree.sh (linux-source-6.1, "

@@ -5,7 +5,7 @@
 # image, or whose vmlinux and image come from different builds, naming
 # what is missing and the make target that makes it, before anything
 # boots. A tree that passes goes on to the next check (here a missing
-# --guest-perpkt stops it). No QEMU runs; t0804 (make check-lab) boots
+# --guest-perpkt stops it). No QEMU runs; t0809 (make check-lab) boots
 # a real tree. Synthetic files: an image is a boot-protocol header with
 # its kernel_version string, a vmlinux the kernel banner.
 . "$(dirname "$0")/lib.sh"

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # A kernel git tree to build and bisect, made once in perpkt's cache:
 #
-#   tests/lab/kernel-tree.sh        prints the tree's path
+#   tests/lab/kernel-tree.sh          prints the tree's path
+#   tests/lab/kernel-tree.sh --build  and builds it (make check-lab starts
+#                                     this beside the other lab tests, at
+#                                     -j1, so the bisect test finds it built)
 #
 # From Debian's linux-source-6.1 (/usr/src/linux-source-6.1.tar.xz, or
 # PERPKT_KERNEL_SOURCE): the unpacked tree committed as branch `base`,
@@ -14,7 +17,10 @@
 #                                            noinline helper per datagram
 #   4 a line in Documentation/               harmless (nothing rebuilt)
 # checked out at `series`, configured with tests/lab/kernel-tree.config
-# merged onto allnoconfig. Not built: the bisect builds what it needs.
+# merged onto allnoconfig. Built with --build only (ccache in
+# $cache/ccache; the bisect builds what it needs). One at a time: a
+# second caller waits for the first (flock), so a test started during
+# the build uses it when it is done.
 # Exits 77 when the source package is missing.
 set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -90,5 +96,12 @@ if [ "$(cat "$tree/.perpkt-config" 2>/dev/null)" != "$conf" ] || [ ! -s "$tree/.
 		esac
 	done <"$fragment"
 	echo "$conf" >"$tree/.perpkt-config"
+fi
+if [ "${1:-}" = --build ]; then
+	say "building bzImage at $(git -C "$tree" log -1 --format=%h) with ${PERPKT_KERNEL_JOBS:-$(nproc)} jobs ($(date -u +%T))"
+	t0=$SECONDS
+	CCACHE_DIR=$cache/ccache make -s -C "$tree" -j"${PERPKT_KERNEL_JOBS:-$(nproc)}" \
+		CC="ccache gcc" bzImage >/dev/null
+	say "built in $((SECONDS - t0)) s"
 fi
 echo "$tree"
