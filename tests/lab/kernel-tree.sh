@@ -100,7 +100,10 @@ fi
 if [ "${1:-}" = --build ]; then
 	say "building bzImage at $(git -C "$tree" log -1 --format=%h) with ${PERPKT_KERNEL_JOBS:-$(nproc)} jobs ($(date -u +%T))"
 	t0=$SECONDS
-	CCACHE_DIR=$cache/ccache make -s -C "$tree" -j"${PERPKT_KERNEL_JOBS:-$(nproc)}" \
+	# the build's identity as perpkt-bisect fixes it
+	CCACHE_DIR=$cache/ccache KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
+	KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=perpkt KBUILD_BUILD_HOST=bisect \
+		make -s -C "$tree" -j"${PERPKT_KERNEL_JOBS:-$(nproc)}" \
 		CC="ccache gcc" bzImage >/dev/null
 	say "built in $((SECONDS - t0)) s"
 fi
