@@ -92,14 +92,25 @@ echo "udp_sendmsg_account: $got per round trip (2 x 64 x $n instructions)"
 cat "$TMP/ann" | head -30
 loop=$(awk -v L=" $lines " 'NR > 4 && $1 ~ /^[0-9]+$/ && index(L, " " $1 " ") && $2 + 0 >= 2 * 64 * 2 { print $1 }' "$TMP/ann" | tr '\n' ' ')
 [ -n "$loop" ] || fail "annotate udp_sendmsg shows no added line with at least $((2 * 64 * 2)) instructions"
-# (4) the harmless commits: a total that does not move
+# (4) the harmless commits: a total that does not move. A commit whose
+# kernel is the same file as its neighbour's (the documentation line)
+# runs exactly the same; one whose code moved (a comment shifts the
+# lines of WARN()s, a message changes length) within 0.05% (measured
+# 2026-12-03: -0.4 of 16,683 instructions, a wake-up in the window)
 for p in "$out"/*/*.json; do
 	c=$(basename "$p" .json)
-	[ "$c" != "$good" ] || continue
-	if git -C "$tree" merge-base --is-ancestor "$guilty" "$c"; then base=$bad; else base=$(prof "$good"); fi
-	[ "$p" != "$base" ] || continue
-	"$PERPKT" diff "$base" "$p" >"$TMP/d" 2>&1 || fail "diff: $(cat "$TMP/d")"
-	grep -qE "^ *[0-9.]+ +[0-9.]+ +\+0\.0 +\+0\.0% .*total$" "$TMP/d" ||
-		fail "harmless $(git -C "$tree" log -1 --format='%h %s' "$c") moved the total: $(grep 'total$' "$TMP/d")"
+	[ "$c" != "$good" ] && [ "$c" != "$guilty" ] || continue
+	if git -C "$tree" merge-base --is-ancestor "$guilty" "$c"; then ref=$guilty; else ref=$good; fi
+	"$PERPKT" diff --format json "$(prof "$ref")" "$p" >"$TMP/d" 2>"$TMP/err" || fail "diff: $(cat "$TMP/err")"
+	rel=$(jq '.total.rel[1] // 0' "$TMP/d")
+	what="$(git -C "$tree" log -1 --format='%h %s' "$c") against $(git -C "$tree" log -1 --format=%h "$ref")"
+	if cmp -s "$out/vmlinux/$c" "$out/vmlinux/$ref"; then
+		[ "$(jq '.total.delta[1]' "$TMP/d")" = 0 ] || fail "$what: the same kernel file, a total that moved ($rel)"
+		echo "$what: the same kernel, the same total"
+	else
+		awk -v r="$rel" 'BEGIN { exit !(r < 0.0005 && r > -0.0005) }' ||
+			fail "harmless $what moved the total by $rel"
+		echo "$what: total moved by $rel"
+	fi
 done
 echo ok
