@@ -45,7 +45,7 @@ cat "$out/bisect.log"
 # PERPKT_TEST_KEEP=DIR keeps the profiles, diffs and log for reading
 [ -z "${PERPKT_TEST_KEEP:-}" ] || { mkdir -p "$PERPKT_TEST_KEEP" && cp -r "$out"/*.log "$out"/*.txt "$out"/*/ "$PERPKT_TEST_KEEP/" 2>/dev/null; }
 # (1) the commit that added the work, and the tree left as it was
-grep -q "^first bad commit: ${guilty:0:7} udp: account each datagram" "$TMP/out" ||
+grep -q "^first bad commit: ${guilty:0:7}[0-9a-f]* udp: account each datagram" "$TMP/out" ||
 	fail "the bisect named: $(grep 'first bad' "$TMP/out")"
 [ "$(git -C "$tree" rev-parse HEAD)" = "$(git -C "$tree" rev-parse series)" ] ||
 	fail "the tree was left at $(git -C "$tree" log -1 --oneline), not at series"
