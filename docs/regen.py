@@ -62,7 +62,8 @@ RECIPES = {
                '"$ROOT/src/lab/perpkt-bisect" -C "$tree" --out "$PWD/bisect" '
                '--make "make -j$(nproc) CC=\'ccache gcc\' olddefconfig >/dev/null && '
                'make -j$(nproc) CC=\'ccache gcc\' bzImage" '
-               "--fail-if 'total > +1%' base series >bisect.txt && "
+               "--fail-if 'total > +1%' base series >bisect.out && "
+               'sed "s|$PWD/||g" bisect.out >bisect.txt && '
                'sed "s|$PWD/||g" bisect/bisect.log >bisect-log.txt && '
                'first=$(git -C "$tree" log --format=%H --grep="^udp: account" base..series) && '
                'cp bisect/*/"$first".json bisect-bad.json && '
