@@ -42,6 +42,8 @@ for doc in "$SRCDIR/README.md" "$SRCDIR"/docs/*.md; do
 	grep -E '^    (\$ )?(perpkt|make) ' "$doc" | sed -E 's/^    (\$ )?//' |
 	while IFS= read -r line; do
 		case $line in *'['*) continue ;; esac
+		# output pasted from a run ("perpkt diff: instructions per ...")
+		case $line in perpkt\ [a-z]*:\ *) continue ;; esac
 		# drop a trailing comment (two spaces or more before the #)
 		cmd=$(printf '%s' "$line" | sed -E 's/ {2,}#.*$//')
 		echo "$(basename "$doc"): $cmd"
