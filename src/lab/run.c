@@ -383,7 +383,7 @@ int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
 			     lab_accel_name(&r->accel));
 		return 0;
 	}
-	if (profile_write(p, job->output))
+	if (profile_write(p, job->output, job->output_flags))
 		return -1;
 	if (!job->quiet && r->boot > 1)
 		info("%d boots, the first to /init in %.2f s (%.2f s by its own clock), QEMU ran %.1f s in all (%s); profile written to '%s'",

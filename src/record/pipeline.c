@@ -149,7 +149,7 @@ static int run(const struct record_options *o, struct record_workload *w,
 	if (w->ops->prepare(w))
 		goto out;
 	/* a bad -o must fail now, not after the measurement */
-	if (!keep && profile_output_open(&out, o->output))
+	if (!keep && profile_output_open(&out, o->output, o->output_flags))
 		goto out;
 	if (record_plan_make(&plan, &o->cpus, &o->sampling, w, &p) ||
 	    record_plan_open(&plan, &s))
@@ -196,7 +196,7 @@ static int in_guest(const struct record_options *o,
 	if (o->builtin.irq_cpu >= 0)
 		snprintf(irq_cpu, sizeof(irq_cpu), "%d", o->builtin.irq_cpu);
 	job = (struct lab_job){
-		.output = o->output, .argc = o->argc, .argv = o->argv,
+		.output = o->output, .output_flags = o->output_flags, .argc = o->argc, .argv = o->argv,
 		.run_s = (win->warmup + win->duration) *
 			 (o->kernel.exact ? 1 : win->repeat),
 		.counted = win->count != 0,
