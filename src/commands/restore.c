@@ -21,7 +21,7 @@ static const char restore_usage[] =
 "\n"
 "Put back what perpkt runs that were killed (SIGKILL, a crash, a reboot\n"
 "of the host but not of /run) left changed: the RPS masks they set,\n"
-"noted in " RUNDIR_ROOT "/state.PID before each change, the network\n"
+"noted in " RUNDIR_ROOT "/state.ID before each change, the network\n"
 "namespaces of --net veth, and the temporary files of their profiles.\n"
 "Waits while a live run is changing the system, as every such run\n"
 "waits for another. Each thing put back is said on stderr.\n"

@@ -274,7 +274,8 @@ static int tmp_name_of(const char *entry, const char *base, int old)
 }
 
 /* Remove `name` in dirfd if it is a temporary file of ours whose run is
- * gone: each is held under flock while its run lives. */
+ * gone: each is held under flock while its run lives. 1 removed, -1 its
+ * run lives (the lock is held), else 0. */
 static int remove_if_stale(int dirfd, const char *name, const char *shown)
 {
 	struct stat st;
@@ -283,8 +284,11 @@ static int remove_if_stale(int dirfd, const char *name, const char *shown)
 
 	if (fd < 0)
 		return 0;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	    !flock(fd, LOCK_EX | LOCK_NB) && !unlinkat(dirfd, name, 0)) {
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+		removed = 0;
+	else if (flock(fd, LOCK_EX | LOCK_NB))
+		removed = -1;
+	else if (!unlinkat(dirfd, name, 0)) {
 		info("removed '%s', left by a run that was killed", shown);
 		removed = 1;
 	}
@@ -319,22 +323,25 @@ static void remove_stale_beside(struct walk *w)
  * whatever directory their -o was. */
 static int remove_stale_named(void)
 {
-	char dir[PATH_MAX], entry[PATH_MAX + 300], path[PATH_MAX];
+	char dir[PATH_MAX], entry[PATH_MAX + 300], path[PATH_MAX],
+	     own[RUNDIR_ID_LEN] = "";
 	struct dirent *de;
 	int removed = 0;
 	DIR *d;
 
 	if (rundir_path(dir, sizeof(dir)) || !(d = opendir(dir)))
 		return 0;
+	rundir_own_id(own, sizeof(own));
 	while ((de = readdir(d))) {
-		char *end, *slash;
-		long pid;
+		const char *id = de->d_name + 7;
+		int r = 0;
+		char *slash;
 		FILE *f;
 
-		if (strncmp(de->d_name, "output.", 7))
-			continue;
-		pid = strtol(de->d_name + 7, &end, 10);
-		if (*end || pid <= 0 || pid == (long)getpid() || rundir_pid_alive(pid))
+		/* a run of another PID namespace (alive -1): its file's
+		 * lock tells */
+		if (strncmp(de->d_name, "output.", 7) || !strcmp(id, own) ||
+		    rundir_id_alive(id) == 1)
 			continue;
 		snprintf(entry, sizeof(entry), "%s/%s", dir, de->d_name);
 		f = fopen(entry, "r");
@@ -347,13 +354,15 @@ static int remove_stale_named(void)
 			dfd = open(path[0] ? path : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			*slash = '/';
 			if (dfd >= 0) {
-				removed += remove_if_stale(dfd, slash + 1, path);
+				r = remove_if_stale(dfd, slash + 1, path);
 				close(dfd);
 			}
 		}
 		if (f)
 			fclose(f);
-		unlink(entry);
+		removed += r > 0;
+		if (r >= 0)
+			unlink(entry);
 	}
 	closedir(d);
 	return removed;
@@ -371,12 +380,13 @@ int profile_output_remove_stale(void)
  * names. */
 static void register_tmp(struct profile_output *out, const char *tmp)
 {
-	char dir[256], abs[PATH_MAX + NAME_MAX + 2], cwd[PATH_MAX];
+	char dir[256], abs[PATH_MAX + NAME_MAX + 2], cwd[PATH_MAX],
+	     id[RUNDIR_ID_LEN];
 	size_t dl = strlen(out->where) - strlen(out->name);  /* its directory */
 	FILE *f;
 	int bad;
 
-	if (rundir_path(dir, sizeof(dir)))
+	if (rundir_path(dir, sizeof(dir)) || rundir_own_id(id, sizeof(id)))
 		return;
 	if (out->where[0] == '/')
 		snprintf(abs, sizeof(abs), "%.*s%s", (int)dl, out->where, tmp);
@@ -384,7 +394,7 @@ static void register_tmp(struct profile_output *out, const char *tmp)
 		snprintf(abs, sizeof(abs), "%s/%.*s%s", cwd, (int)dl, out->where, tmp);
 	else
 		return;
-	snprintf(out->reg, sizeof(out->reg), "%s/output.%ld", dir, (long)getpid());
+	snprintf(out->reg, sizeof(out->reg), "%s/output.%s", dir, id);
 	f = fopen(out->reg, "w");
 	if (!f) {
 		out->reg[0] = '\0';

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include "profile/profile.h"
+#include "profile/rundir.h"
 
 /*
  * Where `record -o` writes, checked before the measurement so a long run
@@ -48,7 +49,7 @@ struct profile_output {
 	int std;        /* "-": standard output */
 	dev_t dev;      /* the device or FIFO checked at open */
 	ino_t ino;
-	char reg[300];  /* this run's entry in the run directory, or "" */
+	char reg[RUNDIR_FILE_LEN];  /* this run's entry in the run directory, or "" */
 };
 
 /* Write into another user's file or FIFO all the same (--force-output). */

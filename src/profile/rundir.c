@@ -40,29 +40,87 @@ int rundir_path(char *buf, size_t len)
 	return 0;
 }
 
-int rundir_pid_alive(long pid)
+/* Field 22 of /proc/PID/stat: the start time; 0 when it cannot be read. */
+static unsigned long long start_time(const char *pid)
 {
-	char path[64], comm[32] = "", exe[4096];
-	const char *base;
-	ssize_t n;
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
 	FILE *f;
+	int i;
 
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
 	fclose(f);
-	comm[strcspn(comm, "\n")] = '\0';
-	if (!strcmp(comm, "perpkt"))
-		return 1;
-	/* sweep runs its cells as /proc/PID/exe: named "exe" */
-	snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
-	n = readlink(path, exe, sizeof(exe) - 1);
-	if (n <= 0)
+	/* after the command's name: state is field 3, start time 22 */
+	for (i = 3; p && i <= 22; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		t = strtoull(p + 1, NULL, 10);
+	return t;
+}
+
+static unsigned long long pid_namespace(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) ? 0 : (unsigned long long)st.st_ino;
+}
+
+int rundir_own_id(char *buf, size_t len)
+{
+	unsigned long long t = start_time("self"), ns = pid_namespace();
+	int n;
+
+	if (!t || !ns)
+		return -1;
+	n = snprintf(buf, len, "%ld-%llu-%llu", (long)getpid(), t, ns);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+static int parse_id(const char *id, long *pid, unsigned long long *t,
+		    unsigned long long *ns)
+{
+	int end = 0;
+
+	return sscanf(id, "%ld-%llu-%llu%n", pid, t, ns, &end) == 3 &&
+	       !id[end] && *pid > 0 ? 0 : -1;
+}
+
+long rundir_id_pid(const char *id)
+{
+	unsigned long long t, ns;
+	long pid;
+
+	return parse_id(id, &pid, &t, &ns) ? 0 : pid;
+}
+
+const char *rundir_id_describe(const char *id, char *buf, size_t len)
+{
+	unsigned long long t, ns;
+	long pid;
+
+	if (parse_id(id, &pid, &t, &ns))
+		snprintf(buf, len, "an older perpkt (%s)", id);
+	else
+		snprintf(buf, len, "perpkt pid %ld%s", pid, ns == pid_namespace() ?
+			 "" : " of another PID namespace");
+	return buf;
+}
+
+int rundir_id_alive(const char *id)
+{
+	unsigned long long t, ns;
+	char pidstr[32];
+	long pid;
+
+	if (parse_id(id, &pid, &t, &ns))
 		return 0;
-	exe[n] = '\0';
-	base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
-	return !strncmp(base, "perpkt", 6);
+	if (ns != pid_namespace())
+		return -1;
+	snprintf(pidstr, sizeof(pidstr), "%ld", pid);
+	/* a pid reused since starts later */
+	return start_time(pidstr) == t;
 }

@@ -17,8 +17,25 @@
  * user); -1 with errno set when there is none (a user without
  * $XDG_RUNTIME_DIR) or it cannot be made. */
 int rundir_path(char *buf, size_t len);
-/* A perpkt process with this pid is running (a reused pid runs
- * something else: told by its name). */
-int rundir_pid_alive(long pid);
+/*
+ * A run's name in the directory, "PID-START-PIDNS": its pid, its start
+ * time (clock ticks after boot, /proc/PID/stat) and the inode of its
+ * PID namespace. Runs in two PID namespaces that share the directory
+ * may have the same pid (each PID 1 of an `unshare -pf`), and a pid is
+ * reused: the three together name one process of this boot.
+ */
+#define RUNDIR_ID_LEN 64
+/* A file of the directory: the directory (up to 256), a kind, an id */
+#define RUNDIR_FILE_LEN (256 + 16 + RUNDIR_ID_LEN)
+/* This process's id into buf; -1 when /proc cannot say. */
+int rundir_own_id(char *buf, size_t len);
+/* The pid part of an id, for messages; 0 when it is not an id. */
+long rundir_id_pid(const char *id);
+/* "perpkt pid N", "... of another PID namespace" where it is, for
+ * messages; "an older perpkt" for a name that is no id. */
+const char *rundir_id_describe(const char *id, char *buf, size_t len);
+/* Whether the run `id` names is running: 1 yes, 0 no, -1 unknown (it
+ * is in another PID namespace: its pid says nothing here). */
+int rundir_id_alive(const char *id);
 
 #endif

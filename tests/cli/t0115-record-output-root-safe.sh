@@ -80,7 +80,7 @@ REC=$!
 # directory (a moment later: a kill between the two leaves a file no
 # run knows of)
 end=$((SECONDS + 240))
-until { ls "$TMP/d1" | grep -q 'tmp' && [ -s /run/perpkt/output.$REC ]; } ||
+until { ls "$TMP/d1" | grep -q 'tmp' && [ -s "$(run_file output $REC)" ]; } ||
 	! alive $REC || [ $SECONDS -ge $end ]; do
 	sleep 0.05
 done
