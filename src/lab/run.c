@@ -7,7 +7,6 @@
 #include "lab/run.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,6 +22,7 @@
 #include "lab/guest.h"
 #include "lab/kallsyms-cache.h"
 #include "lab/kconfig.h"
+#include "lab/leftovers.h"
 #include "lab/qemu.h"
 #include "system/conditions.h"
 #include "system/procfile.h"
@@ -31,12 +31,6 @@
 #include "symbolize/symbolize.h"
 
 #define LAB_UP_TIMEOUT_S 60
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	return remove(path);
-}
 
 static void path_in(char *out, size_t len, const struct lab_run *r,
 		    const char *name)
@@ -536,13 +530,11 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 	free(id);
 	g.modules = rq->modules;
 	g.arch = r->arch;
-	snprintf(r->dir, sizeof(r->dir), "%s/perpkt-lab.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(r->dir)) {
+	if (lab_dir_make(r->dir, sizeof(r->dir), tmp && *tmp ? tmp : "/tmp",
+			 &r->dir_note)) {
 		free(self);
 		r->dir[0] = '\0';
-		return error("cannot create a folder in '%s': %s",
-			     tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		return -1;
 	}
 	path_in(r->initrd, sizeof(r->initrd), r, "initrd.cpio");
 	path_in(r->console, sizeof(r->console), r, "console.log");
@@ -589,7 +581,7 @@ int lab_guest_cpus(const struct lab_request *rq)
 /* Empty the folder the guest's files come out to, for the next boot. */
 int lab_run_clear_out(const struct lab_run *r)
 {
-	if (nftw(r->out, rm_entry, 16, FTW_DEPTH | FTW_PHYS) || mkdir(r->out, 0755))
+	if (lab_rm_tree(r->out) || mkdir(r->out, 0755))
 		return error("cannot empty '%s': %s", r->out, strerror(errno));
 	return 0;
 }
@@ -623,9 +615,9 @@ void lab_run_free(struct lab_run *r)
 	free(r->qemu_command);
 	free(r->plugin);
 	r->qemu_command = r->plugin = NULL;
-	if (r->dir[0] && !getenv("PERPKT_LAB_KEEP"))
-		nftw(r->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	else if (r->dir[0])
+	if (r->dir[0])
+		lab_dir_remove(r->dir, &r->dir_note, !!getenv("PERPKT_LAB_KEEP"));
+	if (r->dir[0] && getenv("PERPKT_LAB_KEEP"))
 		info("guest files kept in '%s' (PERPKT_LAB_KEEP)", r->dir);
 	r->dir[0] = '\0';
 }

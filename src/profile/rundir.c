@@ -2,10 +2,13 @@
 /* The run directory: what a killed run leaves for the next to undo. */
 #include "profile/rundir.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,4 +126,86 @@ int rundir_id_alive(const char *id)
 	snprintf(pidstr, sizeof(pidstr), "%ld", pid);
 	/* a pid reused since starts later */
 	return start_time(pidstr) == t;
+}
+
+int rundir_note_open(struct rundir_note *n, const char *kind, const char *text)
+{
+	char dir[256], id[RUNDIR_ID_LEN], tmp[RUNDIR_FILE_LEN + 8];
+	size_t len = strlen(text);
+
+	n->fd = -1;
+	n->path[0] = '\0';
+	if (rundir_path(dir, sizeof(dir)) || rundir_own_id(id, sizeof(id)))
+		return 0;
+	snprintf(n->path, sizeof(n->path), "%s/%s.%s", dir, kind, id);
+	/* locked and whole before it has its name: a reader never finds
+	 * it unlocked or empty while its run lives */
+	snprintf(tmp, sizeof(tmp), "%s.new", n->path);
+	n->fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (n->fd < 0 || flock(n->fd, LOCK_EX | LOCK_NB) ||
+	    write(n->fd, text, len) != (ssize_t)len || write(n->fd, "\n", 1) != 1 ||
+	    fsync(n->fd) || rename(tmp, n->path)) {
+		int e = errno;
+
+		if (n->fd >= 0)
+			close(n->fd);
+		unlink(tmp);
+		n->fd = -1;
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void rundir_note_close(struct rundir_note *n)
+{
+	if (n->fd >= 0) {
+		unlink(n->path);
+		close(n->fd);
+	}
+	n->fd = -1;
+}
+
+int rundir_notes_undo(const char *kind,
+		      int (*undo)(const char *text, const char *who, void *arg),
+		      void *arg)
+{
+	char dir[256], file[RUNDIR_FILE_LEN + 256], text[4096], who[128];
+	size_t klen = strlen(kind);
+	struct dirent *de;
+	int total = 0;
+	DIR *d;
+
+	if (rundir_path(dir, sizeof(dir)) || !(d = opendir(dir)))
+		return 0;
+	while ((de = readdir(d))) {
+		const char *id = strchr(de->d_name, '.');
+		ssize_t got;
+		int fd, r;
+
+		/* KIND.ID or KIND-TAG.ID; not a ".new" being written */
+		if (!id || strncmp(de->d_name, kind, klen) ||
+		    (de->d_name[klen] != '.' && de->d_name[klen] != '-') ||
+		    strchr(++id, '.'))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
+		fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		/* held: its run lives (this one's own included) */
+		if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		got = read(fd, text, sizeof(text) - 1);
+		text[got > 0 ? got : 0] = '\0';
+		text[strcspn(text, "\n")] = '\0';
+		rundir_id_describe(id, who, sizeof(who));
+		r = text[0] ? undo(text, who, arg) : 0;
+		if (r >= 0)
+			unlink(file);
+		total += r > 0 ? r : 0;
+		close(fd);
+	}
+	closedir(d);
+	return total;
 }

@@ -14,6 +14,7 @@
 #include "error.h"
 #include "exitcode.h"
 #include "lab/lab.h"
+#include "lab/leftovers.h"
 #include "profile/output.h"
 #include "record/internal.h"
 #include "record/plan.h"
@@ -22,6 +23,7 @@
 #include "system/conditions.h"
 #include "system/procstat.h"
 #include "system/sysinfo.h"
+#include "workload/command-cgroup.h"
 
 /* What every profile says of how it was made. */
 static int fill(struct profile *p, const struct record_options *o,
@@ -228,6 +230,10 @@ int record_run(const struct record_options *o, struct profile *out)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* what killed runs left running or on disk: their guests' files,
+	 * their commands' daemons */
+	lab_remove_stale();
+	command_cgroup_remove_stale();
 	if (o->kernel.kernel) {
 		ret = in_guest(o, &interrupted, out);
 	} else {

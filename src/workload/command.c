@@ -5,7 +5,9 @@
  * child subreaper: a background child that outlives its parent (sh -c
  * 'server & client') stays in the group, so it is still the workload,
  * its time is counted, and it is ended and reaped when the window
- * closes. A child that leaves the group (setsid, a daemon) escapes.
+ * closes. A child that leaves the group (setsid, a daemon) stays in
+ * the command's cgroup, where one can be made (command-cgroup.h), and
+ * is ended and named with it.
  */
 #include "workload/command.h"
 
@@ -28,6 +30,7 @@
 #include "error.h"
 #include "system/procfile.h"
 #include "system/schedstat.h"
+#include "workload/command-cgroup.h"
 
 #define MAX_ROOTS 64
 #define CACHE_SLOTS 4096   /* a power of two */
@@ -51,6 +54,7 @@ struct command {
 	int orphans;               /* how many of them */
 	char how[128];
 	const char *argv0;
+	struct command_cgroup cg;
 	struct cache_slot cache[CACHE_SLOTS];
 };
 
@@ -70,6 +74,7 @@ static struct command *command_new(void)
 		return NULL;
 	}
 	c->gate = c->errpipe = c->pidfd = -1;
+	c->cg.procs = c->cg.note.fd = -1;
 	return c;
 }
 
@@ -92,8 +97,10 @@ int command_start(struct command **out, char *const argv[])
 		free(c);
 		return error("cannot make a pipe: %s", strerror(errno));
 	}
+	command_cgroup_make(&c->cg);
 	pid = fork();
 	if (pid < 0) {
+		command_cgroup_end(&c->cg);
 		free(c);
 		return error("cannot fork '%s': %s", argv[0], strerror(errno));
 	}
@@ -102,6 +109,7 @@ int command_start(struct command **out, char *const argv[])
 		int e;
 
 		setpgid(0, 0);
+		command_cgroup_enter(&c->cg);
 		close(gate[1]);
 		close(errp[0]);
 		/* the user's own Ctrl-C reaches it through the terminal's
@@ -465,8 +473,11 @@ void command_stop(struct command *c)
 {
 	if (!c)
 		return;
-	if (c->started)
+	if (c->started) {
 		end_group(c);
+		command_cgroup_end(&c->cg);
+		reap(c, WNOHANG);
+	}
 	close_fd(&c->gate);
 	close_fd(&c->errpipe);
 	close_fd(&c->pidfd);
