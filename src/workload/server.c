@@ -193,7 +193,7 @@ int serve_wait_request(int fd, int lfd, int limit_ms,
 }
 
 /* The setup's answer: the port (0 for icmp: no responder process), a
- * tcp run's token, and whether this side is recorded (and why not). */
+ * tcp or udp run's token, and whether this side is recorded (and why not). */
 static void setup_answer(char *out, size_t len, uint16_t port,
 			 uint64_t token, const struct control_setup *setup,
 			 const struct serve_recording *rec, const char *why)
@@ -281,8 +281,10 @@ static int start_responder(struct serve_client *c, struct control_setup *setup,
 	tc.local_responder = 1;
 	tc.only_from = peer->sin_addr;
 	tc.answered = answered;
-	/* tcp: a per-run secret as well, below 2^62 so it reads as int64 */
-	if (!strcmp(setup->transport, "tcp") &&
+	/* tcp and udp: a per-run secret as well, the client's first bytes
+	 * (udp: its socket is then the only one answered), below 2^62 so it
+	 * reads as int64 */
+	if ((!strcmp(setup->transport, "tcp") || !strcmp(setup->transport, "udp")) &&
 	    getrandom(&tc.token, sizeof(tc.token), 0) == sizeof(tc.token))
 		tc.token = (tc.token >> 2) | 1;
 	*token = tc.token;
