@@ -33,44 +33,22 @@ void serve_pending_init(struct serve_pending *p, int fd,
 
 /* What the socket holds, up to a newline (not past it: what follows is
  * the next message's): 1 a whole line in p->line, 0 not yet, -1 with
- * the reason in err (closed, malformed, too long). */
+ * the reason in err. */
 static int read_some(struct serve_pending *p, char *err, size_t errlen)
 {
-	char c;
-
 	for (;;) {
+		char c = 0;
 		ssize_t n = recv(p->c.fd, &c, 1, MSG_DONTWAIT);
+		int r;
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return 0;
-		if (n < 0) {
-			snprintf(err, errlen, "cannot read: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0) {
-			snprintf(err, errlen, "connection closed");
-			return -1;
-		}
-		if (c == '\n') {
-			/* as control_read_line: a final CR is not the line's */
-			if (p->used && p->line[p->used - 1] == '\r')
-				p->used--;
-			p->line[p->used] = '\0';
-			p->used = 0;
-			return 1;
-		}
-		if (c == '\0') {
-			snprintf(err, errlen, "malformed message: NUL byte");
-			return -1;
-		}
-		if (p->used + 1 >= sizeof(p->line)) {
-			snprintf(err, errlen, "malformed message: longer than %zu bytes",
-				 sizeof(p->line) - 1);
-			return -1;
-		}
-		p->line[p->used++] = c;
+		r = control_line_take(n, c, p->line, sizeof(p->line), &p->used,
+				      err, errlen);
+		if (r)
+			return r;
 	}
 }
 

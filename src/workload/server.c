@@ -25,7 +25,6 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -466,14 +465,6 @@ out:
 	munmap((void *)answered, sizeof(*answered));
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* A new connection into the handshake, unless its address has
  * HANDSHAKE_PER_SOURCE there already or all HANDSHAKE_MAX are taken:
  * then it hears why and is closed. */
@@ -502,7 +493,7 @@ static void take_pending(int lfd, struct serve_pending *pend, int *npend,
 	}
 	keepalive(fd);
 	serve_pending_init(&pend[(*npend)++], fd, &peer, o,
-			   now_ms() + HANDSHAKE_MS);
+			   control_now_ms() + HANDSHAKE_MS);
 }
 
 static void drop_pending(struct serve_pending *pend, int *npend, int i)
@@ -551,7 +542,7 @@ int serve_run(const struct serve_config *o)
 		}
 		if (poll(p, (nfds_t)npend + 1, 200) < 0)
 			continue;
-		now = now_ms();
+		now = control_now_ms();
 		/* from the last: drop_pending moves the last into i */
 		for (i = npend - 1; i >= 0; i--) {
 			int r = p[i + 1].revents ?
