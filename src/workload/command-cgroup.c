@@ -143,17 +143,17 @@ static int kill_group(const char *path, char *names, size_t len)
 	return n;
 }
 
-int command_cgroup_end(struct command_cgroup *g)
+int command_cgroup_end(struct command_cgroup *g, char *names, size_t len)
 {
-	char names[1024];
 	int n;
 
+	names[0] = '\0';
 	if (!g->path[0])
 		return 0;
 	if (g->procs >= 0)
 		close(g->procs);
 	g->procs = -1;
-	n = kill_group(g->path, names, sizeof(names));
+	n = kill_group(g->path, names, len);
 	if (n)
 		warning("the command left %d process%s outside its process group "
 			"(setsid, a daemon): %s; killed with its cgroup", n,

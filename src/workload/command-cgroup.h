@@ -27,10 +27,10 @@ struct command_cgroup {
 void command_cgroup_make(struct command_cgroup *g);
 /* In the forked child, before exec: move into it. */
 void command_cgroup_enter(const struct command_cgroup *g);
-/* After the command's process group `pgid` has been ended: kill what
- * is left in the group, naming each process (it left the process
- * group), and remove it. How many were left. */
-int command_cgroup_end(struct command_cgroup *g);
+/* After the command's process group has been ended: kill what is left
+ * in the group (it left the process group), say so naming each ("'sleep'
+ * (pid 12), ..." into names) and remove the group. How many were left. */
+int command_cgroup_end(struct command_cgroup *g, char *names, size_t len);
 /* The groups of killed runs: what is left in them killed (said), the
  * groups removed; how many processes. */
 int command_cgroup_remove_stale(void);

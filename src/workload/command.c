@@ -48,6 +48,7 @@ struct command {
 	int errpipe;           /* read end: errno of a failed exec */
 	int pidfd;
 	int reaped;
+	int ended;             /* command_end done */
 	int status;
 	struct rusage ru;
 	struct rusage orphans_ru;  /* of the group's orphans perpkt reaped */
@@ -100,7 +101,9 @@ int command_start(struct command **out, char *const argv[])
 	command_cgroup_make(&c->cg);
 	pid = fork();
 	if (pid < 0) {
-		command_cgroup_end(&c->cg);
+		char none[8];
+
+		command_cgroup_end(&c->cg, none, sizeof(none));
 		free(c);
 		return error("cannot fork '%s': %s", argv[0], strerror(errno));
 	}
@@ -469,15 +472,27 @@ static void end_group(struct command *c)
 		     left, left == 1 ? "" : "es", killed ? ", then SIGKILL" : "");
 }
 
+int command_end(struct command *c, char *escaped, size_t len)
+{
+	int n;
+
+	escaped[0] = '\0';
+	if (!c || !c->started || c->ended)
+		return 0;
+	end_group(c);
+	n = command_cgroup_end(&c->cg, escaped, len);
+	reap(c, WNOHANG);
+	c->ended = 1;
+	return n;
+}
+
 void command_stop(struct command *c)
 {
+	char escaped[1024];
+
 	if (!c)
 		return;
-	if (c->started) {
-		end_group(c);
-		command_cgroup_end(&c->cg);
-		reap(c, WNOHANG);
-	}
+	command_end(c, escaped, sizeof(escaped));
 	close_fd(&c->gate);
 	close_fd(&c->errpipe);
 	close_fd(&c->pidfd);

@@ -36,6 +36,8 @@ rc=0; wait $REC || rc=$?; REC=
 ! alive "$daemon" || fail "the setsid daemon $daemon outlived the run"
 grep -q "left 1 process outside its process group (setsid, a daemon): 'sleep' (pid $daemon)" "$TMP/a.err" ||
 	fail "the daemon was not named: $(cat "$TMP/a.err")"
+jq -e --arg d "'sleep' (pid $daemon)" '.conditions["workload.escaped"] == $d' "$TMP/a.json" >/dev/null ||
+	fail "the profile does not name the daemon: $(jq -c '.conditions["workload.escaped"]' "$TMP/a.json")"
 
 # SIGKILL: the daemon and the child run on until restore ends them
 "$PERPKT" record -q -w 0 --per count:1 -o "$TMP/b.json" -- sh -c "$(cmd b)" 2>"$TMP/b.err" &
