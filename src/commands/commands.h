@@ -32,4 +32,12 @@ int cmd_annotate(int argc, char **argv);
 #define OPTS_RECORD 384  /* commands/record-options.h: record's and stat's */
 #define OPTS_OWN 512     /* a command's own, an enum in its file */
 
+/* The help of --force-output, which record and merge both take (what
+ * -o refuses: profile/output.h). */
+#define FORCE_OUTPUT_HELP \
+"      --force-output     write into a file or FIFO another user owns,\n" \
+"                         or a FIFO others may read (refused by default,\n" \
+"                         as fs.protected_regular and protected_fifos\n" \
+"                         would: the profile holds kernel addresses)\n"
+
 #endif

@@ -25,19 +25,26 @@ static const char merge_usage[] =
 "merges each kernel's: the spread is across boots at different times.\n"
 "\n"
 "  -o, --output FILE      profile to write (- for standard output)\n"
+FORCE_OUTPUT_HELP
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
+
+enum merge_own_option {
+	OPT_FORCE_OUTPUT = OPTS_OWN,
+};
 
 int cmd_merge(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "force-output", no_argument, NULL, OPT_FORCE_OUTPUT },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct profile_output out = { .fd = -1 };
 	const char *output = NULL;
+	unsigned flags = 0;
 	struct profile total, p;
 	char buf[64];
 	int c, i, ret = RESULT_FAILURE;
@@ -49,6 +56,9 @@ int cmd_merge(int argc, char **argv)
 		switch (c) {
 		case 'o':
 			output = optarg;
+			break;
+		case OPT_FORCE_OUTPUT:
+			flags |= PROFILE_OUTPUT_FORCE;
 			break;
 		case 'h':
 			help_show(merge_usage, NULL);
@@ -64,7 +74,7 @@ int cmd_merge(int argc, char **argv)
 		return RESULT_USAGE;
 	}
 	/* a bad -o fails before anything is read */
-	if (profile_output_open(&out, output))
+	if (profile_output_open(&out, output, flags))
 		return RESULT_FAILURE;
 	if (profile_read(&total, argv[optind]))
 		goto out_abort;

@@ -445,6 +445,7 @@ static int record_host_option(int c, const char *name, const char *arg,
 {
 	switch (c) {
 	case 'o':           /* the guest's profile comes out to the host's */
+	case OPT_FORCE_OUTPUT:
 		return 1;
 	case 'r':           /* --exact: one boot per window */
 		return o->kernel.exact;

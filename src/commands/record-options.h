@@ -74,6 +74,7 @@ enum record_option_code {
 	/* RECORD_SAMPLING_LONGOPTS */
 	OPT_NO_CALL_GRAPH,
 	OPT_RING_PAGES,
+	OPT_FORCE_OUTPUT,
 	/* RECORD_KERNEL_LONGOPTS */
 	OPT_KERNEL,
 	OPT_KERNEL_VMLINUX,
@@ -121,6 +122,7 @@ enum record_option_code {
  * (counting only) refuses by name: both tables list them from here. */
 #define RECORD_SAMPLING_LONGOPTS \
 	{ "output", required_argument, NULL, 'o' }, \
+	{ "force-output", no_argument, NULL, OPT_FORCE_OUTPUT }, \
 	{ "period", required_argument, NULL, 'c' }, \
 	{ "freq", required_argument, NULL, 'F' }, \
 	{ "call-graph", no_argument, NULL, 'g' }, \

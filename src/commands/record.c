@@ -9,6 +9,7 @@
 #include "error.h"
 #include "exitcode.h"
 #include "parse.h"
+#include "profile/output.h"
 #include "record/record.h"
 #include "reports/render.h"
 #include "workload/tuning.h"
@@ -22,6 +23,7 @@ static const char record_usage[] =
 "\n"
 "  -o, --output FILE      profile to write (default perpkt.json; - for\n"
 "                         standard output)\n"
+FORCE_OUTPUT_HELP
 "  -r, --repeat N         N measurement windows of -d each, one after the\n"
 "                         other, kept apart so every figure has a spread\n"
 WORKLOAD_OPTIONS_HELP
@@ -115,6 +117,9 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 		switch (c) {
 		case 'o':
 			o->output = optarg;
+			break;
+		case OPT_FORCE_OUTPUT:
+			o->output_flags |= PROFILE_OUTPUT_FORCE;
 			break;
 		case 'F':
 			if (parse_u64(optarg, "--freq", 1, 1000000, &o->sampling.freq))

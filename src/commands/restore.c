@@ -11,8 +11,10 @@
 #include "error.h"
 #include "exitcode.h"
 #include "parse.h"
+#include "lab/leftovers.h"
 #include "profile/output.h"
 #include "reports/render.h"
+#include "workload/command-cgroup.h"
 #include "workload/netns.h"
 #include "workload/saved-state.h"
 
@@ -21,8 +23,10 @@ static const char restore_usage[] =
 "\n"
 "Put back what perpkt runs that were killed (SIGKILL, a crash, a reboot\n"
 "of the host but not of /run) left changed: the RPS masks they set,\n"
-"noted in " RUNDIR_ROOT "/state.PID before each change, the network\n"
-"namespaces of --net veth, and the temporary files of their profiles.\n"
+"noted in " RUNDIR_ROOT "/state.ID before each change, the network\n"
+"namespaces of --net veth, the temporary files of their profiles, the\n"
+"folders of their guests (--kernel) and what their commands (-- CMD)\n"
+"left running in their cgroups.\n"
 "Waits while a live run is changing the system, as every such run\n"
 "waits for another. Each thing put back is said on stderr.\n"
 "\n"
@@ -43,7 +47,7 @@ int cmd_restore(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int c, no_wait = 0, settings, namespaces, files;
+	int c, no_wait = 0, settings, namespaces, files, guests, commands;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hqv", longopts, NULL)) != -1) {
@@ -69,9 +73,11 @@ int cmd_restore(int argc, char **argv)
 	settings = saved_state_restore_all(no_wait);
 	namespaces = netns_cleanup_stale();
 	files = profile_output_remove_stale();
+	guests = lab_remove_stale();
+	commands = command_cgroup_remove_stale();
 	if (settings < 0)
 		return RESULT_FAILURE;
-	if (!settings && !namespaces && !files)
+	if (!settings && !namespaces && !files && !guests && !commands)
 		info("nothing to put back: no perpkt run left the system changed");
 	return RESULT_OK;
 }

@@ -112,7 +112,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 				return -1;
 			break;
 		case 'o': case 'c': case 'F': case 'g': case OPT_RING_PAGES:
-		case OPT_NO_CALL_GRAPH:
+		case OPT_NO_CALL_GRAPH: case OPT_FORCE_OUTPUT:
 			return error("'--%s' is for perpkt record: stat only counts",
 				     record_option_name(c));
 		default:

@@ -69,6 +69,7 @@ struct lab_request {
 /* The record run the guest is to do, as far as the host must know it. */
 struct lab_job {
 	const char *output;        /* where the profile goes, on the host */
+	unsigned output_flags;     /* profile_write's */
 	int argc;                  /* record's arguments (argv[0] "record"), */
 	char **argv;               /* passed on without the host-only ones */
 	double run_s;              /* warm-up and windows, guest seconds */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -152,7 +153,7 @@ static int stalled(struct lab_qemu *q, double t)
 int lab_qemu_start(struct lab_qemu *q)
 {
 	char **argv;
-	pid_t pid;
+	pid_t pid, parent;
 	int fd;
 
 	if (!on_path(q->arch->qemu))
@@ -169,6 +170,7 @@ int lab_qemu_start(struct lab_qemu *q)
 	q->stalled[0] = '\0';
 	q->log_len = q->console_len = 0;
 	q->console_t = 0;
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		lab_qemu_argv_free(argv);
@@ -183,8 +185,11 @@ int lab_qemu_start(struct lab_qemu *q)
 		fd = open("/dev/null", O_RDONLY);
 		if (fd >= 0)
 			dup2(fd, 0);
-		/* its own group: a ^C on the terminal reaches perpkt only */
+		/* its own group: a ^C on the terminal reaches perpkt only;
+		 * and it dies with perpkt, even one killed before this */
 		setpgid(0, 0);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		execvp(argv[0], argv);
 		_exit(127);
 	}

@@ -7,7 +7,6 @@
 #include "lab/run.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,6 +22,7 @@
 #include "lab/guest.h"
 #include "lab/kallsyms-cache.h"
 #include "lab/kconfig.h"
+#include "lab/leftovers.h"
 #include "lab/qemu.h"
 #include "system/conditions.h"
 #include "system/procfile.h"
@@ -31,12 +31,6 @@
 #include "symbolize/symbolize.h"
 
 #define LAB_UP_TIMEOUT_S 60
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	return remove(path);
-}
 
 static void path_in(char *out, size_t len, const struct lab_run *r,
 		    const char *name)
@@ -388,7 +382,7 @@ int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
 			     lab_accel_name(&r->accel));
 		return 0;
 	}
-	if (profile_write(p, job->output))
+	if (profile_write(p, job->output, job->output_flags))
 		return -1;
 	if (!job->quiet && r->boot > 1)
 		info("%d boots, the first to /init in %.2f s (%.2f s by its own clock), QEMU ran %.1f s in all (%s); profile written to '%s'",
@@ -541,13 +535,11 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 	free(id);
 	g.modules = rq->modules;
 	g.arch = r->arch;
-	snprintf(r->dir, sizeof(r->dir), "%s/perpkt-lab.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(r->dir)) {
+	if (lab_dir_make(r->dir, sizeof(r->dir), tmp && *tmp ? tmp : "/tmp",
+			 &r->dir_note)) {
 		free(self);
 		r->dir[0] = '\0';
-		return error("cannot create a folder in '%s': %s",
-			     tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		return -1;
 	}
 	path_in(r->initrd, sizeof(r->initrd), r, "initrd.cpio");
 	path_in(r->console, sizeof(r->console), r, "console.log");
@@ -594,7 +586,7 @@ int lab_guest_cpus(const struct lab_request *rq)
 /* Empty the folder the guest's files come out to, for the next boot. */
 int lab_run_clear_out(const struct lab_run *r)
 {
-	if (nftw(r->out, rm_entry, 16, FTW_DEPTH | FTW_PHYS) || mkdir(r->out, 0755))
+	if (lab_rm_tree(r->out) || mkdir(r->out, 0755))
 		return error("cannot empty '%s': %s", r->out, strerror(errno));
 	return 0;
 }
@@ -628,9 +620,9 @@ void lab_run_free(struct lab_run *r)
 	free(r->qemu_command);
 	free(r->plugin);
 	r->qemu_command = r->plugin = NULL;
-	if (r->dir[0] && !getenv("PERPKT_LAB_KEEP"))
-		nftw(r->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	else if (r->dir[0])
+	if (r->dir[0])
+		lab_dir_remove(r->dir, &r->dir_note, !!getenv("PERPKT_LAB_KEEP"));
+	if (r->dir[0] && getenv("PERPKT_LAB_KEEP"))
 		info("guest files kept in '%s' (PERPKT_LAB_KEEP)", r->dir);
 	r->dir[0] = '\0';
 }

@@ -6,11 +6,13 @@
 #include "lab/lab.h"
 #include "lab/qemu.h"
 #include "profile/profile.h"
+#include "profile/rundir.h"
 
 /* One guest of a record --kernel run (run.c), as lab-record.c and lab-nic.c
  * boot it. */
 struct lab_run {
 	char dir[4096];
+	struct rundir_note dir_note;  /* dir, noted (lab/leftovers.h) */
 	char initrd[4200], console[4200], data[4200], log[4200], out[4200];
 	const struct lab_arch *arch;
 	const char *module;

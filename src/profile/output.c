@@ -28,6 +28,11 @@
 #define TMP_RANDOM 6
 #define OLD_TAG ".tmp."
 #define MAX_HOPS 40
+/* Directories are held as paths, not opened to read: one this user may
+ * only search (mode 0711) is walked as the kernel walks it. */
+#define WALK_FLAGS (O_PATH | O_DIRECTORY | O_CLOEXEC)
+/* How long a FIFO's reader is waited for at the end of the run. */
+#define FIFO_READER_WAIT_S 30
 
 /* One step of the walk: the directory held open and the path so far. */
 struct walk {
@@ -94,6 +99,44 @@ static const char *user_name(uid_t uid, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * fs.protected_regular's and protected_fifos' rule, applied wherever the
+ * file is and whatever the sysctls say: a profile (kernel addresses,
+ * command lines, the host's name) goes into a file or FIFO only when
+ * this user owns it, and into a FIFO only when no other user may open it
+ * to read. A character device (/dev/null) is not a file anyone keeps.
+ * 1 allowed; 0 with the reason in why.
+ */
+static int target_allowed(const struct stat *st, char *why, size_t len)
+{
+	char who[64];
+
+	if (!S_ISREG(st->st_mode) && !S_ISFIFO(st->st_mode))
+		return 1;
+	if (st->st_uid != geteuid()) {
+		snprintf(why, len, "it is a %s owned by %s, who would %s",
+			 S_ISFIFO(st->st_mode) ? "FIFO" : "file",
+			 user_name(st->st_uid, who, sizeof(who)),
+			 S_ISFIFO(st->st_mode) ? "read it" : "own it");
+		return 0;
+	}
+	if (S_ISFIFO(st->st_mode) && (st->st_mode & (S_IRGRP | S_IROTH))) {
+		snprintf(why, len, "it is a FIFO that other users may open to "
+			 "read (mode %03o; chmod 600 it)",
+			 (unsigned)(st->st_mode & 0777));
+		return 0;
+	}
+	return 1;
+}
+
+static int refuse_target(const char *where, const char *why)
+{
+	return error("refusing to write the profile into '%s': %s "
+		     "(fs.protected_regular's and protected_fifos' rule, applied "
+		     "whatever the sysctls say); remove it, choose another -o, or "
+		     "give --force-output", where, why);
+}
+
 /* Follow the symlink `comp` in w->dirfd: its target goes before `rest`. */
 static int follow(struct walk *w, const char *comp, const struct stat *st,
 		  char *rest, size_t restlen, const char *after, int last)
@@ -121,7 +164,7 @@ static int follow(struct walk *w, const char *comp, const struct stat *st,
 	}
 	snprintf(w->shown, sizeof(w->shown), "%s", here);
 	if (target[0] == '/') {
-		if (reopen(w, open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)))
+		if (reopen(w, open("/", WALK_FLAGS)))
 			return error("cannot open '/': %s", strerror(errno));
 		snprintf(w->shown, sizeof(w->shown), "/");
 	}
@@ -144,7 +187,7 @@ static int walk(const char *path, struct walk *w)
 	int hops = 0;
 
 	memset(w, 0, sizeof(*w));
-	w->dirfd = open(path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	w->dirfd = open(path[0] == '/' ? "/" : ".", WALK_FLAGS);
 	if (w->dirfd < 0)
 		return error("cannot write '%s': %s", path, strerror(errno));
 	if (path[0] == '/')
@@ -173,8 +216,7 @@ static int walk(const char *path, struct walk *w)
 			if (last)
 				return error("cannot write the profile to '%s': it "
 					     "is a directory; give a file name", path);
-			if (comp[1] && reopen(w, openat(w->dirfd, "..", O_RDONLY |
-						O_DIRECTORY | O_CLOEXEC)))
+			if (comp[1] && reopen(w, openat(w->dirfd, "..", WALK_FLAGS)))
 				return error("cannot write '%s': %s", path,
 					     strerror(errno));
 			if (comp[1])
@@ -205,8 +247,7 @@ static int walk(const char *path, struct walk *w)
 		if (!S_ISDIR(w->st.st_mode))
 			return error("cannot write '%s': '%s' is not a directory",
 				     path, w->shown);
-		if (reopen(w, openat(w->dirfd, comp, O_RDONLY | O_DIRECTORY |
-				     O_NOFOLLOW | O_CLOEXEC)))
+		if (reopen(w, openat(w->dirfd, comp, WALK_FLAGS | O_NOFOLLOW)))
 			return error("cannot write '%s': '%s': %s", path, w->shown,
 				     strerror(errno));
 		snprintf(rest, sizeof(rest), "%s", after);
@@ -233,7 +274,8 @@ static int tmp_name_of(const char *entry, const char *base, int old)
 }
 
 /* Remove `name` in dirfd if it is a temporary file of ours whose run is
- * gone: each is held under flock while its run lives. */
+ * gone: each is held under flock while its run lives. 1 removed, -1 its
+ * run lives (the lock is held), else 0. */
 static int remove_if_stale(int dirfd, const char *name, const char *shown)
 {
 	struct stat st;
@@ -242,8 +284,11 @@ static int remove_if_stale(int dirfd, const char *name, const char *shown)
 
 	if (fd < 0)
 		return 0;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	    !flock(fd, LOCK_EX | LOCK_NB) && !unlinkat(dirfd, name, 0)) {
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+		removed = 0;
+	else if (flock(fd, LOCK_EX | LOCK_NB))
+		removed = -1;
+	else if (!unlinkat(dirfd, name, 0)) {
 		info("removed '%s', left by a run that was killed", shown);
 		removed = 1;
 	}
@@ -278,22 +323,25 @@ static void remove_stale_beside(struct walk *w)
  * whatever directory their -o was. */
 static int remove_stale_named(void)
 {
-	char dir[PATH_MAX], entry[PATH_MAX + 300], path[PATH_MAX];
+	char dir[PATH_MAX], entry[PATH_MAX + 300], path[PATH_MAX],
+	     own[RUNDIR_ID_LEN] = "";
 	struct dirent *de;
 	int removed = 0;
 	DIR *d;
 
 	if (rundir_path(dir, sizeof(dir)) || !(d = opendir(dir)))
 		return 0;
+	rundir_own_id(own, sizeof(own));
 	while ((de = readdir(d))) {
-		char *end, *slash;
-		long pid;
+		const char *id = de->d_name + 7;
+		int r = 0;
+		char *slash;
 		FILE *f;
 
-		if (strncmp(de->d_name, "output.", 7))
-			continue;
-		pid = strtol(de->d_name + 7, &end, 10);
-		if (*end || pid <= 0 || pid == (long)getpid() || rundir_pid_alive(pid))
+		/* a run of another PID namespace (alive -1): its file's
+		 * lock tells */
+		if (strncmp(de->d_name, "output.", 7) || !strcmp(id, own) ||
+		    rundir_id_alive(id) == 1)
 			continue;
 		snprintf(entry, sizeof(entry), "%s/%s", dir, de->d_name);
 		f = fopen(entry, "r");
@@ -306,13 +354,15 @@ static int remove_stale_named(void)
 			dfd = open(path[0] ? path : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			*slash = '/';
 			if (dfd >= 0) {
-				removed += remove_if_stale(dfd, slash + 1, path);
+				r = remove_if_stale(dfd, slash + 1, path);
 				close(dfd);
 			}
 		}
 		if (f)
 			fclose(f);
-		unlink(entry);
+		removed += r > 0;
+		if (r >= 0)
+			unlink(entry);
 	}
 	closedir(d);
 	return removed;
@@ -330,12 +380,13 @@ int profile_output_remove_stale(void)
  * names. */
 static void register_tmp(struct profile_output *out, const char *tmp)
 {
-	char dir[256], abs[PATH_MAX + NAME_MAX + 2], cwd[PATH_MAX];
+	char dir[256], abs[PATH_MAX + NAME_MAX + 2], cwd[PATH_MAX],
+	     id[RUNDIR_ID_LEN];
 	size_t dl = strlen(out->where) - strlen(out->name);  /* its directory */
 	FILE *f;
 	int bad;
 
-	if (rundir_path(dir, sizeof(dir)))
+	if (rundir_path(dir, sizeof(dir)) || rundir_own_id(id, sizeof(id)))
 		return;
 	if (out->where[0] == '/')
 		snprintf(abs, sizeof(abs), "%.*s%s", (int)dl, out->where, tmp);
@@ -343,7 +394,7 @@ static void register_tmp(struct profile_output *out, const char *tmp)
 		snprintf(abs, sizeof(abs), "%s/%.*s%s", cwd, (int)dl, out->where, tmp);
 	else
 		return;
-	snprintf(out->reg, sizeof(out->reg), "%s/output.%ld", dir, (long)getpid());
+	snprintf(out->reg, sizeof(out->reg), "%s/output.%s", dir, id);
 	f = fopen(out->reg, "w");
 	if (!f) {
 		out->reg[0] = '\0';
@@ -453,14 +504,17 @@ static int open_atomic(struct profile_output *out, const struct walk *w)
 	return 0;
 }
 
-int profile_output_open(struct profile_output *out, const char *path)
+int profile_output_open(struct profile_output *out, const char *path,
+			unsigned flags)
 {
 	struct walk w;
 	struct stat st;
+	char why[160];
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	out->fd = out->dirfd = -1;
+	out->force = !!(flags & PROFILE_OUTPUT_FORCE);
 	if (!*path)
 		return error("empty output file name: give -o FILE");
 	out->path = strdup(path);
@@ -490,6 +544,9 @@ int profile_output_open(struct profile_output *out, const char *path)
 			    "give the target's path", w.link, w.shown);
 	if (!ret && (!(out->where = strdup(w.shown)) || !(out->name = strdup(w.name))))
 		ret = error("out of memory");
+	if (!ret && w.exists && !out->force &&
+	    !target_allowed(&w.st, why, sizeof(why)))
+		ret = refuse_target(out->where, why);
 	if (!ret)
 		ret = w.exists && !S_ISREG(w.st.st_mode) ? open_through(out, &w) :
 		      open_atomic(out, &w);
@@ -560,9 +617,40 @@ static int write_ignoring_sigpipe(json_t *doc, int fd)
 	return ret;
 }
 
+/*
+ * Open the device or FIFO to write. A FIFO with no reader would block
+ * the open for ever: it is polled, and given up after
+ * FIFO_READER_WAIT_S with errno ENXIO.
+ */
+static int open_reader_waiting(const struct profile_output *out)
+{
+	int flags = O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK,
+	    said = 0, fd, tick;
+
+	for (tick = 0; tick <= FIFO_READER_WAIT_S * 20; tick++) {
+		fd = openat(out->dirfd, out->name, flags);
+		if (fd >= 0) {
+			/* a reader is there: the writes may block again */
+			if (!fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+				return fd;
+			close(fd);
+			return -1;
+		}
+		if (errno != ENXIO)
+			return -1;
+		if (!said++)
+			info("waiting up to %d s for a reader of the FIFO '%s'",
+			     FIFO_READER_WAIT_S, out->where);
+		usleep(50000);
+	}
+	errno = ENXIO;
+	return -1;
+}
+
 static int commit_through(struct profile_output *out, json_t *doc)
 {
 	struct stat st;
+	char why[160];
 	int fd, err = 0;
 
 	if (out->std) {
@@ -572,28 +660,62 @@ static int commit_through(struct profile_output *out, json_t *doc)
 		return 0;
 	}
 	/* the device or FIFO checked at open, not what was put there since */
-	fd = openat(out->dirfd, out->name, O_WRONLY | O_NOFOLLOW | O_NOCTTY |
-		    O_CLOEXEC);
+	fd = open_reader_waiting(out);
 	if (fd < 0)
 		err = errno;
 	else if (fstat(fd, &st) || st.st_dev != out->dev || st.st_ino != out->ino)
 		err = ESTALE;
+	else if (!out->force && !target_allowed(&st, why, sizeof(why))) {
+		close(fd);
+		return refuse_target(out->where, why);
+	}
 	else if (write_ignoring_sigpipe(doc, fd))
 		err = errno ? errno : EIO;
 	if (fd >= 0 && close(fd) && !err)
 		err = errno;
 	if (!err)
 		return 0;
-	error("cannot write '%s': %s", out->where, err == ESTALE ?
-	      "it was replaced since the run began" : strerror(err));
+	if (err == ENXIO)
+		error("cannot write '%s': no reader opened the FIFO within %d s",
+		      out->where, FIFO_READER_WAIT_S);
+	else
+		error("cannot write '%s': %s", out->where, err == ESTALE ?
+		      "it was replaced since the run began" : strerror(err));
 	return -1;
 }
 
-static int commit_atomic(struct profile_output *out, json_t *doc)
+/* A profile with kernel addresses in it: samples, kallsyms or _text. */
+static int has_kernel_addresses(const struct profile *p)
+{
+	return p->text_addr || p->nsamples || p->nksyms || p->nstacks ||
+	       (p->remote && has_kernel_addresses(p->remote));
+}
+
+/* The directory's entries on disk (it is held as a path: opened here). */
+static void sync_dir(int dirfd)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+static int commit_atomic(struct profile_output *out, json_t *doc,
+			 const struct profile *p)
 {
 	struct stat old;
+	char why[160];
 
-	/* the file as it is now: its owner, group and mode carry over */
+	/* a new file only its owner reads when it holds kernel addresses */
+	if (has_kernel_addresses(p))
+		out->mode &= 0600;
+	/* the file as it is now: its owner, group and mode carry over, but
+	 * not another user's, made since the run began */
+	if (!fstatat(out->dirfd, out->name, &old, AT_SYMLINK_NOFOLLOW) &&
+	    !out->force && !target_allowed(&old, why, sizeof(why)))
+		return refuse_target(out->where, why);
 	if (!fstatat(out->dirfd, out->name, &old, AT_SYMLINK_NOFOLLOW) &&
 	    S_ISREG(old.st_mode)) {
 		out->mode = old.st_mode & 0777;
@@ -615,7 +737,7 @@ static int commit_atomic(struct profile_output *out, json_t *doc)
 		out->tmp = NULL;
 		return 1;
 	}
-	fsync(out->dirfd);
+	sync_dir(out->dirfd);
 	free(out->tmp);
 	out->tmp = NULL;
 	return 0;
@@ -637,7 +759,7 @@ int profile_output_commit(struct profile_output *out, const struct profile *p)
 		profile_output_abort(out);
 		return -1;
 	}
-	ret = out->through ? commit_through(out, doc) : commit_atomic(out, doc);
+	ret = out->through ? commit_through(out, doc) : commit_atomic(out, doc, p);
 	if (ret < 0)
 		rescue(doc, out->where);
 	profile_output_abort(out);

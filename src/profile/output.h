@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include "profile/profile.h"
+#include "profile/rundir.h"
 
 /*
  * Where `record -o` writes, checked before the measurement so a long run
@@ -19,13 +20,20 @@
  * fs.protected_symlinks, applied whatever the sysctl says), and no file
  * is ever created through a symlink whose target does not exist.
  *
+ * A file or FIFO another user owns, or a FIFO another user may open to
+ * read, is refused, at open and again at commit (the rule of
+ * fs.protected_regular and protected_fifos, wherever it is), unless
+ * PROFILE_OUTPUT_FORCE.
+ *
  * A regular file (or a new one) is replaced atomically: a temporary file
  * beside it, created at open, is renamed over it at commit, with the
  * replaced file's owner, group and mode. A character device or FIFO
- * (/dev/null, a named pipe) is written through, never replaced. "-" is
- * standard output, written through the descriptor it is (appending
- * when it was opened to append, a pipe as a pipe), never reopened. New
- * files get 0666 less the umask.
+ * (/dev/null, a named pipe) is written through, never replaced; a FIFO's
+ * reader is waited for a while, not for ever. "-" is standard output,
+ * written through the descriptor it is (appending when it was opened to
+ * append, a pipe as a pipe), never reopened. New files get 0600 less
+ * the umask when the profile holds kernel addresses (every recorded
+ * one), else 0666 less the umask.
  */
 struct profile_output {
 	char *path;     /* as given, for messages */
@@ -37,16 +45,21 @@ struct profile_output {
 	int fd;         /* open on tmp, holding an flock: -1 when none */
 	mode_t mode;
 	int through;    /* a device or FIFO, written in place */
+	int force;      /* PROFILE_OUTPUT_FORCE */
 	int std;        /* "-": standard output */
 	dev_t dev;      /* the device or FIFO checked at open */
 	ino_t ino;
-	char reg[300];  /* this run's entry in the run directory, or "" */
+	char reg[RUNDIR_FILE_LEN];  /* this run's entry in the run directory, or "" */
 };
+
+/* Write into another user's file or FIFO all the same (--force-output). */
+#define PROFILE_OUTPUT_FORCE 1u
 
 /* Check `path` and create the temporary file; -1 with an error printed.
  * Also removes the temporary files that killed runs left, whatever
  * their -o was: beside it, and those the run directory names. */
-int profile_output_open(struct profile_output *out, const char *path);
+int profile_output_open(struct profile_output *out, const char *path,
+			unsigned flags);
 /* perpkt restore: remove the temporary files that killed runs named in
  * the run directory; how many. */
 int profile_output_remove_stale(void);

@@ -397,8 +397,9 @@ const char *profile_event_not_counting(const struct profile *p, size_t e);
 struct json_t;
 int profile_json_check(struct json_t *doc, const char *what);
 /* Atomic: written to a temporary file beside `path`, then renamed.
- * "-" writes it to stdout. */
-int profile_write(const struct profile *p, const char *path);
+ * "-" writes it to stdout. flags: profile/output.h's
+ * PROFILE_OUTPUT_FORCE or 0. */
+int profile_write(const struct profile *p, const char *path, unsigned flags);
 /* On failure prints "cannot read profile '<path>': ..." and returns -1.
  * "-" reads stdin. A profile whose fields disagree (profile/read-check.h)
  * is an error naming the field; with force it is read, with a warning

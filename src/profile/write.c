@@ -614,11 +614,11 @@ int profile_json_write(json_t *doc, int fd)
 	return ret ? -1 : 0;
 }
 
-int profile_write(const struct profile *p, const char *path)
+int profile_write(const struct profile *p, const char *path, unsigned flags)
 {
 	struct profile_output out;
 
-	if (profile_output_open(&out, path))
+	if (profile_output_open(&out, path, flags))
 		return -1;
 	return profile_output_commit(&out, p);
 }

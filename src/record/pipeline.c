@@ -14,6 +14,7 @@
 #include "error.h"
 #include "exitcode.h"
 #include "lab/lab.h"
+#include "lab/leftovers.h"
 #include "profile/output.h"
 #include "record/internal.h"
 #include "record/plan.h"
@@ -22,6 +23,7 @@
 #include "system/conditions.h"
 #include "system/procstat.h"
 #include "system/sysinfo.h"
+#include "workload/command-cgroup.h"
 
 /* What every profile says of how it was made. */
 static int fill(struct profile *p, const struct record_options *o,
@@ -149,7 +151,7 @@ static int run(const struct record_options *o, struct record_workload *w,
 	if (w->ops->prepare(w))
 		goto out;
 	/* a bad -o must fail now, not after the measurement */
-	if (!keep && profile_output_open(&out, o->output))
+	if (!keep && profile_output_open(&out, o->output, o->output_flags))
 		goto out;
 	if (record_plan_make(&plan, &o->cpus, &o->sampling, w, &p) ||
 	    record_plan_open(&plan, &s))
@@ -196,7 +198,7 @@ static int in_guest(const struct record_options *o,
 	if (o->builtin.irq_cpu >= 0)
 		snprintf(irq_cpu, sizeof(irq_cpu), "%d", o->builtin.irq_cpu);
 	job = (struct lab_job){
-		.output = o->output, .argc = o->argc, .argv = o->argv,
+		.output = o->output, .output_flags = o->output_flags, .argc = o->argc, .argv = o->argv,
 		.run_s = (win->warmup + win->duration) *
 			 (o->kernel.exact ? 1 : win->repeat),
 		.counted = win->count != 0,
@@ -228,6 +230,10 @@ int record_run(const struct record_options *o, struct profile *out)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* what killed runs left running or on disk: their guests' files,
+	 * their commands' daemons */
+	lab_remove_stale();
+	command_cgroup_remove_stale();
 	if (o->kernel.kernel) {
 		ret = in_guest(o, &interrupted, out);
 	} else {

@@ -69,6 +69,7 @@ struct command_request {
 /* What `perpkt record` (or stat) was asked to do, after option parsing. */
 struct record_options {
 	const char *output;
+	unsigned output_flags;     /* PROFILE_OUTPUT_FORCE */
 	struct sampling_request sampling;
 	struct cpu_request cpus;
 	struct window_request window;

@@ -179,12 +179,17 @@ static int close_window(struct record_workload *base, struct profile_repeat *rp)
 static int after(struct record_workload *base, struct profile *p)
 {
 	struct own *c = of(base);
+	char escaped[1024];
 
 	if (c->rq->argv) {
 		if (!command_running(c->c) && command_failed(c->c))
 			warning("the command %s", command_status(c->c));
 		if (command_running(c->c) && !base->quiet)
 			info("the window is closed: stopping the command");
+		/* a daemon that outlived the command's group: in the report */
+		if (command_end(c->c, escaped, sizeof(escaped)) > 0 &&
+		    profile_add_condition(p, "workload.escaped", escaped))
+			return error("out of memory");
 		command_stop(c->c);
 		c->c = NULL;
 	}

@@ -5,7 +5,9 @@
  * child subreaper: a background child that outlives its parent (sh -c
  * 'server & client') stays in the group, so it is still the workload,
  * its time is counted, and it is ended and reaped when the window
- * closes. A child that leaves the group (setsid, a daemon) escapes.
+ * closes. A child that leaves the group (setsid, a daemon) stays in
+ * the command's cgroup, where one can be made (command-cgroup.h), and
+ * is ended and named with it.
  */
 #include "workload/command.h"
 
@@ -28,6 +30,7 @@
 #include "error.h"
 #include "system/procfile.h"
 #include "system/schedstat.h"
+#include "workload/command-cgroup.h"
 
 #define MAX_ROOTS 64
 #define CACHE_SLOTS 4096   /* a power of two */
@@ -45,12 +48,14 @@ struct command {
 	int errpipe;           /* read end: errno of a failed exec */
 	int pidfd;
 	int reaped;
+	int ended;             /* command_end done */
 	int status;
 	struct rusage ru;
 	struct rusage orphans_ru;  /* of the group's orphans perpkt reaped */
 	int orphans;               /* how many of them */
 	char how[128];
 	const char *argv0;
+	struct command_cgroup cg;
 	struct cache_slot cache[CACHE_SLOTS];
 };
 
@@ -70,6 +75,7 @@ static struct command *command_new(void)
 		return NULL;
 	}
 	c->gate = c->errpipe = c->pidfd = -1;
+	c->cg.procs = c->cg.note.fd = -1;
 	return c;
 }
 
@@ -92,8 +98,12 @@ int command_start(struct command **out, char *const argv[])
 		free(c);
 		return error("cannot make a pipe: %s", strerror(errno));
 	}
+	command_cgroup_make(&c->cg);
 	pid = fork();
 	if (pid < 0) {
+		char none[8];
+
+		command_cgroup_end(&c->cg, none, sizeof(none));
 		free(c);
 		return error("cannot fork '%s': %s", argv[0], strerror(errno));
 	}
@@ -102,6 +112,7 @@ int command_start(struct command **out, char *const argv[])
 		int e;
 
 		setpgid(0, 0);
+		command_cgroup_enter(&c->cg);
 		close(gate[1]);
 		close(errp[0]);
 		/* the user's own Ctrl-C reaches it through the terminal's
@@ -461,12 +472,27 @@ static void end_group(struct command *c)
 		     left, left == 1 ? "" : "es", killed ? ", then SIGKILL" : "");
 }
 
+int command_end(struct command *c, char *escaped, size_t len)
+{
+	int n;
+
+	escaped[0] = '\0';
+	if (!c || !c->started || c->ended)
+		return 0;
+	end_group(c);
+	n = command_cgroup_end(&c->cg, escaped, len);
+	reap(c, WNOHANG);
+	c->ended = 1;
+	return n;
+}
+
 void command_stop(struct command *c)
 {
+	char escaped[1024];
+
 	if (!c)
 		return;
-	if (c->started)
-		end_group(c);
+	command_end(c, escaped, sizeof(escaped));
 	close_fd(&c->gate);
 	close_fd(&c->errpipe);
 	close_fd(&c->pidfd);

@@ -46,6 +46,11 @@ int command_times(struct command *c, struct profile_task *t);
  * runs or for attached processes. */
 const char *command_status(const struct command *c);
 int command_failed(const struct command *c);
+/* End a started command's process group (as command_stop) and what
+ * left it but not its cgroup (a daemon: named on stderr and into
+ * escaped, "" when none); how many of those. Attached processes are
+ * left alone. */
+int command_end(struct command *c, char *escaped, size_t len);
 /* Stop a started command still running (SIGTERM to its group, SIGKILL
  * after 2 s) and reap it; attached processes are left alone. Frees c;
  * NULL is a no-op. */

@@ -74,12 +74,21 @@ static int parse_key(struct control_auth *a, const char *text, size_t n,
 			 path, 2 * CONTROL_KEY_BYTES);
 		return -1;
 	}
+	/* all zeros is a key anyone guesses */
+	if (sodium_is_zero(a->key, sizeof(a->key))) {
+		snprintf(err, errlen, "'%s' holds the key of all zeros, which anyone "
+			 "can guess: put 32 random bytes there ('openssl rand -hex "
+			 "32'), or remove it and let serve make one", path);
+		return -1;
+	}
 	key_id(a);
 	return 0;
 }
 
-int control_key_load(struct control_auth *a, const char *path, char *err,
-		     size_t errlen)
+/* own_only: the file must be this user's, root's too (serve's key: a
+ * user who owns it could rewrite it); else root may read anyone's. */
+static int key_load(struct control_auth *a, const char *path, int own_only,
+		    char *err, size_t errlen)
 {
 	char text[2 * CONTROL_KEY_BYTES + 8];
 	struct stat st;
@@ -97,7 +106,8 @@ int control_key_load(struct control_auth *a, const char *path, char *err,
 	}
 	/* root may use another user's key: that user's serve is asked */
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (st.st_uid != geteuid() && geteuid() != 0) || (st.st_mode & 077)) {
+	    (st.st_uid != geteuid() && (geteuid() != 0 || own_only)) ||
+	    (st.st_mode & 077)) {
 		snprintf(err, errlen, "the key '%s' must be a file of this user's "
 			 "that no one else may read or write (it is %s, mode "
 			 "%04o, uid %u): chmod 600 it", path,
@@ -116,6 +126,12 @@ int control_key_load(struct control_auth *a, const char *path, char *err,
 	return parse_key(a, text, (size_t)n, path, err, errlen);
 }
 
+int control_key_load(struct control_auth *a, const char *path, char *err,
+		     size_t errlen)
+{
+	return key_load(a, path, 0, err, errlen);
+}
+
 int control_key_load_or_make(struct control_auth *a, const char *path,
 			     int *made, char *err, size_t errlen)
 {
@@ -124,7 +140,7 @@ int control_key_load_or_make(struct control_auth *a, const char *path,
 
 	*made = 0;
 	if (!access(path, F_OK) || errno != ENOENT)
-		return control_key_load(a, path, err, errlen);
+		return key_load(a, path, 1, err, errlen);
 	memset(a, 0, sizeof(*a));
 	if (sodium_ready(err, errlen))
 		return -1;

@@ -40,11 +40,12 @@ struct control_auth {
  * ~/.config/perpkt/serve.key. -1 when there is no home to put it in. */
 int control_key_default(char *buf, size_t len);
 /* Read the key at path into a: a regular file of this user's (root:
- * anyone's) that no one else may read or write. -1 with the reason in
- * err. */
+ * anyone's) that no one else may read or write, not all zeros. -1 with
+ * the reason in err. */
 int control_key_load(struct control_auth *a, const char *path, char *err,
 		     size_t errlen);
-/* serve: the same, or make the file (and its directory, mode 0700)
+/* serve: the same, but only a file of this user's, root's too (one
+ * another user owns, that user could rewrite), or make the file (and its directory, mode 0700)
  * with a new key when there is none; *made says which. */
 int control_key_load_or_make(struct control_auth *a, const char *path,
 			     int *made, char *err, size_t errlen);

@@ -17,7 +17,7 @@
 #include "workload/control-auth.h"
 #include "workload/transport.h"
 
-static int64_t now_ms(void)
+int64_t control_now_ms(void)
 {
 	struct timespec ts;
 
@@ -25,19 +25,51 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int control_line_take(ssize_t n, char c, char *buf, size_t len, size_t *used,
+		      char *err, size_t errlen)
+{
+	if (len > CONTROL_LINE_MAX + 1)
+		len = CONTROL_LINE_MAX + 1;
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "connection closed");
+		return -1;
+	}
+	if (c == '\n') {
+		/* a final CR is not the line's */
+		if (*used && buf[*used - 1] == '\r')
+			--*used;
+		buf[*used] = '\0';
+		*used = 0;
+		return 1;
+	}
+	if (c == '\0') {
+		snprintf(err, errlen, "malformed message: NUL byte");
+		return -1;
+	}
+	if (*used + 1 >= len) {
+		snprintf(err, errlen, "malformed message: longer than %zu bytes",
+			 len - 1);
+		return -1;
+	}
+	buf[(*used)++] = c;
+	return 0;
+}
+
 int control_read_line(int fd, char *buf, size_t len, int timeout_ms,
 		      char *err, size_t errlen)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = control_now_ms() + timeout_ms;
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	size_t used = 0;
 	ssize_t n;
-	char c;
+	char c = 0;
 
-	if (len > CONTROL_LINE_MAX + 1)
-		len = CONTROL_LINE_MAX + 1;
 	for (;;) {
-		int left = (int)(deadline - now_ms()), r;
+		int left = (int)(deadline - control_now_ms()), r;
 
 		if (left <= 0) {
 			snprintf(err, errlen, "no answer within %d ms", timeout_ms);
@@ -51,31 +83,10 @@ int control_read_line(int fd, char *buf, size_t len, int timeout_ms,
 		n = read(fd, &c, 1);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			snprintf(err, errlen, "cannot read: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0) {
-			snprintf(err, errlen, "connection closed");
-			return -1;
-		}
-		if (c == '\n')
-			break;
-		if (c == '\0') {
-			snprintf(err, errlen, "malformed message: NUL byte");
-			return -1;
-		}
-		if (used + 1 >= len) {
-			snprintf(err, errlen, "malformed message: longer than %zu bytes",
-				 len - 1);
-			return -1;
-		}
-		buf[used++] = c;
+		r = control_line_take(n, c, buf, len, &used, err, errlen);
+		if (r)
+			return r < 0 ? -1 : 0;
 	}
-	if (used && buf[used - 1] == '\r')
-		used--;
-	buf[used] = '\0';
-	return 0;
 }
 
 int control_write_line(int fd, const char *line)
@@ -136,12 +147,12 @@ int control_get_word(const char *line, const char *key, char *buf, size_t len)
 int control_read_bytes(int fd, char *buf, size_t len, int timeout_ms,
 		       char *err, size_t errlen)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = control_now_ms() + timeout_ms;
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	size_t got = 0;
 
 	while (got < len) {
-		int left = (int)(deadline - now_ms()), r;
+		int left = (int)(deadline - control_now_ms()), r;
 		ssize_t n;
 
 		if (left <= 0) {

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * The control channel between `perpkt record --peer` and `perpkt
@@ -79,6 +80,16 @@ struct control_setup {
 /* Read one line (without the newline) within timeout_ms. -1 with a
  * message in err on timeout, EOF, a line over CONTROL_LINE_MAX or a
  * NUL byte. Reads byte by byte: lines are few and short. */
+/* A monotonic clock in ms, for deadlines. */
+int64_t control_now_ms(void);
+/* One byte read into a line (n: what the read returned): 1 the line is
+ * whole in buf (the newline and a CR before it cut off, *used back to
+ * 0), 0 more to come, -1 with the reason in err: the read failed, the
+ * connection closed, a NUL, longer than len - 1 (at most
+ * CONTROL_LINE_MAX). What control_read_line and serve's handshake read
+ * lines with. */
+int control_line_take(ssize_t n, char c, char *buf, size_t len, size_t *used,
+		      char *err, size_t errlen);
 int control_read_line(int fd, char *buf, size_t len, int timeout_ms,
 		      char *err, size_t errlen);
 int control_write_line(int fd, const char *line);

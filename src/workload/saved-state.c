@@ -23,13 +23,14 @@ struct saved_lock {
 	int fd;
 };
 
-static int own_file(char *buf, size_t len, long pid)
+/* RUNDIR/state.ID: what this run changed. */
+static int own_file(char *buf, size_t len)
 {
-	char dir[256];
+	char dir[256], id[RUNDIR_ID_LEN];
 
-	if (rundir_path(dir, sizeof(dir)))
+	if (rundir_path(dir, sizeof(dir)) || rundir_own_id(id, sizeof(id)))
 		return -1;
-	snprintf(buf, len, "%s/state.%ld", dir, pid);
+	snprintf(buf, len, "%s/state.%s", dir, id);
 	return 0;
 }
 
@@ -38,7 +39,7 @@ static int own_file(char *buf, size_t len, long pid)
 static int rewrite(const char *file, const char *drop, const char *path,
 		   const char *old)
 {
-	char tmp[300], line[LINE_MAX_LEN];
+	char tmp[RUNDIR_FILE_LEN + 8], line[LINE_MAX_LEN];
 	FILE *in = fopen(file, "r"), *out;
 	size_t dlen = drop ? strlen(drop) : 0;
 	long size;
@@ -76,9 +77,9 @@ static int rewrite(const char *file, const char *drop, const char *path,
 
 int saved_state_record(const char *path, const char *old)
 {
-	char file[300];
+	char file[RUNDIR_FILE_LEN];
 
-	if (own_file(file, sizeof(file), (long)getpid()))
+	if (own_file(file, sizeof(file)))
 		return error("cannot make '%s' to note what perpkt changes: %s",
 			     RUNDIR_ROOT, strerror(errno));
 	if (rewrite(file, path, path, old))
@@ -88,9 +89,9 @@ int saved_state_record(const char *path, const char *old)
 
 void saved_state_forget(const char *path)
 {
-	char file[300];
+	char file[RUNDIR_FILE_LEN];
 
-	if (own_file(file, sizeof(file), (long)getpid()))
+	if (own_file(file, sizeof(file)))
 		return;
 	if (rewrite(file, path, NULL, NULL))
 		warning("cannot update '%s': %s", file, strerror(errno));
@@ -112,8 +113,9 @@ void saved_state_forget_netns(const char *name)
 	saved_state_forget(key);
 }
 
-/* One line "PATH VALUE" put back; 0 done, -1 not (said). */
-static int restore_line(char *line, long pid)
+/* One line "PATH VALUE" put back; 0 done, -1 not (said). who: the run
+ * that changed it. */
+static int restore_line(char *line, const char *who)
 {
 	char *sp = strchr(line, ' '), *nl = strchr(line, '\n');
 	FILE *w;
@@ -129,12 +131,12 @@ static int restore_line(char *line, long pid)
 			return 0;
 		if (netns_delete(name)) {
 			warning("cannot remove network namespace '%s' (made by "
-				"perpkt pid %ld, which was killed): remove it with "
-				"'ip netns delete %s'", name, pid, name);
+				"%s, which was killed): remove it with "
+				"'ip netns delete %s'", name, who, name);
 			return -1;
 		}
 		warning("removed network namespace '%s' left by an earlier run: "
-			"perpkt pid %ld was killed before it could", name, pid);
+			"%s was killed before it could", name, who);
 		return 1;
 	}
 	if (strncmp(line, "/sys/", 5))
@@ -143,18 +145,18 @@ static int restore_line(char *line, long pid)
 	if (!w || fputs(sp + 1, w) < 0 || fclose(w)) {
 		if (w)
 			fclose(w);
-		warning("cannot restore '%s' to '%s' (changed by perpkt pid %ld, "
-			"which was killed): %s: set it by hand", line, sp + 1, pid,
+		warning("cannot restore '%s' to '%s' (changed by %s, "
+			"which was killed): %s: set it by hand", line, sp + 1, who,
 			strerror(errno));
 		return -1;
 	}
-	warning("restored '%s' to '%s': perpkt pid %ld was killed before it "
-		"could", line, sp + 1, pid);
+	warning("restored '%s' to '%s': %s was killed before it "
+		"could", line, sp + 1, who);
 	return 1;
 }
 
 /* Put back what one dead run noted: the count, or -1 if one failed. */
-static int restore_file(const char *file, long pid)
+static int restore_file(const char *file, const char *who)
 {
 	char line[LINE_MAX_LEN];
 	FILE *f = fopen(file, "r");
@@ -163,7 +165,7 @@ static int restore_file(const char *file, long pid)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
-		r = restore_line(line, pid);
+		r = restore_line(line, who);
 		failed |= r < 0;
 		done += r > 0;
 	}
@@ -173,11 +175,13 @@ static int restore_file(const char *file, long pid)
 	return failed ? -1 : done;
 }
 
-/* Every state file of a dead run put back (restore) or only counted;
- * with note, what live runs have changed is described there. */
+/* Every state file of a dead run put back (restore: the caller holds
+ * the lock, so every other run's is a dead one's, whatever PID
+ * namespace it ran in) or, with note, what live runs have changed
+ * described there. */
 static int restore_dead(int restore, char *note, size_t len)
 {
-	char dir[256];
+	char dir[256], own[RUNDIR_ID_LEN] = "", who[128];
 	struct dirent *de;
 	size_t at = 0;
 	int total = 0, failed = 0;
@@ -187,26 +191,26 @@ static int restore_dead(int restore, char *note, size_t len)
 		note[0] = '\0';
 	if (rundir_path(dir, sizeof(dir)) || !(d = opendir(dir)))
 		return 0;
+	rundir_own_id(own, sizeof(own));
 	while ((de = readdir(d))) {
-		char file[sizeof(dir) + 300], *end;
-		long pid;
+		char file[sizeof(dir) + 300];
+		const char *id = de->d_name + 6;
 		int r;
 
-		if (strncmp(de->d_name, "state.", 6))
-			continue;
-		pid = strtol(de->d_name + 6, &end, 10);
-		if (*end || pid <= 0 || pid == (long)getpid())
+		if (strncmp(de->d_name, "state.", 6) || !strcmp(id, own) ||
+		    strchr(id, '.'))  /* a ".new" being written */
 			continue;
 		snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
-		if (!rundir_pid_alive(pid)) {
-			r = restore ? restore_file(file, pid) : 0;
+		rundir_id_describe(id, who, sizeof(who));
+		if (restore) {
+			r = restore_file(file, who);
 			failed |= r < 0;
 			total += r > 0 ? r : 0;
-		} else if (note && at < len) {
+		} else if (note && at < len && rundir_id_alive(id)) {
 			at += (size_t)snprintf(note + at, len - at,
-					       "%sperpkt pid %ld is running with "
+					       "%s%s is running with "
 					       "settings of its own (%s)",
-					       at ? "; " : "", pid, file);
+					       at ? "; " : "", who, file);
 		}
 	}
 	closedir(d);

@@ -15,7 +15,7 @@
  * record lock: the kernel drops it when the process dies, and children
  * do not inherit it) before its first change and holds it until all is
  * put back; a second such run waits for it, or fails with --no-wait.
- * Every change is noted in RUNDIR/state.<pid> before it is made ("PATH
+ * Every change is noted in RUNDIR/state.<id> (rundir.h) before it is made ("PATH
  * OLD-VALUE", or "netns/NAME -" for a namespace), so that whatever
  * point a SIGKILL comes at, the next run that takes the lock, or
  * `perpkt restore`, puts it back.

@@ -3,46 +3,89 @@
  * Where perpkt serve authenticates a client: the client's hello and
  * nonce, serve's nonce and key name, then a setup that must carry a mac
  * under serve's key (workload/control-auth.c keeps the key and makes
- * and checks the macs; the lines: workload/control.h).
+ * and checks the macs; the lines: workload/control.h). A connection is
+ * read here without waiting, a byte at a time as it comes, so serve
+ * takes several through the handshake at once and gives its one slot
+ * only to a client that holds the key.
  */
 #include "workload/serve-priv.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <arpa/inet.h>
 
 #include "error.h"
 
-int serve_handshake(struct serve_client *c, int lfd,
-		    const struct serve_config *o, struct control_setup *setup)
+void serve_pending_init(struct serve_pending *p, int fd,
+			const struct sockaddr_in *peer,
+			const struct serve_config *o, int64_t deadline_ms)
 {
-	char line[CONTROL_LINE_MAX + 1], err[200], out[CONTROL_LINE_MAX];
-	int r = serve_wait_request(c->fd, lfd, CONTROL_TIMEOUT_MS, NULL, NULL);
+	memset(p, 0, sizeof(*p));
+	p->c.fd = fd;
+	p->c.auth = *o->key;
+	p->c.auth.side = CONTROL_SERVE;
+	p->from = peer->sin_addr;
+	inet_ntop(AF_INET, &peer->sin_addr, p->c.addr, sizeof(p->c.addr));
+	p->deadline_ms = deadline_ms;
+}
 
-	if (r <= 0) {
-		/* not when serve is stopping (-1) */
-		if (r == 0 && !o->quiet)
-			warning("serve: dropped a client from %s that sent nothing "
-				"for %d ms", c->addr, CONTROL_TIMEOUT_MS);
-		return -1;
+/* What the socket holds, up to a newline (not past it: what follows is
+ * the next message's): 1 a whole line in p->line, 0 not yet, -1 with
+ * the reason in err. */
+static int read_some(struct serve_pending *p, char *err, size_t errlen)
+{
+	for (;;) {
+		char c = 0;
+		ssize_t n = recv(p->c.fd, &c, 1, MSG_DONTWAIT);
+		int r;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		r = control_line_take(n, c, p->line, sizeof(p->line), &p->used,
+				      err, errlen);
+		if (r)
+			return r;
 	}
-	if (control_read_line(c->fd, line, sizeof(line), CONTROL_TIMEOUT_MS, err,
-			      sizeof(err)) < 0 ||
-	    control_parse_hello(line, c->auth.nonce[CONTROL_CLIENT],
-				sizeof(c->auth.nonce[CONTROL_CLIENT]), err,
-				sizeof(err)) < 0) {
+}
+
+int serve_pending_step(struct serve_pending *p, const struct serve_config *o,
+		       struct control_setup *setup)
+{
+	char err[200], out[CONTROL_LINE_MAX];
+	struct serve_client *c = &p->c;
+	int r = read_some(p, err, sizeof(err));
+
+	if (r < 0 && !strcmp(err, "connection closed"))
+		return -1;
+	if (r < 0) {
 		if (!o->quiet)
 			warning("serve: rejected a client from %s: %s", c->addr, err);
 		serve_reply_error(c, err);
 		return -1;
 	}
-	control_auth_nonce(&c->auth);
-	snprintf(out, sizeof(out), "ok nonce=%s key=%s",
-		 c->auth.nonce[CONTROL_SERVE], c->auth.id);
-	if (control_write_line(c->fd, out) < 0 ||
-	    serve_wait_request(c->fd, lfd, CONTROL_TIMEOUT_MS, NULL, NULL) <= 0 ||
-	    control_read_line(c->fd, line, sizeof(line), CONTROL_TIMEOUT_MS, err,
-			      sizeof(err)) < 0)
-		return -1;
-	if (control_open(&c->auth, line) < 0) {
+	if (!r)
+		return 0;
+	if (!p->said_hello) {
+		if (control_parse_hello(p->line, c->auth.nonce[CONTROL_CLIENT],
+					sizeof(c->auth.nonce[CONTROL_CLIENT]), err,
+					sizeof(err)) < 0) {
+			if (!o->quiet)
+				warning("serve: rejected a client from %s: %s", c->addr, err);
+			serve_reply_error(c, err);
+			return -1;
+		}
+		control_auth_nonce(&c->auth);
+		snprintf(out, sizeof(out), "ok nonce=%s key=%s",
+			 c->auth.nonce[CONTROL_SERVE], c->auth.id);
+		p->said_hello = 1;
+		/* a line into a fresh socket's empty buffer: no wait */
+		return control_write_line(c->fd, out) < 0 ? -1 : 0;
+	}
+	if (control_open(&c->auth, p->line) < 0) {
 		if (!o->quiet)
 			warning("serve: refused a client from %s: it does not hold "
 				"this serve's key (%s)", c->addr, c->auth.id);
@@ -53,7 +96,7 @@ int serve_handshake(struct serve_client *c, int lfd,
 		return -1;
 	}
 	c->authenticated = 1;
-	if (control_parse_setup(line, setup, err, sizeof(err)) < 0) {
+	if (control_parse_setup(p->line, setup, err, sizeof(err)) < 0) {
 		if (!o->quiet)
 			warning("serve: rejected a client from %s: %s", c->addr, err);
 		serve_reply_error(c, err);
@@ -64,6 +107,5 @@ int serve_handshake(struct serve_client *c, int lfd,
 		 c->auth.id);
 	if (!o->quiet)
 		info("serve: %s", c->who);
-	return 0;
+	return 1;
 }
-

@@ -7,6 +7,9 @@
  * and serve-handshake.c (where serve authenticates a client).
  */
 
+#include <netinet/in.h>
+#include <stdint.h>
+
 #include "workload/control-auth.h"
 #include "workload/control.h"
 #include "workload/server.h"
@@ -33,9 +36,25 @@ int serve_wait_request(int fd, int lfd, int limit_ms,
 /* "error MSG": sealed once the client is authenticated, in the clear
  * before. */
 void serve_reply_error(struct serve_client *c, const char *msg);
-/* hello, the nonces, and the setup with a mac only the key's holder can
- * make: 0 with the setup in *setup, -1 after answering why not. */
-int serve_handshake(struct serve_client *c, int lfd,
-		    const struct serve_config *o, struct control_setup *setup);
+/*
+ * A connection in the handshake: hello, the nonces, and the setup with
+ * a mac only the key's holder can make, read as it comes (several at
+ * once, each until its deadline), before it may take serve's slot.
+ */
+struct serve_pending {
+	struct serve_client c;
+	struct in_addr from;
+	char line[CONTROL_LINE_MAX + 1];
+	size_t used;
+	int said_hello;
+	int64_t deadline_ms;
+};
+void serve_pending_init(struct serve_pending *p, int fd,
+			const struct sockaddr_in *peer,
+			const struct serve_config *o, int64_t deadline_ms);
+/* Read what has come: 1 authenticated, with the setup in *setup; 0 not
+ * yet; -1 refused (answered why) or gone: the caller closes it. */
+int serve_pending_step(struct serve_pending *p, const struct serve_config *o,
+		       struct control_setup *setup);
 
 #endif

@@ -43,6 +43,13 @@
 #define KEEPIDLE_S 2
 #define KEEPINTVL_S 1
 #define KEEPCNT 3
+/* The handshake: a connection has HANDSHAKE_MS from its accept to an
+ * authenticated setup; HANDSHAKE_MAX connections go through it at
+ * once, HANDSHAKE_PER_SOURCE of them from one address, so none holds
+ * serve's one slot, or its handshakes, without the key. */
+#define HANDSHAKE_MS 5000
+#define HANDSHAKE_MAX 32
+#define HANDSHAKE_PER_SOURCE 4
 #define BUSY_REPLY "error busy: perpkt serve is measuring for another client; try again when it is done"
 
 static volatile sig_atomic_t stop_serving;
@@ -193,7 +200,7 @@ int serve_wait_request(int fd, int lfd, int limit_ms,
 }
 
 /* The setup's answer: the port (0 for icmp: no responder process), a
- * tcp run's token, and whether this side is recorded (and why not). */
+ * tcp or udp run's token, and whether this side is recorded (and why not). */
 static void setup_answer(char *out, size_t len, uint16_t port,
 			 uint64_t token, const struct control_setup *setup,
 			 const struct serve_recording *rec, const char *why)
@@ -281,8 +288,10 @@ static int start_responder(struct serve_client *c, struct control_setup *setup,
 	tc.local_responder = 1;
 	tc.only_from = peer->sin_addr;
 	tc.answered = answered;
-	/* tcp: a per-run secret as well, below 2^62 so it reads as int64 */
-	if (!strcmp(setup->transport, "tcp") &&
+	/* tcp and udp: a per-run secret as well, the client's first bytes
+	 * (udp: its socket is then the only one answered), below 2^62 so it
+	 * reads as int64 */
+	if ((!strcmp(setup->transport, "tcp") || !strcmp(setup->transport, "udp")) &&
 	    getrandom(&tc.token, sizeof(tc.token), 0) == sizeof(tc.token))
 		tc.token = (tc.token >> 2) | 1;
 	*token = tc.token;
@@ -348,14 +357,16 @@ static int stop_answer(char *out, size_t len, const struct control_setup *setup,
 	return 0;
 }
 
-/* One client, from hello to close. */
-static void serve_one(int fd, int lfd, const struct serve_config *o,
+/* One authenticated client, from its setup to close: the slot. */
+static void serve_one(struct serve_client *cp, struct control_setup *sp,
+		      int lfd, const struct serve_config *o,
 		      const struct sockaddr_in *peer)
 {
 	char line[CONTROL_LINE_MAX + 1], err[160], out[CONTROL_LINE_MAX],
 	     why[200] = "";
-	struct serve_client c = { .fd = fd, .auth = *o->key };
-	struct control_setup setup;
+	struct serve_client c = *cp;
+	struct control_setup setup = *sp;
+	int fd = c.fd;
 	struct transport *t = NULL;
 	struct serve_recording *rec = NULL;
 	struct schedstat s0 = { 0 };
@@ -364,11 +375,6 @@ static void serve_one(int fd, int lfd, const struct serve_config *o,
 	pid_t pid = -1;
 	int started = 0, in_window = 0, limit, r, kernel = 0;
 
-	c.auth.side = CONTROL_SERVE;
-	inet_ntop(AF_INET, &peer->sin_addr, c.addr, sizeof(c.addr));
-	keepalive(fd);
-	if (serve_handshake(&c, lfd, o, &setup) < 0)
-		return;
 	if (setup.cpu >= 0 && cpu_check_usable(setup.cpu) < 0) {
 		snprintf(err, sizeof(err), "cpu %d is not usable here", setup.cpu);
 		serve_reply_error(&c, err);
@@ -459,14 +465,50 @@ out:
 	munmap((void *)answered, sizeof(*answered));
 }
 
+/* A new connection into the handshake, unless its address has
+ * HANDSHAKE_PER_SOURCE there already or all HANDSHAKE_MAX are taken:
+ * then it hears why and is closed. */
+static void take_pending(int lfd, struct serve_pending *pend, int *npend,
+			 const struct serve_config *o)
+{
+	struct sockaddr_in peer;
+	socklen_t plen = sizeof(peer);
+	char line[160], addr[32];
+	int fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC), i, same = 0;
+
+	if (fd < 0)
+		return;
+	for (i = 0; i < *npend; i++)
+		same += pend[i].from.s_addr == peer.sin_addr.s_addr;
+	if (same >= HANDSHAKE_PER_SOURCE || *npend >= HANDSHAKE_MAX) {
+		inet_ntop(AF_INET, &peer.sin_addr, addr, sizeof(addr));
+		snprintf(line, sizeof(line), "error busy: %d connections %s%s are "
+			 "authenticating already; try again in a few seconds",
+			 same >= HANDSHAKE_PER_SOURCE ? same : *npend,
+			 same >= HANDSHAKE_PER_SOURCE ? "from " : "",
+			 same >= HANDSHAKE_PER_SOURCE ? addr : "");
+		control_write_line(fd, line);
+		close(fd);
+		return;
+	}
+	keepalive(fd);
+	serve_pending_init(&pend[(*npend)++], fd, &peer, o,
+			   control_now_ms() + HANDSHAKE_MS);
+}
+
+static void drop_pending(struct serve_pending *pend, int *npend, int i)
+{
+	close(pend[i].c.fd);
+	pend[i] = pend[--*npend];
+}
+
 int serve_run(const struct serve_config *o)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	unsigned port = ntohs(o->addr.sin_port);
-	int lfd, fd, one = 1, code = RESULT_OK;
-	struct sockaddr_in peer;
-	socklen_t plen;
-	struct pollfd p;
+	struct serve_pending pend[HANDSHAKE_MAX];
+	struct pollfd p[HANDSHAKE_MAX + 1];
+	int lfd, one = 1, code = RESULT_OK, npend = 0, i, served = 0;
 
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0)
@@ -474,7 +516,7 @@ int serve_run(const struct serve_config *o)
 		       RESULT_FAILURE;
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(lfd, (const struct sockaddr *)&o->addr, sizeof(o->addr)) < 0 ||
-	    listen(lfd, 4) < 0) {
+	    listen(lfd, 16) < 0) {
 		error("cannot listen on '%s:%u': %s%s", o->bind, port,
 		      strerror(errno), errno == EADDRINUSE ?
 		      ": another perpkt serve? choose another --port" : "");
@@ -487,20 +529,58 @@ int serve_run(const struct serve_config *o)
 	signal(SIGPIPE, SIG_IGN);
 	if (!o->quiet)
 		info("serve: listening on %s:%u", o->bind, port);
-	while (!stop_serving) {
-		p.fd = lfd;
-		p.events = POLLIN;
-		if (poll(&p, 1, 200) <= 0)
+	while (!stop_serving && !(o->once && served)) {
+		struct control_setup setup;
+		int64_t now;
+
+		p[0].fd = lfd;
+		p[0].events = POLLIN;
+		for (i = 0; i < npend; i++) {
+			p[i + 1].fd = pend[i].c.fd;
+			p[i + 1].events = POLLIN;
+			p[i + 1].revents = 0;
+		}
+		if (poll(p, (nfds_t)npend + 1, 200) < 0)
 			continue;
-		plen = sizeof(peer);
-		fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		serve_one(fd, lfd, o, &peer);
-		close(fd);
-		if (o->once)
-			break;
+		now = control_now_ms();
+		/* from the last: drop_pending moves the last into i */
+		for (i = npend - 1; i >= 0; i--) {
+			int r = p[i + 1].revents ?
+				serve_pending_step(&pend[i], o, &setup) : 0;
+
+			if (r < 0) {
+				drop_pending(pend, &npend, i);
+			} else if (r > 0) {
+				struct serve_client c = pend[i].c;
+				struct sockaddr_in peer = { .sin_family = AF_INET,
+							    .sin_addr = pend[i].from };
+
+				pend[i] = pend[--npend];
+				/* the slot is this client's: the others hear busy */
+				while (npend) {
+					serve_reply_error(&pend[npend - 1].c, BUSY_REPLY + 6);
+					drop_pending(pend, &npend, npend - 1);
+				}
+				serve_one(&c, &setup, lfd, o, &peer);
+				close(c.fd);
+				served = 1;
+				break;
+			} else if (now > pend[i].deadline_ms) {
+				if (!o->quiet)
+					warning("serve: dropped a client from %s that did "
+						"not authenticate within %d ms",
+						pend[i].c.addr, HANDSHAKE_MS);
+				serve_reply_error(&pend[i].c, "no authenticated setup "
+						  "in time: dropped");
+				drop_pending(pend, &npend, i);
+			}
+		}
+		if (!served || !o->once)
+			if (p[0].revents & POLLIN)
+				take_pending(lfd, pend, &npend, o);
 	}
+	while (npend)
+		drop_pending(pend, &npend, npend - 1);
 	close(lfd);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);

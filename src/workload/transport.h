@@ -25,8 +25,10 @@ struct transport_config {
 				      (port 0: any), 0: addr is remote */
 	struct in_addr only_from;  /* perpkt serve: the responder answers
 				      this address alone (0: any) */
-	uint64_t token;            /* serve, tcp: the client's first 8 bytes
-				      must be this run's token (0: none) */
+	uint64_t token;            /* serve, tcp and udp: the client's first
+				      8 bytes must be this run's token (0:
+				      none); udp answers only the socket
+				      that sent it */
 	/* serve: the responder adds one per message it answers, in memory
 	 * serve shares with it, so the window's own count divides the
 	 * serve side's profile (NULL: not counted) */

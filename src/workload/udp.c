@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ struct udp {
 	struct sockaddr_in addr;	/* the responder's */
 	struct in_addr only_from;	/* transport_config.only_from */
 	volatile uint64_t *answered;	/* transport_config.answered */
+	uint64_t token;			/* transport_config.token */
 	char where[32];			/* addr as text, for messages */
 };
 
@@ -49,6 +51,7 @@ static int udp_create(struct transport **out, const struct transport_config *c)
 	u->addr = c->addr;
 	u->only_from = c->only_from;
 	u->answered = c->answered;
+	u->token = c->token;
 	inet_ntop(AF_INET, &u->addr.sin_addr, u->where, sizeof(u->where));
 	if (!c->local_responder) {
 		*out = &u->t;
@@ -78,6 +81,45 @@ fail:
 	return -1;
 }
 
+/*
+ * serve: the run's token, in a datagram from the client's address, is
+ * the client's first; the socket is then connected to the port it came
+ * from, so the kernel hands it no other socket's datagrams (another
+ * user's on the client's host included), and the token is echoed for
+ * the client to know. A connected socket costs nothing per round trip.
+ */
+static int udp_lock_on(struct udp *u, char *err, size_t errlen)
+{
+	struct sockaddr_in peer;
+	socklen_t plen;
+	uint64_t got;
+	ssize_t n;
+
+	for (;;) {
+		plen = sizeof(peer);
+		n = recvfrom(u->responder_fd, &got, sizeof(got), MSG_TRUNC,
+			     (struct sockaddr *)&peer, &plen);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "udp responder cannot receive: %s",
+				 strerror(errno));
+			return -1;
+		}
+		if (n == sizeof(got) && got == u->token && plen == sizeof(peer) &&
+		    peer.sin_family == AF_INET &&
+		    peer.sin_addr.s_addr == u->only_from.s_addr)
+			break;
+	}
+	if (connect(u->responder_fd, (struct sockaddr *)&peer, sizeof(peer)) < 0 ||
+	    send(u->responder_fd, &got, sizeof(got), 0) < 0) {
+		snprintf(err, errlen, "udp responder cannot answer the client: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static void udp_respond(struct transport *t, char *err, size_t errlen)
 {
 	struct udp *u = to_udp(t);
@@ -86,6 +128,8 @@ static void udp_respond(struct transport *t, char *err, size_t errlen)
 	socklen_t plen;
 	ssize_t n;
 
+	if (u->token && udp_lock_on(u, err, errlen))
+		return;
 	for (;;) {
 		plen = sizeof(peer);
 		n = recvfrom(u->responder_fd, buf, sizeof(buf), 0,
@@ -127,6 +171,36 @@ static void udp_release_responder(struct transport *t)
 	u->responder_fd = -1;
 }
 
+/* perpkt serve's responder answers only the socket that sent the run's
+ * token first (udp_lock_on): send it until it comes back. */
+static int send_token(struct udp *u, char *err, size_t errlen)
+{
+	struct pollfd pf = { .fd = u->client_fd, .events = POLLIN };
+	uint64_t got;
+	int tries;
+
+	for (tries = 0; tries < 10; tries++) {
+		if (send(u->client_fd, &u->token, sizeof(u->token), 0) < 0 &&
+		    errno != EINTR) {
+			snprintf(err, errlen, "cannot send the run's token to "
+				 "'%s:%u': %s", u->where, ntohs(u->addr.sin_port),
+				 strerror(errno));
+			return -1;
+		}
+		while (poll(&pf, 1, 500) > 0) {
+			ssize_t n = recv(u->client_fd, &got, sizeof(got), MSG_TRUNC);
+
+			if (n == sizeof(got) && got == u->token)
+				return 0;
+			if (n < 0 && errno != EINTR)
+				break;
+		}
+	}
+	snprintf(err, errlen, "the responder at '%s:%u' did not take the run's "
+		 "token", u->where, ntohs(u->addr.sin_port));
+	return -1;
+}
+
 static int udp_client_open(struct transport *t, char *err, size_t errlen)
 {
 	struct udp *u = to_udp(t);
@@ -145,7 +219,7 @@ static int udp_client_open(struct transport *t, char *err, size_t errlen)
 			 u->where, ntohs(u->addr.sin_port), strerror(errno));
 		return -1;
 	}
-	return 0;
+	return u->token ? send_token(u, err, errlen) : 0;
 }
 
 static ssize_t udp_send(struct transport *t, const void *buf, size_t len)

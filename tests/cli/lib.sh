@@ -137,8 +137,17 @@ others_changed() {
 	local f p
 	for f in /run/perpkt/state.*; do
 		[ -e "$f" ] || continue
-		p=${f##*.}
+		p=${f##*/state.}; p=${p%%-*}
 		[ "$p" != "${1:-}" ] && alive "$p" && cut -d' ' -f1 "$f"
+	done
+	return 0
+}
+# run_file KIND PID: the run directory's file of that kind (state,
+# output) of run PID, named KIND.PID-START-PIDNS; empty when none
+run_file() {
+	local f
+	for f in /run/perpkt/"$1.$2"-*; do
+		[ -e "$f" ] && { echo "$f"; return 0; }
 	done
 	return 0
 }

@@ -14,8 +14,9 @@ expect_exit 0 rec -o "$TMP/null"
 [ -c "$TMP/null" ] || fail "-o onto a character device replaced it: $(ls -l "$TMP/null")"
 ls "$TMP" | grep -q tmp && fail "temporary file left beside a device: $(ls "$TMP")"
 
-# a FIFO is written through: the reader gets the whole profile
-mkfifo "$TMP/fifo"
+# a FIFO is written through: the reader gets the whole profile (one only
+# root may read: others' FIFOs, t0121)
+mkfifo -m 600 "$TMP/fifo"
 cat "$TMP/fifo" >"$TMP/from-fifo.json" &
 reader=$!
 expect_exit 0 rec -o "$TMP/fifo"
@@ -37,10 +38,15 @@ expect_exit 0 rec -o "$TMP/link.json"
 jq -e '.format == "perpkt-profile"' "$TMP/real/target.json" >/dev/null ||
 	fail "the symlink's target has no profile"
 
-# the umask decides the mode of a new file; a replaced file keeps its own
-(umask 022 && rec -o "$TMP/mode.json") || fail "record with umask 022 failed"
-[ "$(stat -c %a "$TMP/mode.json")" = 644 ] ||
-	fail "umask 022 gave mode $(stat -c %a "$TMP/mode.json"), expected 644"
+# a new profile is the owner's alone, less what the umask takes; a
+# replaced file keeps its own mode
+(umask 077 && rec -o "$TMP/mode.json") || fail "record with umask 077 failed"
+[ "$(stat -c %a "$TMP/mode.json")" = 600 ] ||
+	fail "umask 077 gave mode $(stat -c %a "$TMP/mode.json"), expected 600"
+rm "$TMP/mode.json"
+(umask 277 && rec -o "$TMP/mode.json") || fail "record with umask 277 failed"
+[ "$(stat -c %a "$TMP/mode.json")" = 400 ] ||
+	fail "umask 277 gave mode $(stat -c %a "$TMP/mode.json"), expected 400"
 chmod 640 "$TMP/mode.json"
 (umask 077 && rec -o "$TMP/mode.json") || fail "second record failed"
 [ "$(stat -c %a "$TMP/mode.json")" = 640 ] ||
@@ -69,7 +75,7 @@ done
 ls "$full" | grep -q tmp && fail "temporary file left on the full filesystem"
 
 # a write that fails at the end keeps the data and names where
-mkfifo "$TMP/short"
+mkfifo -m 600 "$TMP/short"
 # a 4 KiB pipe, read 10 bytes and left: the writer gets EPIPE mid-profile
 # (opened and sized before the writer starts, while the pipe is empty:
 # the reader says so in a file)

@@ -18,7 +18,8 @@ while [ "$((16#$(cat $RPS)))" != $want ] && alive $pid && [ $SECONDS -lt $end ];
 	sleep 0.05
 done
 [ "$((16#$(cat $RPS)))" = $want ] || fail "record never set the mask: $(cat "$TMP/err1")"
-ls /run/perpkt/state.$pid >/dev/null || fail "no state file for pid $pid"
+state=$(run_file state $pid)
+[ -n "$state" ] || fail "no state file for pid $pid: $(ls /run/perpkt)"
 kill -KILL $pid
 wait $pid 2>/dev/null
 [ "$((16#$(cat $RPS)))" = $want ] || fail "the mask was put back without perpkt? $(cat $RPS)"
@@ -27,7 +28,7 @@ wait $pid 2>/dev/null
 # (any perpkt that starts puts a dead run's settings back: on a machine
 # where other perpkt runs go on, one of them may have done it first)
 ours=1
-[ -e /run/perpkt/state.$pid ] || ours=0
+[ -e "$state" ] || ours=0
 expect_exit 0 "$PERPKT" record -d 0.2 -w 0.1 -o "$TMP/killed.json"  # not -q: the restore is a warning
 [ "$(cat $RPS)" = "$orig" ] || fail "the next run left the mask at $(cat $RPS), not $orig"
 if [ $ours = 1 ]; then
@@ -36,7 +37,7 @@ if [ $ours = 1 ]; then
 else
 	echo "note: another perpkt on this machine restored the mask before the next run" >&2
 fi
-[ ! -e /run/perpkt/state.$pid ] || fail "state file left after the restore"
+[ ! -e "$state" ] || fail "state file left after the restore"
 jq -e --arg m "$orig" '.conditions["net.rps_cpus"] == "lo rx-0: \($m)"' "$TMP/killed.json" >/dev/null ||
 	fail "the next profile recorded: $(jq -c ".conditions" "$TMP/killed.json")"
 ls "$TMP" | grep -q '\.tmp\.' && fail "temporary file of the killed run is still there: $(ls "$TMP")"

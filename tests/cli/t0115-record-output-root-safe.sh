@@ -2,7 +2,8 @@
 # record -o is safe for root where others write: another user's symlink
 # in a sticky, world-writable directory is not followed (whatever
 # fs.protected_symlinks says), no file is created through a dangling
-# symlink, a replaced file keeps its owner, group and mode, "-o -"
+# symlink, a replaced file keeps its group and mode (another user's is
+# refused: t0121), "-o -"
 # writes to the descriptor it was given (appending, or into a pipe),
 # and the temporary files of killed runs go whatever their -o was.
 . "$(dirname "$0")/lib.sh"
@@ -50,9 +51,10 @@ expect_exit 0 rec -o "$S/root-link.json"
 [ -L "$S/root-link.json" ] && jq -e '.format == "perpkt-profile"' "$TMP/etc/motd" >/dev/null ||
 	fail "root's own link was not followed"
 
-# replacing the user's file keeps its owner, group and mode
+# replacing the user's file with --force-output keeps its owner, group
+# and mode
 as_test_user sh -c "umask 077; echo old >'$S/users.json'" || fail "cannot make the user's file"
-expect_exit 0 rec -o "$S/users.json"
+expect_exit 0 rec --force-output -o "$S/users.json"
 [ "$(stat -c '%U %G %a' "$S/users.json")" = "$TEST_USER nogroup 600" ] ||
 	fail "the replaced file is now $(stat -c '%U %G %a' "$S/users.json")"
 jq -e '.format == "perpkt-profile"' "$S/users.json" >/dev/null || fail "no profile in the user's file"
@@ -78,7 +80,7 @@ REC=$!
 # directory (a moment later: a kill between the two leaves a file no
 # run knows of)
 end=$((SECONDS + 240))
-until { ls "$TMP/d1" | grep -q 'tmp' && [ -s /run/perpkt/output.$REC ]; } ||
+until { ls "$TMP/d1" | grep -q 'tmp' && [ -s "$(run_file output $REC)" ]; } ||
 	! alive $REC || [ $SECONDS -ge $end ]; do
 	sleep 0.05
 done

@@ -63,13 +63,14 @@ jq -e '.conditions["system.changed_during_run"] == null' "$TMP/c.json" >/dev/nul
 "$PERPKT" record -q -d 30 -w 0 --rps-cpus $m1 -o "$TMP/d.json" 2>/dev/null &
 D=$!
 wait_for "the killed run never set the mask" is $m1
-[ -s /run/perpkt/state.$D ] || fail "no state file for pid $D"
+state=$(run_file state $D)
+[ -s "$state" ] || fail "no state file for pid $D"
 kill -KILL $D; wait $D 2>/dev/null; D=
 expect_exit 0 "$PERPKT" restore
 grep -q "restored '$RPS' to '$orig': perpkt pid [0-9]* was killed" "$TMP/err" ||
 	fail "restore did not say what it put back: $(cat "$TMP/err")"
 [ "$(cat $RPS)" = "$orig" ] || fail "restore left the mask at $(cat $RPS)"
-[ ! -e /run/perpkt/state.$D ] || fail "state file left after restore"
+[ ! -e "$state" ] || fail "state file left after restore"
 ls "$TMP" | grep -q 'tmp' && fail "restore left the killed run's temporary file: $(ls "$TMP")"
 expect_exit 0 "$PERPKT" restore
 grep -q "nothing to put back" "$TMP/err" || fail "a second restore: $(cat "$TMP/err")"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # record writes its profile to NAME.perpkt-tmp.XXXXXX beside -o and
-# notes that file in the run directory (/run/perpkt/output.PID) first,
+# notes that file in the run directory (/run/perpkt/output.ID) first,
 # so a run killed at any point leaves nothing a later run cannot find:
 # one killed (strace delivers SIGKILL at the flock right after the
 # file is made) leaves the file, and the next record, whose -o is in

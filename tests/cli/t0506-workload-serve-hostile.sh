@@ -41,31 +41,50 @@ elif what == "notraffic":    # start and stop with nothing in between
     c.ask("start")
     time.sleep(0.3)
     print(c.ask("stop"))
-elif what == "stranger":     # the data port: only the client's address
+elif what == "stranger":     # the data port: only the client's socket,
+    import struct            # the one that sent the run's token first
     c = control()
     req = setup()
     ans = c.ask(req)
-    port = int(ans.split("port=")[1].split()[0])
     assert len(ans) <= len(req), "answer longer than request"
-    for src, name in (("10.248.1.3", "stranger"), ("10.248.1.2", "client")):
+    kv = dict(x.split("=") for x in ans.split()[1:])
+    port, tok = int(kv["port"]), struct.pack("<Q", int(kv.get("token", 0)))
+    # a stranger with the token, the client, another socket of the
+    # client's address (another user on its host) with the token too
+    for src, name in (("10.248.1.3", "stranger"), ("10.248.1.2", "client"),
+                      ("10.248.1.2", "other")):
         u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         u.bind((src, 0)); u.settimeout(0.5)
+        u.sendto(tok, ("10.248.1.1", port))
+        try:
+            u.recvfrom(100)  # the token back
+        except socket.timeout:
+            pass
         u.sendto(b"x" * 40, ("10.248.1.1", port))
         try:
-            u.recvfrom(100); print(name, "answered")
+            print(name, "answered" if len(u.recvfrom(100)[0]) == 40 else "ignored")
         except socket.timeout:
             print(name, "ignored")
 elif what == "profile":      # this side's profile: once, whole, bounded
     import hashlib, json
     c = control()
+    import struct
     ans = c.ask(setup(extra="profile=1 cpus=0"))
-    port = int(ans.split("port=")[1].split()[0])
-    print("setup", " ".join(ans.split()[2:]))
+    kv = dict(x.split("=") for x in ans.split()[1:])
+    port, tok = int(kv["port"]), struct.pack("<Q", int(kv.get("token", 0)))
+    print("setup", " ".join(w for w in ans.split()[2:] if not w.startswith("token=")))
     print("early", c.ask("profile"))
     c.ask("start")
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     u.bind(("10.248.1.2", 0)); u.settimeout(0.5)
+    u.sendto(tok, ("10.248.1.1", port)); u.recvfrom(100)
+    # another socket of the client's address floods the port in the
+    # window: none of it may count as answered
+    f = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    f.bind(("10.248.1.2", 0))
     for i in range(200):
+        for j in range(5):
+            f.sendto(tok if j == 0 else b"f" * 40, ("10.248.1.1", port))
         u.sendto(b"x" * 40, ("10.248.1.1", port)); u.recvfrom(100)
     stop = c.ask("stop")
     print("answered", stop.split("answered=")[1])
@@ -140,11 +159,13 @@ grep -q "^error no traffic" "$TMP/nt" || fail "stop with no traffic answered: $(
 py stranger >"$TMP/str" || fail "stranger check: $(cat "$TMP/str")"
 grep -qx "stranger ignored" "$TMP/str" || fail "a stranger got an echo: $(cat "$TMP/str")"
 grep -qx "client answered" "$TMP/str" || fail "the client got no echo: $(cat "$TMP/str")"
+grep -qx "other ignored" "$TMP/str" || fail "another socket of the client's address got an echo: $(cat "$TMP/str")"
 # the profile of serve's own side: not before a window, exactly the
 # messages answered, sent once (then no more windows)
 py profile >"$TMP/prof" || fail "profile check: $(cat "$TMP/prof")"
 grep -qx "setup profile=1" "$TMP/prof" || fail "profile setup: $(cat "$TMP/prof")"
 grep -q "^early error " "$TMP/prof" || fail "a profile before any window: $(cat "$TMP/prof")"
+# (another socket flooded the port meanwhile: 1,000 datagrams not counted)
 grep -qx "answered 200" "$TMP/prof" || fail "answered count: $(cat "$TMP/prof")"
 grep -qx "doc perpkt-profile 200 \[0\]" "$TMP/prof" || fail "profile document: $(cat "$TMP/prof")"
 grep -qx "who user test on host test from 10.248.1.2, authenticated (key [0-9a-f]*)" "$TMP/prof" ||

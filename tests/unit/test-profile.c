@@ -150,7 +150,7 @@ static void test_round_trip(void **state)
 	char *path = path_of("a.json");
 
 	make_profile(&a);
-	assert_int_equal(profile_write(&a, path), 0);
+	assert_int_equal(profile_write(&a, path, 0), 0);
 	assert_int_equal(profile_read(&b, path), 0);
 	assert_int_equal(b.version, PROFILE_VERSION);
 	assert_string_equal(b.kernel_release, "6.18.0-test");
@@ -245,14 +245,14 @@ static void test_write_is_atomic(void **state)
 	char cmd[256];
 
 	make_profile(&a);
-	assert_int_equal(profile_write(&a, path), 0);
+	assert_int_equal(profile_write(&a, path, 0), 0);
 	free(a.kernel_release);
 	a.kernel_release = strdup("second");
-	assert_int_equal(profile_write(&a, path), 0);
+	assert_int_equal(profile_write(&a, path, 0), 0);
 	assert_int_equal(profile_read(&b, path), 0);
 	assert_string_equal(b.kernel_release, "second");
 	profile_free(&b);
-	assert_int_equal(profile_write(&a, "/nonexistent-dir/x.json"), -1);
+	assert_int_equal(profile_write(&a, "/nonexistent-dir/x.json", 0), -1);
 	snprintf(cmd, sizeof(cmd), "test $(ls '%s' | grep -c tmp) = 0", dir);
 	assert_int_equal(system(cmd), 0);
 	profile_free(&a);
@@ -283,7 +283,7 @@ static int read_mutated(const char *from, const char *to)
 	int ret;
 
 	make_profile(&a);
-	assert_int_equal(profile_write(&a, path), 0);
+	assert_int_equal(profile_write(&a, path, 0), 0);
 	profile_free(&a);
 	f = fopen(path, "r");
 	fseek(f, 0, SEEK_END);
@@ -314,7 +314,7 @@ static void test_older_histogram_reads(void **state)
 	make_profile(&a);
 	a.hist_sub_buckets = 0;		/* the writer then leaves the key out */
 	a.latency.p9999 = 0;
-	assert_int_equal(profile_write(&a, path), 0);
+	assert_int_equal(profile_write(&a, path, 0), 0);
 	assert_int_equal(profile_read(&b, path), 0);
 	assert_int_equal(b.hist_sub_buckets, 32);
 	assert_int_equal(b.nhistogram, 6);
@@ -403,7 +403,7 @@ static void test_truncated_refused(void **state)
 	int null = open("/dev/null", O_WRONLY), err = dup(2);
 
 	make_profile(&a);
-	assert_int_equal(profile_write(&a, path), 0);
+	assert_int_equal(profile_write(&a, path, 0), 0);
 	profile_free(&a);
 	f = fopen(path, "r");
 	assert_non_null(f);
