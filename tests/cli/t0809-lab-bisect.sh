@@ -113,4 +113,12 @@ for p in "$out"/*/*.json; do
 		echo "$what: total moved by $rel"
 	fi
 done
+# (5) a tree with a change not committed says so in its profile
+trap 'git -C "$tree" checkout -q -- Documentation/networking/udplite.rst; rm -rf "$TMP"' EXIT
+echo "A line not committed." >>"$tree/Documentation/networking/udplite.rst"
+expect_exit 0 "$PERPKT" record -q --kernel "$tree" --exact -d 0.2 -w 0.1 -o "$TMP/dirty.json"
+git -C "$tree" checkout -q -- Documentation/networking/udplite.rst
+c=$(jq -r '.conditions["lab.commit"]' "$TMP/dirty.json")
+case $c in "$(git -C "$tree" rev-parse --short=12 series)-dirty \"Documentation: say when UDP accounts a datagram\", 1 file changed since") ;;
+*) fail "a dirty tree's lab.commit: '$c'" ;; esac
 echo ok

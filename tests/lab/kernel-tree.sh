@@ -78,8 +78,10 @@ if [ "$(git -C "$tree" log -1 --format=%b series 2>/dev/null | sed -n 's/^perpkt
 perpkt-series: $want"
 	# series end
 fi
-[ "$(git -C "$tree" rev-parse HEAD)" = "$(git -C "$tree" rev-parse series)" ] ||
-	git -C "$tree" checkout -q -f series
+# at series, and clean (a test stopped half-way may have left a change)
+[ "$(git -C "$tree" rev-parse HEAD)" = "$(git -C "$tree" rev-parse series)" ] &&
+	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+	{ say "back to series, clean"; git -C "$tree" checkout -q -f series; }
 
 # configured from the fragment, again when it changes
 conf=$(sha1sum <"$fragment" | cut -c1-12)
