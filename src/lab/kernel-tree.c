@@ -148,6 +148,28 @@ out:
 	return ret;
 }
 
+/* With CONFIG_LOCALVERSION_AUTO the release names the commit built
+ * ("6.1.0-00004-g88bd7dfbc9fe"): another than HEAD is said, since the
+ * profile's lab.commit names HEAD. */
+static void built_at_head(const struct lab_tree *t, const char *src)
+{
+	char *argv_head[] = { "git", "-C", (char *)src, "rev-parse", "HEAD", NULL };
+	const char *g = NULL, *p;
+	char *head;
+	size_t n;
+
+	for (p = t->release; (p = strstr(p, "-g")); p += 2)
+		g = p + 2;
+	n = g ? strspn(g, "0123456789abcdef") : 0;
+	if (n < 7)
+		return;
+	head = procfile_command(argv_head);
+	if (head && strncmp(head, g, n))
+		warning("the kernel in '%s' was built at commit %.*s but the tree is at %.12s: its profile names the tree's commit; make the image again to build it",
+			t->dir, (int)n, g, head);
+	free(head);
+}
+
 /* The commit the tree was built from, and whether it has changed. */
 static void read_commit(struct lab_tree *t)
 {
@@ -174,6 +196,7 @@ static void read_commit(struct lab_tree *t)
 		t->dirty++;
 	snprintf(t->commit, sizeof(t->commit), "%s \"%s\"", describe,
 		 subject ? subject : "?");
+	built_at_head(t, src);
 	if (t->dirty) {
 		size_t used = strlen(t->commit);
 

@@ -63,6 +63,18 @@ vmlinux "6.1.99 (dev@box) (gcc (Debian 12.2.0-14) 12.2.0, GNU ld 2.40) #2 SMP PR
 expect_exit 2 "$PERPKT" record --kernel "$t" --guest-perpkt "$TMP/none" -d 0.3 -o "$TMP/p.json"
 ! grep -qE "tree|make (bzImage|vmlinux)" "$TMP/err" || fail "a built tree refused: $(cat "$TMP/err")"
 grep -q "$TMP/none" "$TMP/err" || fail "the built tree did not reach the next check: $(cat "$TMP/err")"
+# a release naming the commit built (CONFIG_LOCALVERSION_AUTO) that is
+# not the tree's HEAD is said; the tree's HEAD is what lab.commit names
+if command -v git >/dev/null; then
+	git -C "$t" init -q && git -C "$t" add Kconfig &&
+		git -C "$t" -c user.name=t -c user.email=t@t commit -q -m one || fail "git commit"
+	echo 6.1.99-gdeadbeef0123 >"$t/include/config/kernel.release"
+	vmlinux "6.1.99-gdeadbeef0123 (dev@box) (gcc) #2 SMP PREEMPT_DYNAMIC Thu Dec 3 10:00:00 UTC 2026"
+	image "6.1.99-gdeadbeef0123 (dev@box) #2 SMP PREEMPT_DYNAMIC Thu Dec 3 10:00:00 UTC 2026"
+	expect_exit 2 "$PERPKT" record --kernel "$t" --guest-perpkt "$TMP/none" -d 0.3
+	grep -q "was built at commit deadbeef0123 but the tree is at $(git -C "$t" rev-parse --short=12 HEAD)" "$TMP/err" ||
+		fail "a build of another commit not said: $(cat "$TMP/err")"
+fi
 # --peer-kernel DIR is checked the same way
 expect_exit 2 "$PERPKT" record --kernel "$t" --net nic --peer-kernel "$TMP" -d 0.3
 grep -q "^perpkt: --peer-kernel '$TMP' is a folder but not a kernel tree" "$TMP/err" || fail "peer tree: $(cat "$TMP/err")"
