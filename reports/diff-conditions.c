@@ -38,6 +38,7 @@ static const struct {
 	{ "other perf_event users", "host.perf_users", NULL, 0 },
 	{ "sysctls", "net.sysctls", NULL, 1 },
 	{ "CPU model", "cpu.model", field_cpu, 0 },
+	{ "steal", "cpu.steal", NULL, 0 },
 	{ "placement", "placement", NULL, 0 },
 	{ "perpkt version", "tool", field_tool, 0 },
 	{ "guest perpkt", "lab.guest_perpkt", NULL, 0 },

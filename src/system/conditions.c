@@ -419,3 +419,23 @@ void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
 	snprintf(buf, sizeof(buf), "%u bytes", message_size);
 	add(p, "workload.message_size", buf);
 }
+
+void conditions_steal(struct profile *p, int client_cpu, int server_cpu)
+{
+	static const struct { double below; const char *text; } band[] = {
+		{ 0.01, "under 1%" }, { 0.05, "1% to 5%" },
+		{ 0.20, "5% to 20%" }, { 2, "20% or more" },
+	};
+	double steal, all;
+	char buf[VALUE_MAX];
+	size_t i;
+
+	if (!profile_steal(p, client_cpu, server_cpu, &steal, &all) || all <= 0) {
+		add(p, "cpu.steal", "unknown (no /proc/stat times of the sampled CPUs)");
+		return;
+	}
+	for (i = 0; steal / all >= band[i].below; i++)
+		;
+	snprintf(buf, sizeof(buf), "%s of the workload's CPUs' time", band[i].text);
+	add(p, "cpu.steal", buf);
+}

@@ -38,6 +38,12 @@ void conditions_netns(struct profile *p, const int *fds,
  * calling process's network namespace. */
 void conditions_netfilter(char *out, size_t len);
 
+/* cpu.steal: the steal time of the workload's CPUs over the window
+ * (profile_steal, /proc/stat), as a share of their time in bands
+ * ("1% to 5% of the workload's CPUs' time"), so that diff names a
+ * change of level, not of a tick. */
+void conditions_steal(struct profile *p, int client_cpu, int server_cpu);
+
 /* Exposed for tests. */
 /* "HZ=250, NO_HZ_IDLE, PREEMPT_DYNAMIC" from kernel config text. */
 void conditions_kconfig_summary(const char *config, char *out, size_t len);
