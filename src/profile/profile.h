@@ -67,6 +67,9 @@ struct profile_sample {
 	/* not in the file: what the report model read from the sample's
 	 * context (PROFILE_CTX_*); 0 as read */
 	uint8_t context;
+	/* not in the file either: for a helper (bucket rule kind "caller"),
+	 * the callchain frame whose bucket it takes; 0 for its own */
+	uint64_t bucket_ip;
 };
 /* The model has charged the sample to its place (model-irq-enable.c) */
 #define PROFILE_CTX_WORK 1

@@ -104,7 +104,7 @@ static const char *const known[][3] = {
 	{ "bpf_prog_run_pin_on_cpu", "net-core", NULL },
 	/* conntrack's hashing; siphash itself cannot tell its caller */
 	{ "hash_conntrack_raw", "netfilter", NULL },
-	{ "__siphash_unaligned", "hash", "hash func __siphash_*" },
+	{ "__siphash_unaligned", "hash", "hash caller __siphash_*" },
 	{ "siphash_3u32", "hash", NULL },
 	{ "no_such_subsystem_fn", "other", "(unclassified)" },
 };
