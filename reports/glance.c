@@ -218,6 +218,19 @@ static void observer_warning(struct summary *s, const struct run_facts *run)
 				   100 * d, l->mean / 1e3, u->mean / 1e3));
 }
 
+/* The hypervisor took the sampled CPUs for a share of the round trip:
+ * latency then holds another guest's time, not this kernel's. */
+static void steal_warning(struct summary *s, const struct model *m)
+{
+	const struct model_decomp *d = &m->decomp;
+
+	if (d->steal <= 0 || d->rtt <= 0 || d->steal < SUMMARY_STEAL_WARN * d->rtt)
+		return;
+	warn(s, summary_fmt(s, "steal: the hypervisor ran something else for %.2f us per round trip on the workload's CPUs, %.0f%% of the round trip (%.1f%% of their time): latency here includes time this kernel did not run; compare runs with the same steal (condition cpu.steal)",
+			    d->steal / 1e3, 100 * d->steal / d->rtt,
+			    100 * (d->steal_share > 0 ? d->steal_share : 0)));
+}
+
 /* Much of the workload's time in functions no rule knows: the buckets
  * say little, and a rule would fix that. */
 static void other_warning(struct summary *s, const struct model *m)
@@ -262,5 +275,6 @@ void summary_glance(struct summary *s, const struct model *m)
 	sampling_warnings(s, m);
 	hardware_warnings(s, m);
 	observer_warning(s, &m->run);
+	steal_warning(s, m);
 	other_warning(s, m);
 }

@@ -60,6 +60,21 @@ static void derive_service_demand(const struct model *m, struct model_decomp *d)
 	}
 }
 
+/* Steal time on the workload's CPUs (profile_steal), per round trip
+ * and as a share of their time. */
+static void derive_steal(const struct model *m, struct model_decomp *d)
+{
+	const struct profile *p = m->profile;
+	double steal, all;
+
+	d->steal = d->steal_share = -1;
+	if (!p->round_trips ||
+	    !profile_steal(p, p->client_cpu, p->server_cpu, &steal, &all))
+		return;
+	d->steal = steal / (double)p->round_trips;
+	d->steal_share = all > 0 ? steal / all : -1;
+}
+
 static void derive_decomp(struct model *m)
 {
 	const struct profile *p = m->profile;
@@ -78,6 +93,7 @@ static void derive_decomp(struct model *m)
 	d->responder_kernel = role_time(m, MODEL_ROLE_RESPONDER);
 	d->idle_ctx = role_time(m, MODEL_ROLE_IDLE_CTX);
 	d->sd_source = "unknown";
+	derive_steal(m, d);
 	if (!p->round_trips)
 		return;
 	/* client + responder + rest adds up for round trips only; the

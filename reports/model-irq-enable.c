@@ -76,7 +76,8 @@ static int same_leaf(const struct leaf_ref *r, const struct profile_sample *sm)
 	return r->event == sm->event && r->role == sm->role && r->ip == sm->ip;
 }
 
-enum place { PLACE_PASS, PLACE_IDLE, PLACE_IRQ, PLACE_WORK, PLACE_VAGUE };
+enum place { PLACE_PASS, PLACE_CALLER, PLACE_IDLE, PLACE_IRQ, PLACE_WORK,
+	     PLACE_VAGUE };
 
 /* What the function at ip is: a pass point (when charging), the idle
  * loop by name, interrupt work, other real work, or vague (other,
@@ -91,6 +92,8 @@ static enum place place_of(struct symbolizer *s, uint64_t ip, int charge)
 		return PLACE_VAGUE;
 	if (r.pass)
 		return charge ? PLACE_PASS : PLACE_WORK;
+	if (r.caller)
+		return PLACE_CALLER;
 	if (!strcmp(r.bucket, MODEL_IDLE_BUCKET))
 		return PLACE_IDLE;
 	if (!strcmp(r.bucket, "irq"))
@@ -131,6 +134,30 @@ static int read_stack(struct symbolizer *s, const struct profile_stack *st,
 			break;
 	}
 	return 1;
+}
+
+/* For a helper at ip (rule kind "caller", such as siphash, which
+ * conntrack, the flow dissector and TCP all call): the first frame
+ * above it that is neither a helper nor a pass point, whose bucket the
+ * sample takes; 0 when ip is no helper or no frame qualifies. */
+static uint64_t bucket_frame(struct ctx *c, const struct profile_stack *st,
+			     uint64_t ip)
+{
+	size_t k = 0;
+	enum place pl;
+
+	if (place_of(c->s, ip, c->charge) != PLACE_CALLER)
+		return 0;
+	while (k < st->depth && st->ips[k] != ip)
+		k++;
+	for (k++; k < st->depth; k++) {
+		pl = place_of(c->s, st->ips[k], c->charge);
+		if (pl == PLACE_VAGUE)
+			return 0;
+		if (pl != PLACE_CALLER && pl != PLACE_PASS)
+			return st->ips[k];
+	}
+	return 0;
 }
 
 static int push(struct ctx *c, const struct profile_sample *sm, uint64_t ip,
@@ -187,6 +214,7 @@ static int split(struct ctx *c, struct model *m, const struct profile_sample *sm
 				  &charged);
 		if (push(c, sm, ip, n, w, idle))
 			return -1;
+		c->out[c->n - 1].bucket_ip = bucket_frame(c, st, ip);
 		if (pass && charged && sm->event == 0)
 			m->pass_charged += n;
 	}
@@ -202,7 +230,8 @@ static int place_sample(struct ctx *c, struct model *m,
 
 	if (pl == PLACE_PASS && sm->event == 0)
 		m->pass_samples += sm->count;
-	if (pl != PLACE_PASS && !(idle_task && pl == PLACE_VAGUE))
+	if (pl != PLACE_PASS && pl != PLACE_CALLER &&
+	    !(idle_task && pl == PLACE_VAGUE))
 		return push(c, sm, sm->ip, sm->count, sm->weight, 0);
 	lo = first_leaf(c, sm->event, sm->role, sm->ip);
 	for (hi = lo; hi < c->p->nstacks && same_leaf(&c->refs[hi], sm); hi++)

@@ -20,6 +20,7 @@ struct addr_info {
 	char *module;
 	char *file;
 	int idle;            /* idle by context: its samples are the idle task's */
+	uint64_t bucket_ip;  /* a helper's: the caller whose bucket it takes */
 	struct model_row acc;
 };
 
@@ -27,6 +28,7 @@ struct addr_info {
 struct ip_ref {
 	uint64_t ip;
 	int idle;            /* idle by context (PROFILE_CTX_IDLE) */
+	uint64_t bucket_ip;
 	size_t idx;
 };
 
@@ -90,6 +92,8 @@ static int cmp_ip_ref(const void *pa, const void *pb)
 		return a->ip < b->ip ? -1 : 1;
 	if (a->idle != b->idle)
 		return a->idle - b->idle;
+	if (a->bucket_ip != b->bucket_ip)
+		return a->bucket_ip < b->bucket_ip ? -1 : 1;
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
@@ -118,6 +122,27 @@ static int cmp_row(const void *pa, const void *pb)
 	if (a->weight[0] != b->weight[0])
 		return a->weight[0] > b->weight[0] ? -1 : 1;
 	return row_cmp_names(a, b);
+}
+
+/* A helper's sample (bucket rule kind "caller") in the bucket of the
+ * caller its callchain names (model-irq-enable.c), by that caller's
+ * rule, said as such; as it is when the caller has no bucket of its
+ * own. After a's own strings are copied: this resolves another ip. */
+static int caller_bucket(struct symbolizer *s, struct addr_info *a)
+{
+	struct sym_result c;
+	char *rule;
+
+	memset(&c, 0, sizeof(c));
+	if (symbolizer_resolve(s, a->bucket_ip, &c) != 0 || !c.bucket ||
+	    !strcmp(c.bucket, "other") || !c.name)
+		return 0;
+	if (asprintf(&rule, "%s (the bucket of its caller %s)", c.rule,
+		     c.function ? c.function : c.name) < 0)
+		return -1;
+	free(a->rule);
+	a->rule = rule;
+	return dup_opt(&a->bucket, c.bucket);
 }
 
 static int resolve_addr(struct symbolizer *s, uint64_t ip, struct addr_info *a)
@@ -162,7 +187,8 @@ static int resolve_addr(struct symbolizer *s, uint64_t ip, struct addr_info *a)
 	    dup_opt(&a->bucket, res.bucket ? res.bucket : "other") ||
 	    dup_opt(&a->rule, res.rule) ||
 	    dup_opt(&a->module, res.module) ||
-	    dup_opt(&a->file, res.file))
+	    dup_opt(&a->file, res.file) ||
+	    (a->bucket_ip && caller_bucket(s, a)))
 		goto oom;
 	return 0;
 oom:
@@ -198,6 +224,7 @@ static int collect_addrs(const struct model *m, struct symbolizer *s,
 	for (i = 0; i < nsamples; i++) {
 		refs[i].ip = samples[i].ip;
 		refs[i].idle = samples[i].context == PROFILE_CTX_IDLE;
+		refs[i].bucket_ip = samples[i].bucket_ip;
 		refs[i].idx = i;
 	}
 	if (nsamples > 1)
@@ -208,12 +235,14 @@ static int collect_addrs(const struct model *m, struct symbolizer *s,
 		struct addr_info *a;
 
 		if (!n || addrs[n - 1].ip != refs[i].ip ||
-		    addrs[n - 1].idle != refs[i].idle) {
+		    addrs[n - 1].idle != refs[i].idle ||
+		    addrs[n - 1].bucket_ip != refs[i].bucket_ip) {
 			int r;
 
 			row_init(&addrs[n].acc);
 			addrs[n].orig = n;
 			addrs[n].idle = refs[i].idle;
+			addrs[n].bucket_ip = refs[i].bucket_ip;
 			r = resolve_addr(s, refs[i].ip, &addrs[n]);
 			n++;  /* so a half-filled entry is freed below */
 			if (r < 0)

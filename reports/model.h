@@ -150,6 +150,10 @@ struct model_decomp {
 	 * service demand, summed over CPUs), and where it came from */
 	double service_demand;
 	const char *sd_source;  /* "/proc/stat", "samples (kernel only)" */
+	/* steal time per round trip (or unit) on the workload's CPUs: the
+	 * hypervisor ran something else (/proc/stat); -1 when unknown */
+	double steal;
+	double steal_share;  /* of their time, -1 when unknown */
 	/* Any other unit (--per): the workload's process tree per unit,
 	 * -1 when unknown; the round-trip fields above stay unknown */
 	int per_unit;

@@ -229,6 +229,7 @@ static json_t *decomp_json(const struct model *m, int *bad)
 	set(o, "switches", num_or_null(d->switches), bad);
 	set(o, "service_demand_ns", num_or_null(d->service_demand), bad);
 	set(o, "service_demand_source", str_or_null(d->sd_source), bad);
+	set(o, "steal_ns", num_or_null(d->steal), bad);
 	/* exact mode only: absent when not counted, never 0 made up */
 	if (m->run.napi_function && m->run.round_trips) {
 		set(o, "napi_polls_per_rt",

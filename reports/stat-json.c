@@ -112,7 +112,7 @@ static json_t *decomp_json(const struct stat_model *m)
 {
 	int valid = m->have_tasks && m->rt > 0;
 
-	return json_pack("{s:b, s:s*, s:f, s:o, s:o, s:o}",
+	return json_pack("{s:b, s:s*, s:f, s:o, s:o, s:o, s:o}",
 			 "valid", valid, "source", m->have_tasks ? "tasks" : NULL,
 			 "rtt_ns", m->latency_us * 1000,
 			 "client_ns", valid ? json_real(m->client_us * 1000) :
@@ -120,7 +120,9 @@ static json_t *decomp_json(const struct stat_model *m)
 			 "responder_ns", valid ?
 			 json_real(m->responder_us * 1000) : json_null(),
 			 "rest_ns", valid ? json_real(m->rest_us * 1000) :
-			 json_null());
+			 json_null(),
+			 "steal_ns", m->steal_us >= 0 ?
+			 json_real(m->steal_us * 1000) : json_null());
 }
 
 /* stat -r N: each figure across the windows; null without repeats. */

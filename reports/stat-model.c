@@ -183,6 +183,13 @@ int stat_build(struct stat_model *m, const struct profile *p)
 			m->responder_us += us;
 	}
 	m->rest_us = m->latency_us - m->client_us - m->responder_us;
+	{
+		double steal, all;
+
+		m->steal_us = m->rt > 0 && profile_steal(p, p->client_cpu,
+							 p->server_cpu, &steal, &all) ?
+			per(steal, m->rt) / 1000 : -1;
+	}
 	for (i = 0; i < p->nmissing && m->nmissing < STAT_MAX_ROWS; i++) {
 		m->missing[m->nmissing].name = p->missing[i].name;
 		m->missing[m->nmissing++].reason = p->missing[i].reason;

@@ -85,6 +85,8 @@ struct stat_model {
 	 * --peer), on the responder's */
 	struct stat_side local, remote;
 	double client_us, responder_us, rest_us;  /* decomposition of latency */
+	double steal_us;     /* of the rest: steal on the workload's CPUs
+			      * (profile_steal), -1 when unknown */
 	int have_tasks;
 	struct stat_missing missing[STAT_MAX_ROWS];
 	int nmissing;

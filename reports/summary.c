@@ -471,6 +471,11 @@ static void put_decomp(struct summary *s, const struct model *m)
 		dline(s, 1, "run-queue wait (schedstat; overlaps CPU on one CPU)", d->wait, "us", 0, 0);
 	if (d->idle_ctx > 0)
 		dline(s, 1, "irq/softirq in idle context", d->idle_ctx, "us", 0, 0);
+	/* flagged, so the short report shows it, when it warns (glance.c) */
+	if (d->steal >= 0)
+		dline(s, 1, "steal (/proc/stat: the hypervisor ran others)",
+		      d->steal, "us", 0, d->steal >= SUMMARY_STEAL_WARN * d->rtt &&
+		      d->steal > 0);
 	if (d->service_demand >= 0) {
 		snprintf(label, sizeof(label), "service demand (%s)",
 			 d->sd_source);

@@ -62,6 +62,7 @@ void summary_free(struct summary *s);
 #define SUMMARY_OVERRUN_WARN 1.5    /* run over this times the asked time */
 #define SUMMARY_OTHER_WARN 0.2      /* workload's busy time in bucket other */
 #define SUMMARY_HW_GAP_WARN 0.1     /* hardware: sampled this far off counted */
+#define SUMMARY_STEAL_WARN 0.05     /* steal per round trip against its latency */
 
 /* reports/glance.c: s->headline and s->warnings (called by
  * summary_build); the warnings alone, for renderers without prose. */

@@ -118,7 +118,7 @@ static int parse_line(struct bucket_rule *r, char *line, char *why,
 		return 0;
 	if (nf < 3) {
 		snprintf(why, whylen,
-			 "want '<bucket> <path|func|pass> <pattern>'");
+			 "want '<bucket> <path|func|pass|caller> <pattern>'");
 		return -1;
 	}
 	if (nf > 3) {
@@ -139,16 +139,18 @@ static int parse_line(struct bucket_rule *r, char *line, char *why,
 				 "path patterns are literal prefixes, not globs");
 			return -1;
 		}
-	} else if (!strcmp(field[1], "func") || !strcmp(field[1], "pass")) {
+	} else if (!strcmp(field[1], "func") || !strcmp(field[1], "pass") ||
+		   !strcmp(field[1], "caller")) {
 		const char *g = glob_problem(field[2]);
 
-		r->kind = strcmp(field[1], "pass") ? RULE_FUNC : RULE_PASS;
+		r->kind = !strcmp(field[1], "pass") ? RULE_PASS :
+			  !strcmp(field[1], "caller") ? RULE_CALLER : RULE_FUNC;
 		if (g) {
 			snprintf(why, whylen, "%s", g);
 			return -1;
 		}
 	} else {
-		snprintf(why, whylen, "unknown kind '%s' (use 'path', 'func' or 'pass')",
+		snprintf(why, whylen, "unknown kind '%s' (use 'path', 'func', 'pass' or 'caller')",
 			 field[1]);
 		return -1;
 	}

@@ -22,8 +22,10 @@ struct sym {
 };
 
 /* RULE_PASS: a func rule whose functions are pass-through points (an
- * irq-enable): the report charges their samples to the caller. */
-enum rule_kind { RULE_PATH, RULE_FUNC, RULE_PASS };
+ * irq-enable): the report charges their samples to the caller.
+ * RULE_CALLER: a func rule for helpers many subsystems call (siphash):
+ * their samples take the bucket of the first caller that is not one. */
+enum rule_kind { RULE_PATH, RULE_FUNC, RULE_PASS, RULE_CALLER };
 
 /* How a func pattern is matched: most are plain prefixes, and a
  * strncmp is ~50x cheaper than fnmatch when classifying 60k symbols. */

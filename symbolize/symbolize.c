@@ -335,6 +335,7 @@ int symbolizer_resolve(struct symbolizer *s, uint64_t addr,
 		res->bucket = s->rules.v[y->rule].bucket;
 		res->rule = s->rules.v[y->rule].text;
 		res->pass = s->rules.v[y->rule].kind == RULE_PASS;
+		res->caller = s->rules.v[y->rule].kind == RULE_CALLER;
 	} else {
 		res->bucket = BUCKET_FALLBACK;
 		res->rule = RULE_FALLBACK;

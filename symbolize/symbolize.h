@@ -59,6 +59,9 @@ struct sym_result {
 	/* 1 when that rule is of kind "pass": a point such as an irq-enable
 	 * where a sample belongs to the first caller that is not one */
 	int pass;
+	/* 1 when that rule is of kind "caller": a helper whose samples
+	 * take the bucket of the first caller that is not one */
+	int caller;
 };
 
 /* One section of a loaded module at its runtime address, as the kernel

@@ -105,6 +105,28 @@ const char *profile_condition(const struct profile *p, const char *key)
 	return NULL;
 }
 
+int profile_steal(const struct profile *p, int client_cpu, int server_cpu,
+		  double *steal_ns, double *all_ns)
+{
+	int pass, used = 0;
+	size_t i;
+
+	*steal_ns = *all_ns = 0;
+	/* pass 0: the workload's CPUs; pass 1, when none had times: all */
+	for (pass = 0; pass < 2 && !used; pass++)
+		for (i = 0; i < p->ncpu_times; i++) {
+			const struct profile_cpu *c = &p->cpu_times[i];
+
+			if (!pass && c->cpu != client_cpu && c->cpu != server_cpu)
+				continue;
+			*steal_ns += (double)c->other_ns;
+			*all_ns += (double)(c->user_ns + c->system_ns + c->irq_ns +
+					    c->softirq_ns + c->idle_ns + c->other_ns);
+			used = 1;
+		}
+	return used;
+}
+
 /* Counted by a PMU: cpu-clock, software counters and tracepoints are
  * not (breakpoints neither); dynamic PMU types (armv8_pmuv3) are. */
 static int hardware_event(const struct profile_event *ev)

@@ -67,6 +67,9 @@ struct profile_sample {
 	/* not in the file: what the report model read from the sample's
 	 * context (PROFILE_CTX_*); 0 as read */
 	uint8_t context;
+	/* not in the file either: for a helper (bucket rule kind "caller"),
+	 * the callchain frame whose bucket it takes; 0 for its own */
+	uint64_t bucket_ip;
 };
 /* The model has charged the sample to its place (model-irq-enable.c) */
 #define PROFILE_CTX_WORK 1
@@ -122,6 +125,8 @@ struct profile_task {
 /* Where one CPU's time went over the window, from /proc/stat. */
 struct profile_cpu {
 	int cpu;
+	/* /proc/stat over the window; other_ns is its steal column: time
+	 * the hypervisor ran something else on this vCPU */
 	uint64_t user_ns, system_ns, irq_ns, softirq_ns, idle_ns, other_ns;
 	uint64_t lost;       /* sample records lost on this CPU, all events */
 	uint64_t throttled;  /* PERF_RECORD_THROTTLE on this CPU */
@@ -327,6 +332,12 @@ void profile_sort_samples(struct profile *p);
 int profile_add_condition(struct profile *p, const char *key, const char *value);
 /* The value of a condition, NULL if absent. */
 const char *profile_condition(const struct profile *p, const char *key);
+/* Steal time over the window (cpu_times' other_ns) and all the time of
+ * the same CPUs: the client's and the responder's CPUs where the
+ * profile has times for them, else every sampled CPU. 0 when the
+ * profile has no CPU times. */
+int profile_steal(const struct profile *p, int client_cpu, int server_cpu,
+		  double *steal_ns, double *all_ns);
 
 /* report/diff --role, --cpu, --pid: what was kept (src/profile/sample-filter.c);
  * never written to a profile file. */

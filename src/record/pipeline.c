@@ -167,8 +167,10 @@ static int run(const struct record_options *o, struct record_workload *w,
 	sysinfo_fill(&p);
 	conditions_capture(&p, w->client_cpu, w->server_cpu, w->message_size,
 			   o->builtin.window_marks);
-	if (procstat_delta(&before, &after, plan.cpus, plan.ncpus, &p) ||
-	    record_fill_counters(&p, plan.evs, plan.nev, s, plan.cpus, plan.ncpus) ||
+	if (procstat_delta(&before, &after, plan.cpus, plan.ncpus, &p))
+		goto out;
+	conditions_steal(&p, w->client_cpu, w->server_cpu);
+	if (record_fill_counters(&p, plan.evs, plan.nev, s, plan.cpus, plan.ncpus) ||
 	    fill(&p, o, &plan) || w->ops->fill(w, &p))
 		goto out;
 	code = judge(o, w, &p, finish(o, &p, s, keep ? NULL : &out, cut));

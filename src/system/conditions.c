@@ -3,13 +3,14 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "system/append.h"
+#include "system/attached.h"
 #include "system/placement.h"
 #include "system/procfile.h"
 
@@ -28,21 +29,6 @@ static void add_file(struct profile *p, const char *key, const char *path,
 	if (procfile_line(path, buf, sizeof(buf)) < 0 || !buf[0])
 		snprintf(buf, sizeof(buf), "%s", absent);
 	add(p, key, buf);
-}
-
-/* Append to a bounded string, keeping it NUL-terminated. */
-static void cat(char *out, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void cat(char *out, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(out);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(out + used, len - used, fmt, ap);
-	va_end(ap);
 }
 
 void conditions_kconfig_summary(const char *config, char *out, size_t len)
@@ -66,10 +52,10 @@ void conditions_kconfig_summary(const char *config, char *out, size_t len)
 				continue;
 			/* CONFIG_HZ=250 but not CONFIG_HZ_1000=y */
 			if (i == 0)
-				cat(out, len, "%sHZ=%.*s", out[0] ? ", " : "",
+				append(out, len, "%sHZ=%.*s", out[0] ? ", " : "",
 				    (int)(n - k), line + k);
 			else
-				cat(out, len, "%s%.*s", out[0] ? ", " : "",
+				append(out, len, "%s%.*s", out[0] ? ", " : "",
 				    (int)(k - 9), keys[i] + 7);
 		}
 		line = line[n] ? line + n + 1 : NULL;
@@ -91,11 +77,11 @@ void conditions_cpuinfo_topology(const char *cpuinfo, char *out, size_t len)
 		/* a blank line (or the end) closes one processor's block */
 		if ((end || n == 0) && cpu >= 0) {
 			/* arm64 has neither field: say only what is known */
-			cat(body, sizeof(body), "%scpu%d", ncpus ? ", " : "", cpu);
+			append(body, sizeof(body), "%scpu%d", ncpus ? ", " : "", cpu);
 			if (pkg >= 0)
-				cat(body, sizeof(body), " pkg %d", pkg);
+				append(body, sizeof(body), " pkg %d", pkg);
 			if (core >= 0)
-				cat(body, sizeof(body), " core %d", core);
+				append(body, sizeof(body), " core %d", core);
 			ncpus++;
 			cpu = pkg = core = -1;
 		}
@@ -276,25 +262,26 @@ static void sysctl_conditions(struct profile *p)
 				*c = '/';
 		if (procfile_line(path, v, sizeof(v)) < 0)
 			continue;
-		cat(buf, sizeof(buf), "%s%s=%s", buf[0] ? ", " : "", names[i], v);
+		append(buf, sizeof(buf), "%s%s=%s", buf[0] ? ", " : "", names[i], v);
 	}
 	add(p, "net.sysctls", buf[0] ? buf : "none readable");
 }
 
-static void netfilter_conditions(struct profile *p)
+void conditions_netfilter(char *buf, size_t len)
 {
-	char buf[VALUE_MAX] = "", count[64], *tables;
+	char count[64], *tables;
 	static const char *const names[] = {
 		"/proc/net/ip_tables_names", "/proc/net/ip6_tables_names",
 	};
 	size_t i;
 	FILE *f;
 
+	buf[0] = '\0';
 	if (procfile_line("/proc/sys/net/netfilter/nf_conntrack_count", count,
 		      sizeof(count)) == 0)
-		cat(buf, sizeof(buf), "conntrack active (%s entries)", count);
+		append(buf, len, "conntrack active (%s entries)", count);
 	else
-		cat(buf, sizeof(buf), "conntrack not loaded");
+		append(buf, len, "conntrack not loaded");
 	for (i = 0; i < 2; i++) {
 		tables = procfile_read(names[i]);
 		if (!tables)
@@ -302,7 +289,7 @@ static void netfilter_conditions(struct profile *p)
 		for (char *c = tables; *c; c++)
 			if (*c == '\n')
 				*c = c[1] ? ',' : '\0';
-		cat(buf, sizeof(buf), "; %s tables: %s", i ? "ip6" : "ip",
+		append(buf, len, "; %s tables: %s", i ? "ip6" : "ip",
 		    tables[0] ? tables : "none");
 		free(tables);
 	}
@@ -312,7 +299,7 @@ static void netfilter_conditions(struct profile *p)
 
 		pclose(f);
 		if (rules)
-			cat(buf, sizeof(buf), "; nft rules: %zu", nft_rules(rules));
+			append(buf, len, "; nft rules: %zu", nft_rules(rules));
 		free(rules);
 	}
 	if (access("/usr/sbin/nft", X_OK) == 0 &&
@@ -324,11 +311,10 @@ static void netfilter_conditions(struct profile *p)
 			for (char *c = nft; *c; c++)
 				if (*c == '\n')
 					*c = c[1] ? ',' : '\0';
-			cat(buf, sizeof(buf), "; nft: %s", nft[0] ? nft : "no tables");
+			append(buf, len, "; nft: %s", nft[0] ? nft : "no tables");
 			free(nft);
 		}
 	}
-	add(p, "net.netfilter", buf);
 }
 
 /* IRQ lines of /proc/interrupts whose name contains dev, with their
@@ -352,7 +338,7 @@ static void irqs_of(const char *interrupts, const char *dev, char *out, size_t l
 			snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irq);
 			if (procfile_line(path, aff, sizeof(aff)) < 0)
 				snprintf(aff, sizeof(aff), "?");
-			cat(out, len, "%sirq %d %.*s -> cpus %s", out[0] ? ", " : "",
+			append(out, len, "%sirq %d %.*s -> cpus %s", out[0] ? ", " : "",
 			    irq, (int)(line + n - name), name, aff);
 		}
 		line = line[n] ? line + n + 1 : NULL;
@@ -389,13 +375,13 @@ static void interface_conditions(struct profile *p)
 		irqs[0] = '\0';
 		if (interrupts && devname)
 			irqs_of(interrupts, devname, irqs, sizeof(irqs));
-		cat(buf, sizeof(buf), "%s%s (%s%s%s)", buf[0] ? "; " : "", e->d_name,
+		append(buf, sizeof(buf), "%s%s (%s%s%s)", buf[0] ? "; " : "", e->d_name,
 		    !strcmp(e->d_name, "lo") ? "loopback" : drv,
 		    irqs[0] ? ": " : ", no IRQs", irqs);
 		snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-0/rps_cpus",
 			 e->d_name);
 		if (procfile_line(path, mask, sizeof(mask)) == 0)
-			cat(rps, sizeof(rps), "%s%s rx-0 %s", rps[0] ? ", " : "",
+			append(rps, sizeof(rps), "%s%s rx-0 %s", rps[0] ? ", " : "",
 			    e->d_name, mask);
 	}
 	if (d)
@@ -408,13 +394,48 @@ static void interface_conditions(struct profile *p)
 void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
 			uint32_t message_size, int in_guest)
 {
-	char buf[64];
+	char buf[64], value[VALUE_MAX];
 
 	kernel_conditions(p, in_guest);
 	cpu_conditions(p, client_cpu, server_cpu);
-	netfilter_conditions(p);
+	/* the workload's namespaces, when it had its own, were read before
+	 * they went (conditions_netns) */
+	if (!profile_condition(p, "net.netfilter")) {
+		conditions_netfilter(value, sizeof(value));
+		add(p, "net.netfilter", value);
+	}
+	if (!profile_condition(p, "net.tc")) {
+		attached_tc(value, sizeof(value));
+		add(p, "net.tc", value);
+	}
+	if (!profile_condition(p, "net.taps")) {
+		attached_taps(value, sizeof(value));
+		add(p, "net.taps", value);
+	}
+	attached_perf_users(value, sizeof(value), getpid());
+	add(p, "host.perf_users", value);
 	sysctl_conditions(p);
 	interface_conditions(p);
 	snprintf(buf, sizeof(buf), "%u bytes", message_size);
 	add(p, "workload.message_size", buf);
+}
+
+void conditions_steal(struct profile *p, int client_cpu, int server_cpu)
+{
+	static const struct { double below; const char *text; } band[] = {
+		{ 0.01, "under 1%" }, { 0.05, "1% to 5%" },
+		{ 0.20, "5% to 20%" }, { 2, "20% or more" },
+	};
+	double steal, all;
+	char buf[VALUE_MAX];
+	size_t i;
+
+	if (!profile_steal(p, client_cpu, server_cpu, &steal, &all) || all <= 0) {
+		add(p, "cpu.steal", "unknown (no /proc/stat times of the sampled CPUs)");
+		return;
+	}
+	for (i = 0; steal / all >= band[i].below; i++)
+		;
+	snprintf(buf, sizeof(buf), "%s of the workload's CPUs' time", band[i].text);
+	add(p, "cpu.steal", buf);
 }

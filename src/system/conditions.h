@@ -28,6 +28,22 @@ void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
 void conditions_kernel_files(struct profile *p, const char *kallsyms,
 			     const char *config);
 
+/* net.netfilter, net.tc and net.taps read inside each of n network
+ * namespaces (open fds, CLONE_NEWNET) by a child that enters it, as
+ * "label: value | label: value": the workload's own namespaces, read
+ * before they are removed. conditions_capture leaves them as they are. */
+void conditions_netns(struct profile *p, const int *fds,
+		      const char *const *labels, size_t n);
+/* "conntrack active (N entries); ip tables: ...; nft rules: N" of the
+ * calling process's network namespace. */
+void conditions_netfilter(char *out, size_t len);
+
+/* cpu.steal: the steal time of the workload's CPUs over the window
+ * (profile_steal, /proc/stat), as a share of their time in bands
+ * ("1% to 5% of the workload's CPUs' time"), so that diff names a
+ * change of level, not of a tick. */
+void conditions_steal(struct profile *p, int client_cpu, int server_cpu);
+
 /* Exposed for tests. */
 /* "HZ=250, NO_HZ_IDLE, PREEMPT_DYNAMIC" from kernel config text. */
 void conditions_kconfig_summary(const char *config, char *out, size_t len);

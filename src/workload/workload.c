@@ -18,6 +18,7 @@
 #include "error.h"
 #include "workload/netns.h"
 #include "workload/saved-state.h"
+#include "system/conditions.h"
 #include "system/placement.h"
 #include "workload/tuning.h"
 #include "workload/workload-priv.h"
@@ -471,6 +472,14 @@ void workload_add_conditions(const struct workload *w, struct profile *p)
 {
 	char buf[512];
 
+	if (w->ns) {
+		/* netfilter, tc, taps of the path: the namespaces', not the host's */
+		const int fds[] = { netns_fd(w->ns, NETNS_CLIENT),
+				    netns_fd(w->ns, NETNS_RESPONDER) };
+		const char *const labels[] = { "client", "responder" };
+
+		conditions_netns(p, fds, labels, 2);
+	}
 	if (w->ns)
 		snprintf(buf, sizeof(buf), "veth pair '%s' between namespaces '%s' "
 			 "(client, %s) and '%s' (responder, %s); driver veth, "

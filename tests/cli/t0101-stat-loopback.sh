@@ -40,6 +40,9 @@ jq -e '.decomposition | .valid and .source == "tasks" and
 	(.client_ns + .responder_ns) > 0.5 * .rtt_ns and
 	(.client_ns + .responder_ns) < 1.05 * .rtt_ns' "$S" >/dev/null ||
 	fail "decomposition: $(jq -c '.decomposition' "$S")"
+# steal on the workload's CPUs (/proc/stat, in ticks): known
+jq -e '.decomposition.steal_ns | type == "number" and . >= 0' "$S" >/dev/null ||
+	fail "steal: $(jq -c '.decomposition' "$S")"
 if [ "$(jq -r .mode "$S")" = software-clock ]; then
 	jq -e '.ipc == null and ([.missing_events[].name] | index("instructions") != null)' "$S" >/dev/null ||
 		fail "software-clock mode must report instructions as not available: $(jq -c '{ipc, missing_events}' "$S")"

@@ -85,6 +85,53 @@ static void test_capture(void **state)
 	profile_free(&p);
 }
 
+/* cpu.steal in bands of the workload's CPUs' time, so a tick is no change */
+static void test_steal(void **state)
+{
+	struct profile_cpu c[2] = {
+		{ .cpu = 0, .user_ns = 40, .idle_ns = 50, .other_ns = 10 },
+		{ .cpu = 1, .user_ns = 100 },
+	};
+	static const struct { uint64_t steal; const char *want; } cases[] = {
+		{ 0, "under 1% of the workload's CPUs' time" },
+		{ 1, "under 1% of the workload's CPUs' time" },
+		{ 2, "1% to 5% of the workload's CPUs' time" },
+		{ 10, "5% to 20% of the workload's CPUs' time" },
+		{ 40, "20% or more of the workload's CPUs' time" },
+	};
+	struct profile p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&p, 0, sizeof(p));
+		/* 200 ns in all: steal taken from idle */
+		c[0].other_ns = cases[i].steal;
+		c[0].idle_ns = 60 - cases[i].steal;
+		p.cpu_times = c;
+		p.ncpu_times = 2;
+		conditions_steal(&p, -1, -1);
+		assert_string_equal(profile_condition(&p, "cpu.steal"), cases[i].want);
+		/* the workload on cpu 1 alone: cpu 0's steal is not its own */
+		p.cpu_times = NULL;
+		p.ncpu_times = 0;
+		profile_free(&p);
+		memset(&p, 0, sizeof(p));
+		p.cpu_times = c;
+		p.ncpu_times = 2;
+		conditions_steal(&p, 1, 1);
+		assert_string_equal(profile_condition(&p, "cpu.steal"),
+				    "under 1% of the workload's CPUs' time");
+		p.cpu_times = NULL;
+		p.ncpu_times = 0;
+		profile_free(&p);
+	}
+	memset(&p, 0, sizeof(p));
+	conditions_steal(&p, -1, -1);
+	assert_non_null(strstr(profile_condition(&p, "cpu.steal"), "unknown"));
+	profile_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -92,6 +139,7 @@ int main(void)
 		cmocka_unit_test(test_cpuinfo),
 		cmocka_unit_test(test_text_size),
 		cmocka_unit_test(test_capture),
+		cmocka_unit_test(test_steal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

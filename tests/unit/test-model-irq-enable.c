@@ -3,7 +3,8 @@
  * reports/model-irq-enable.c and model-workload.c on a profile built by
  * hand: a sample at an irq-enable point charged to its caller through
  * the callchain, the idle task's samples idle unless interrupt work is
- * on their stack, and the workload's busy time apart from other tasks'.
+ * on their stack, the workload's busy time apart from other tasks', and
+ * a helper's samples (siphash) in the bucket of the caller.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -27,20 +28,23 @@ static const struct sym_entry ksyms[] = {
 	{ 0x4000, 0x100, 't', "default_idle_call", NULL },
 	{ 0x5000, 0x100, 't', "asm_sysvec_apic_timer_interrupt", NULL },
 	{ 0x6000, 0x100, 't', "mystery_fn", NULL },
+	{ 0x7000, 0x100, 't', "__siphash_unaligned", NULL },
+	{ 0x7100, 0x100, 't', "hash_conntrack_raw", NULL },
+	{ 0x7200, 0x100, 't', "get_rps_cpu", NULL },
 };
 
 /* cpu-clock at 1000 ns, 100 round trips, client and server on CPU 0 */
 static const struct profile_sample samples[] = {
 	/* at the irq-enable point: 100 ns/RT, all the caller's */
-	{ 0, 0, 0x2010, ROLE_CLIENT, 10, 10000, 0, 0 },
+	{ 0, 0, 0x2010, ROLE_CLIENT, 10, 10000, 0, 0, 0 },
 	/* the halt no rule names: idle by context, 200 */
-	{ 0, 0, 0x3010, ROLE_IDLE, 20, 20000, 0, 0 },
+	{ 0, 0, 0x3010, ROLE_IDLE, 20, 20000, 0, 0, 0 },
 	/* a vague function of the idle task: half under an interrupt */
-	{ 0, 0, 0x6010, ROLE_IDLE, 8, 8000, 0, 0 },
+	{ 0, 0, 0x6010, ROLE_IDLE, 8, 8000, 0, 0, 0 },
 	/* no symbol, no stack, idle task: idle */
-	{ 0, 0, 0x9000, ROLE_IDLE, 2, 2000, 0, 0 },
+	{ 0, 0, 0x9000, ROLE_IDLE, 2, 2000, 0, 0, 0 },
 	/* another task on CPU 1 */
-	{ 0, 1, 0x6010, ROLE_OTHER, 5, 5000, 0, 0 },
+	{ 0, 1, 0x6010, ROLE_OTHER, 5, 5000, 0, 0, 0 },
 };
 
 static uint64_t st_a[] = { 0x2010, 0x2110, 0x1010 };
@@ -187,6 +191,48 @@ static void test_no_callchains(void **state)
 	assert_true(fabs(fn(&fx->m, "mystery_fn", "idle") - 80) < 1e-9);
 }
 
+/* siphash called by conntrack (3 of 4 stacks) and by RPS's flow hash:
+ * each share in its caller's bucket, in any mode; without a callchain
+ * in the helper's own bucket. */
+static void test_helper_takes_caller_bucket(void **state)
+{
+	static const struct profile_sample hs[] = {
+		{ 0, 0, 0x7010, ROLE_CLIENT, 10, 10000, 0, 0, 0 },
+	};
+	static uint64_t st_ct[] = { 0x7010, 0x7110 };
+	static uint64_t st_rps[] = { 0x7010, 0x7210 };
+	static struct profile_stack hst[] = {
+		{ 0, ROLE_CLIENT, 3, 3000, 2, st_ct },
+		{ 0, ROLE_CLIENT, 1, 1000, 2, st_rps },
+	};
+	struct fixture *fx = *state;
+	size_t i;
+	int seen = 0;
+
+	memcpy(fx->smp, hs, sizeof(hs));
+	fx->p.nsamples = 1;
+	fx->p.stacks = hst;
+	fx->p.nstacks = 2;
+	fx->p.mode = "hardware";
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_true(fabs(fn(&fx->m, "__siphash_unaligned", "netfilter") - 75) < 1e-9);
+	assert_true(fabs(fn(&fx->m, "__siphash_unaligned", "net-core") - 25) < 1e-9);
+	assert_true(fn(&fx->m, "__siphash_unaligned", "hash") == 0);
+	for (i = 0; i < fx->m.nfunctions; i++)
+		if (!strcmp(fx->m.functions[i].bucket, "netfilter")) {
+			assert_non_null(strstr(fx->m.functions[i].rule,
+				"(the bucket of its caller hash_conntrack_raw)"));
+			seen = 1;
+		}
+	assert_true(seen);
+	model_free(&fx->m);
+	memset(&fx->m, 0, sizeof(fx->m));
+	memcpy(fx->smp, hs, sizeof(hs));
+	fx->p.nstacks = 0;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_true(fabs(fn(&fx->m, "__siphash_unaligned", "hash") - 100) < 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +241,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_workload_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hardware_not_charged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_callchains, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_helper_takes_caller_bucket, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

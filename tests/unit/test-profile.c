@@ -125,9 +125,9 @@ static void make_profile(struct profile *p)
 	p->samples = calloc(2, sizeof(*p->samples));
 	/* above 2^53: must survive JSON without losing bits */
 	p->samples[0] = (struct profile_sample){ 0, 1, 0xffffffff81a2b3c5ULL,
-						 ROLE_CLIENT, 10, 1000003, 0, 0 };
+						 ROLE_CLIENT, 10, 1000003, 0, 0, 0 };
 	p->samples[1] = (struct profile_sample){ 0, 0, 0xffffffffc0001234ULL,
-						 ROLE_IDLE, 3, 300000, 1, 0 };
+						 ROLE_IDLE, 3, 300000, 1, 0, 0 };
 	p->nksyms = 2;
 	p->ksyms = calloc(2, sizeof(*p->ksyms));
 	p->ksyms[0] = (struct profile_ksym){ 0xffffffff81a2b000ULL, 0x1000, 'T',

@@ -168,7 +168,7 @@ static void test_two_events_width(void **state)
 
 	add_event(&fx->p, "instructions", "instructions", 2000)->samples = 145;
 	fx->p.samples[fx->p.nsamples++] = (struct profile_sample){
-		1, 0, 0x1111, ROLE_CLIENT, 3, 6000, 0, 0 };
+		1, 0, 0x1111, ROLE_CLIENT, 3, 6000, 0, 0, 0 };
 	assert_int_equal(render(fx, &o), 0);
 	assert_true(longest_line(fx->out) <= 100);
 	/* a second per-RT column fits in 100 columns */
@@ -197,7 +197,7 @@ static void test_module_column(void **state)
 	assert_int_equal(symbolizer_open_entries(&fx->s, syms,
 			 sizeof(syms) / sizeof(syms[0]), NULL), 0);
 	fx->p.samples[fx->p.nsamples++] =
-		(struct profile_sample){ 0, 1, 0x5010, ROLE_RESPONDER, 30, 30000, 0, 0 };
+		(struct profile_sample){ 0, 1, 0x5010, ROLE_RESPONDER, 30, 30000, 0, 0, 0 };
 	assert_int_equal(render(fx, NULL), 0);
 	line = strstr(fx->out, " module ");
 	assert_non_null(line);

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tc, packet taps and other profilers: what the issue 34 runs found
+ * changing a round trip without any condition naming it (500 u32
+ * filters on lo, a tcpdump, a perf record beside perpkt).
+ */
+#include "system/attached.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+
+#include "system/append.h"
+#include "system/procfile.h"
+
+/* A filter itself, not a header or a u32 hash table: it has a handle,
+ * or a u32 key node "fh 800::800". */
+static int filter_node(const char *line, size_t n)
+{
+	const char *fh = memmem(line, n, " fh ", 4);
+
+	if (memmem(line, n, " handle ", 8))
+		return 1;
+	if (!fh)
+		return 0;
+	fh += 4;
+	while (fh < line + n && isxdigit((unsigned char)*fh))
+		fh++;
+	return fh + 1 < line + n && fh[0] == ':' && fh[1] == ':';
+}
+
+static int seen_before(char **seen, const char *line, size_t n)
+{
+	size_t have = *seen ? strlen(*seen) : 0;
+	const char *s = *seen;
+	char *grown;
+
+	while (s && *s) {
+		size_t m = strcspn(s, "\n");
+
+		if (m == n && !memcmp(s, line, n))
+			return 1;
+		s += m + (s[m] == '\n');
+	}
+	grown = realloc(*seen, have + n + 2);
+	if (!grown)
+		return 0;
+	memcpy(grown + have, line, n);
+	grown[have + n] = '\n';
+	grown[have + n + 1] = '\0';
+	*seen = grown;
+	return 0;
+}
+
+void attached_tc_count(const char *text, char **seen, size_t *filters,
+		       size_t *actions)
+{
+	const char *line = text;
+	int counting = 0;
+
+	while (line && *line) {
+		size_t n = strcspn(line, "\n");
+
+		if (!strncmp(line, "filter ", 7)) {
+			counting = filter_node(line, n) && !seen_before(seen, line, n);
+			*filters += counting;
+		} else if (counting && memmem(line, n, "action order ", 13)) {
+			(*actions)++;
+		}
+		line = line[n] ? line + n + 1 : NULL;
+	}
+}
+
+/* Filters under one attachment point: "parent 1:", "ingress", "egress". */
+static void count_at(const char *dev, const char *where, const char *handle,
+		     char **seen, size_t *filters, size_t *actions)
+{
+	char *argv[] = { "tc", "filter", "show", "dev", (char *)dev,
+			 (char *)where, (char *)handle, NULL };
+	char *text = procfile_command(argv);
+
+	if (text)
+		attached_tc_count(text, seen, filters, actions);
+	free(text);
+}
+
+/* One interface's qdiscs from `tc qdisc show` lines "qdisc KIND HANDLE
+ * dev DEV ...", and the filters and actions under them. */
+static void tc_of(const char *qdiscs, const char *dev, char *out, size_t len)
+{
+	size_t filters = 0, actions = 0, k = 0;
+	const char *line = qdiscs;
+	char *seen = NULL;
+
+	append(out, len, "%s%s:", out[0] ? "; " : "", dev);
+	while (line && *line) {
+		size_t n = strcspn(line, "\n");
+		char kind[32], handle[32], d[IF_NAMESIZE + 1];
+
+		if (sscanf(line, "qdisc %31s %31s dev %16s", kind, handle, d) == 3 &&
+		    !strcmp(d, dev)) {
+			append(out, len, "%s %s", k++ ? "," : "", kind);
+			if (!strcmp(kind, "clsact")) {
+				count_at(dev, "ingress", NULL, &seen, &filters, &actions);
+				count_at(dev, "egress", NULL, &seen, &filters, &actions);
+			} else if (!strcmp(kind, "ingress")) {
+				count_at(dev, "ingress", NULL, &seen, &filters, &actions);
+			} else if (strcmp(handle, "0:")) {
+				count_at(dev, "parent", handle, &seen, &filters, &actions);
+			}
+		}
+		line = line[n] ? line + n + 1 : NULL;
+	}
+	free(seen);
+	if (!k)
+		append(out, len, " no qdisc");
+	if (filters || actions)
+		append(out, len, ", %zu filter%s, %zu action%s", filters,
+		    filters == 1 ? "" : "s", actions, actions == 1 ? "" : "s");
+}
+
+void attached_tc(char *out, size_t len)
+{
+	char *argv[] = { "tc", "qdisc", "show", NULL };
+	char *qdiscs = procfile_command(argv);
+	struct if_nameindex *ifs, *i;
+
+	out[0] = '\0';
+	if (!qdiscs) {
+		snprintf(out, len, "unknown (cannot run 'tc qdisc show': iproute2)");
+		return;
+	}
+	ifs = if_nameindex();
+	for (i = ifs; i && i->if_index; i++)
+		tc_of(qdiscs, i->if_name, out, len);
+	if (ifs)
+		if_freenameindex(ifs);
+	free(qdiscs);
+	if (!out[0])
+		snprintf(out, len, "no interfaces");
+}
+
+/* comm of the process holding socket inode `ino` ("?" when none
+ * found: a socket of another PID namespace, or gone). */
+static void socket_owner(unsigned long ino, char *comm, size_t len)
+{
+	char want[64], path[600], link[64];
+	DIR *proc = opendir("/proc"), *fds;
+	struct dirent *p, *f;
+
+	snprintf(comm, len, "?");
+	snprintf(want, sizeof(want), "socket:[%lu]", ino);
+	while (proc && (p = readdir(proc))) {
+		if (!isdigit((unsigned char)p->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
+		fds = opendir(path);
+		while (fds && (f = readdir(fds))) {
+			ssize_t n;
+
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s", p->d_name,
+				 f->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = '\0';
+			if (strcmp(link, want))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/comm", p->d_name);
+			procfile_line(path, comm, len);
+			closedir(fds);
+			closedir(proc);
+			return;
+		}
+		if (fds)
+			closedir(fds);
+	}
+	if (proc)
+		closedir(proc);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "N open: a, b" from entries sorted, so two runs compare as text. */
+static void join_sorted(char **v, size_t n, char *out, size_t len)
+{
+	size_t i;
+
+	if (!n) {
+		snprintf(out, len, "none");
+		return;
+	}
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (i = 0; i < n; i++)
+		append(out, len, "%s%s", i ? ", " : "", v[i]);
+}
+
+void attached_taps(char *out, size_t len)
+{
+	char *text = procfile_read("/proc/self/net/packet"), *line, *v[64];
+	size_t n = 0, i;
+
+	out[0] = '\0';
+	if (!text) {
+		snprintf(out, len, "unknown (no /proc/net/packet: AF_PACKET not built)");
+		return;
+	}
+	/* sk RefCnt Type Proto Iface R Rmem User Inode */
+	for (line = strchr(text, '\n'); line && line[1] && n < 64;
+	     line = strchr(line + 1, '\n')) {
+		char sk[32], comm[64], ifname[IF_NAMESIZE] = "any";
+		unsigned long ino, user;
+		unsigned int ref, type, proto, iface, r, rmem;
+
+		if (sscanf(line + 1, "%31s %u %u %x %u %u %u %lu %lu", sk, &ref,
+			   &type, &proto, &iface, &r, &rmem, &user, &ino) != 9)
+			continue;
+		if (iface && !if_indextoname(iface, ifname))
+			snprintf(ifname, sizeof(ifname), "ifindex %u", iface);
+		socket_owner(ino, comm, sizeof(comm));
+		if (asprintf(&v[n], "%s on %s", comm, ifname) >= 0)
+			n++;
+	}
+	free(text);
+	if (n)
+		snprintf(out, len, "%zu open: ", n);
+	join_sorted(v, n, out + strlen(out), len - strlen(out));
+	for (i = 0; i < n; i++)
+		free(v[i]);
+}
+
+/* Whether process `pid` has a perf_event file descriptor. */
+static int holds_perf_event(const char *pid)
+{
+	char path[600], link[64];
+	DIR *fds;
+	struct dirent *f;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
+	fds = opendir(path);
+	while (fds && !found && (f = readdir(fds))) {
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/%s/fd/%s", pid, f->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n > 0) {
+			link[n] = '\0';
+			found = !strcmp(link, "anon_inode:[perf_event]");
+		}
+	}
+	if (fds)
+		closedir(fds);
+	return found;
+}
+
+void attached_perf_users(char *out, size_t len, pid_t self)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *p;
+	char *v[64], path[300], comm[64];
+	size_t n = 0, i;
+
+	out[0] = '\0';
+	while (proc && (p = readdir(proc)) && n < 64) {
+		if (!isdigit((unsigned char)p->d_name[0]) ||
+		    atol(p->d_name) == (long)self || !holds_perf_event(p->d_name))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", p->d_name);
+		if (procfile_line(path, comm, sizeof(comm)) < 0)
+			continue;
+		v[n] = strdup(comm);
+		n += v[n] != NULL;
+	}
+	if (proc)
+		closedir(proc);
+	join_sorted(v, n, out, len);
+	for (i = 0; i < n; i++)
+		free(v[i]);
+}
