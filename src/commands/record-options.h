@@ -16,7 +16,8 @@
 "  -w, --warmup SECS      ping-pong before the window opens (default 1)\n" \
 "  -n, --count N          stop after N round trips in the window\n" \
 "      --transport NAME   udp (default), tcp, pipe or icmp\n" \
-"  -s, --size BYTES       message payload size (default 40)\n" \
+"  -s, --size REQ[,RESP]  request and reply payload bytes, as netperf's\n" \
+"                         -r (default 40 both ways, at most 65507)\n" \
 "      --gap TIME         pause between round trips (e.g. 100us)\n" \
 "      --gap-mode MODE    sleep (default) or spin through the gap\n" \
 "      --net NAME         loopback (default) or veth: two namespaces\n" \

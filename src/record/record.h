@@ -48,7 +48,8 @@ struct builtin_request {
 	const char *remote_cpus;   /* --remote-cpus all|LIST, NULL: serve's
 				    * responder CPU */
 	const char *echo;          /* --echo HOST:PORT */
-	uint32_t message_size;
+	uint32_t message_size;     /* --size REQ[,RESP]: REQ */
+	uint32_t reply_size;       /* RESP; 0: as REQ */
 	uint64_t gap_ns;           /* --gap */
 	int gap_spin;              /* --gap-mode spin */
 	const char *rps_cpus;      /* --rps-cpus MASK */

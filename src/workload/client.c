@@ -144,7 +144,9 @@ void workload_client_main(struct workload *w)
 	struct shared *sh = w->sh;
 	struct transport *t = w->t;
 	const struct transport_ops *ops = t->ops;
-	size_t size = w->size, seqlen = size < 8 ? size : 8;
+	size_t size = w->size, reply = w->reply_size;
+	/* the sequence number is what request and reply both hold */
+	size_t seqlen = size < reply ? size : reply;
 	char sbuf[TRANSPORT_MAX_MESSAGE], rbuf[TRANSPORT_MAX_MESSAGE + 1];
 	uint64_t answered[SEQ_RING] = { 0 };
 	struct client_state cs = { 0 };
@@ -153,6 +155,8 @@ void workload_client_main(struct workload *w)
 	int ph;
 	ssize_t n;
 
+	if (seqlen > 8)
+		seqlen = 8;
 	w->cs = &cs;
 	if (ops->client_open(t, sh->error[ROLE_CLIENT], CHILD_ERROR_LEN) < 0)
 		_exit(1);
@@ -173,7 +177,7 @@ void workload_client_main(struct workload *w)
 					   strerror(errno));
 		for (;;) {
 			n = ops->recv(t, rbuf, sizeof(rbuf));
-			if (n == (ssize_t)size && !memcmp(rbuf, sbuf, seqlen))
+			if (n == (ssize_t)reply && !memcmp(rbuf, sbuf, seqlen))
 				break;
 			if (n >= 0) {
 				count_stray(&cs, answered, rbuf, seqlen);

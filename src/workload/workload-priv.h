@@ -110,6 +110,7 @@ struct workload {
 	int reaped[2];
 	int cpu[2];
 	uint32_t size;
+	uint32_t reply_size;	/* what the client waits for */
 	int *fds;
 	int nfds;
 	int window_marks;        /* execute the window's marks (marks.h) */

@@ -170,6 +170,19 @@ static int check_config(const struct workload_config *c,
 	if (c->message_size < 1 || c->message_size > TRANSPORT_MAX_MESSAGE)
 		return error("invalid message size '%u': use 1 to %u bytes",
 			     c->message_size, TRANSPORT_MAX_MESSAGE);
+	if (c->reply_size > TRANSPORT_MAX_MESSAGE)
+		return error("invalid reply size '%u': use 1 to %u bytes",
+			     c->reply_size, TRANSPORT_MAX_MESSAGE);
+	/* an echo answers what it was sent; serve's protocol has one size */
+	if (c->reply_size && c->reply_size != c->message_size) {
+		if ((*ops)->no_responder || c->echo)
+			return error("--size REQ,RESP needs a responder of perpkt's "
+				     "own: %s echoes the request",
+				     c->echo ? "an echo service" : "the kernel");
+		if (c->peer)
+			return error("--size REQ,RESP is not implemented for "
+				     "--peer yet: give one size");
+	}
 	if (c->nwindow_fds < 0 || (c->nwindow_fds > 0 && !c->window_fds))
 		return error("invalid perf fd list for the workload window");
 	if (c->gap_ns > 10000000000ull)
@@ -238,6 +251,7 @@ static int setup_network(struct workload *w, const struct workload_config *c,
 	snprintf(w->network, sizeof(w->network), "%s", net);
 	tc->addr.sin_family = AF_INET;
 	tc->size = c->message_size;
+	tc->reply_size = c->reply_size;
 	if (c->peer) {
 		if (peer_setup(w, c, tc) < 0)
 			return -1;
@@ -286,6 +300,7 @@ int workload_start(struct workload **out, const struct workload_config *c)
 	w->cpu[ROLE_CLIENT] = c->client_cpu;
 	w->cpu[ROLE_RESPONDER] = c->server_cpu;
 	w->size = c->message_size;
+	w->reply_size = c->reply_size ? c->reply_size : c->message_size;
 	w->count = c->count;
 	w->gap_ns = c->gap_ns;
 	w->gap_spin = c->gap_spin;
@@ -499,6 +514,13 @@ void workload_add_conditions(const struct workload *w, struct profile *p)
 	else
 		snprintf(buf, sizeof(buf), "none");
 	profile_add_condition(p, "workload.gap", buf);
+	if (w->reply_size != w->size) {
+		snprintf(buf, sizeof(buf), "%u bytes", w->reply_size);
+		profile_add_condition(p, "workload.reply_size", buf);
+		snprintf(buf, sizeof(buf), "%u (%u request + %u reply)",
+			 w->size + w->reply_size, w->size, w->reply_size);
+		profile_add_condition(p, "workload.bytes_per_rt", buf);
+	}
 	if (w->count) {
 		snprintf(buf, sizeof(buf), "%llu round trips",
 			 (unsigned long long)w->count);

@@ -23,7 +23,8 @@ struct workload_config {
 	const char *network;     /* "loopback" (NULL) or "veth" */
 	int client_cpu;
 	int server_cpu;          /* ignored with peer, echo or icmp */
-	uint32_t message_size;   /* payload bytes */
+	uint32_t message_size;   /* payload bytes of a request */
+	uint32_t reply_size;     /* of a reply; 0: as message_size */
 	const int *window_fds;   /* perf fds to ENABLE/DISABLE at the window */
 	int nwindow_fds;
 	int window_marks;        /* 1: the client also executes the window's
