@@ -246,6 +246,13 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 	case OPT_NO_WAIT:
 		o->builtin.no_wait = 1;
 		break;
+	case OPT_BUSY:
+		o->builtin.nbusy = parse_cpu_list(arg, o->builtin.busy_cpus,
+						  BUSY_MAX);
+		if (o->builtin.nbusy <= 0)
+			return o->builtin.nbusy ? -1 :
+			       error("invalid --busy '%s': no CPU", arg);
+		break;
 	case OPT_PEER_KEY:
 		o->builtin.peer_key = arg;
 		break;

@@ -36,6 +36,8 @@
 "      --irq-cpu N        move the interface's IRQs to CPU N for the run\n" \
 "                         (with --net nic, as --rps-cpus: the\n" \
 "                         responder guest's NIC)\n" \
+"      --busy CPUS        a user-space spinner on each of CPUS (e.g. 0-3)\n" \
+"                         for the warm-up and the windows: role 'busy'\n" \
 "      --no-wait          fail at once while another perpkt is changing\n" \
 "                         the system (--rps-cpus, --net veth), rather\n" \
 "                         than wait for it to put it back\n" \
@@ -67,6 +69,7 @@ enum record_option_code {
 	OPT_RPS_CPUS,
 	OPT_IRQ_CPU,
 	OPT_NO_WAIT,
+	OPT_BUSY,
 	OPT_PEER_KEY,
 	/* what is counted, and how */
 	OPT_USER,
@@ -114,6 +117,7 @@ enum record_option_code {
 	{ "rps-cpus", required_argument, NULL, OPT_RPS_CPUS }, \
 	{ "irq-cpu", required_argument, NULL, OPT_IRQ_CPU }, \
 	{ "no-wait", no_argument, NULL, OPT_NO_WAIT }, \
+	{ "busy", required_argument, NULL, OPT_BUSY }, \
 	{ "peer-key", required_argument, NULL, OPT_PEER_KEY }, \
 	{ "no-fallback", no_argument, NULL, OPT_NO_FALLBACK }, \
 	{ "per", required_argument, NULL, OPT_PER }, \
