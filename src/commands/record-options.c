@@ -246,6 +246,11 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 	case OPT_NO_WAIT:
 		o->builtin.no_wait = 1;
 		break;
+	case OPT_BURST:
+		if (parse_u64(arg, "--burst", 1, WORKLOAD_BURST_MAX, &v))
+			return -1;
+		o->builtin.burst = (int)v;
+		break;
 	case OPT_BUSY:
 		o->builtin.nbusy = parse_cpu_list(arg, o->builtin.busy_cpus,
 						  BUSY_MAX);

@@ -19,6 +19,8 @@
 "  -s, --size REQ[,RESP]  request and reply payload bytes, as netperf's\n" \
 "                         -r (default 40 both ways, at most 65507)\n" \
 "      --gap TIME         pause between round trips (e.g. 100us)\n" \
+"      --burst N          N requests in flight (udp, tcp), as netperf's\n" \
+"                         first burst; latency per request (default 1)\n" \
 "      --gap-mode MODE    sleep (default) or spin through the gap\n" \
 "      --net NAME         loopback (default) or veth: two namespaces\n" \
 "                         made by perpkt, joined by a veth pair; or,\n" \
@@ -70,6 +72,7 @@ enum record_option_code {
 	OPT_IRQ_CPU,
 	OPT_NO_WAIT,
 	OPT_BUSY,
+	OPT_BURST,
 	OPT_PEER_KEY,
 	/* what is counted, and how */
 	OPT_USER,
@@ -118,6 +121,7 @@ enum record_option_code {
 	{ "irq-cpu", required_argument, NULL, OPT_IRQ_CPU }, \
 	{ "no-wait", no_argument, NULL, OPT_NO_WAIT }, \
 	{ "busy", required_argument, NULL, OPT_BUSY }, \
+	{ "burst", required_argument, NULL, OPT_BURST }, \
 	{ "peer-key", required_argument, NULL, OPT_PEER_KEY }, \
 	{ "no-fallback", no_argument, NULL, OPT_NO_FALLBACK }, \
 	{ "per", required_argument, NULL, OPT_PER }, \

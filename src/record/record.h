@@ -53,6 +53,7 @@ struct builtin_request {
 	uint32_t reply_size;       /* RESP; 0: as REQ */
 	int busy_cpus[BUSY_MAX]; /* --busy CPUS: a spinner on each */
 	int nbusy;
+	int burst;                 /* --burst N: requests in flight */
 	uint64_t gap_ns;           /* --gap */
 	int gap_spin;              /* --gap-mode spin */
 	const char *rps_cpus;      /* --rps-cpus MASK */

@@ -74,7 +74,7 @@ static int prepare(struct record_workload *base)
 		.transport = b->rq->transport, .network = b->rq->network,
 		.peer = b->rq->peer, .peer_key = b->rq->peer_key,
 		.echo = b->rq->echo, .message_size = b->rq->message_size,
-		.reply_size = b->rq->reply_size,
+		.reply_size = b->rq->reply_size, .burst = b->rq->burst,
 		.gap_ns = b->rq->gap_ns, .client_cpu = b->client,
 		.server_cpu = b->server }))
 		return -1;
@@ -218,7 +218,7 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 		.pin_self = b->self >= 0, .self_cpu = b->self,
 		.client_cpu = b->client, .server_cpu = b->server,
 		.message_size = rq->message_size,
-		.reply_size = rq->reply_size,
+		.reply_size = rq->reply_size, .burst = rq->burst,
 		.window_fds = fds, .nwindow_fds = nfds,
 		.window_marks = rq->window_marks,
 	};
