@@ -195,6 +195,15 @@ static void check_phase(struct workload *w, struct client_state *cs)
  * previous reply to this one, so the samples tile the window exactly.
  * With a gap, a sample runs from the send to the reply instead.
  */
+/* recv failed other than by the tick's EINTR: the run fails. */
+static void recv_failed(struct workload *w)
+{
+	workload_child_fail(w, ROLE_CLIENT, "workload client cannot receive: %s",
+			    errno == ECONNRESET ?
+			    "the responder closed the connection" :
+			    strerror(errno));
+}
+
 /* Send request `seq` (its number in its first 8 bytes). */
 static void send_request(struct workload *w, char *sbuf, uint64_t seq)
 {
@@ -257,11 +266,7 @@ static void client_burst(struct workload *w, struct client_state *cs,
 		n = ops->recv(w->t, rbuf, rlen);
 		if (n < 0) {
 			if (errno != EINTR)
-				workload_child_fail(w, ROLE_CLIENT,
-					   "workload client cannot receive: %s",
-					   errno == ECONNRESET ?
-					   "the responder closed the connection" :
-					   strerror(errno));
+				recv_failed(w);
 			/* a tick: give up on what waited too long, send anew */
 			for (s = f.seq > SEQ_RING ? f.seq - SEQ_RING + 1 : 1;
 			     s <= f.seq; s++) {
@@ -338,11 +343,7 @@ void workload_client_main(struct workload *w)
 				continue;
 			}
 			if (errno != EINTR)
-				workload_child_fail(w, ROLE_CLIENT,
-					   "workload client cannot receive: %s",
-					   errno == ECONNRESET ?
-					   "the responder closed the connection" :
-					   strerror(errno));
+				recv_failed(w);
 			if (client_ticks - sent_tick > TIMEOUT_TICKS)
 				break;
 		}
