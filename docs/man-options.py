@@ -40,7 +40,7 @@ def section(perpkt, cmd):
     out = subprocess.run([perpkt, cmd, "--help"], capture_output=True, text=True).stdout
     items = []
     for line in out.splitlines():
-        m = re.match(r"^ {2,6}(-\w, )?(--[a-z][a-z0-9-]*)( [A-Z][A-Z\[\]:|]*)?\s+(.*)$", line)
+        m = re.match(r"^ {2,6}(-\w, )?(--[a-z][a-z0-9-]*)( [A-Z][A-Z\[\]:|,]*)?\s+(.*)$", line)
         if m:
             items.append([m.group(1), m.group(2), (m.group(3) or "").strip(), m.group(4)])
         elif items and re.match(r"^\s{20,}\S", line):

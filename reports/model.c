@@ -40,6 +40,7 @@ static const char *const role_names[MODEL_ROLE_MAX] = {
 	[MODEL_ROLE_SELF] = "perpkt",
 	[MODEL_ROLE_OTHER] = "other",
 	[MODEL_ROLE_WORKLOAD] = "workload",
+	[MODEL_ROLE_BUSY] = "busy",
 };
 
 static const char *const by_names[MODEL_BY_MAX] = {
@@ -286,6 +287,8 @@ static enum model_role sample_role(const struct profile_sample *sm,
 		return MODEL_ROLE_SELF;
 	case ROLE_WORKLOAD:
 		return MODEL_ROLE_WORKLOAD;
+	case ROLE_BUSY:
+		return MODEL_ROLE_BUSY;
 	case ROLE_IDLE:
 		return strcmp(bucket, MODEL_IDLE_BUCKET) ?
 			MODEL_ROLE_IDLE_CTX : MODEL_ROLE_IDLE;
@@ -312,9 +315,13 @@ static int group_samples(struct model *m, const struct addr_info *addrs,
 	roles->n = MODEL_ROLE_WORKLOAD;
 	for (i = 0; i < p->ntasks; i++)
 		if (p->tasks[i].role == ROLE_WORKLOAD)
-			roles->n = MODEL_ROLE_MAX;
+			roles->n = MODEL_ROLE_BUSY;
 	for (i = 0; i < m->nsamples; i++)
 		if (m->samples[i].role == ROLE_WORKLOAD)
+			roles->n = MODEL_ROLE_BUSY;
+	/* --busy: its row, after an empty workload row in a built-in run */
+	for (i = 0; i < m->nsamples; i++)
+		if (m->samples[i].role == ROLE_BUSY)
 			roles->n = MODEL_ROLE_MAX;
 	/* every row up to n owns its name: model_free() frees n of them */
 	for (i = 0; i < MODEL_ROLE_MAX; i++) {

@@ -59,6 +59,7 @@ enum model_role {
 	MODEL_ROLE_OTHER,
 	MODEL_ROLE_WORKLOAD,   /* record -- CMD / -p: only such profiles
 				* have this row */
+	MODEL_ROLE_BUSY,       /* --busy's spinners: only such profiles */
 	MODEL_ROLE_MAX,
 };
 

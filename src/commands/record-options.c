@@ -79,6 +79,35 @@ static int parse_pids(const char *s, struct record_options *o)
 
 /* -- CMD and -p bring their own traffic: the built-in's options and
  * round trips have no meaning there, and a count needs a workload. */
+/* --size REQ[,RESP], as netperf's -r; 65507 is the largest UDP payload
+ * over IPv4, and every transport's buffers are sized for it. */
+static int parse_sizes(const char *arg, struct builtin_request *b)
+{
+	const char *comma = strchr(arg, ',');
+	char req[32];
+	uint64_t v;
+
+	if (!comma) {
+		if (parse_u64(arg, "--size", 1, 65507, &v))
+			return -1;
+		b->message_size = (uint32_t)v;
+		b->reply_size = 0;
+		return 0;
+	}
+	if ((size_t)(comma - arg) >= sizeof(req))
+		return error("invalid --size '%s': expected REQ[,RESP] bytes, "
+			     "e.g. 100,2000", arg);
+	memcpy(req, arg, comma - arg);
+	req[comma - arg] = '\0';
+	if (parse_u64(req, "--size request", 1, 65507, &v))
+		return -1;
+	b->message_size = (uint32_t)v;
+	if (parse_u64(comma + 1, "--size reply", 1, 65507, &v))
+		return -1;
+	b->reply_size = (uint32_t)v;
+	return 0;
+}
+
 static int check_own_workload(struct record_options *o)
 {
 	int own = o->own.argv || o->own.nattach;
@@ -217,13 +246,24 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 	case OPT_NO_WAIT:
 		o->builtin.no_wait = 1;
 		break;
+	case OPT_BURST:
+		if (parse_u64(arg, "--burst", 1, WORKLOAD_BURST_MAX, &v))
+			return -1;
+		o->builtin.burst = (int)v;
+		break;
+	case OPT_BUSY:
+		o->builtin.nbusy = parse_cpu_list(arg, o->builtin.busy_cpus,
+						  BUSY_MAX);
+		if (o->builtin.nbusy <= 0)
+			return o->builtin.nbusy ? -1 :
+			       error("invalid --busy '%s': no CPU", arg);
+		break;
 	case OPT_PEER_KEY:
 		o->builtin.peer_key = arg;
 		break;
 	case 's':
-		if (parse_u64(arg, "--size", 1, 65507, &v))
+		if (parse_sizes(arg, &o->builtin))
 			return -1;
-		o->builtin.message_size = (uint32_t)v;
 		break;
 	case OPT_NO_FALLBACK:
 		o->sampling.no_fallback = 1;

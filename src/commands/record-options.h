@@ -16,8 +16,11 @@
 "  -w, --warmup SECS      ping-pong before the window opens (default 1)\n" \
 "  -n, --count N          stop after N round trips in the window\n" \
 "      --transport NAME   udp (default), tcp, pipe or icmp\n" \
-"  -s, --size BYTES       message payload size (default 40)\n" \
+"  -s, --size REQ[,RESP]  request and reply payload bytes, as netperf's\n" \
+"                         -r (default 40 both ways, at most 65507)\n" \
 "      --gap TIME         pause between round trips (e.g. 100us)\n" \
+"      --burst N          N requests in flight (udp, tcp), as netperf's\n" \
+"                         first burst; latency per request (default 1)\n" \
 "      --gap-mode MODE    sleep (default) or spin through the gap\n" \
 "      --net NAME         loopback (default) or veth: two namespaces\n" \
 "                         made by perpkt, joined by a veth pair; or,\n" \
@@ -35,6 +38,8 @@
 "      --irq-cpu N        move the interface's IRQs to CPU N for the run\n" \
 "                         (with --net nic, as --rps-cpus: the\n" \
 "                         responder guest's NIC)\n" \
+"      --busy CPUS        a user-space spinner on each of CPUS (e.g. 0-3)\n" \
+"                         for the warm-up and the windows: role 'busy'\n" \
 "      --no-wait          fail at once while another perpkt is changing\n" \
 "                         the system (--rps-cpus, --net veth), rather\n" \
 "                         than wait for it to put it back\n" \
@@ -66,6 +71,8 @@ enum record_option_code {
 	OPT_RPS_CPUS,
 	OPT_IRQ_CPU,
 	OPT_NO_WAIT,
+	OPT_BUSY,
+	OPT_BURST,
 	OPT_PEER_KEY,
 	/* what is counted, and how */
 	OPT_USER,
@@ -113,6 +120,8 @@ enum record_option_code {
 	{ "rps-cpus", required_argument, NULL, OPT_RPS_CPUS }, \
 	{ "irq-cpu", required_argument, NULL, OPT_IRQ_CPU }, \
 	{ "no-wait", no_argument, NULL, OPT_NO_WAIT }, \
+	{ "busy", required_argument, NULL, OPT_BUSY }, \
+	{ "burst", required_argument, NULL, OPT_BURST }, \
 	{ "peer-key", required_argument, NULL, OPT_PEER_KEY }, \
 	{ "no-fallback", no_argument, NULL, OPT_NO_FALLBACK }, \
 	{ "per", required_argument, NULL, OPT_PER }, \

@@ -39,6 +39,8 @@ struct sampler {
 	pid_t client, responder, self;
 	int (*owns)(void *ctx, pid_t pid);
 	void *owns_ctx;
+	const pid_t *busy;	/* sampler_set_busy */
+	int nbusy;
 	int repeat;
 	struct pollfd *pfds;
 	int npfds;
@@ -322,7 +324,16 @@ static enum role role_of(const struct sampler *s, uint32_t pid)
 		return ROLE_SELF;
 	if (s->owns && s->owns(s->owns_ctx, (pid_t)pid))
 		return ROLE_WORKLOAD;
+	for (int i = 0; i < s->nbusy; i++)
+		if ((pid_t)pid == s->busy[i])
+			return ROLE_BUSY;
 	return ROLE_OTHER;
+}
+
+void sampler_set_busy(struct sampler *s, const pid_t *pids, int n)
+{
+	s->busy = pids;
+	s->nbusy = n;
 }
 
 void sampler_set_owner(struct sampler *s, int (*owns)(void *ctx, pid_t pid),

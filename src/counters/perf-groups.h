@@ -57,6 +57,9 @@ int sampler_enable(struct sampler *s, int on);
 /* pids whose samples are tagged client / responder / perpkt itself. */
 void sampler_set_roles(struct sampler *s, pid_t client, pid_t responder,
 		       pid_t self);
+/* Samples of these pids (--busy's spinners; the array must outlive the
+ * sampling) get the role ROLE_BUSY. */
+void sampler_set_busy(struct sampler *s, const pid_t *pids, int n);
 /* Samples of pids for which owns(ctx, pid) is 1 get the role
  * "workload" (a command's process tree); called once per sample of a
  * pid that is none of the above, so it must be cheap (cache). */

@@ -16,6 +16,7 @@ static const char *const role_names[ROLE_MAX] = {
 	[ROLE_IDLE] = "idle",
 	[ROLE_OTHER] = "other",
 	[ROLE_WORKLOAD] = "workload",
+	[ROLE_BUSY] = "busy",
 };
 
 const char *role_name(enum role r)

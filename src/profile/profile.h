@@ -29,6 +29,7 @@ enum role {
 	ROLE_IDLE,     /* pid 0: idle task, and softirqs run in its context */
 	ROLE_OTHER,
 	ROLE_WORKLOAD, /* the process tree of record -- CMD or -p PID */
+	ROLE_BUSY,     /* --busy's spinners: load, never the workload */
 	ROLE_MAX,
 };
 const char *role_name(enum role r);

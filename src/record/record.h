@@ -9,6 +9,7 @@
 #include "profile/profile.h"
 #include "record/event-choice.h"
 #include "system/unit.h"
+#include "workload/busy.h"
 
 /*
  * The recording pipeline, one way: what was asked (struct
@@ -48,7 +49,11 @@ struct builtin_request {
 	const char *remote_cpus;   /* --remote-cpus all|LIST, NULL: serve's
 				    * responder CPU */
 	const char *echo;          /* --echo HOST:PORT */
-	uint32_t message_size;
+	uint32_t message_size;     /* --size REQ[,RESP]: REQ */
+	uint32_t reply_size;       /* RESP; 0: as REQ */
+	int busy_cpus[BUSY_MAX]; /* --busy CPUS: a spinner on each */
+	int nbusy;
+	int burst;                 /* --burst N: requests in flight */
 	uint64_t gap_ns;           /* --gap */
 	int gap_spin;              /* --gap-mode spin */
 	const char *rps_cpus;      /* --rps-cpus MASK */

@@ -26,6 +26,7 @@ struct builtin {
 	struct control_setup peer_rq;
 	int client, server, self;  /* self -1: perpkt not pinned */
 	struct workload *w;
+	struct busy busy;          /* --busy's spinners */
 	struct workload_result total;
 	struct workload_result last;   /* the window just closed */
 	int windows;
@@ -64,6 +65,8 @@ static int prepare(struct record_workload *base)
 			     b->server, sysinfo_online_text(list, sizeof(list)));
 	base->client_cpu = b->client;
 	base->server_cpu = b->server;
+	if (busy_check(b->rq->busy_cpus, b->rq->nbusy) < 0)
+		return -1;
 	base->message_size = b->rq->message_size;
 	/* what the workload would refuse (a peer's key among it) fails now,
 	 * not after the plan and the warm-up */
@@ -71,6 +74,7 @@ static int prepare(struct record_workload *base)
 		.transport = b->rq->transport, .network = b->rq->network,
 		.peer = b->rq->peer, .peer_key = b->rq->peer_key,
 		.echo = b->rq->echo, .message_size = b->rq->message_size,
+		.reply_size = b->rq->reply_size, .burst = b->rq->burst,
 		.gap_ns = b->rq->gap_ns, .client_cpu = b->client,
 		.server_cpu = b->server }))
 		return -1;
@@ -214,6 +218,7 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 		.pin_self = b->self >= 0, .self_cpu = b->self,
 		.client_cpu = b->client, .server_cpu = b->server,
 		.message_size = rq->message_size,
+		.reply_size = rq->reply_size, .burst = rq->burst,
 		.window_fds = fds, .nwindow_fds = nfds,
 		.window_marks = rq->window_marks,
 	};
@@ -223,6 +228,10 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 	base->client = workload_client_pid(b->w);
 	base->responder = workload_responder_pid(b->w);
 	sampler_set_roles(s, base->client, base->responder, getpid());
+	/* the spinners run from here, through the warm-up and the windows */
+	if (busy_start(&b->busy, rq->busy_cpus, rq->nbusy) < 0)
+		return -1;
+	sampler_set_busy(s, b->busy.pid, b->busy.n);
 	histogram_init(&b->total.latency);
 	return 0;
 }
@@ -302,6 +311,39 @@ static void attach_remote(struct builtin *b, struct profile *p)
 	p->remote_missing = strdup(why);
 }
 
+/* --busy: where the spinners ran, and which workload CPU shared one */
+static void busy_conditions(const struct builtin *b, struct profile *p)
+{
+	const struct builtin_request *rq = b->rq;
+	char cpus[256] = "", shared[128] = "";
+	size_t len = 0, slen = 0;
+	int i, client = 0, server = 0;
+
+	if (!rq->nbusy)
+		return;
+	for (i = 0; i < rq->nbusy && len < sizeof(cpus); i++) {
+		len += (size_t)snprintf(cpus + len, sizeof(cpus) - len, "%s%d",
+					i ? "," : "", rq->busy_cpus[i]);
+		client |= rq->busy_cpus[i] == b->client;
+		server |= rq->busy_cpus[i] == b->server && !rq->peer && !rq->echo;
+	}
+	if (client && server && b->client == b->server)
+		snprintf(shared, sizeof(shared), "the client's and the "
+			 "responder's CPU %d", b->client);
+	else {
+		if (client)
+			slen = (size_t)snprintf(shared, sizeof(shared),
+						"the client's CPU %d", b->client);
+		if (server)
+			snprintf(shared + slen, sizeof(shared) - slen,
+				 "%sthe responder's CPU %d", slen ? ", " : "",
+				 b->server);
+	}
+	profile_add_condition(p, "workload.busy", cpus);
+	profile_add_condition(p, "workload.busy_shared",
+			      shared[0] ? shared : "none: no workload CPU had a spinner");
+}
+
 static int after(struct record_workload *base, struct profile *p)
 {
 	struct builtin *b = of(base);
@@ -316,6 +358,7 @@ static int after(struct record_workload *base, struct profile *p)
 	if (peer_recorded(b))
 		attach_remote(b, p);
 	workload_add_conditions(b->w, p);
+	busy_conditions(b, p);
 	return 0;
 }
 
@@ -323,6 +366,7 @@ static void stop(struct record_workload *base)
 {
 	struct builtin *b = of(base);
 
+	busy_stop(&b->busy);
 	workload_stop(b->w);
 	b->w = NULL;
 }

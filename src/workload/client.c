@@ -133,31 +133,194 @@ static void count_stray(struct client_state *cs, const uint64_t *answered,
 	cs->late++;
 }
 
+/* One request answered: counted, and timed from `sent`, or from the
+ * previous answer when 0 (timed the same way in and out of the window,
+ * so the two histograms differ only by the counters' cost). */
+static void count_answer(struct workload *w, struct client_state *cs,
+			 uint64_t *total, uint64_t sent)
+{
+	struct shared *sh = w->sh;
+	uint64_t t1;
+
+	atomic_store_explicit(&sh->progress, ++*total, memory_order_relaxed);
+	t1 = now_ns();
+	if (cs->in_window) {
+		histogram_add(&sh->hist, t1 - (sent ? sent : cs->prev));
+		cs->prev = t1;
+		cs->rts++;
+	} else {
+		if (cs->prev_quiet)
+			histogram_add(&sh->quiet, t1 - (sent ? sent : cs->prev_quiet));
+		cs->prev_quiet = t1;
+	}
+}
+
+/* Open or close the window when the parent asks (or -n is reached),
+ * between two answers. */
+static void check_phase(struct workload *w, struct client_state *cs)
+{
+	struct shared *sh = w->sh;
+	int ph;
+
+	ph = atomic_load_explicit(&sh->phase, memory_order_acquire);
+	if (ph == PHASE_OPEN_REQ) {
+		/* 440 KiB to clear, page faults the first time:
+		 * before the counters, not inside the window */
+		histogram_init(&sh->hist);
+		set_counters(w, PERF_EVENT_IOC_ENABLE, "enable");
+		if (w->window_marks)
+			workload_mark(1);
+		cs->rts = cs->timeouts = cs->late = cs->dups = 0;
+		cs->start = cs->prev = now_ns();
+		cs->in_window = 1;
+		atomic_store_explicit(&sh->phase, PHASE_OPEN,
+				      memory_order_release);
+	} else if (ph == PHASE_CLOSE_REQ ||
+		   (ph == PHASE_OPEN && w->count && cs->rts >= w->count)) {
+		if (w->window_marks)
+			workload_mark(0);
+		set_counters(w, PERF_EVENT_IOC_DISABLE, "disable");
+		cs->in_window = 0;
+		cs->prev_quiet = 0;  /* the next one includes the disable */
+		publish(w, cs);
+		atomic_store_explicit(&sh->phase, ph == PHASE_OPEN ?
+				      PHASE_DONE : PHASE_CLOSED,
+				      memory_order_release);
+	}
+}
+
 /*
  * The measured loop. Outside the window it only ping-pongs (warm-up);
  * inside, one clock read per round trip: each sample runs from the
  * previous reply to this one, so the samples tile the window exactly.
  * With a gap, a sample runs from the send to the reply instead.
  */
+/* recv failed other than by the tick's EINTR: the run fails. */
+static void recv_failed(struct workload *w)
+{
+	workload_child_fail(w, ROLE_CLIENT, "workload client cannot receive: %s",
+			    errno == ECONNRESET ?
+			    "the responder closed the connection" :
+			    strerror(errno));
+}
+
+/* Send request `seq` (its number in its first 8 bytes). */
+static void send_request(struct workload *w, char *sbuf, uint64_t seq)
+{
+	memcpy(sbuf, &seq, sizeof(seq));
+	while (w->t->ops->send(w->t, sbuf, w->size) < 0)
+		if (errno != EINTR)
+			workload_child_fail(w, ROLE_CLIENT,
+					    "workload client cannot send: %s",
+					    strerror(errno));
+}
+
+/* --burst: the requests in flight, by number modulo SEQ_RING */
+struct in_flight {
+	uint64_t seq;                    /* the last number sent */
+	uint64_t pending[SEQ_RING];      /* its number while unanswered */
+	uint64_t sent_at[SEQ_RING];
+	sig_atomic_t sent_tick[SEQ_RING];
+};
+
+/* Send the next request. One whose slot is still held by a request
+ * SEQ_RING numbers older (lost, udp) gives that one up and sends one
+ * more, so as many stay in flight. */
+static void launch(struct workload *w, struct client_state *cs,
+		   struct in_flight *f, char *sbuf)
+{
+	for (;;) {
+		uint64_t *slot = &f->pending[++f->seq % SEQ_RING];
+		int lost = *slot != 0;
+
+		*slot = f->seq;
+		f->sent_at[f->seq % SEQ_RING] = now_ns();
+		f->sent_tick[f->seq % SEQ_RING] = client_ticks;
+		send_request(w, sbuf, f->seq);
+		if (!lost)
+			return;
+		cs->timeouts++;
+	}
+}
+
+/*
+ * --burst N: N requests in flight (netperf's first burst), each answer
+ * timed from its own request and followed by the next request; the
+ * sizes are at least 8 bytes (check_config), so every message carries
+ * its whole number. A udp request unanswered for ~1 s is given up on
+ * (counted in timeouts) and replaced; a stream's fails the run.
+ */
+static void client_burst(struct workload *w, struct client_state *cs,
+			 char *sbuf, char *rbuf, size_t rlen)
+{
+	const struct transport_ops *ops = w->t->ops;
+	static struct in_flight f;	/* the child's own copy, zeroed */
+	uint64_t answered[SEQ_RING] = { 0 };
+	uint64_t total = 0, r, s;
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < w->burst; i++)
+		launch(w, cs, &f, sbuf);
+	for (;;) {
+		n = ops->recv(w->t, rbuf, rlen);
+		if (n < 0) {
+			if (errno != EINTR)
+				recv_failed(w);
+			/* a tick: give up on what waited too long, send anew */
+			for (s = f.seq > SEQ_RING ? f.seq - SEQ_RING + 1 : 1;
+			     s <= f.seq; s++) {
+				if (f.pending[s % SEQ_RING] != s ||
+				    client_ticks - f.sent_tick[s % SEQ_RING] <= TIMEOUT_TICKS)
+					continue;
+				if (ops->stream)
+					workload_child_fail(w, ROLE_CLIENT, "workload client got no "
+						   "reply within %d ms on %s",
+						   TRANSPORT_REPLY_TIMEOUT_MS, ops->name);
+				f.pending[s % SEQ_RING] = 0;
+				cs->timeouts++;
+				launch(w, cs, &f, sbuf);
+			}
+			check_phase(w, cs);
+			continue;
+		}
+		memcpy(&r, rbuf, sizeof(r));
+		if (n != (ssize_t)w->reply_size || !r || f.pending[r % SEQ_RING] != r) {
+			count_stray(cs, answered, rbuf, sizeof(r));
+			continue;
+		}
+		f.pending[r % SEQ_RING] = 0;
+		answered[r % SEQ_RING] = r;
+		count_answer(w, cs, &total, f.sent_at[r % SEQ_RING]);
+		launch(w, cs, &f, sbuf);
+		check_phase(w, cs);
+	}
+}
+
 void workload_client_main(struct workload *w)
 {
 	struct shared *sh = w->sh;
 	struct transport *t = w->t;
 	const struct transport_ops *ops = t->ops;
-	size_t size = w->size, seqlen = size < 8 ? size : 8;
+	size_t size = w->size, reply = w->reply_size;
+	/* the sequence number is what request and reply both hold */
+	size_t seqlen = size < reply ? size : reply;
 	char sbuf[TRANSPORT_MAX_MESSAGE], rbuf[TRANSPORT_MAX_MESSAGE + 1];
 	uint64_t answered[SEQ_RING] = { 0 };
 	struct client_state cs = { 0 };
-	uint64_t seq = 0, total = 0, t1, sent = 0;
+	uint64_t seq = 0, total = 0, sent = 0;
 	sig_atomic_t sent_tick;
-	int ph;
 	ssize_t n;
 
+	if (seqlen > 8)
+		seqlen = 8;
 	w->cs = &cs;
 	if (ops->client_open(t, sh->error[ROLE_CLIENT], CHILD_ERROR_LEN) < 0)
 		_exit(1);
 	memset(sbuf, 0, size);
 	start_tick(w);
+	if (w->burst > 1)
+		client_burst(w, &cs, sbuf, rbuf, sizeof(rbuf));
 
 	for (;;) {
 		/* a sequence number tells a late reply from the current one */
@@ -173,18 +336,14 @@ void workload_client_main(struct workload *w)
 					   strerror(errno));
 		for (;;) {
 			n = ops->recv(t, rbuf, sizeof(rbuf));
-			if (n == (ssize_t)size && !memcmp(rbuf, sbuf, seqlen))
+			if (n == (ssize_t)reply && !memcmp(rbuf, sbuf, seqlen))
 				break;
 			if (n >= 0) {
 				count_stray(&cs, answered, rbuf, seqlen);
 				continue;
 			}
 			if (errno != EINTR)
-				workload_child_fail(w, ROLE_CLIENT,
-					   "workload client cannot receive: %s",
-					   errno == ECONNRESET ?
-					   "the responder closed the connection" :
-					   strerror(errno));
+				recv_failed(w);
 			if (client_ticks - sent_tick > TIMEOUT_TICKS)
 				break;
 		}
@@ -201,49 +360,10 @@ void workload_client_main(struct workload *w)
 				cs.prev = now_ns();
 		} else {
 			answered[seq % SEQ_RING] = seq;
-			atomic_store_explicit(&sh->progress, ++total,
-					      memory_order_relaxed);
-			/* timed the same way in and out of the window, so the
-			 * two histograms differ only by the counters' cost */
-			t1 = now_ns();
-			if (cs.in_window) {
-				histogram_add(&sh->hist,
-					      t1 - (w->gap_ns ? sent : cs.prev));
-				cs.prev = t1;
-				cs.rts++;
-			} else {
-				if (cs.prev_quiet)
-					histogram_add(&sh->quiet, t1 - (w->gap_ns ?
-						      sent : cs.prev_quiet));
-				cs.prev_quiet = t1;
-			}
+			count_answer(w, &cs, &total, w->gap_ns ? sent : 0);
 		}
 
-		ph = atomic_load_explicit(&sh->phase, memory_order_acquire);
-		if (ph == PHASE_OPEN_REQ) {
-			/* 440 KiB to clear, page faults the first time:
-			 * before the counters, not inside the window */
-			histogram_init(&sh->hist);
-			set_counters(w, PERF_EVENT_IOC_ENABLE, "enable");
-			if (w->window_marks)
-				workload_mark(1);
-			cs.rts = cs.timeouts = cs.late = cs.dups = 0;
-			cs.start = cs.prev = now_ns();
-			cs.in_window = 1;
-			atomic_store_explicit(&sh->phase, PHASE_OPEN,
-					      memory_order_release);
-		} else if (ph == PHASE_CLOSE_REQ ||
-			   (ph == PHASE_OPEN && w->count && cs.rts >= w->count)) {
-			if (w->window_marks)
-				workload_mark(0);
-			set_counters(w, PERF_EVENT_IOC_DISABLE, "disable");
-			cs.in_window = 0;
-			cs.prev_quiet = 0;  /* the next one includes the disable */
-			publish(w, &cs);
-			atomic_store_explicit(&sh->phase, ph == PHASE_OPEN ?
-					      PHASE_DONE : PHASE_CLOSED,
-					      memory_order_release);
-		}
+		check_phase(w, &cs);
 		if (w->gap_ns)
 			gap(w);
 	}

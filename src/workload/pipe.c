@@ -19,7 +19,8 @@ struct pipes {
 	struct transport t;
 	int to_responder[2];	/* client writes [1], responder reads [0] */
 	int to_client[2];	/* responder writes [1], client reads [0] */
-	uint32_t size;
+	uint32_t size;		/* of a request */
+	uint32_t reply_size;
 };
 
 static struct pipes *to_pipes(struct transport *t)
@@ -46,6 +47,7 @@ static int pipe_create(struct transport **out, const struct transport_config *c)
 		return error("cannot set up pipe transport: out of memory");
 	p->t.ops = &transport_pipe;
 	p->size = c->size;
+	p->reply_size = transport_reply_size(c);
 	p->to_responder[0] = p->to_responder[1] = -1;
 	p->to_client[0] = p->to_client[1] = -1;
 	if (pipe2(p->to_responder, O_CLOEXEC) < 0 ||
@@ -68,6 +70,7 @@ static void pipe_respond(struct transport *t, char *err, size_t errlen)
 	/* hold only our ends, so the client's exit shows here as EOF */
 	close_fd(&p->to_responder[1]);
 	close_fd(&p->to_client[0]);
+	memset(buf, 0, sizeof(buf));	/* a longer reply: zeros after */
 	for (;;) {
 		if (transport_read_full(p->to_responder[0], buf, p->size) < 0) {
 			if (errno == EINTR)
@@ -76,7 +79,7 @@ static void pipe_respond(struct transport *t, char *err, size_t errlen)
 				 strerror(errno));
 			return;
 		}
-		if (transport_write_full(p->to_client[1], buf, p->size) < 0) {
+		if (transport_write_full(p->to_client[1], buf, p->reply_size) < 0) {
 			snprintf(err, errlen, "pipe responder cannot write: %s",
 				 strerror(errno));
 			return;
@@ -106,7 +109,7 @@ static ssize_t pipe_recv(struct transport *t, void *buf, size_t len)
 {
 	struct pipes *p = to_pipes(t);
 
-	return transport_read_full(p->to_client[0], buf, p->size);
+	return transport_read_full(p->to_client[0], buf, p->reply_size);
 }
 
 static void pipe_destroy(struct transport *t)

@@ -23,7 +23,8 @@ struct tcp {
 	struct transport t;
 	int listen_fd;
 	int client_fd;
-	uint32_t size;
+	uint32_t size;			/* of a request */
+	uint32_t reply_size;
 	struct sockaddr_in addr;
 	struct in_addr only_from;	/* transport_config.only_from */
 	volatile uint64_t *answered;	/* transport_config.answered */
@@ -78,6 +79,7 @@ static int tcp_create(struct transport **out, const struct transport_config *c)
 	p->t.ops = &transport_tcp;
 	p->listen_fd = p->client_fd = -1;
 	p->size = c->size;
+	p->reply_size = transport_reply_size(c);
 	p->addr = c->addr;
 	p->only_from = c->only_from;
 	p->answered = c->answered;
@@ -144,6 +146,7 @@ static void tcp_respond(struct transport *t, char *err, size_t errlen)
 	close(p->listen_fd);
 	p->listen_fd = -1;
 	nodelay(fd);
+	memset(buf, 0, sizeof(buf));	/* a longer reply: zeros after */
 	for (;;) {
 		if (transport_read_full(fd, buf, p->size) < 0) {
 			if (errno == EINTR)
@@ -152,7 +155,7 @@ static void tcp_respond(struct transport *t, char *err, size_t errlen)
 				 strerror(errno));
 			return;
 		}
-		if (transport_write_full(fd, buf, p->size) < 0) {
+		if (transport_write_full(fd, buf, p->reply_size) < 0) {
 			snprintf(err, errlen, "tcp responder cannot send: %s",
 				 strerror(errno));
 			return;
@@ -209,7 +212,7 @@ static ssize_t tcp_recv(struct transport *t, void *buf, size_t len)
 {
 	struct tcp *p = to_tcp(t);
 
-	return transport_read_full(p->client_fd, buf, p->size);
+	return transport_read_full(p->client_fd, buf, p->reply_size);
 }
 
 static void tcp_destroy(struct transport *t)

@@ -28,6 +28,11 @@ const char *transport_names(void)
 	return "udp, tcp, pipe, icmp";
 }
 
+uint32_t transport_reply_size(const struct transport_config *c)
+{
+	return c->reply_size ? c->reply_size : c->size;
+}
+
 ssize_t transport_write_full(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -19,6 +19,7 @@ struct transport;
 /* Where the two ends meet; filled by workload.c from the options. */
 struct transport_config {
 	uint32_t size;             /* payload bytes per message */
+	uint32_t reply_size;       /* the responder's reply; 0: as size */
 	struct sockaddr_in addr;   /* the responder: 127.0.0.1, the veth
 				      responder address, or a peer */
 	int local_responder;       /* 1: create() binds a responder at addr
@@ -56,7 +57,7 @@ struct transport_ops {
 	/* Client child, per round trip. Both block; no timeout of their
 	 * own (a timer per call would show in every profile): the client's
 	 * periodic tick interrupts them with EINTR instead. recv returns
-	 * one whole message (streams: `size` bytes, or -1 with ECONNRESET
+	 * one whole message (streams: the reply's bytes, or -1 with ECONNRESET
 	 * at end of stream). */
 	ssize_t (*send)(struct transport *t, const void *buf, size_t len);
 	ssize_t (*recv)(struct transport *t, void *buf, size_t len);
@@ -79,6 +80,9 @@ extern const struct transport_ops transport_udp;
 extern const struct transport_ops transport_tcp;
 extern const struct transport_ops transport_pipe;
 extern const struct transport_ops transport_icmp;
+
+/* The bytes of a reply: reply_size, or size when that is 0. */
+uint32_t transport_reply_size(const struct transport_config *c);
 
 /* NULL if `name` is not a known transport. */
 const struct transport_ops *transport_find(const char *name);

@@ -29,6 +29,8 @@ struct udp {
 	struct in_addr only_from;	/* transport_config.only_from */
 	volatile uint64_t *answered;	/* transport_config.answered */
 	uint64_t token;			/* transport_config.token */
+	uint32_t reply_size;		/* transport_config.reply_size, 0:
+					   echo what came */
 	char where[32];			/* addr as text, for messages */
 };
 
@@ -52,6 +54,7 @@ static int udp_create(struct transport **out, const struct transport_config *c)
 	u->only_from = c->only_from;
 	u->answered = c->answered;
 	u->token = c->token;
+	u->reply_size = c->reply_size;
 	inet_ntop(AF_INET, &u->addr.sin_addr, u->where, sizeof(u->where));
 	if (!c->local_responder) {
 		*out = &u->t;
@@ -130,6 +133,8 @@ static void udp_respond(struct transport *t, char *err, size_t errlen)
 
 	if (u->token && udp_lock_on(u, err, errlen))
 		return;
+	/* a reply longer than the request: zeros after the request's bytes */
+	memset(buf, 0, sizeof(buf));
 	for (;;) {
 		plen = sizeof(peer);
 		n = recvfrom(u->responder_fd, buf, sizeof(buf), 0,
@@ -146,6 +151,8 @@ static void udp_respond(struct transport *t, char *err, size_t errlen)
 		    ((struct sockaddr_in *)&peer)->sin_addr.s_addr !=
 		    u->only_from.s_addr))
 			continue;
+		if (u->reply_size)
+			n = u->reply_size;
 		while (sendto(u->responder_fd, buf, n, 0,
 			      (struct sockaddr *)&peer, plen) < 0) {
 			if (errno == EINTR)

@@ -53,6 +53,9 @@ enum phase {
 /* Remembers which of the last requests were answered, to tell a
  * duplicate reply from a late one. */
 #define SEQ_RING 64
+/* --burst: at most half the ring in flight, so a number's slot is
+ * free again long before it is reused */
+_Static_assert(WORKLOAD_BURST_MAX * 2 <= SEQ_RING, "burst over half the ring");
 
 /* The block shared by parent, client and responder (MAP_SHARED). */
 struct shared {
@@ -110,6 +113,8 @@ struct workload {
 	int reaped[2];
 	int cpu[2];
 	uint32_t size;
+	uint32_t reply_size;	/* what the client waits for */
+	int burst;		/* requests in flight, 1: ping-pong */
 	int *fds;
 	int nfds;
 	int window_marks;        /* execute the window's marks (marks.h) */

@@ -171,6 +171,34 @@ static int check_config(const struct workload_config *c,
 	if (c->message_size < 1 || c->message_size > TRANSPORT_MAX_MESSAGE)
 		return error("invalid message size '%u': use 1 to %u bytes",
 			     c->message_size, TRANSPORT_MAX_MESSAGE);
+	if (c->reply_size > TRANSPORT_MAX_MESSAGE)
+		return error("invalid reply size '%u': use 1 to %u bytes",
+			     c->reply_size, TRANSPORT_MAX_MESSAGE);
+	if (c->burst > 1) {
+		if ((*ops)->no_responder || !strcmp(name, "pipe"))
+			return error("--burst needs a transport that pipelines "
+				     "requests (udp or tcp), not '%s'", name);
+		if (c->burst > WORKLOAD_BURST_MAX)
+			return error("invalid --burst '%d': use 1 to %d", c->burst,
+				     WORKLOAD_BURST_MAX);
+		if (c->message_size < 8 ||
+		    (c->reply_size && c->reply_size < 8))
+			return error("--burst needs messages of at least 8 bytes: "
+				     "each carries its request's number");
+		if (c->gap_ns)
+			return error("--burst and --gap exclude each other: a "
+				     "burst keeps its requests in flight");
+	}
+	/* an echo answers what it was sent; serve's protocol has one size */
+	if (c->reply_size && c->reply_size != c->message_size) {
+		if ((*ops)->no_responder || c->echo)
+			return error("--size REQ,RESP needs a responder of perpkt's "
+				     "own: %s echoes the request",
+				     c->echo ? "an echo service" : "the kernel");
+		if (c->peer)
+			return error("--size REQ,RESP is not implemented for "
+				     "--peer yet: give one size");
+	}
 	if (c->nwindow_fds < 0 || (c->nwindow_fds > 0 && !c->window_fds))
 		return error("invalid perf fd list for the workload window");
 	if (c->gap_ns > 10000000000ull)
@@ -239,6 +267,7 @@ static int setup_network(struct workload *w, const struct workload_config *c,
 	snprintf(w->network, sizeof(w->network), "%s", net);
 	tc->addr.sin_family = AF_INET;
 	tc->size = c->message_size;
+	tc->reply_size = c->reply_size;
 	if (c->peer) {
 		if (peer_setup(w, c, tc) < 0)
 			return -1;
@@ -287,6 +316,8 @@ int workload_start(struct workload **out, const struct workload_config *c)
 	w->cpu[ROLE_CLIENT] = c->client_cpu;
 	w->cpu[ROLE_RESPONDER] = c->server_cpu;
 	w->size = c->message_size;
+	w->reply_size = c->reply_size ? c->reply_size : c->message_size;
+	w->burst = c->burst > 1 ? c->burst : 1;
 	w->count = c->count;
 	w->gap_ns = c->gap_ns;
 	w->gap_spin = c->gap_spin;
@@ -508,6 +539,18 @@ void workload_add_conditions(const struct workload *w, struct profile *p)
 	else
 		snprintf(buf, sizeof(buf), "none");
 	profile_add_condition(p, "workload.gap", buf);
+	if (w->burst > 1) {
+		snprintf(buf, sizeof(buf), "%d requests in flight; latency per "
+			 "request", w->burst);
+		profile_add_condition(p, "workload.burst", buf);
+	}
+	if (w->reply_size != w->size) {
+		snprintf(buf, sizeof(buf), "%u bytes", w->reply_size);
+		profile_add_condition(p, "workload.reply_size", buf);
+		snprintf(buf, sizeof(buf), "%u (%u request + %u reply)",
+			 w->size + w->reply_size, w->size, w->reply_size);
+		profile_add_condition(p, "workload.bytes_per_rt", buf);
+	}
 	if (w->count) {
 		snprintf(buf, sizeof(buf), "%llu round trips",
 			 (unsigned long long)w->count);

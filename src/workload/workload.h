@@ -18,12 +18,17 @@
  * counters saw.
  */
 
+/* --burst: the most requests in flight */
+#define WORKLOAD_BURST_MAX 32
+
 struct workload_config {
 	const char *transport;   /* "udp" (NULL), "tcp", "pipe", "icmp" */
 	const char *network;     /* "loopback" (NULL) or "veth" */
 	int client_cpu;
 	int server_cpu;          /* ignored with peer, echo or icmp */
-	uint32_t message_size;   /* payload bytes */
+	uint32_t message_size;   /* payload bytes of a request */
+	uint32_t reply_size;     /* of a reply; 0: as message_size */
+	int burst;               /* requests in flight; 0 or 1: ping-pong */
 	const int *window_fds;   /* perf fds to ENABLE/DISABLE at the window */
 	int nwindow_fds;
 	int window_marks;        /* 1: the client also executes the window's
