@@ -143,6 +143,8 @@ static int caller_bucket(struct symbolizer *s, struct addr_info *a)
 		return -1;
 	free(a->rule);
 	a->rule = rule;
+	free(a->bucket);
+	a->bucket = NULL;
 	return dup_opt(&a->bucket, c.bucket);
 }
 
