@@ -25,6 +25,31 @@ void finish_row(struct model_row *r, const struct model *m);
 void finish_rows(struct model_row *rows, size_t n, const struct model *m);
 void rows_free(struct model_row *rows, size_t n);
 
+/* One distinct sampled address, resolved once however many samples hit it. */
+struct addr_info {
+	uint64_t ip;
+	size_t orig;         /* index before sorting, for the sample map */
+	char *function;
+	char *bucket;
+	char *rule;
+	char *module;
+	char *file;
+	int idle;            /* idle by context: its samples are the idle task's */
+	uint64_t bucket_ip;  /* a helper's: the caller whose bucket it takes */
+	struct model_row acc;
+};
+
+/* The strings of a; its acc is cleared apart (its rep moves into rows). */
+void addr_clear(struct addr_info *a);
+/*
+ * Resolve each distinct ip of m's samples once and sum its samples per
+ * event (model-addrs.c); sample_addr[i] is the address entry of sample
+ * i. -1 after printing why.
+ */
+int collect_addrs(const struct model *m, struct symbolizer *s,
+		  struct addr_info **out, size_t *nout,
+		  size_t *nunknown, size_t *sample_addr, size_t nrep);
+
 /* m->samples from the profile's, each at its place by context: -1
  * after printing why (model-irq-enable.c). */
 int model_apply_context(struct model *m, struct symbolizer *s);
