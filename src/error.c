@@ -65,6 +65,15 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+void partial(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
 void info(const char *fmt, ...)
 {
 	va_list ap;

@@ -16,5 +16,8 @@ int diag_verbosity(void);
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* why the result is partial (exit 1): a warning that -q keeps, since
+ * a script that sees exit 1 must be able to say why */
+void partial(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -12,7 +12,8 @@
 /* -q and -v, which every command takes (perf's letters): one help text,
  * one pair of option table entries, one handler. */
 #define VERBOSITY_HELP \
-"  -q, --quiet            no warnings or progress on stderr (errors stay)\n" \
+"  -q, --quiet            no warnings or progress on stderr (errors, and why\n" \
+"                         a result is partial, stay)\n" \
 "  -v, --verbose          more detail\n"
 #define VERBOSITY_OPTIONS \
 	{ "quiet", no_argument, NULL, 'q' }, \

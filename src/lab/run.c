@@ -608,7 +608,7 @@ int lab_merge_boot(struct profile *total, struct profile *one, int brc,
 int lab_merged(int got, int boots, const char *what, int rc)
 {
 	if (got && got < boots) {
-		warning("%d of %d %s recorded: the profile has their windows",
+		partial("%d of %d %s recorded: the profile has their windows",
 			got, boots, what);
 		return RESULT_PARTIAL;
 	}

@@ -81,11 +81,11 @@ static int finish(const struct record_options *o, struct profile *p,
 		lost = p->events[0].lost;
 	/* a signal during the write leaves a complete window complete */
 	if (cut_short) {
-		warning("interrupted: the window was cut short; the result is partial");
+		partial("interrupted: the window was cut short; the result is partial");
 		code = RESULT_PARTIAL;
 	}
 	if (lost) {
-		warning("%llu samples lost: raise --ring-pages or the period",
+		partial("%llu samples lost: raise --ring-pages or the period",
 			(unsigned long long)lost);
 		code = RESULT_PARTIAL;
 	}
@@ -118,7 +118,7 @@ static int judge(const struct record_options *o, const struct record_workload *w
 	if (code != RESULT_OK)
 		return code;
 	if (w->partial) {
-		warning("%s: kept the %llu round trips before it", w->error,
+		partial("%s: kept the %llu round trips before it", w->error,
 			(unsigned long long)p->round_trips);
 		return RESULT_PARTIAL;
 	}
@@ -127,7 +127,7 @@ static int judge(const struct record_options *o, const struct record_workload *w
 
 		if (unit_is_counter(&o->own.per))
 			unit_zero_hint(&o->own.per, hint, sizeof(hint));
-		warning("no %ss were counted in the window (%s): nothing to "
+		partial("no %ss were counted in the window (%s): nothing to "
 			"divide by%s%s", o->own.per.name, o->own.per.source,
 			*hint ? "; counted " : "", hint);
 		return RESULT_PARTIAL;

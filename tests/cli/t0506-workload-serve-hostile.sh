@@ -122,6 +122,7 @@ PY
 # a second with that client still connected
 for sig in TERM INT; do
 	serve
+	: >"$TMP/hold"  # not the first round's "ok port=" (see t0811)
 	py hold >"$TMP/hold" &
 	HOLD=$!
 	# held once its setup is answered (python starts slowly when busy)

@@ -52,7 +52,10 @@ while [ $i -lt $REPEATS ]; do
 	i=$((i + 1))
 	expect_exit 0 ip netns exec $NS "$PERPKT" record -q -C $CPU --client-cpu $CPU \
 		--server-cpu $CPU -s 40 -w 0.3 -d 1 -o "$TMP/b$i.json"
-	# -t 10: running for the 1 s window, with room for a slow start
+	# -t 10: running for the 1 s window, with room for a slow start;
+	# the file emptied first: the shell may start the client after
+	# wait_line has read the last repeat's "Starting test"
+	: >"$TMP/client"
 	ip netns exec $NS taskset -c $CPU sockperf ping-pong -i 127.0.0.1 -p 11111 -m 40 -t 10 \
 		>"$TMP/client" 2>&1 &
 	CLI=$!
