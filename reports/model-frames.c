@@ -90,7 +90,7 @@ int model_build_frames(struct model *m, struct symbolizer *s)
 	struct frame_ip *ips;
 	size_t nips = 0, i;
 
-	if (!m->profile->nstacks)
+	if (!m->profile->nstacks || !model_callchains_wanted())
 		return 0;
 	ips = stack_ips(m->profile, &nips);
 	seen = calloc(nips ? nips : 1, sizeof(*seen));

@@ -56,6 +56,8 @@ int model_apply_context(struct model *m, struct symbolizer *s);
 
 /* model_build without the workload's model: for the parts of a model
  * (model_combine, the workload's own). */
+/* model_set_callchains()'s setting */
+int model_callchains_wanted(void);
 int model_build_part(struct model *m, const struct profile *p,
 		     struct symbolizer *s);
 /* m->workload from m's samples (model-workload.c); -1 after printing */

@@ -59,13 +59,25 @@ static char *fold_stack(struct symbolizer *s, const struct profile_stack *st)
 	return buf;
 }
 
+static int fold_callchains = 1;
+
+void model_set_callchains(int on)
+{
+	fold_callchains = on;
+}
+
+int model_callchains_wanted(void)
+{
+	return fold_callchains;
+}
+
 int model_build_stacks(struct model *m, struct symbolizer *s)
 {
 	const struct profile *p = m->profile;
 	uint64_t rt = p->round_trips;
 	size_t i, n = 0;
 
-	if (!p->nstacks)
+	if (!p->nstacks || !fold_callchains)
 		return 0;
 	m->stacks = calloc(p->nstacks, sizeof(*m->stacks));
 	if (!m->stacks)

@@ -291,6 +291,13 @@ struct model {
  * reason and returns -1, leaving *m empty (model_free is still safe).
  */
 int model_build(struct model *m, const struct profile *p, struct symbolizer *s);
+/*
+ * Whether model_build folds the callchains into m->stacks and resolves
+ * their frames (flame graphs, --callers): on unless a command whose
+ * output draws none turns it off, which saves half of the model's time
+ * on a -g profile. One setting for the process, as the verbosity.
+ */
+void model_set_callchains(int on);
 void model_free(struct model *m);
 /* m->remote from m->profile->remote, symbols from s (the remote's own
  * kallsyms entries unless the command chose otherwise); nothing to do

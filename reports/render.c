@@ -14,51 +14,51 @@
 #define TABLE(model, rows) { model, rows, sizeof(rows) / sizeof(rows[0]) }
 
 static const struct renderer report_rows[] = {
-	{ "text", "72 columns", report_text },
-	{ "markdown", NULL, report_markdown },
-	{ "json", NULL, report_json },
-	{ "csv", NULL, report_csv },
-	{ "folded", "flame graph input", report_folded },
-	{ "html", NULL, report_html },
-	{ "svg", "flame graph", report_svg },
+	{ "text", "72 columns", report_text, 0 },
+	{ "markdown", NULL, report_markdown, 0 },
+	{ "json", NULL, report_json, 0 },
+	{ "csv", NULL, report_csv, 0 },
+	{ "folded", "flame graph input", report_folded, 1 },
+	{ "html", NULL, report_html, 1 },
+	{ "svg", "flame graph", report_svg, 1 },
 };
 const struct renderer_table report_renderers = TABLE("report", report_rows);
 
 static const struct renderer diff_rows[] = {
-	{ "text", NULL, diff_text },
-	{ "markdown", NULL, diff_markdown },
-	{ "json", NULL, diff_json },
-	{ "csv", NULL, diff_csv },
-	{ "html", NULL, diff_html },
-	{ "folded", "two profiles: \"stack countA countB\"", diff_folded },
-	{ "svg", "two profiles: differential flame graph", diff_svg },
+	{ "text", NULL, diff_text, 0 },
+	{ "markdown", NULL, diff_markdown, 0 },
+	{ "json", NULL, diff_json, 0 },
+	{ "csv", NULL, diff_csv, 0 },
+	{ "html", NULL, diff_html, 1 },
+	{ "folded", "two profiles: \"stack countA countB\"", diff_folded, 1 },
+	{ "svg", "two profiles: differential flame graph", diff_svg, 1 },
 };
 const struct renderer_table diff_renderers = TABLE("diff", diff_rows);
 
 static const struct renderer stat_rows[] = {
-	{ "text", NULL, stat_text },
-	{ "json", NULL, stat_json },
+	{ "text", NULL, stat_text, 0 },
+	{ "json", NULL, stat_json, 0 },
 };
 const struct renderer_table stat_renderers = TABLE("stat", stat_rows);
 
 static const struct renderer table_rows[] = {
-	{ "text", NULL, table_text },
-	{ "markdown", NULL, table_markdown },
-	{ "csv", NULL, table_csv },
-	{ "json", NULL, table_json },
+	{ "text", NULL, table_text, 0 },
+	{ "markdown", NULL, table_markdown, 0 },
+	{ "csv", NULL, table_csv, 0 },
+	{ "json", NULL, table_json, 0 },
 };
 const struct renderer_table table_renderers = TABLE("table", table_rows);
 
 static const struct renderer resolve_rows[] = {
-	{ "text", NULL, resolve_text },
-	{ "json", NULL, resolve_json },
-	{ "csv", NULL, resolve_csv },
+	{ "text", NULL, resolve_text, 0 },
+	{ "json", NULL, resolve_json, 0 },
+	{ "csv", NULL, resolve_csv, 0 },
 };
 const struct renderer_table resolve_renderers = TABLE("resolve", resolve_rows);
 
 static const struct renderer annotate_rows[] = {
-	{ "text", NULL, annotate_text },
-	{ "json", NULL, annotate_json },
+	{ "text", NULL, annotate_text, 0 },
+	{ "json", NULL, annotate_json, 0 },
 };
 const struct renderer_table annotate_renderers = TABLE("annotate", annotate_rows);
 
@@ -189,6 +189,16 @@ const struct renderer *renderer_find(const struct renderer_table *t,
 	error("unknown format '%s' (use %s)", name,
 	      renderer_names(t, names, sizeof(names)));
 	return NULL;
+}
+
+int renderer_draws_callchains(const struct renderer_table *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(name, t->rows[i].name))
+			return t->rows[i].callchains;
+	return 0;
 }
 
 const char *renderer_default(const struct renderer_table *t)

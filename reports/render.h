@@ -38,6 +38,7 @@ struct renderer {
 	const char *name;  /* --format NAME */
 	const char *note;  /* said after the name in --help, or NULL */
 	render_fn *render;
+	int callchains;    /* draws the folded callchains (flame graphs) */
 };
 
 struct renderer_table {
@@ -59,6 +60,9 @@ extern const struct renderer_table annotate_renderers;
 /* The row called `name`; NULL after printing "unknown format ...". */
 const struct renderer *renderer_find(const struct renderer_table *t,
 				     const char *name);
+/* Whether format `name` draws the callchains: the model folds them
+ * only then (model_set_callchains). */
+int renderer_draws_callchains(const struct renderer_table *t, const char *name);
 /* The default format's name. */
 const char *renderer_default(const struct renderer_table *t);
 /* "text, markdown, json or csv" into buf (truncated to len). */

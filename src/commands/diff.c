@@ -394,6 +394,7 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	n = argc - optind;
+	model_set_callchains(renderer_draws_callchains(&diff_renderers, a.format));
 	l = calloc(n, sizeof(*l));
 	if (!l) {
 		error("out of memory");

@@ -277,6 +277,8 @@ int cmd_report(int argc, char **argv)
 	/* the profile's own symbols unless --vmlinux or --kallsyms says else */
 	if (symsource_open(&sym, &a.src, &p, NULL))
 		goto out_sym;
+	model_set_callchains(a.callers ||
+			     renderer_draws_callchains(&report_renderers, a.format));
 	if (model_build(&m, &p, sym))
 		goto out_sym;
 	if (add_remote_side(&a, &p, &m, &rsym))

@@ -13,8 +13,9 @@
  */
 
 #define PROFILE_FORMAT "perpkt-profile"
-/* 2: warmup_ns instead of warmup_s, and "units"; 1 is still read */
-#define PROFILE_VERSION 2
+/* 2: warmup_ns instead of warmup_s, and "units"; 3: call chains as
+ * "stack_nodes" (profile/stack-nodes.h); 1 and 2 are still read */
+#define PROFILE_VERSION 3
 /* The largest count a profile holds: JSON integers are int64_t
  * (jansson's json_int_t). The reader refuses more (reader_u64), and the
  * writer refuses to write more (profile_json_check), so what one writes

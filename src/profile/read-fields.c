@@ -70,9 +70,8 @@ double reader_num(struct reader *r, json_t *obj, const char *key)
 	return 0;
 }
 
-uint64_t reader_hex(struct reader *r, json_t *obj, const char *key)
+uint64_t reader_hex_value(struct reader *r, json_t *v, const char *what)
 {
-	json_t *v = json_object_get(obj, key);
 	const char *s;
 	char *end;
 	uint64_t x;
@@ -85,9 +84,14 @@ uint64_t reader_hex(struct reader *r, json_t *obj, const char *key)
 		if (!strncmp(s, "0x", 2) && end != s + 2 && !*end && !errno)
 			return x;
 	}
-	snprintf(msg, sizeof(msg), "field '%s' must be a hex string like \"0x1f\"", key);
+	snprintf(msg, sizeof(msg), "field '%s' must be a hex string like \"0x1f\"", what);
 	reader_bad(r, msg);
 	return 0;
+}
+
+uint64_t reader_hex(struct reader *r, json_t *obj, const char *key)
+{
+	return reader_hex_value(r, json_object_get(obj, key), key);
 }
 
 /* Counts and indexes stored in 32 bits: 2^32 must not wrap to 0. */

@@ -27,6 +27,8 @@ char *reader_str(struct reader *r, json_t *obj, const char *key, int required);
 uint64_t reader_u64(struct reader *r, json_t *obj, const char *key);
 double reader_num(struct reader *r, json_t *obj, const char *key);
 uint64_t reader_hex(struct reader *r, json_t *obj, const char *key);
+/* the same for a value that is no object's field (an array's element) */
+uint64_t reader_hex_value(struct reader *r, json_t *v, const char *what);
 uint32_t reader_u32(struct reader *r, json_t *obj, const char *key);
 json_t *reader_array_opt(struct reader *r, json_t *obj, const char *key);
 uint64_t reader_u64_opt(struct reader *r, json_t *obj, const char *key);

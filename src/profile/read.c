@@ -13,6 +13,7 @@
 #include "error.h"
 #include "profile/read-check.h"
 #include "profile/read-fields.h"
+#include "profile/stack-nodes.h"
 
 static void read_latency(struct reader *r, json_t *o, struct latency_summary *l)
 {
@@ -218,57 +219,6 @@ static void read_samples(struct reader *r, json_t *a, struct profile *p)
 		s->repeat = json_object_get(o, "repeat") ? reader_u32(r, o, "repeat") : 0;
 		if (p->nrepeats && s->repeat >= p->nrepeats)
 			reader_bad(r, "a sample refers to a repeat that is not listed");
-	}
-}
-
-static void read_stacks(struct reader *r, json_t *a, struct profile *p)
-{
-	size_t i, d;
-
-	if (!a)
-		return;
-	if (!json_is_array(a)) {
-		reader_bad(r, "'stacks' must be an array");
-		return;
-	}
-	p->nstacks = json_array_size(a);
-	p->stacks = calloc(p->nstacks ? p->nstacks : 1, sizeof(*p->stacks));
-	for (i = 0; p->stacks && i < p->nstacks && !r->failed; i++) {
-		struct profile_stack *st = &p->stacks[i];
-		json_t *o = json_array_get(a, i), *role, *ips;
-
-		if (!json_is_object(o)) {
-			reader_bad(r, "stacks[] entries must be objects");
-			return;
-		}
-		st->event = reader_u32(r, o, "event");
-		if (st->event >= p->nevents)
-			reader_bad(r, "a stack refers to an event that is not listed");
-		role = json_object_get(o, "role");
-		if (!json_is_string(role) || role_parse(json_string_value(role), &st->role))
-			reader_bad(r, "a stack has an unknown role");
-		st->count = reader_u64(r, o, "count");
-		st->weight = reader_u64(r, o, "weight");
-		ips = reader_array(r, o, "ips");
-		if (!ips)
-			return;
-		st->depth = (uint32_t)json_array_size(ips);
-		if (!st->depth || st->depth > 512) {
-			reader_bad(r, "a stack must have 1 to 512 addresses");
-			return;
-		}
-		st->ips = calloc(st->depth, sizeof(*st->ips));
-		if (!st->ips) {
-			reader_bad(r, "out of memory");
-			return;
-		}
-		for (d = 0; d < st->depth && !r->failed; d++) {
-			json_t *v = json_array_get(ips, d);
-			json_t *wrap = json_pack("{s:O}", "ip", v);
-
-			st->ips[d] = reader_hex(r, wrap, "ip");
-			json_decref(wrap);
-		}
 	}
 }
 
@@ -679,7 +629,8 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 	read_repeat_counts(r, root, p);
 	read_conditions(r, json_object_get(root, "conditions"), p);
 	read_samples(r, reader_array(r, root, "samples"), p);
-	read_stacks(r, reader_array_opt(r, root, "stacks"), p);
+	stack_nodes_read(r, reader_array_opt(r, root, "stacks"),
+			 json_object_get(root, "stack_nodes"), p->version, p);
 	read_ksyms(r, reader_array(r, root, "kallsyms"), p);
 	read_modules(r, reader_array_opt(r, root, "modules"), p);
 	p->kernel_functions = reader_str(r, root, "kernel_functions", 0);

@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "profile/output.h"
+#include "profile/stack-nodes.h"
 
 /* Kernel addresses exceed 2^53, so they travel as hex strings. */
 static json_t *hex(uint64_t v)
@@ -177,94 +178,6 @@ static json_t *repeats_to_json(const struct profile *p)
 	return a;
 }
 
-/* Call chains repeat the same few thousand addresses hundreds of
- * thousands of times: one shared string per distinct address (jansson
- * counts references) keeps the document, and record's peak RSS, small. */
-struct hex_pool {
-	uint64_t *ips;  /* sorted, distinct */
-	json_t **str;
-	size_t n;
-};
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int hex_pool_init(struct hex_pool *hp, const struct profile *p)
-{
-	size_t total = 0, i, d, n = 0;
-
-	memset(hp, 0, sizeof(*hp));
-	for (i = 0; i < p->nstacks; i++)
-		total += p->stacks[i].depth;
-	hp->ips = malloc((total ? total : 1) * sizeof(*hp->ips));
-	if (!hp->ips)
-		return -1;
-	for (i = 0; i < p->nstacks; i++)
-		for (d = 0; d < p->stacks[i].depth; d++)
-			hp->ips[n++] = p->stacks[i].ips[d];
-	if (n > 1)
-		qsort(hp->ips, n, sizeof(*hp->ips), cmp_u64);
-	for (i = 0, hp->n = 0; i < n; i++)
-		if (!hp->n || hp->ips[hp->n - 1] != hp->ips[i])
-			hp->ips[hp->n++] = hp->ips[i];
-	hp->str = calloc(hp->n ? hp->n : 1, sizeof(*hp->str));
-	if (!hp->str)
-		return -1;
-	for (i = 0; i < hp->n; i++)
-		if (!(hp->str[i] = hex(hp->ips[i])))
-			return -1;
-	return 0;
-}
-
-/* A new reference to the string of `ip`, which the pool holds. */
-static json_t *hex_pool_get(const struct hex_pool *hp, uint64_t ip)
-{
-	const uint64_t *k = bsearch(&ip, hp->ips, hp->n, sizeof(ip), cmp_u64);
-
-	return k ? json_incref(hp->str[k - hp->ips]) : hex(ip);
-}
-
-static void hex_pool_free(struct hex_pool *hp)
-{
-	size_t i;
-
-	for (i = 0; hp->str && i < hp->n; i++)
-		json_decref(hp->str[i]);
-	free(hp->str);
-	free(hp->ips);
-}
-
-static json_t *stacks_to_json(const struct profile *p)
-{
-	json_t *a = json_array();
-	struct hex_pool hp;
-	size_t i, d;
-
-	if (hex_pool_init(&hp, p)) {
-		hex_pool_free(&hp);
-		json_decref(a);
-		return NULL;  /* out of memory: the pack fails, and says so */
-	}
-	for (i = 0; i < p->nstacks; i++) {
-		const struct profile_stack *st = &p->stacks[i];
-		json_t *ips = json_array();
-
-		for (d = 0; d < st->depth; d++)
-			json_array_append_new(ips, hex_pool_get(&hp, st->ips[d]));
-		json_array_append_new(a, json_pack(
-			"{s:I, s:s, s:I, s:I, s:o}",
-			"event", (json_int_t)st->event, "role", role_name(st->role),
-			"count", (json_int_t)st->count,
-			"weight", (json_int_t)st->weight, "ips", ips));
-	}
-	hex_pool_free(&hp);
-	return a;
-}
-
 static json_t *tasks_to_json(const struct profile *p)
 {
 	json_t *a = json_array();
@@ -401,7 +314,11 @@ static json_t *clock_to_json(const struct profile *p)
 
 json_t *profile_to_json(const struct profile *p)
 {
-	json_t *root = json_pack(
+	json_t *stacks = NULL, *nodes = NULL, *root;
+
+	if (stack_nodes_to_json(p, &stacks, &nodes))
+		return NULL;
+	root = json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
 		" s:{s:o, s:o, s:I, s:i, s:i, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
@@ -446,11 +363,14 @@ json_t *profile_to_json(const struct profile *p)
 		"missing_events", missing_to_json(p),
 		"conditions", conditions_to_json(p),
 		"samples", samples_to_json(p),
-		"stacks", stacks_to_json(p),
+		"stacks", stacks,
 		"kallsyms", ksyms_to_json(p));
 
-	if (root)
-		add_histogram_resolution(root, p);
+	if (!root || json_object_set_new(root, "stack_nodes", nodes)) {
+		json_decref(root);
+		return NULL;
+	}
+	add_histogram_resolution(root, p);
 	/* version 2: every time in ns (1 had warmup_s), said once here */
 	if (root && json_object_set_new(root, "units",
 					json_pack("{s:s, s:s}", "time", "ns",
@@ -485,12 +405,13 @@ json_t *profile_to_json(const struct profile *p)
 }
 
 /* The integers the reader takes as signed (reader_int): a CPU or a pid
- * of -1 is "none". Every other integer is a count, read with
- * reader_u64. */
+ * of -1 is "none", and so is a stack node's parent at the root (an
+ * array's items are checked under the array's key). Every other
+ * integer is a count, read with reader_u64. */
 static int signed_key(const char *key)
 {
 	static const char *const keys[] = { "cpu", "pid", "client_cpu",
-					    "server_cpu" };
+					    "server_cpu", "stack_nodes" };
 	size_t i;
 
 	for (i = 0; key && i < sizeof(keys) / sizeof(keys[0]); i++)

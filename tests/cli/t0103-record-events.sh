@@ -33,10 +33,12 @@ jq -e '.counters.events | all(.running_ns == .enabled_ns)' "$P" >/dev/null ||
 
 expect_exit 0 "$PERPKT" record -q -g -d 1 -w 0.2 -F 4000 -o "$TMP/g.json"
 G="$TMP/g.json"
-jq -e '(.stacks | length) > 10 and ([.stacks[].ips | length] | max) > 3' "$G" >/dev/null ||
+# each stack's depth: its leaf node's path to the root (format 3)
+jq -e '.stack_nodes as $n | def depth: if . < 0 then 0 else 1 + ($n[.][0] | depth) end;
+	(.stacks | length) > 10 and ([.stacks[].node | depth] | max) > 3' "$G" >/dev/null ||
 	fail "no callchains: $(jq -c '{n: (.stacks | length)}' "$G")"
 # every stack's leaf is a sampled address
-jq -e '([.samples[].ip] | unique) as $ips | [.stacks[].ips[0]] | unique | all(. as $x | $ips | index($x) != null)' "$G" >/dev/null ||
+jq -e '([.samples[].ip] | unique) as $ips | .stack_nodes as $n | [.stacks[] | $n[.node][1]] | unique | all(. as $x | $ips | index($x) != null)' "$G" >/dev/null ||
 	fail "stack leaves are not sampled addresses"
 jq -e '([.stacks[] | select(.event == 0) | .weight] | add) == ([.samples[] | select(.event == 0 and .ip != "0x1") | .weight] | add)' "$G" >/dev/null ||
 	fail "stack weights do not add up to the sample weights"

@@ -47,7 +47,7 @@ expect_exit 0 "$PERPKT" report -i "$P/sw-clock.json" --format csv --by bucket
 sed 's/"version": 1/"version": 9/' "$P/sw-clock.json" >"$TMP/new.json"
 for fmt in text markdown json csv folded html; do
 	expect_exit 2 "$PERPKT" report -i "$TMP/new.json" --format $fmt
-	grep -q "version 9 is newer" "$TMP/err" && grep -q "reads (2)" "$TMP/err" ||
+	grep -q "version 9 is newer" "$TMP/err" && grep -q "reads (3)" "$TMP/err" ||
 		fail "newer version message: $(cat "$TMP/err")"
 	[ ! -s "$TMP/out" ] || fail "stdout not empty for a refused profile ($fmt)"
 done

@@ -11,8 +11,8 @@ $V profile "$F"/*.json || fail "a fixture profile does not validate"
 live=
 if [ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; then
 	expect_exit 0 "$PERPKT" record -q -d 0.3 -w 0.1 -o "$TMP/live.json"
-	jq -e '.version == 2 and .units.time == "ns" and (.workload.warmup_ns | type) == "number"' \
-		"$TMP/live.json" >/dev/null || fail "a new profile is not version 2"
+	jq -e '.version == 3 and .units.time == "ns" and (.workload.warmup_ns | type) == "number"' \
+		"$TMP/live.json" >/dev/null || fail "a new profile is not version 3"
 	$V profile "$TMP/live.json" || fail "a recorded profile does not validate"
 	live=$TMP/live.json
 	expect_exit 0 "$PERPKT" stat -q -d 0.3 -w 0.1 --format json

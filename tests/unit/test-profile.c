@@ -11,7 +11,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
+#include "profile/output.h"
 #include "profile/profile.h"
 
 static char dir[] = "/tmp/perpkt-test-profile.XXXXXX";
@@ -331,7 +333,7 @@ static void test_malformed_refused(void **state)
 	assert_int_equal(read_text("garbage.json", "{ not json"), -1);
 	assert_int_equal(read_text("array.json", "[1, 2]"), -1);
 	assert_int_equal(read_text("other.json", "{\"format\": \"speedscope\"}"), -1);
-	assert_int_equal(read_mutated("\"version\": 2", "\"version\": 99"), -1);
+	assert_int_equal(read_mutated("\"version\": 3", "\"version\": 99"), -1);
 	assert_int_equal(read_mutated("\"ip\": \"0xffffffff81a2b3c5\"",
 				      "\"ip\": \"ffff\""), -1);
 	assert_int_equal(read_mutated("\"role\": \"client\"",
@@ -350,7 +352,68 @@ static void test_malformed_refused(void **state)
 	/* fields that disagree: a percentile not the histogram's, no units */
 	assert_int_equal(read_mutated("\"p50\": 5064", "\"p50\": 5100"), -1);
 	assert_int_equal(read_mutated("\"units\"", "\"unit_s\""), -1);
-	assert_int_equal(read_mutated("\"version\": 2", "\"version\": 2"), 0);
+	assert_int_equal(read_mutated("\"version\": 3", "\"version\": 3"), 0);
+}
+
+/* Call chains as a tree (version 3): stacks that share a root-side
+ * prefix share its nodes, and each reads back leaf first. */
+static void test_stack_tree(void **state)
+{
+	static const uint64_t chains[][4] = {
+		/* leaf first; 0 ends a shorter one */
+		{ 0xa3, 0xa2, 0xa1, 0xa0 },
+		{ 0xb2, 0xa2, 0xa1, 0xa0 },
+		{ 0xa1, 0xa0 },             /* a prefix of both */
+		{ 0xa3, 0xa2, 0xa1, 0xa0 }, /* the first again, another role */
+		{ 0xc0 },
+	};
+	static const uint32_t depth[] = { 4, 4, 2, 4, 1 };
+	char *path = path_of("tree.json");
+	struct profile a, b;
+	size_t i, d;
+	json_t *doc;
+
+	make_profile(&a);
+	free(a.stacks[0].ips);
+	free(a.stacks);
+	a.nstacks = 5;
+	a.stacks = calloc(a.nstacks, sizeof(*a.stacks));
+	for (i = 0; i < a.nstacks; i++) {
+		a.stacks[i] = (struct profile_stack){ 0, i == 3 ? ROLE_RESPONDER :
+			ROLE_CLIENT, i + 1, 100 * (i + 1), depth[i],
+			calloc(depth[i], sizeof(uint64_t)) };
+		memcpy(a.stacks[i].ips, chains[i], depth[i] * sizeof(uint64_t));
+	}
+	doc = profile_to_json(&a);
+	assert_non_null(doc);
+	/* a0 a1 a2 a3 b2 c0: six nodes for 15 addresses */
+	assert_int_equal(json_array_size(json_object_get(doc, "stack_nodes")), 6);
+	json_decref(doc);
+	assert_int_equal(profile_write(&a, path, 0), 0);
+	assert_int_equal(profile_read(&b, path), 0);
+	assert_int_equal(b.nstacks, a.nstacks);
+	for (i = 0; i < a.nstacks; i++) {
+		assert_int_equal(b.stacks[i].depth, depth[i]);
+		assert_int_equal(b.stacks[i].role, a.stacks[i].role);
+		assert_int_equal(b.stacks[i].weight, a.stacks[i].weight);
+		for (d = 0; d < depth[i]; d++)
+			assert_true(b.stacks[i].ips[d] == chains[i][d]);
+	}
+	profile_free(&a);
+	profile_free(&b);
+
+	/* a node that is its own parent, or names a later one: no cycles */
+	assert_int_equal(read_mutated("[\n   -1,", "[\n   0,"), -1);
+	assert_int_equal(read_mutated("[\n   -1,", "[\n   7,"), -1);
+	assert_int_equal(read_mutated("[\n   -1,", "[\n   -2,"), -1);
+	assert_int_equal(read_mutated("\"node\": 2", "\"node\": 3"), -1);
+	assert_int_equal(read_mutated("\"node\": 2", "\"node\": -1"), -1);
+	assert_int_equal(read_mutated("\"stack_nodes\"", "\"stack_nodez\""), -1);
+	assert_int_equal(read_mutated("\"0xffffffff81000001\"\n  ]",
+				      "\"81000001\"\n  ]"), -1);
+	/* version 2 listed each stack's addresses ("ips"): read as such,
+	 * a stack naming a node is refused (test-fixtures' v2 files read) */
+	assert_int_equal(read_mutated("\"version\": 3", "\"version\": 2"), -1);
 }
 
 /* Which hardware events measured nothing although their group ran. */
@@ -438,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_refused),
 		cmocka_unit_test(test_older_histogram_reads),
 		cmocka_unit_test(test_not_counting),
+		cmocka_unit_test(test_stack_tree),
 		cmocka_unit_test(test_truncated_refused),
 	};
 
