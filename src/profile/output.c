@@ -556,7 +556,7 @@ int profile_output_open(struct profile_output *out, const char *path,
 }
 
 /* The write failed: put the data where it can go, and say where. */
-static void rescue(json_t *doc, const char *path)
+static void rescue(const struct profile_doc *doc, const char *path)
 {
 	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ?
 			  getenv("TMPDIR") : "/tmp";
@@ -566,7 +566,7 @@ static void rescue(json_t *doc, const char *path)
 	if (asprintf(&name, "%s/perpkt-rescued-XXXXXX.json", dir) < 0)
 		return;
 	fd = mkstemps(name, 5);
-	if (fd >= 0 && !profile_json_write(doc, fd) && !fsync(fd) && !close(fd)) {
+	if (fd >= 0 && !profile_doc_write(doc, fd) && !fsync(fd) && !close(fd)) {
 		error("the profile for '%s' is kept in '%s': move it where it "
 		      "belongs", path, name);
 	} else {
@@ -604,7 +604,7 @@ void profile_output_abort(struct profile_output *out)
 }
 
 /* A FIFO whose reader left must give EPIPE here, not kill the run. */
-static int write_ignoring_sigpipe(json_t *doc, int fd)
+static int write_ignoring_sigpipe(const struct profile_doc *doc, int fd)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	int ret;
@@ -612,7 +612,7 @@ static int write_ignoring_sigpipe(json_t *doc, int fd)
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old);
 	errno = 0;
-	ret = profile_json_write(doc, fd);
+	ret = profile_doc_write(doc, fd);
 	sigaction(SIGPIPE, &old, NULL);
 	return ret;
 }
@@ -647,7 +647,8 @@ static int open_reader_waiting(const struct profile_output *out)
 	return -1;
 }
 
-static int commit_through(struct profile_output *out, json_t *doc)
+static int commit_through(struct profile_output *out,
+			  const struct profile_doc *doc)
 {
 	struct stat st;
 	char why[160];
@@ -702,7 +703,7 @@ static void sync_dir(int dirfd)
 	}
 }
 
-static int commit_atomic(struct profile_output *out, json_t *doc,
+static int commit_atomic(struct profile_output *out, const struct profile_doc *doc,
 			 const struct profile *p)
 {
 	struct stat old;
@@ -724,7 +725,7 @@ static int commit_atomic(struct profile_output *out, json_t *doc,
 			warning("'%s' changed owner during the run; the new file "
 				"is this user's: %s", out->where, strerror(errno));
 	}
-	if (profile_json_write(doc, out->fd) || fsync(out->fd) ||
+	if (profile_doc_write(doc, out->fd) || fsync(out->fd) ||
 	    fchmod(out->fd, out->mode)) {
 		error("cannot write '%s': %s", out->where, strerror(errno));
 		return -1;
@@ -745,24 +746,24 @@ static int commit_atomic(struct profile_output *out, json_t *doc,
 
 int profile_output_commit(struct profile_output *out, const struct profile *p)
 {
-	json_t *doc = profile_to_json(p);
 	char what[PATH_MAX + 16];
+	struct profile_doc doc;
 	int ret;
 
-	if (!doc) {
+	if (profile_doc_init(&doc, p)) {
 		profile_output_abort(out);
 		return error("cannot encode profile (out of memory)");
 	}
 	snprintf(what, sizeof(what), "profile '%s'", out->where ? out->where : "-");
-	if (profile_json_check(doc, what)) {
-		json_decref(doc);
+	if (profile_doc_check(&doc, what)) {
+		profile_doc_free(&doc);
 		profile_output_abort(out);
 		return -1;
 	}
-	ret = out->through ? commit_through(out, doc) : commit_atomic(out, doc, p);
+	ret = out->through ? commit_through(out, &doc) : commit_atomic(out, &doc, p);
 	if (ret < 0)
-		rescue(doc, out->where);
+		rescue(&doc, out->where);
 	profile_output_abort(out);
-	json_decref(doc);
+	profile_doc_free(&doc);
 	return ret ? -1 : 0;
 }

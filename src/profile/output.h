@@ -7,6 +7,7 @@
 
 #include "profile/profile.h"
 #include "profile/rundir.h"
+#include "profile/stack-nodes.h"
 
 /*
  * Where `record -o` writes, checked before the measurement so a long run
@@ -73,8 +74,21 @@ void profile_output_abort(struct profile_output *out);
 /* The profile as the JSON document written to disk; NULL when out of
  * memory. */
 json_t *profile_to_json(const struct profile *p);
+
+/* The same document on its way to a file: its head built, its long
+ * arrays (samples, stacks, stack_nodes) made an element at a time as
+ * they are checked and written, so the whole never is in memory. */
+struct profile_doc {
+	const struct profile *p;
+	json_t *head;
+	struct stack_tree tree;
+};
+int profile_doc_init(struct profile_doc *d, const struct profile *p);
+void profile_doc_free(struct profile_doc *d);
+/* profile_json_check() of the whole document. */
+int profile_doc_check(const struct profile_doc *d, const char *what);
 /* Write the document and a final newline to fd, streamed; -1 with errno
  * set when a write fails. */
-int profile_json_write(json_t *doc, int fd);
+int profile_doc_write(const struct profile_doc *d, int fd);
 
 #endif

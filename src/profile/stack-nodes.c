@@ -34,19 +34,38 @@ static int cmp_root_first(const void *x, const void *y, void *arg)
 	return (a->depth > b->depth) - (a->depth < b->depth);
 }
 
+void stack_tree_free(struct stack_tree *t)
+{
+	free(t->parent);
+	free(t->ip);
+	free(t->depth);
+	free(t->leaf);
+	memset(t, 0, sizeof(*t));
+}
+
 /*
  * Stacks in root-first order share with the one before them exactly
  * the prefix they have in common: the tree's nodes are what lies past
  * it, made in that order, so a parent always comes before its children.
  */
-static int build_nodes(const struct profile *p, json_t *nodes, size_t *leaf)
+int stack_tree_build(const struct profile *p, struct stack_tree *t)
 {
-	size_t *order = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*order));
-	size_t path[MAX_DEPTH], n = 0, i;
+	size_t total = 0, i, path[MAX_DEPTH];
 	const struct profile_stack *prev = NULL;
+	size_t *order;
 
-	if (!order)
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < p->nstacks; i++)
+		total += p->stacks[i].depth;
+	order = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*order));
+	t->leaf = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*t->leaf));
+	t->parent = malloc((total ? total : 1) * sizeof(*t->parent));
+	t->ip = malloc((total ? total : 1) * sizeof(*t->ip));
+	if (!order || !t->leaf || !t->parent || !t->ip) {
+		free(order);
+		stack_tree_free(t);
 		return -1;
+	}
 	for (i = 0; i < p->nstacks; i++)
 		order[i] = i;
 	qsort_r(order, p->nstacks, sizeof(*order), cmp_root_first, (void *)p);
@@ -58,68 +77,33 @@ static int build_nodes(const struct profile *p, json_t *nodes, size_t *leaf)
 		       prev->ips[prev->depth - 1 - k] == st->ips[st->depth - 1 - k])
 			k++;
 		for (; k < depth; k++) {
-			json_t *e = json_pack("[I, o]", k ? (json_int_t)path[k - 1] : -1,
-					      hex(st->ips[st->depth - 1 - k]));
-
-			if (!e || json_array_append_new(nodes, e)) {
-				free(order);
-				return -1;
-			}
-			path[k] = n++;
+			t->parent[t->n] = k ? (int64_t)path[k - 1] : -1;
+			t->ip[t->n] = st->ips[st->depth - 1 - k];
+			path[k] = t->n++;
 		}
-		leaf[order[i]] = path[depth - 1];
+		t->leaf[order[i]] = depth ? path[depth - 1] : 0;
 		prev = st;
 	}
 	free(order);
 	return 0;
 }
 
-int stack_nodes_to_json(const struct profile *p, json_t **stacks,
-			json_t **nodes)
+json_t *stack_node_json(const struct stack_tree *t, size_t i)
 {
-	size_t *leaf = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*leaf));
-	size_t i;
-
-	*stacks = json_array();
-	*nodes = json_array();
-	if (!leaf || !*stacks || !*nodes || build_nodes(p, *nodes, leaf))
-		goto oom;
-	for (i = 0; i < p->nstacks; i++) {
-		const struct profile_stack *st = &p->stacks[i];
-
-		if (json_array_append_new(*stacks, json_pack(
-			"{s:I, s:s, s:I, s:I, s:I}",
-			"event", (json_int_t)st->event, "role", role_name(st->role),
-			"count", (json_int_t)st->count,
-			"weight", (json_int_t)st->weight, "node", (json_int_t)leaf[i])))
-			goto oom;
-	}
-	free(leaf);
-	return 0;
-oom:
-	free(leaf);
-	json_decref(*stacks);
-	json_decref(*nodes);
-	*stacks = *nodes = NULL;
-	return -1;
+	return json_pack("[I, o]", (json_int_t)t->parent[i], hex(t->ip[i]));
 }
 
-/* The tree of "stack_nodes": each node's parent, address and depth. */
-struct tree {
-	int64_t *parent;
-	uint64_t *ip;
-	uint32_t *depth;
-	size_t n;
-};
-
-static void tree_free(struct tree *t)
+json_t *stack_json(const struct profile *p, const struct stack_tree *t, size_t i)
 {
-	free(t->parent);
-	free(t->ip);
-	free(t->depth);
+	const struct profile_stack *st = &p->stacks[i];
+
+	return json_pack("{s:I, s:s, s:I, s:I, s:I}",
+			 "event", (json_int_t)st->event, "role", role_name(st->role),
+			 "count", (json_int_t)st->count,
+			 "weight", (json_int_t)st->weight, "node", (json_int_t)t->leaf[i]);
 }
 
-static int read_tree(struct reader *r, json_t *a, struct tree *t)
+static int read_tree(struct reader *r, json_t *a, struct stack_tree *t)
 {
 	size_t i;
 
@@ -157,7 +141,7 @@ static int read_tree(struct reader *r, json_t *a, struct tree *t)
 
 /* The addresses of a stack: from version 3 its leaf node's path to the
  * root, before that its "ips" list. */
-static int read_ips(struct reader *r, json_t *o, const struct tree *t,
+static int read_ips(struct reader *r, json_t *o, const struct stack_tree *t,
 		    struct profile_stack *st)
 {
 	json_t *ips = NULL;
@@ -197,7 +181,7 @@ static int read_ips(struct reader *r, json_t *o, const struct tree *t,
 void stack_nodes_read(struct reader *r, json_t *a, json_t *nodes,
 		      int version, struct profile *p)
 {
-	struct tree t;
+	struct stack_tree t;
 	size_t i;
 
 	if (!a)
@@ -207,7 +191,7 @@ void stack_nodes_read(struct reader *r, json_t *a, json_t *nodes,
 		return;
 	}
 	if (version >= 3 && read_tree(r, nodes, &t)) {
-		tree_free(&t);
+		stack_tree_free(&t);
 		return;
 	}
 	p->nstacks = json_array_size(a);
@@ -234,5 +218,5 @@ void stack_nodes_read(struct reader *r, json_t *a, json_t *nodes,
 			read_ips(r, o, version >= 3 ? &t : NULL, st);
 	}
 	if (version >= 3)
-		tree_free(&t);
+		stack_tree_free(&t);
 }

@@ -3,6 +3,7 @@
 #define PERPKT_PROFILE_STACK_NODES_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 #include "profile/profile.h"
 #include "profile/read-fields.h"
@@ -17,10 +18,21 @@
  * 1.17 billion (callgrind). Versions 1 and 2 listed every stack's
  * addresses ("ips", leaf first); both are read.
  */
+struct stack_tree {
+	int64_t *parent;   /* -1 at the root, else an earlier node */
+	uint64_t *ip;
+	uint32_t *depth;   /* the reader's: addresses from the root */
+	size_t *leaf;      /* the writer's: each stack's leaf node */
+	size_t n;
+};
 
-/* The "stacks" and "stack_nodes" arrays of p; 0, or -1 out of memory. */
-int stack_nodes_to_json(const struct profile *p, json_t **stacks,
-			json_t **nodes);
+/* The tree of p's stacks; 0, or -1 out of memory. */
+int stack_tree_build(const struct profile *p, struct stack_tree *t);
+void stack_tree_free(struct stack_tree *t);
+/* Node i as written: [parent, "0xaddr"]; stack i with its leaf node. */
+json_t *stack_node_json(const struct stack_tree *t, size_t i);
+json_t *stack_json(const struct profile *p, const struct stack_tree *t, size_t i);
+
 /* p->stacks from a document's "stacks" (and, from version 3 on, its
  * "stack_nodes"), each stack's addresses leaf first as in memory. */
 void stack_nodes_read(struct reader *r, json_t *stacks, json_t *nodes,

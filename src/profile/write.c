@@ -13,7 +13,6 @@
 
 #include "error.h"
 #include "profile/output.h"
-#include "profile/stack-nodes.h"
 
 /* Kernel addresses exceed 2^53, so they travel as hex strings. */
 static json_t *hex(uint64_t v)
@@ -66,26 +65,19 @@ static json_t *events_to_json(const struct profile *p)
 	return a;
 }
 
-static json_t *samples_to_json(const struct profile *p)
+static json_t *sample_json(const struct profile *p, size_t i)
 {
-	json_t *a = json_array();
-	size_t i;
+	const struct profile_sample *s = &p->samples[i];
+	json_t *o = json_pack("{s:I, s:I, s:o, s:s, s:I, s:I}",
+			      "event", (json_int_t)s->event, "cpu", (json_int_t)s->cpu,
+			      "ip", hex(s->ip), "role", role_name(s->role),
+			      "count", (json_int_t)s->count,
+			      "weight", (json_int_t)s->weight);
 
-	for (i = 0; i < p->nsamples; i++) {
-		const struct profile_sample *s = &p->samples[i];
-		json_t *o = json_pack(
-			"{s:I, s:I, s:o, s:s, s:I, s:I}",
-			"event", (json_int_t)s->event, "cpu", (json_int_t)s->cpu,
-			"ip", hex(s->ip), "role", role_name(s->role),
-			"count", (json_int_t)s->count,
-			"weight", (json_int_t)s->weight);
-
-		/* only repeated runs carry it: single runs stay compact */
-		if (s->repeat)
-			json_object_set_new(o, "repeat", json_integer(s->repeat));
-		json_array_append_new(a, o);
-	}
-	return a;
+	/* only repeated runs carry it: single runs stay compact */
+	if (o && s->repeat)
+		json_object_set_new(o, "repeat", json_integer(s->repeat));
+	return o;
 }
 
 static json_t *ksyms_to_json(const struct profile *p)
@@ -312,18 +304,15 @@ static json_t *clock_to_json(const struct profile *p)
 			 "source", str_or_null(p->clock_source));
 }
 
-json_t *profile_to_json(const struct profile *p)
+/* The document but for its long arrays (profile_doc's parts). */
+static json_t *head_to_json(const struct profile *p)
 {
-	json_t *stacks = NULL, *nodes = NULL, *root;
-
-	if (stack_nodes_to_json(p, &stacks, &nodes))
-		return NULL;
-	root = json_pack(
+	json_t *root = json_pack(
 		"{s:s, s:i, s:o, s:o, s:o,"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:i, s:o},"
 		" s:{s:o, s:o, s:I, s:i, s:i, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 		" s:{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
-		" s:o, s:o, s:o, s:o}",
+		" s:o, s:o}",
 		"format", PROFILE_FORMAT, "version", PROFILE_VERSION,
 		"tool", str_or_null(p->tool_version),
 		"created", str_or_null(p->created),
@@ -362,15 +351,10 @@ json_t *profile_to_json(const struct profile *p)
 		"irqs", irqs_to_json(p),
 		"missing_events", missing_to_json(p),
 		"conditions", conditions_to_json(p),
-		"samples", samples_to_json(p),
-		"stacks", stacks,
 		"kallsyms", ksyms_to_json(p));
 
-	if (!root || json_object_set_new(root, "stack_nodes", nodes)) {
-		json_decref(root);
-		return NULL;
-	}
-	add_histogram_resolution(root, p);
+	if (root)
+		add_histogram_resolution(root, p);
 	/* version 2: every time in ns (1 had warmup_s), said once here */
 	if (root && json_object_set_new(root, "units",
 					json_pack("{s:s, s:s}", "time", "ns",
@@ -402,6 +386,92 @@ json_t *profile_to_json(const struct profile *p)
 		json_object_set_new(root, "remote_missing",
 				    json_string(p->remote_missing));
 	return root;
+}
+
+/*
+ * The long arrays, made an element at a time: record's peak memory was
+ * the whole document in jansson objects, about 23 MB of the 43 MiB of a
+ * 60 s `record -a -g` (heaptrack).
+ */
+typedef json_t *element_fn(const struct profile_doc *d, size_t i);
+
+static json_t *sample_element(const struct profile_doc *d, size_t i)
+{
+	return sample_json(d->p, i);
+}
+
+static json_t *stack_element(const struct profile_doc *d, size_t i)
+{
+	return stack_json(d->p, &d->tree, i);
+}
+
+static json_t *node_element(const struct profile_doc *d, size_t i)
+{
+	return stack_node_json(&d->tree, i);
+}
+
+static const struct long_array {
+	const char *key;
+	element_fn *element;
+} long_arrays[] = {
+	{ "samples", sample_element },
+	{ "stacks", stack_element },
+	{ "stack_nodes", node_element },
+};
+#define NLONG (sizeof(long_arrays) / sizeof(long_arrays[0]))
+
+static size_t long_count(const struct profile_doc *d, size_t a)
+{
+	return a == 0 ? d->p->nsamples : a == 1 ? d->p->nstacks : d->tree.n;
+}
+
+int profile_doc_init(struct profile_doc *d, const struct profile *p)
+{
+	memset(d, 0, sizeof(*d));
+	d->p = p;
+	if (stack_tree_build(p, &d->tree))
+		return -1;
+	d->head = head_to_json(p);
+	if (!d->head) {
+		stack_tree_free(&d->tree);
+		return -1;
+	}
+	return 0;
+}
+
+void profile_doc_free(struct profile_doc *d)
+{
+	json_decref(d->head);
+	stack_tree_free(&d->tree);
+	memset(d, 0, sizeof(*d));
+}
+
+json_t *profile_to_json(const struct profile *p)
+{
+	struct profile_doc d;
+	size_t a, i;
+
+	if (profile_doc_init(&d, p))
+		return NULL;
+	for (a = 0; a < NLONG; a++) {
+		json_t *arr = json_array();
+
+		for (i = 0; arr && i < long_count(&d, a); i++)
+			if (json_array_append_new(arr, long_arrays[a].element(&d, i))) {
+				json_decref(arr);
+				arr = NULL;
+			}
+		if (!arr || json_object_set_new(d.head, long_arrays[a].key, arr)) {
+			profile_doc_free(&d);
+			return NULL;
+		}
+	}
+	{
+		json_t *doc = json_incref(d.head);
+
+		profile_doc_free(&d);
+		return doc;
+	}
 }
 
 /* The integers the reader takes as signed (reader_int): a CPU or a pid
@@ -468,7 +538,9 @@ int profile_json_check(json_t *doc, const char *what)
 }
 
 /* jansson hands the text over a few bytes at a time: collect it in a
- * buffer and write that, one write(2) per 64 KiB. */
+ * buffer and write that, one write(2) per 64 KiB. The last KEEP bytes
+ * stay in the buffer, so the head's closing brace can be taken back. */
+#define KEEP 2
 struct doc_writer {
 	int fd;
 	int err;  /* errno of the first failed write */
@@ -476,12 +548,12 @@ struct doc_writer {
 	char buf[65536];
 };
 
-static int doc_flush(struct doc_writer *w)
+static int doc_flush(struct doc_writer *w, size_t keep)
 {
-	size_t off = 0;
+	size_t off = 0, end = w->used > keep ? w->used - keep : 0;
 
-	while (!w->err && off < w->used) {
-		ssize_t n = write(w->fd, w->buf + off, w->used - off);
+	while (!w->err && off < end) {
+		ssize_t n = write(w->fd, w->buf + off, end - off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -490,7 +562,8 @@ static int doc_flush(struct doc_writer *w)
 		else
 			off += (size_t)n;
 	}
-	w->used = 0;
+	memmove(w->buf, w->buf + end, w->used - end);
+	w->used -= end;
 	return w->err ? -1 : 0;
 }
 
@@ -507,15 +580,56 @@ static int doc_put(const char *buf, size_t len, void *ctx)
 		w->used += n;
 		buf += n;
 		len -= n;
-		if (w->used == sizeof(w->buf) && doc_flush(w))
+		if (w->used == sizeof(w->buf) && doc_flush(w, KEEP))
 			return -1;
 	}
 	return 0;
 }
 
-int profile_json_write(json_t *doc, int fd)
+static int doc_puts(struct doc_writer *w, const char *s)
+{
+	return doc_put(s, strlen(s), w);
+}
+
+/* The head as written, with its closing "\n}" taken back. */
+static int write_head(struct doc_writer *w, json_t *head)
+{
+	if (json_dump_callback(head, doc_put, w, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
+		return -1;
+	if (w->used < KEEP || memcmp(w->buf + w->used - KEEP, "\n}", KEEP)) {
+		errno = EINVAL;	/* jansson's indented object ends so */
+		return -1;
+	}
+	w->used -= KEEP;
+	return 0;
+}
+
+/* ,\n "key": [\n  {one element on a line},\n  ...\n ] */
+static int write_long_array(struct doc_writer *w, const struct profile_doc *d,
+			    size_t a)
+{
+	size_t i, n = long_count(d, a);
+	char open[64];
+
+	snprintf(open, sizeof(open), ",\n \"%s\": [", long_arrays[a].key);
+	if (doc_puts(w, open))
+		return -1;
+	for (i = 0; i < n; i++) {
+		json_t *e = long_arrays[a].element(d, i);
+		int bad = !e || doc_puts(w, i ? ",\n  " : "\n  ") ||
+			  json_dump_callback(e, doc_put, w, JSON_PRESERVE_ORDER);
+
+		json_decref(e);
+		if (bad)
+			return -1;
+	}
+	return doc_puts(w, n ? "\n ]" : "]");
+}
+
+int profile_doc_write(const struct profile_doc *d, int fd)
 {
 	struct doc_writer *w = malloc(sizeof(*w));
+	size_t a;
 	int ret;
 
 	if (!w)
@@ -524,15 +638,40 @@ int profile_json_write(json_t *doc, int fd)
 	w->err = 0;
 	w->used = 0;
 	/* straight to the file: no second copy of the text in memory */
-	ret = json_dump_callback(doc, doc_put, w,
-				 JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	ret = write_head(w, d->head);
+	for (a = 0; !ret && a < NLONG; a++)
+		ret = write_long_array(w, d, a);
 	if (!ret)
-		ret = doc_put("\n", 1, w);
+		ret = doc_puts(w, "\n}\n");
 	if (!ret)
-		ret = doc_flush(w);
-	errno = w->err ? w->err : (ret ? ENOMEM : 0);
+		ret = doc_flush(w, 0);
+	errno = w->err ? w->err : (ret ? (errno ? errno : ENOMEM) : 0);
 	free(w);
 	return ret ? -1 : 0;
+}
+
+int profile_doc_check(const struct profile_doc *d, const char *what)
+{
+	char path[512] = "";
+	size_t a, i;
+
+	if (check_ints(d->head, NULL, path, 0, sizeof(path), what))
+		return -1;
+	for (a = 0; a < NLONG; a++)
+		for (i = 0; i < long_count(d, a); i++) {
+			json_t *e = long_arrays[a].element(d, i);
+			int bad;
+
+			if (!e)
+				return error("cannot encode %s (out of memory)", what);
+			snprintf(path, sizeof(path), "%s[%zu]", long_arrays[a].key, i);
+			bad = check_ints(e, long_arrays[a].key, path, strlen(path),
+					 sizeof(path), what);
+			json_decref(e);
+			if (bad)
+				return -1;
+		}
+	return 0;
 }
 
 int profile_write(const struct profile *p, const char *path, unsigned flags)

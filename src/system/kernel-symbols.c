@@ -28,6 +28,13 @@ static int cmp_ksym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Every kernel address the profile refers to: the sampled IPs and, with
  * -g, every callchain frame, so callers resolve without --kallsyms. */
 static uint64_t *profile_addresses(const struct profile *p, size_t *n)
@@ -47,7 +54,13 @@ static uint64_t *profile_addresses(const struct profile *p, size_t *n)
 	for (i = 0; i < p->nstacks; i++)
 		for (d = 0; d < p->stacks[i].depth; d++)
 			a[k++] = p->stacks[i].ips[d];
-	*n = k;
+	/* each once: a 60 s -a -g refers to 160,000 addresses, 30,000
+	 * distinct, and a symbol slot is made for each */
+	if (k > 1)
+		qsort(a, k, sizeof(*a), cmp_u64);
+	for (i = 0, *n = 0; i < k; i++)
+		if (!*n || a[*n - 1] != a[i])
+			a[(*n)++] = a[i];
 	return a;
 }
 
@@ -105,6 +118,15 @@ void kernel_symbols_attach(struct profile *p, const char *kallsyms)
 		k.name = strdup(k.name);
 		k.module = k.module ? strdup(k.module) : NULL;
 		p->ksyms[p->nksyms++] = k;
+	}
+	/* sized for every address (8 MiB for a 60 s -a -g), kept for the
+	 * few thousand symbols they fall in: the rest back before the
+	 * profile's document is built */
+	if (p->ksyms && p->nksyms) {
+		struct profile_ksym *fit = realloc(p->ksyms, p->nksyms * sizeof(*fit));
+
+		if (fit)
+			p->ksyms = fit;
 	}
 	symbolizer_close(sym);
 }
