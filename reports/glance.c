@@ -74,7 +74,7 @@ static const struct model_row *top_bucket(const struct model *m)
 static void headline(struct summary *s, const struct model *m)
 {
 	const struct run_facts *run = &m->run;
-	const struct model *w = m->workload ? m->workload : m;
+	const struct model *w = model_workload(m);
 	const struct model_row *top = top_bucket(w);
 	char lat[96] = "latency not measured", busy[96] = "no samples", tb[96] = "",
 	     what[160], other[128] = "", ov[96];
@@ -100,7 +100,7 @@ static void headline(struct summary *s, const struct model *m)
 	if (top && w->busy.per_rt[0] > 0)
 		snprintf(tb, sizeof(tb), "; top bucket %s (%.0f%% of busy)", top->name,
 			 100 * top->per_rt[0] / w->busy.per_rt[0]);
-	if (w != m && model_other_tasks(m) > 0) {
+	if (m->workload && model_other_tasks(m) > 0) {
 		value_text(ov, sizeof(ov), m, model_other_tasks(m), -1);
 		snprintf(other, sizeof(other), "; other tasks %s", ov);
 	}
@@ -235,7 +235,7 @@ static void steal_warning(struct summary *s, const struct model *m)
  * say little, and a rule would fix that. */
 static void other_warning(struct summary *s, const struct model *m)
 {
-	const struct model *w = m->workload ? m->workload : m;
+	const struct model *w = model_workload(m);
 	const struct model_row *o = model_bucket(w, "other");
 	const struct model_row *ie = model_bucket(w, "irq-enable");
 	char top[256] = "";

@@ -447,7 +447,7 @@ static json_t *build(const struct model *m, int *bad)
 
 	/* the headline's figures: the workload's busy time, other tasks' */
 	if (m->workload) {
-		const struct model *w = m->workload;
+		const struct model *w = model_workload(m);
 
 		o = json_object();
 		set(o, "samples", per_event(m, w->busy.samples, NULL, bad), bad);
@@ -457,6 +457,11 @@ static json_t *build(const struct model *m, int *bad)
 		set(root, "workload_busy", o, bad);
 		set(root, "other_tasks_per_rt", json_real(model_other_tasks(m)), bad);
 	}
+	/* whose rows the tables are: the workload's (report's default,
+	 * the other tasks one row apart) or every task's (--all-tasks) */
+	set(root, "rows_of", json_string(m->focused ? "workload" : "all tasks"), bad);
+	set(root, "other_tasks", model_others_row(m) ?
+	    row_json(m, model_others_row(m), 0, bad) : json_null(), bad);
 	o = json_object();
 	set(o, "samples", json_integer((json_int_t)m->pass_samples), bad);
 	set(o, "charged", json_integer((json_int_t)m->pass_charged), bad);

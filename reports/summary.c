@@ -608,6 +608,8 @@ static void emulated_pmu_note(struct summary *s, const struct model *m)
 
 static void put_notes(struct summary *s, const struct model *m)
 {
+	/* the whole profile's, whose rows the tables may not be */
+	const struct model *all = m->focused ? m->workload : m;
 	const struct model_row *ic = NULL;
 	size_t i;
 
@@ -645,9 +647,9 @@ static void put_notes(struct summary *s, const struct model *m)
 		     m->run.unit.name);
 	else
 		BRIEF_NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson); one run, so no spread across repeats.");
-	if (m->pass_charged && m->total.samples[0])
+	if (m->pass_charged && all->total.samples[0])
 		BRIEF_NOTE(s, "%.1f%% of samples charged to their caller at an irq-enable point (%llu of %llu there; rule kind pass, docs/buckets.md): with cpu-clock a sample taken with interrupts off lands where they come back on.",
-			   100.0 * (double)m->pass_charged / (double)m->total.samples[0],
+			   100.0 * (double)m->pass_charged / (double)all->total.samples[0],
 			   (unsigned long long)m->pass_charged,
 			   (unsigned long long)m->pass_samples);
 	if (ic && ic->samples[0])
