@@ -138,8 +138,17 @@ struct model_decomp {
 	/* from_tasks with one process on another host (record --peer):
 	 * its CPU is in the rest, and in the other side's profile */
 	int client_elsewhere, responder_elsewhere;
-	const char *rtt_source;  /* "mean latency" or "window / round trips" */
+	const char *rtt_source;  /* "mean without stalls", "mean latency" or
+				  * "window / round trips" */
 	double rtt;
+	/* the round trips set apart as stalls (profile/latency-stalls.h)
+	 * when rtt is the mean without them: how many, over what (ns),
+	 * their share of the time, and what they add to the mean per
+	 * round trip; stalls_known 0 otherwise or when there were none */
+	int stalls_known;
+	uint64_t stalls;
+	double stall_cut, stall_share, stall_per_rt;
+	double rtt_mean, rtt_p50;  /* every round trip's mean and p50, ns */
 	double client, responder, rest;
 	double client_user, client_system;        /* /proc/<pid>/stat */
 	double responder_user, responder_system;

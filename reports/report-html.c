@@ -81,7 +81,7 @@ static void decomp_chart(FILE *f, const struct model *m)
 {
 	const struct model_decomp *d = &m->decomp;
 	double parts[3] = { d->client, d->responder, d->rest };
-	static const char *const names[3] = { "client", "responder", "rest" };
+	static const char *const names[3] = { "client", "responder", "off-CPU" };
 	static const char *const colors[3] = {
 		COLOR_DECOMP_CPU, "#aec7e8", COLOR_DECOMP_REST };
 	double x = 10, total = 0;
