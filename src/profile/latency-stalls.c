@@ -7,8 +7,8 @@
 void latency_set_apart_stalls(struct latency_summary *l,
 			      const struct quantile_buckets *b)
 {
-	uint64_t cut = l->p50 * LATENCY_STALL_FACTOR, n = 0;
-	double sum = 0, sumsq = 0, all_sq, var;
+	uint64_t cut = l->p50 * LATENCY_STALL_FACTOR, n = 0, kn = 0;
+	double sum = 0, ksum = 0, ksumsq = 0, kmean, var;
 	size_t i;
 
 	l->stalls_known = 0;
@@ -21,17 +21,22 @@ void latency_set_apart_stalls(struct latency_summary *l,
 		if (!held)
 			continue;
 		b->bounds(b->h, i, &lo, &hi);
-		if (lo < cut)
-			continue;
-		/* the bucket's middle, within the slowest round trip */
 		mid = lo + (hi > lo ? (double)(hi - lo) / 2 : 0);
+		if (lo < cut) {
+			/* the others' spread from their own buckets: the
+			 * summary's less the stalls' would be all rounding */
+			kn += held;
+			ksum += mid * (double)held;
+			ksumsq += mid * mid * (double)held;
+			continue;
+		}
+		/* within the slowest round trip */
 		if (l->max && mid > (double)l->max)
 			mid = (double)l->max;
 		n += held;
 		sum += mid * (double)held;
-		sumsq += mid * mid * (double)held;
 	}
-	if (n >= l->count)
+	if (n >= l->count || !kn)
 		return;
 	l->stalls = n;
 	l->stall_cut = cut;
@@ -40,8 +45,8 @@ void latency_set_apart_stalls(struct latency_summary *l,
 	if (l->mean_kept < 0)	/* a histogram that disagrees with the mean */
 		return;
 	/* population variance, as the summary's own */
-	all_sq = (l->stddev * l->stddev + l->mean * l->mean) * (double)l->count;
-	var = (all_sq - sumsq) / (double)(l->count - n) - l->mean_kept * l->mean_kept;
+	kmean = ksum / (double)kn;
+	var = ksumsq / (double)kn - kmean * kmean;
 	l->sd_kept = var > 0 ? sqrt(var) : 0;
 	l->stalls_known = 1;
 }
