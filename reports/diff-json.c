@@ -197,7 +197,7 @@ static json_t *build(const struct diff *d, int *bad)
 	a = json_array();
 	for (i = 0; i < d->n; i++)
 		push(a, d->stalls_apart ?
-		     json_integer((json_int_t)d->prof[i].m->profile->latency.stalls) :
+		     json_integer((json_int_t)d->prof[i].m->run.latency.stalls) :
 		     json_null(), bad);
 	set(o, "stalls", a, bad);
 	cmps_json(o, d, d->latency, bad);

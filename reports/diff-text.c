@@ -176,8 +176,8 @@ static void put_percentile(FILE *f, const struct diff *d, size_t i,
  * set apart, and how many there were. */
 static void put_stalls(FILE *f, const struct diff *d, size_t i)
 {
-	const struct latency_summary *la = &d->prof[0].m->profile->latency;
-	const struct latency_summary *lb = &d->prof[i].m->profile->latency;
+	const struct latency_summary *la = &d->prof[0].m->run.latency;
+	const struct latency_summary *lb = &d->prof[i].m->run.latency;
 
 	if (!d->stalls_apart || (!la->stalls && !lb->stalls))
 		return;
