@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The workload's own model: what a report's headline and diff's default
- * rows are about. A busy machine's other tasks run on the sampled CPUs
+ * The workload's own model: what a report's headline and tables
+ * (model_focus_workload) and diff's default rows are about. A busy machine's other tasks run on the sampled CPUs
  * too; their time per round trip grows when the workload's round trips
  * shrink, so mixed in they would make the workload look slower than it
  * is. They stay one figure apart (model_other_tasks).
