@@ -18,7 +18,10 @@ profiles (docs/examples/NAME.json.gz, unpacked as NAME.json), with
                                     shape of today's output: its words in
                                     order (labels, sections, names), not
                                     its numbers and not where lines wrap
-                                    (tests/cli/t0010)
+                                    (tests/cli/t0010); and when a pasted
+                                    transcript ("$ perpkt report ...") reads
+                                    only example profiles but has no
+                                    marker, so nothing would check it
 
 PERPKT names the binary (default build/perpkt); --record needs root.
 """
@@ -40,6 +43,11 @@ ARM64 = "6.1.0-57-cloud-arm64"
 # name -> (what it needs, the record command: $PERPKT, $KERNEL_ARM64 and
 # $GUEST set); each writes NAME.json in the current folder
 RECIPES = {
+    # the guide's worked example: the default ping-pong, and the same
+    # with the responder on the other CPU
+    "same": ("root", '"$PERPKT" record -g -d 5 -o same.json'),
+    "cross": ("root", '"$PERPKT" record -g -d 5 --client-cpu 1 --server-cpu 0 '
+              "-o cross.json"),
     "arm64": ("an arm64 kernel and cross-build (make lab-arm64)",
               '"$PERPKT" record --kernel "$KERNEL_ARM64" --guest-perpkt "$GUEST" '
               "-d 1 -w 0.2 -o arm64.json"),
@@ -96,6 +104,26 @@ def blocks(lines):
                                    lines[k + 1].startswith("    "))):
             k += 1
         yield i, m.group(1), j, k
+
+
+# the commands that only read profiles: their output is today's to check
+READERS = ("report", "diff", "annotate", "table", "resolve")
+TRANSCRIPT = re.compile(r"^\$ perpkt (\S+)(.*)$")
+
+
+def unmarked(lines, d):
+    """(line index, command) of each fenced transcript of a reading
+    command whose every profile is an example one (in folder d): regen
+    could know it, so it must carry a marker instead."""
+    for i, line in enumerate(lines[:-1]):
+        if line.rstrip("\n") != "```":
+            continue
+        m = TRANSCRIPT.match(lines[i + 1].rstrip("\n"))
+        if not m or m.group(1) not in READERS:
+            continue
+        files = [w for w in m.group(2).split() if w.endswith(".json")]
+        if files and all(os.path.exists(os.path.join(d, f)) for f in files):
+            yield i + 1, lines[i + 1][2:].strip()
 
 
 def perpkt():
@@ -191,6 +219,12 @@ def main():
             with open(path) as f:
                 lines = f.readlines()
             out, last = [], 0
+            for i, cmd in unmarked(lines, d) if a.check else []:
+                bad = 1
+                print(f"{os.path.relpath(path, ROOT)}:{i + 1}: '{cmd}' is pasted "
+                      "without a regen marker though it reads example profiles: "
+                      "mark it (<!-- regen: COMMAND -->) so t0010 checks it",
+                      file=sys.stderr)
             for i, cmd, first, end in blocks(lines):
                 n += 1
                 where = f"{os.path.relpath(path, ROOT)}:{i + 1}"

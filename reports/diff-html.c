@@ -164,8 +164,9 @@ static void write_doc(FILE *f, const struct diff *d)
 	for (i = 1; i < d->n; i++) {
 		if (d->latency[i].rel == DIFF_NO_REL)
 			continue;
-		fprintf(f, "<p>Latency %c-A: %+.2f us (%+.1f%%) %s; busy kernel time per %s %+.2f %s.</p>\n",
-			(char)('A' + i), d->latency[i].delta / 1e3,
+		fprintf(f, "<p>Latency %c-A%s: %+.2f us (%+.1f%%) %s; busy kernel time per %s %+.2f %s.</p>\n",
+			(char)('A' + i), d->stalls_apart ?
+			" (means without stalls)" : "", d->latency[i].delta / 1e3,
 			d->latency[i].rel * 100, diff_mark(d->latency[i].mark),
 			d->per, d->busy.cmp[i].delta, d->unit);
 	}

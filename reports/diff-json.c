@@ -191,6 +191,15 @@ static json_t *build(const struct diff *d, int *bad)
 		push(a, d->prof[i].latency >= 0 ? json_real(d->prof[i].latency) :
 		     json_null(), bad);
 	set(o, "mean_ns", a, bad);
+	/* what mean_ns is: the stalls set apart, as in the reports */
+	set(o, "basis", json_string(d->stalls_apart ? "mean without stalls" :
+				    "mean"), bad);
+	a = json_array();
+	for (i = 0; i < d->n; i++)
+		push(a, d->stalls_apart ?
+		     json_integer((json_int_t)d->prof[i].m->run.latency.stalls) :
+		     json_null(), bad);
+	set(o, "stalls", a, bad);
 	cmps_json(o, d, d->latency, bad);
 	set(root, "latency", o, bad);
 	/* the same for p50 ... p999: each profile's value and its changes */

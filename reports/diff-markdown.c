@@ -92,8 +92,10 @@ int diff_markdown(FILE *f, const void *model, const struct render_options *o)
 	fprintf(f, "\n");
 	for (i = 1; i < d->n; i++)
 		if (d->latency[i].rel != DIFF_NO_REL)
-			fprintf(f, "Latency %c-A: %+.2f us (%+.1f%%) %s; busy kernel time %+.2f us\n\n",
-				diff_letter(i), d->latency[i].delta / 1e3,
+			fprintf(f, "Latency %c-A%s: %+.2f us (%+.1f%%) %s; busy kernel time %+.2f us\n\n",
+				diff_letter(i), d->stalls_apart ?
+				" (means without stalls)" : "",
+				d->latency[i].delta / 1e3,
 				d->latency[i].rel * 100,
 				diff_mark(d->latency[i].mark),
 				d->busy.cmp[i].delta / 1e3);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile/latency-stalls.h"
 #include "reports/spread.h"
 
 /* One model row on its way into a diff row: sorted by key to group. */
@@ -539,7 +540,9 @@ static void percentiles_of(struct diff_profile *dp)
 	}
 }
 
-static void latency_of(struct diff_profile *dp)
+/* kept: every profile set its stalls apart, so each stands on its
+ * mean without them (one basis for all, as the reports' own) */
+static void latency_of(struct diff_profile *dp, int kept)
 {
 	const struct model *m = dp->m;
 	const struct latency_summary *l = &m->profile->latency;
@@ -550,8 +553,11 @@ static void latency_of(struct diff_profile *dp)
 		dp->latency = m->rep_latency_mean;
 		dp->latency_se = m->rep_latency_sd / sqrt((double)m->nrepeats);
 	} else if (l->count && l->mean > 0) {
-		dp->latency = l->mean;
-		dp->latency_se = l->stddev / sqrt((double)l->count);
+		/* the decomposition's basis: the mean without stalls */
+		dp->latency = kept ? latency_basis(l) : l->mean;
+		dp->latency_se = kept ?
+			latency_basis_sd(l) / sqrt((double)(l->count - l->stalls)) :
+			l->stddev / sqrt((double)l->count);
 	}
 }
 
@@ -658,8 +664,13 @@ int diff_build(struct diff *d, const struct model *const *m,
 		dp->unit_from = p->events[dp->event].unit ?
 			p->events[dp->event].unit : "events";
 		dp->scale = 1;
-		latency_of(dp);
 	}
+	d->stalls_apart = 1;
+	for (i = 0; i < n; i++)
+		d->stalls_apart &= m[i]->nrepeats < 2 &&
+				   m[i]->profile->latency.stalls_known;
+	for (i = 0; i < n; i++)
+		latency_of(&d->prof[i], d->stalls_apart);
 	if (check_per(d, o) || choose_unit(d, o))
 		return -1;
 	check_conditions(d);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile/latency-stalls.h"
 #include "reports/diff.h"
 #include "reports/diff-conditions.h"
 
@@ -171,6 +172,23 @@ static void put_percentile(FILE *f, const struct diff *d, size_t i,
 		c->mark ? " " : "", diff_mark(c->mark));
 }
 
+/* What the latency line stands on: each side's mean without the stalls
+ * set apart, and how many there were. */
+static void put_stalls(FILE *f, const struct diff *d, size_t i)
+{
+	const struct latency_summary *la = &d->prof[0].m->run.latency;
+	const struct latency_summary *lb = &d->prof[i].m->run.latency;
+
+	if (!d->stalls_apart || (!la->stalls && !lb->stalls))
+		return;
+	fprintf(f, "  (means without stalls: %llu over %.1f us set apart in A,\n"
+		   "  %.2f%% of its time; %llu over %.1f us in %c, %.2f%%)\n",
+		(unsigned long long)la->stalls, la->stall_cut / 1e3,
+		100 * latency_stall_share(la),
+		(unsigned long long)lb->stalls, lb->stall_cut / 1e3,
+		diff_letter(i), 100 * latency_stall_share(lb));
+}
+
 /* Latency beside the kernel time: how much of the change it explains. */
 static void put_latency(FILE *f, const struct diff *d)
 {
@@ -191,6 +209,7 @@ static void put_latency(FILE *f, const struct diff *d)
 			diff_letter(i), a->latency / 1e3, b->latency / 1e3,
 			lc->delta / 1e3, lc->rel * 100, lc->mark ? " " : "",
 			diff_mark(lc->mark));
+		put_stalls(f, d, i);
 		put_percentile(f, d, i, DIFF_P50);
 		put_percentile(f, d, i, DIFF_P99);
 		if (diff_deterministic(d)) {
@@ -211,7 +230,7 @@ static void put_latency(FILE *f, const struct diff *d)
 			d->prof[0].m->run.unit.abbrev, total / 1e3,
 			busy / 1e3);
 		if (lc->delta != 0)
-			fprintf(f, "  busy kernel time explains %+.2f of the %+.2f us (%.0f%%);\n  residual %+.2f us (user time, waiting, wire)\n",
+			fprintf(f, "  busy kernel time explains %+.2f of the %+.2f us (%.0f%%);\n  residual %+.2f us (user time and off-CPU: waiting, wire)\n",
 				busy / 1e3, lc->delta / 1e3,
 				100 * busy / lc->delta,
 				(lc->delta - busy) / 1e3);

@@ -112,6 +112,9 @@ struct diff {
 	struct diff_view lines;        /* by MODEL_BY_LINE only */
 	struct diff_row total, busy;   /* sums of the function rows */
 	struct diff_cmp latency[DIFF_MAX_PROFILES];  /* [0] unused */
+	/* latency is each profile's mean without its stalls (set apart
+	 * in all of them, one window each), else the plain mean */
+	int stalls_apart;
 	struct diff_cmp pct[DIFF_NPCT][DIFF_MAX_PROFILES];  /* [..][0] unused */
 	char *warnings[8];
 	size_t nwarnings;

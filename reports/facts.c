@@ -2,11 +2,13 @@
 #include "reports/facts.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "profile/latency-stalls.h"
 
 /* Throttling on a CPU that idles without a tick pauses sampling until the
  * tick returns: only idle time goes unsampled. True when every throttle
@@ -246,4 +248,18 @@ int run_facts_fill(struct run_facts *f, const struct profile *p)
 	f->timer_irqs = timer_irqs(p);
 	fill_irqs(f, p);
 	return 0;
+}
+
+double run_facts_observer(const struct run_facts *f, double *sampled,
+			  double *unsampled, const char **basis)
+{
+	const struct latency_summary *u = &f->latency_unsampled, *l = &f->latency;
+	int kept = u->stalls_known && l->stalls_known;
+
+	*sampled = kept ? latency_basis(l) : l->mean;
+	*unsampled = kept ? latency_basis(u) : u->mean;
+	*basis = kept ? "mean without stalls" : "mean";
+	if (!u->count || !l->count || *unsampled <= 0)
+		return NAN;
+	return (*sampled - *unsampled) / *unsampled;
 }

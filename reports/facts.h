@@ -121,6 +121,16 @@ struct run_facts {
 double run_facts_device_irqs(const struct run_facts *f);
 double run_facts_softirqs(const struct run_facts *f);
 
+/*
+ * The observer's cost: the round trip while sampled (*sampled) against
+ * the warm-up's, counters off (*unsampled), on one basis for both: the
+ * means without stalls when both sides set them apart, else the plain
+ * means (profile/latency-stalls.h). Returns the relative change, or
+ * NAN when the warm-up was not timed; *basis names what was compared.
+ */
+double run_facts_observer(const struct run_facts *f, double *sampled,
+			  double *unsampled, const char **basis);
+
 /* f from p; -1 after printing why (more than RUN_MAX_EVENTS events). */
 int run_facts_fill(struct run_facts *f, const struct profile *p);
 

@@ -261,7 +261,7 @@ static void title(struct flame *f, const struct model *whole,
 
 int flame_build(struct flame *f, const struct model *whole)
 {
-	const struct model *m = whole->workload ? whole->workload : whole;
+	const struct model *m = model_workload(whole);
 
 	if (start(f))
 		goto oom;

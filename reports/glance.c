@@ -6,6 +6,7 @@
  */
 #include "reports/summary.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +75,7 @@ static const struct model_row *top_bucket(const struct model *m)
 static void headline(struct summary *s, const struct model *m)
 {
 	const struct run_facts *run = &m->run;
-	const struct model *w = m->workload ? m->workload : m;
+	const struct model *w = model_workload(m);
 	const struct model_row *top = top_bucket(w);
 	char lat[96] = "latency not measured", busy[96] = "no samples", tb[96] = "",
 	     what[160], other[128] = "", ov[96];
@@ -100,7 +101,7 @@ static void headline(struct summary *s, const struct model *m)
 	if (top && w->busy.per_rt[0] > 0)
 		snprintf(tb, sizeof(tb), "; top bucket %s (%.0f%% of busy)", top->name,
 			 100 * top->per_rt[0] / w->busy.per_rt[0]);
-	if (w != m && model_other_tasks(m) > 0) {
+	if (m->workload && model_other_tasks(m) > 0) {
 		value_text(ov, sizeof(ov), m, model_other_tasks(m), -1);
 		snprintf(other, sizeof(other), "; other tasks %s", ov);
 	}
@@ -204,18 +205,21 @@ static void hardware_warnings(struct summary *s, const struct model *m)
 		warn(s, summary_fmt(s, "QEMU's emulated PMU: cycles are a 1 GHz virtual clock that counts in idle too, so they measure emulated time, not work; instructions count only with -icount (--full: what else it bends)"));
 }
 
+/* On the basis the decomposition stands on (stalls set apart), the
+ * p50s beside it: a few stalls in one phase must not make the line. */
 static void observer_warning(struct summary *s, const struct run_facts *run)
 {
 	const struct latency_summary *u = &run->latency_unsampled, *l = &run->latency;
-	double d;
+	const char *basis;
+	double ls, lu, d = run_facts_observer(run, &ls, &lu, &basis);
 
 	/* exact: the plugin counts in the warm-up too, nothing to compare */
-	if (!u->count || !l->count || u->mean <= 0 || run->exact)
+	if (isnan(d) || run->exact)
 		return;
-	d = (l->mean - u->mean) / u->mean;
 	if (d > SUMMARY_OBSERVER_WARN)
-		warn(s, summary_fmt(s, "observer effect: the round trip is %.1f%% longer while sampled (mean %.2f vs %.2f us unsampled); sample less often (-F, -c) when latency matters",
-				   100 * d, l->mean / 1e3, u->mean / 1e3));
+		warn(s, summary_fmt(s, "observer effect: the round trip is %.1f%% longer while sampled (%s %.2f vs %.2f us unsampled; p50 %.2f vs %.2f us); sample less often (-F, -c) when latency matters",
+				   100 * d, basis, ls / 1e3, lu / 1e3,
+				   l->p50 / 1e3, u->p50 / 1e3));
 }
 
 /* The hypervisor took the sampled CPUs for a share of the round trip:
@@ -235,7 +239,7 @@ static void steal_warning(struct summary *s, const struct model *m)
  * say little, and a rule would fix that. */
 static void other_warning(struct summary *s, const struct model *m)
 {
-	const struct model *w = m->workload ? m->workload : m;
+	const struct model *w = model_workload(m);
 	const struct model_row *o = model_bucket(w, "other");
 	const struct model_row *ie = model_bucket(w, "irq-enable");
 	char top[256] = "";

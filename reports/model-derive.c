@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/latency-stalls.h"
 #include "reports/model-internal.h"
 
 static const struct model_row *role_row(const struct model *m,
@@ -114,8 +115,19 @@ static void derive_decomp(struct model *m)
 		return;
 	}
 	if (p->latency.count && p->latency.mean > 0) {
-		d->rtt = p->latency.mean;
-		d->rtt_source = "mean latency";
+		const struct latency_summary *l = &p->latency;
+
+		/* a few stalls must not own the sum: set apart, shown */
+		d->rtt = latency_basis(l);
+		d->stalls_known = l->stalls_known && l->stalls;
+		d->rtt_source = d->stalls_known ? "mean without stalls" :
+			"mean latency";
+		d->stalls = l->stalls;
+		d->stall_cut = (double)l->stall_cut;
+		d->stall_share = latency_stall_share(l);
+		d->stall_per_rt = l->mean - d->rtt;
+		d->rtt_mean = l->mean;
+		d->rtt_p50 = (double)l->p50;
 	} else if (p->window_ns) {
 		/* one request in flight: the window holds round trips back to back */
 		d->rtt = p->window_ns / rt;

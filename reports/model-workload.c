@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The workload's own model: what a report's headline and diff's default
- * rows are about. A busy machine's other tasks run on the sampled CPUs
+ * The workload's own model: what a report's headline and tables
+ * (model_focus_workload) and diff's default rows are about. A busy machine's other tasks run on the sampled CPUs
  * too; their time per round trip grows when the workload's round trips
  * shrink, so mixed in they would make the workload look slower than it
  * is. They stay one figure apart (model_other_tasks).
@@ -131,4 +131,51 @@ void model_free_workload(struct model *m)
 double model_other_tasks(const struct model *m)
 {
 	return m->workload && m->nevents ? m->others.per_rt[0] : 0;
+}
+
+#define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+void model_focus_workload(struct model *m)
+{
+	struct model *w = m->workload;
+	int v;
+
+	if (!w || m->focused || m->run.filter)
+		return;
+	/* what the rows are made of moves with them: --by line reads the
+	 * profile's samples, --callers the stacks, --by role,function
+	 * the placed samples; the irq-enable points stay the whole
+	 * profile's (the workload's samples were placed already) */
+	SWAP(m->profile, w->profile);
+	SWAP(m->samples, w->samples);
+	SWAP(m->nsamples, w->nsamples);
+	SWAP(m->functions, w->functions);
+	SWAP(m->nfunctions, w->nfunctions);
+	SWAP(m->buckets, w->buckets);
+	SWAP(m->nbuckets, w->nbuckets);
+	for (v = 0; v < MODEL_BY_MAX; v++)
+		SWAP(m->views[v], w->views[v]);
+	SWAP(m->total, w->total);
+	SWAP(m->busy, w->busy);
+	SWAP(m->stacks, w->stacks);
+	SWAP(m->nstacks, w->nstacks);
+	SWAP(m->frames, w->frames);
+	SWAP(m->nframes, w->nframes);
+	SWAP(m->naddrs, w->naddrs);
+	SWAP(m->nunknown, w->nunknown);
+	m->focused = w->focused = 1;
+	/* its share is of the workload's total now */
+	finish_row(&m->others, m);
+	m->others.cum = m->others.share;
+}
+
+const struct model *model_workload(const struct model *m)
+{
+	return m->focused || !m->workload ? m : m->workload;
+}
+
+const struct model_row *model_others_row(const struct model *m)
+{
+	return m->focused && m->nevents && m->others.samples[0] ?
+	       &m->others : NULL;
 }

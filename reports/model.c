@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile/latency-stalls.h"
 #include "reports/model-internal.h"
 #include "reports/spread.h"
 
@@ -269,11 +270,12 @@ double model_repeat_latency(const struct model *m, size_t k)
 {
 	const struct profile *p = m->profile;
 
+	/* the mean without stalls where the recorder set them apart */
 	if (m->nrepeats < 2)
-		return p->latency.count ? p->latency.mean : -1;
+		return p->latency.count ? latency_basis(&p->latency) : -1;
 	if (!profile_repeat_used(p, k) || !p->repeats[k].latency.count)
 		return -1;
-	return p->repeats[k].latency.mean;
+	return latency_basis(&p->repeats[k].latency);
 }
 
 struct row_event {

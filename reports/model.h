@@ -138,8 +138,17 @@ struct model_decomp {
 	/* from_tasks with one process on another host (record --peer):
 	 * its CPU is in the rest, and in the other side's profile */
 	int client_elsewhere, responder_elsewhere;
-	const char *rtt_source;  /* "mean latency" or "window / round trips" */
+	const char *rtt_source;  /* "mean without stalls", "mean latency" or
+				  * "window / round trips" */
 	double rtt;
+	/* the round trips set apart as stalls (profile/latency-stalls.h)
+	 * when rtt is the mean without them: how many, over what (ns),
+	 * their share of the time, and what they add to the mean per
+	 * round trip; stalls_known 0 otherwise or when there were none */
+	int stalls_known;
+	uint64_t stalls;
+	double stall_cut, stall_share, stall_per_rt;
+	double rtt_mean, rtt_p50;  /* every round trip's mean and p50, ns */
 	double client, responder, rest;
 	double client_user, client_system;        /* /proc/<pid>/stat */
 	double responder_user, responder_system;
@@ -263,6 +272,9 @@ struct model {
 	/* busy time of the other tasks: busy minus the workload's busy
 	 * (name "[other tasks]"); empty without a workload model */
 	struct model_row others;
+	/* model_focus_workload swapped the rows: m's are the workload's,
+	 * m->workload's the whole profile's */
+	int focused;
 
 	struct model_stack *stacks;    /* first event only; empty without -g */
 	size_t nstacks;
@@ -323,6 +335,21 @@ int model_software_clock(const struct model *m);
 /* Busy time per round trip (first event) of every task that is not the
  * workload's, 0 without a workload model. */
 double model_other_tasks(const struct model *m);
+/*
+ * report's rows by default: m's rows (views, totals, samples, stacks)
+ * swap with m->workload's, so every table, sort, --callers, --by line
+ * and combination made after is the workload's, as the headline is,
+ * and the other tasks are one row apart (model_others_row). Nothing to
+ * do without a workload model or with a --role/--cpu/--pid filter
+ * (which chose the rows itself).
+ */
+void model_focus_workload(struct model *m);
+/* The model whose rows are the workload's: m once focused, else
+ * m->workload, else m itself. */
+const struct model *model_workload(const struct model *m);
+/* The other tasks' row shown below a focused model's tables (outside
+ * its total, share of it), or NULL. */
+const struct model_row *model_others_row(const struct model *m);
 /* Whether a sample is the workload's: its roles, and the idle task's
  * interrupt work on the workload's CPUs (all when it is not pinned). */
 int model_sample_of_workload(const struct model *m,

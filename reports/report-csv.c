@@ -78,6 +78,15 @@ int report_csv(FILE *f, const void *model, const struct render_options *o)
 		rest.name = "[other]";
 		put_row(f, m, &rest, fn);
 	}
+	/* outside the total, as in diff: the workload's rows add up
+	 * without it */
+	if (model_others_row(m)) {
+		struct model_row others = *model_others_row(m);
+
+		others.name = MODEL_OTHER_TASKS;
+		others.bucket = others.module = others.file = NULL;
+		put_row(f, m, &others, fn);
+	}
 	if (fflush(f) || ferror(f))
 		return error("cannot write report: %s", strerror(errno));
 	return 0;

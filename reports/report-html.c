@@ -81,7 +81,7 @@ static void decomp_chart(FILE *f, const struct model *m)
 {
 	const struct model_decomp *d = &m->decomp;
 	double parts[3] = { d->client, d->responder, d->rest };
-	static const char *const names[3] = { "client", "responder", "rest" };
+	static const char *const names[3] = { "client", "responder", "off-CPU" };
 	static const char *const colors[3] = {
 		COLOR_DECOMP_CPU, "#aec7e8", COLOR_DECOMP_REST };
 	double x = 10, total = 0;
@@ -243,6 +243,28 @@ static void histogram_chart(FILE *f, const struct model *m)
 	      "counts), with p50 and p99 marked.</p>\n", f);
 }
 
+static void row(FILE *f, const struct model *m, const struct model_row *r,
+		const char *name)
+{
+	struct report_cells c;
+	size_t e;
+
+	report_row_cells(m, r, &c);
+	fputs("<tr><td>", f);
+	html_escape(f, name);
+	fprintf(f, "</td><td class=n>%llu</td><td class=n>%.2f</td><td class=n>%.2f</td>",
+		c.samples, 100 * c.share, 100 * c.cum);
+	for (e = 0; e < m->nevents; e++) {
+		fprintf(f, "<td class=n>%.1f</td>", c.value[e]);
+		if (!e)
+			fprintf(f, "<td class=n>%.1f</td>", c.error[0]);
+	}
+	if (c.ipc >= 0)
+		fprintf(f, "<td class=n>%.2f</td></tr>\n", c.ipc);
+	else
+		fputs("<td class=n>-</td></tr>\n", f);
+}
+
 static void table(FILE *f, const struct model *m, const struct model_view *v,
 		  const char *title, const struct render_options *o)
 {
@@ -262,26 +284,13 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 	}
 	fputs("<th>IPC</th></tr>\n", f);
 	for (i = 0; i < v->n; i++) {
-		const struct model_row *r = &v->rows[i];
-		struct report_cells c;
-
-		if (!report_row_shown(o, i, r))
+		if (!report_row_shown(o, i, &v->rows[i]))
 			break;
-		report_row_cells(m, r, &c);
-		fputs("<tr><td>", f);
-		html_escape(f, r->name);
-		fprintf(f, "</td><td class=n>%llu</td><td class=n>%.2f</td><td class=n>%.2f</td>",
-			c.samples, 100 * c.share, 100 * c.cum);
-		for (e = 0; e < m->nevents; e++) {
-			fprintf(f, "<td class=n>%.1f</td>", c.value[e]);
-			if (!e)
-				fprintf(f, "<td class=n>%.1f</td>", c.error[0]);
-		}
-		if (c.ipc >= 0)
-			fprintf(f, "<td class=n>%.2f</td></tr>\n", c.ipc);
-		else
-			fputs("<td class=n>-</td></tr>\n", f);
+		row(f, m, &v->rows[i], v->rows[i].name);
 	}
+	/* outside the total, as in diff */
+	if (model_others_row(m) && v != &m->callers)
+		row(f, m, model_others_row(m), MODEL_OTHER_TASKS);
 	fputs("</table>\n", f);
 	if (i < v->n)
 		fprintf(f, "<p>%zu more rows not shown.</p>\n", v->n - i);

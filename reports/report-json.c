@@ -2,6 +2,7 @@
 #include "reports/renderers.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -216,7 +217,22 @@ static json_t *decomp_json(const struct model *m, int *bad)
 	set(o, "client_ns", num_or_null(d->client), bad);
 	set(o, "responder_ns", num_or_null(d->responder), bad);
 	/* the rest can be negative: that is a finding, not unknown */
+	set(o, "off_cpu_ns", d->valid ? json_real(d->rest) : json_null(), bad);
+	/* the name before "off_cpu_ns", kept for version 3's readers */
 	set(o, "rest_ns", d->valid ? json_real(d->rest) : json_null(), bad);
+	/* rtt_ns is the mean without them when they were set apart */
+	if (d->stalls_known) {
+		json_t *st = json_object();
+
+		set(st, "count", json_integer((json_int_t)d->stalls), bad);
+		set(st, "over_ns", json_real(d->stall_cut), bad);
+		set(st, "share_of_time", json_real(d->stall_share), bad);
+		set(st, "per_rt_ns", json_real(d->stall_per_rt), bad);
+		set(st, "mean_ns", json_real(d->rtt_mean), bad);
+		set(o, "stalls", st, bad);
+	} else {
+		set(o, "stalls", json_null(), bad);
+	}
 	set(o, "client_user_ns", num_or_null(d->client_user), bad);
 	set(o, "client_system_ns", num_or_null(d->client_system), bad);
 	set(o, "responder_user_ns", num_or_null(d->responder_user), bad);
@@ -447,7 +463,7 @@ static json_t *build(const struct model *m, int *bad)
 
 	/* the headline's figures: the workload's busy time, other tasks' */
 	if (m->workload) {
-		const struct model *w = m->workload;
+		const struct model *w = model_workload(m);
 
 		o = json_object();
 		set(o, "samples", per_event(m, w->busy.samples, NULL, bad), bad);
@@ -457,6 +473,11 @@ static json_t *build(const struct model *m, int *bad)
 		set(root, "workload_busy", o, bad);
 		set(root, "other_tasks_per_rt", json_real(model_other_tasks(m)), bad);
 	}
+	/* whose rows the tables are: the workload's (report's default,
+	 * the other tasks one row apart) or every task's (--all-tasks) */
+	set(root, "rows_of", json_string(m->focused ? "workload" : "all tasks"), bad);
+	set(root, "other_tasks", model_others_row(m) ?
+	    row_json(m, model_others_row(m), 0, bad) : json_null(), bad);
 	o = json_object();
 	set(o, "samples", json_integer((json_int_t)m->pass_samples), bad);
 	set(o, "charged", json_integer((json_int_t)m->pass_charged), bad);
@@ -466,10 +487,15 @@ static json_t *build(const struct model *m, int *bad)
 	/* the warm-up's round trips, counters off: the observer's cost */
 	set(root, "latency_unsampled_ns", run->latency_unsampled.count ?
 	    render_json_latency(&run->latency_unsampled) : json_null(), bad);
-	set(root, "observer_cost", run->latency_unsampled.count &&
-	    run->latency_unsampled.mean > 0 ?
-	    json_real((run->latency.mean - run->latency_unsampled.mean) /
-		      run->latency_unsampled.mean) : json_null(), bad);
+	{
+		const char *basis;
+		double ls, lu, c = run_facts_observer(run, &ls, &lu, &basis);
+
+		/* the same basis as the report's observer line */
+		set(root, "observer_cost", isnan(c) ? json_null() : json_real(c), bad);
+		set(root, "observer_basis", isnan(c) ? json_null() :
+		    json_string(basis), bad);
+	}
 
 	o = json_object();
 	set(o, "release", str_or_null(run->kernel_release), bad);

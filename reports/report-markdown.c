@@ -24,6 +24,30 @@ static void cell(FILE *f, const char *s)
 	fputc(' ', f);
 }
 
+static void row(FILE *f, const struct model *m, const struct model_row *r,
+		const char *name)
+{
+	struct report_cells c;
+	size_t e;
+
+	report_row_cells(m, r, &c);
+	cell(f, name);
+	fprintf(f, "| %llu | %.2f | %.2f ", c.samples, 100 * c.share,
+		100 * c.cum);
+	for (e = 0; e < m->nevents; e++) {
+		fprintf(f, "| %.1f ", c.value[e]);
+		if (!e)
+			fprintf(f, "| %.1f ", c.error[0]);
+	}
+	if (m->cycles_event >= 0 && m->insns_event >= 0) {
+		if (c.ipc >= 0)
+			fprintf(f, "| %.2f ", c.ipc);
+		else
+			fputs("| - ", f);
+	}
+	fputs("|\n", f);
+}
+
 static void table(FILE *f, const struct model *m, const struct model_view *v,
 		  const char *title, const struct render_options *o)
 {
@@ -53,28 +77,13 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 		fputs("|--:", f);
 	fputs("|\n", f);
 	for (i = 0; i < v->n; i++) {
-		const struct model_row *r = &v->rows[i];
-		struct report_cells c;
-
-		if (!report_row_shown(o, i, r))
+		if (!report_row_shown(o, i, &v->rows[i]))
 			break;
-		report_row_cells(m, r, &c);
-		cell(f, r->name);
-		fprintf(f, "| %llu | %.2f | %.2f ", c.samples, 100 * c.share,
-			100 * c.cum);
-		for (e = 0; e < m->nevents; e++) {
-			fprintf(f, "| %.1f ", c.value[e]);
-			if (!e)
-				fprintf(f, "| %.1f ", c.error[0]);
-		}
-		if (m->cycles_event >= 0 && m->insns_event >= 0) {
-			if (c.ipc >= 0)
-				fprintf(f, "| %.2f ", c.ipc);
-			else
-				fputs("| - ", f);
-		}
-		fputs("|\n", f);
+		row(f, m, &v->rows[i], v->rows[i].name);
 	}
+	/* outside the total, as in diff */
+	if (model_others_row(m) && v != &m->callers)
+		row(f, m, model_others_row(m), MODEL_OTHER_TASKS);
 	if (i < v->n)
 		fprintf(f, "\n%zu more rows not shown.\n", v->n - i);
 }
@@ -218,6 +227,9 @@ int report_markdown(FILE *f, const void *model,
 		render_md_text(f, run->events[0].unit ? run->events[0].unit : "");
 		fprintf(f, " in total, %.1f busy (without the %s bucket).\n",
 			m->busy.per_rt[0], MODEL_IDLE_BUCKET);
+		if (model_others_row(m))
+			fprintf(f, "\n%s: the busy time of the tasks that are not the workload's, on the same CPUs, outside the total (--all-tasks gives their rows).\n",
+				MODEL_OTHER_TASKS);
 	}
 	if (sides(f, m)) {
 		summary_free(&s);

@@ -487,10 +487,13 @@ static void put_view(struct text_ctx *c, const struct model *m,
 			 v->n - shown);
 		put_row(c, &L, &rest, label, 1);
 	}
-	if (!totals)
-		return;
-	put_row(c, &L, &m->total, "total", 0);
-	put_row(c, &L, &m->busy, "busy (total minus " MODEL_IDLE_BUCKET ")", 0);
+	if (totals) {
+		put_row(c, &L, &m->total, "total", 0);
+		put_row(c, &L, &m->busy, "busy (total minus " MODEL_IDLE_BUCKET ")", 0);
+	}
+	/* outside the total, as in diff */
+	if (model_others_row(m) && v != &m->callers)
+		put_row(c, &L, model_others_row(m), MODEL_OTHER_TASKS, 0);
 }
 
 static void put_callers(struct text_ctx *c, const struct model *m,
@@ -531,6 +534,9 @@ static void put_tables(struct text_ctx *c, const struct model *m,
 	wrapf(c, "per %s: %s %s in total, %s %s busy (without the %s bucket)",
 	      m->run.unit.name,
 	      t, summary_unit(m, 0), b, summary_unit(m, 0), MODEL_IDLE_BUCKET);
+	if (model_others_row(m))
+		wrapf(c, "%s: the busy time of the tasks that are not the workload's, on the same CPUs, outside the total (--all-tasks gives their rows)",
+		      MODEL_OTHER_TASKS);
 }
 
 /* record --peer: local and remote side by side. */

@@ -107,18 +107,21 @@ static json_t *cpus_json(const struct stat_model *m, int *bad)
 	return a;
 }
 
-/* Round trip = client CPU + responder CPU + rest, as in the report. */
+/* Round trip = client CPU + responder CPU + off-CPU, as in the report. */
 static json_t *decomp_json(const struct stat_model *m)
 {
 	int valid = m->have_tasks && m->rt > 0;
 
-	return json_pack("{s:b, s:s*, s:f, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:b, s:s*, s:f, s:o, s:o, s:o, s:o, s:o}",
 			 "valid", valid, "source", m->have_tasks ? "tasks" : NULL,
 			 "rtt_ns", m->latency_us * 1000,
 			 "client_ns", valid ? json_real(m->client_us * 1000) :
 			 json_null(),
 			 "responder_ns", valid ?
 			 json_real(m->responder_us * 1000) : json_null(),
+			 "off_cpu_ns", valid ? json_real(m->rest_us * 1000) :
+			 json_null(),
+			 /* the name before off_cpu_ns, for version 3's readers */
 			 "rest_ns", valid ? json_real(m->rest_us * 1000) :
 			 json_null(),
 			 "steal_ns", m->steal_us >= 0 ?

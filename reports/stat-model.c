@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile/latency-stalls.h"
 
 static double per(double v, double rt)
 {
@@ -83,7 +84,8 @@ int stat_build(struct stat_model *m, const struct profile *p)
 		return -1;
 	m->rt = (double)p->round_trips;
 	m->window_s = (double)p->window_ns * 1e-9;
-	m->latency_us = p->latency.mean / 1000;
+	/* the reports' basis: the mean without stalls where set apart */
+	m->latency_us = latency_basis(&p->latency) / 1000;
 	m->ipc = -1;
 	side_fill(&m->local, &m->run);
 	if (p->remote) {

@@ -2,11 +2,13 @@
 /* perpkt stat as text: counts per round trip, CPU time, interrupts. */
 #include "reports/renderers.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
+#include "profile/latency-stalls.h"
 #include "reports/stat.h"
 #include "reports/summary.h"
 
@@ -135,6 +137,8 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 	const struct stat_model *m = model;
 	const struct run_facts *run = &m->run;
 	char per[24], busy[24];
+	const char *basis;
+	double ls, lu, rel;
 	int i, e;
 
 	snprintf(per, sizeof(per), "per %.12s", run->unit.abbrev);
@@ -153,12 +157,20 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 	for (i = 0; i < (int)run->ncpus_sampled; i++)
 		fprintf(f, " %d", run->cpus[i]);
 	if (run->latency.count)
-		fprintf(f, "\nround trips: %.0f in %.3f s (%.0f/s), mean %.2f us,\n"
+		fprintf(f, "\nround trips: %.0f in %.3f s (%.0f/s), mean%s %.2f us,\n"
 			   "  p50 %.2f us, p99 %.2f us\n", m->rt, m->window_s,
-			m->window_s > 0 ? m->rt / m->window_s : 0, m->latency_us,
-			(double)run->latency.p50 / 1000,
+			m->window_s > 0 ? m->rt / m->window_s : 0,
+			run->latency.stalls_known ? " without stalls" : "",
+			m->latency_us, (double)run->latency.p50 / 1000,
 			(double)run->latency.p99 / 1000);
-	else
+	if (run->latency.count && run->latency.stalls_known && run->latency.stalls)
+		fprintf(f, "stalls set apart: %llu round trips over %.1f us, %.2f%%\n"
+			   "  of the time (mean of every round trip %.2f us)\n",
+			(unsigned long long)run->latency.stalls,
+			run->latency.stall_cut / 1e3,
+			100 * latency_stall_share(&run->latency),
+			run->latency.mean / 1000);
+	else if (!run->latency.count)
 		fprintf(f, "\n%ss: %.0f in %.3f s (%.0f/s), from %s\n",
 			run->unit.name, m->rt, m->window_s,
 			m->window_s > 0 ? m->rt / m->window_s : 0,
@@ -170,14 +182,13 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 			(double)run->unit.outside * run->window_ns /
 			run->unit.outside_ns);
 	/* counting costs next to nothing: a gap is the machine's */
-	if (run->latency_unsampled.count && run->latency_unsampled.mean > 0)
-		fprintf(f, "warm-up: mean %.2f us in the window vs %.2f us in\n"
-			   "  the warm-up before it (%+.1f%%); counters cost next to\n"
-			   "  nothing, so a gap is the machine's (load, clock), not\n"
-			   "  the observer's\n", m->latency_us,
-			run->latency_unsampled.mean / 1000,
-			100 * (run->latency.mean - run->latency_unsampled.mean) /
-			run->latency_unsampled.mean);
+	rel = run_facts_observer(run, &ls, &lu, &basis);
+	if (!isnan(rel))
+		fprintf(f, "warm-up: %s %.2f us in the window vs %.2f us\n"
+			   "  in the warm-up before it (%+.1f%%); counters cost next\n"
+			   "  to nothing, so a gap is the machine's (load, clock), not\n"
+			   "  the observer's\n", basis, ls / 1000, lu / 1000,
+			100 * rel);
 	put_repeats(f, m);
 	if (run->mode && !strcmp(run->mode, "software-clock"))
 		fprintf(f, "mode: software-clock: no hardware PMU, so no cycles or\n"
@@ -234,11 +245,11 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 		run->unit.name);
 	if (m->have_tasks)
 		fprintf(f, "round trip %.2f us = client CPU %.2f + responder CPU %.2f\n"
-			   "  + other %.2f (waiting, wake-up, wire, softirqs "
+			   "  + off-CPU %.2f (waiting, wake-up, wire, softirqs "
 			   "elsewhere)\n", m->latency_us, m->client_us,
 			m->responder_us, m->rest_us);
 	if (m->have_tasks && m->steal_us >= 0)
-		fprintf(f, "  of the other: steal %.2f (/proc/stat: the hypervisor "
+		fprintf(f, "  of the off-CPU: steal %.2f (/proc/stat: the hypervisor "
 			   "ran others)\n", m->steal_us);
 	return render_flush(f, "stat");
 }

@@ -70,7 +70,8 @@ struct stat_model {
 	struct run_facts run;
 	double rt;                 /* round trips */
 	double window_s;
-	double latency_us;         /* mean round trip */
+	double latency_us;         /* mean round trip, stalls set apart
+				    * (profile/latency-stalls.h) */
 	struct stat_value events[STAT_MAX_ROWS];  /* counted events */
 	int nevents;
 	double ipc;                /* < 0 when not both cycles and instructions */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "reports/summary.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,17 +39,18 @@ char *summary_fmt(struct summary *s, const char *f, ...)
 static void observer_fact(struct summary *s, const struct run_facts *run)
 {
 	const struct latency_summary *u = &run->latency_unsampled, *l = &run->latency;
-	double d;
+	const char *basis;
+	double ls, lu, rel;
 
 	if (run->exact) {
 		FACT(s, "observer", "none to measure: the plugin runs in the warm-up as in the window, and the guest samples nothing");
 		return;
 	}
-	if (!u->count || !l->count || u->mean <= 0)
+	rel = run_facts_observer(run, &ls, &lu, &basis);
+	if (isnan(rel))
 		return;
-	d = l->mean - u->mean;
-	FACT(s, "observer", "mean round trip %.2f us measured vs %.2f us in the unmeasured warm-up (%+.2f us, %+.1f%%); p50 %.1f vs %.1f us (%llu warm-up round trips)",
-	     l->mean / 1e3, u->mean / 1e3, d / 1e3, 100 * d / u->mean,
+	FACT(s, "observer", "%s round trip %.2f us measured vs %.2f us in the unmeasured warm-up (%+.2f us, %+.1f%%); p50 %.1f vs %.1f us (%llu warm-up round trips)",
+	     basis, ls / 1e3, lu / 1e3, (ls - lu) / 1e3, 100 * rel,
 	     l->p50 / 1e3, u->p50 / 1e3, (unsigned long long)u->count);
 }
 
@@ -420,7 +422,7 @@ static void put_decomp(struct summary *s, const struct model *m)
 				 d->sd_source);
 			dline(s, 0, label, d->service_demand, "us", 0, 0);
 		}
-		NOTE(s, "client, responder and the rest are told apart for the built-in workload only; a %s is split no further.",
+		NOTE(s, "client, responder and off-CPU time are told apart for the built-in workload only; a %s is split no further.",
 		     m->run.unit.name);
 		NOTE(s, "service demand is netperf's: busy CPU time per %s, summed over the sampled CPUs, whoever used it.",
 		     m->run.unit.name);
@@ -432,7 +434,7 @@ static void put_decomp(struct summary *s, const struct model *m)
 				      "no per-process CPU time and no event in ns");
 		return;
 	}
-	s->decomp_title = summary_fmt(s, "per round trip: round trip = client CPU + responder CPU + rest%s",
+	s->decomp_title = summary_fmt(s, "per round trip: round trip = client CPU + responder CPU + off-CPU%s",
 			      d->from_tasks ? "" : " (kernel only)");
 	snprintf(label, sizeof(label), "round trip (%s)", d->rtt_source);
 	dline(s, 0, label, d->rtt, "us", d->rtt, 0);
@@ -463,10 +465,10 @@ static void put_decomp(struct summary *s, const struct model *m)
 		if (d->responder_kernel >= 0)
 			dline(s, 1, "kernel, sampled", d->responder_kernel, "us", 0, 0);
 	}
-	dline(s, 0, kernel_answers ? "rest: waiting, wire, the kernel's reply" :
+	dline(s, 0, kernel_answers ? "off-CPU: waiting, wire, the kernel's reply" :
 	      d->client_elsewhere || d->responder_elsewhere ?
-	      "rest: waiting, wire, the other host" :
-	      "rest: waiting, wake-up, wire", d->rest, "us", d->rtt, d->rest < 0);
+	      "off-CPU: waiting, wire, the other host" :
+	      "off-CPU: waiting, wake-up, wire", d->rest, "us", d->rtt, d->rest < 0);
 	if (d->wait >= 0)
 		dline(s, 1, "run-queue wait (schedstat; overlaps CPU on one CPU)", d->wait, "us", 0, 0);
 	if (d->idle_ctx > 0)
@@ -476,6 +478,17 @@ static void put_decomp(struct summary *s, const struct model *m)
 		dline(s, 1, "steal (/proc/stat: the hypervisor ran others)",
 		      d->steal, "us", 0, d->steal >= SUMMARY_STEAL_WARN * d->rtt &&
 		      d->steal > 0);
+	if (d->stalls_known) {
+		/* outside the sum above: what was set apart (their time per
+		 * round trip, which the mean of every round trip holds), and
+		 * the figures it was set apart from */
+		snprintf(label, sizeof(label), "stalls set apart: %llu over %.1f us, %.2f%% of time",
+			 (unsigned long long)d->stalls, d->stall_cut / 1e3,
+			 100 * d->stall_share);
+		dline(s, 0, label, d->stall_per_rt, "us", 0, 0);
+		dline(s, 1, "mean of every round trip", d->rtt_mean, "us", 0, 0);
+		dline(s, 1, "p50", d->rtt_p50, "us", 0, 0);
+	}
 	if (d->service_demand >= 0) {
 		snprintf(label, sizeof(label), "service demand (%s)",
 			 d->sd_source);
@@ -487,7 +500,7 @@ static void put_decomp(struct summary *s, const struct model *m)
 	if (d->rest < 0)
 		rest_note(s, m);
 	if (!d->from_tasks)
-		NOTE(s, "the profile has no per-process CPU times: client and responder CPU are their sampled kernel time only, so user time and unsampled work land in the rest.");
+		NOTE(s, "the profile has no per-process CPU times: client and responder CPU are their sampled kernel time only, so user time and unsampled work land in off-CPU.");
 	NOTE(s, "service demand is netperf's: busy CPU time per %s, summed over the sampled CPUs, whoever used it.",
 	     m->run.unit.name);
 }
@@ -608,6 +621,8 @@ static void emulated_pmu_note(struct summary *s, const struct model *m)
 
 static void put_notes(struct summary *s, const struct model *m)
 {
+	/* the whole profile's, whose rows the tables may not be */
+	const struct model *all = m->focused ? m->workload : m;
 	const struct model_row *ic = NULL;
 	size_t i;
 
@@ -645,9 +660,9 @@ static void put_notes(struct summary *s, const struct model *m)
 		     m->run.unit.name);
 	else
 		BRIEF_NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson); one run, so no spread across repeats.");
-	if (m->pass_charged && m->total.samples[0])
+	if (m->pass_charged && all->total.samples[0])
 		BRIEF_NOTE(s, "%.1f%% of samples charged to their caller at an irq-enable point (%llu of %llu there; rule kind pass, docs/buckets.md): with cpu-clock a sample taken with interrupts off lands where they come back on.",
-			   100.0 * (double)m->pass_charged / (double)m->total.samples[0],
+			   100.0 * (double)m->pass_charged / (double)all->total.samples[0],
 			   (unsigned long long)m->pass_charged,
 			   (unsigned long long)m->pass_samples);
 	if (ic && ic->samples[0])

@@ -44,6 +44,11 @@ WIDTH_HELP
 "                         summary; -v does the same\n"
 "      --threshold PCT    hide rows below PCT percent\n"
 "      --callers FUNC     who calls FUNC, from callchains (record -g)\n"
+"      --all-tasks        rows of every task sampled; by default the rows\n"
+"                         are the workload's (client, responder or the\n"
+"                         command, and interrupt work on their CPUs) and\n"
+"                         the other tasks' busy time one [other tasks] row,\n"
+"                         outside the total\n"
 SAMPLE_FILTER_HELP
 "      --all-conditions   list every test condition, not the first few\n"
 ANONYMIZE_HELP("report")
@@ -70,6 +75,7 @@ enum report_own_option {
 	OPT_ALL_CONDITIONS,
 	OPT_STDIO,
 	OPT_FULL,
+	OPT_ALL_TASKS,
 };
 
 struct report_args {
@@ -80,6 +86,7 @@ struct report_args {
 	const char *callers;
 	struct render_options ro;
 	int anonymize;
+	int all_tasks;         /* --all-tasks: every task's rows */
 	int limit_given;
 	enum model_by first, second;  /* --by role,function */
 	struct sample_filter filter;
@@ -103,6 +110,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		OPTION_ANONYMIZE,
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "full", no_argument, NULL, OPT_FULL },
+		{ "all-tasks", no_argument, NULL, OPT_ALL_TASKS },
 		SAMPLE_FILTER_OPTIONS,
 		OPTION_VMLINUX,
 		OPTION_KALLSYMS,
@@ -179,6 +187,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case OPT_FULL:
 			a->ro.full = 1;
+			break;
+		case OPT_ALL_TASKS:
+			a->all_tasks = 1;
 			break;
 		case OPT_SIDE:
 			if (option_side(optarg, &a->side))
@@ -283,6 +294,9 @@ int cmd_report(int argc, char **argv)
 		goto out_sym;
 	if (add_remote_side(&a, &p, &m, &rsym))
 		goto out_model;
+	/* the tables the headline's: the workload's, as in diff */
+	if (!a.all_tasks)
+		model_focus_workload(&m);
 	if (a.ro.by == MODEL_BY_COMBINED &&
 	    model_combine(&m, sym, a.first, a.second)) {
 		ret = RESULT_USAGE;

@@ -711,8 +711,15 @@ int cmd_sweep(int argc, char **argv)
 				     files > 1 ? path + strlen(path) - 8 : "");
 				continue;
 			}
-			info("sweep %zu/%zu %s: recording for %s s",
-			     cell + 1, ncells, names[cell], s.duration);
+			/* what this profile records: record --repeat N
+			 * makes N windows of -d seconds in one file */
+			if (s.record_repeat && s.repeat > 1)
+				info("sweep %zu/%zu %s: recording %u windows of %s s (%g s of windows, warm-up aside)",
+				     cell + 1, ncells, names[cell], s.repeat,
+				     s.duration, s.repeat * strtod(s.duration, NULL));
+			else
+				info("sweep %zu/%zu %s: recording one window of %s s",
+				     cell + 1, ncells, names[cell], s.duration);
 			r = record_file(&s, idx, names[cell], kk, why[cell],
 					sizeof(why[cell]));
 			if (r > 0) {

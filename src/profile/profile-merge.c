@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "profile/histogram-quantile.h"
+#include "profile/latency-stalls.h"
 
 /* A sum that would wrap stays at the top, so the writer refuses it with
  * the field named (past PROFILE_INT_MAX) instead of writing a small
@@ -277,6 +278,9 @@ static int merge_latency(struct profile *into, const struct profile *from)
 	a->p99 = profile_histogram_quantile(into->histogram, into->nhistogram, a, 0.99);
 	a->p999 = profile_histogram_quantile(into->histogram, into->nhistogram, a, 0.999);
 	a->p9999 = profile_histogram_quantile(into->histogram, into->nhistogram, a, 0.9999);
+	/* the stalls of both, over the merged p50's cut */
+	a->stalls_known = 0;
+	latency_set_apart_stalls_hist(a, into->histogram, into->nhistogram);
 	return 0;
 }
 

@@ -174,6 +174,12 @@ struct latency_summary {
 	uint64_t count;
 	uint64_t min, p50, p90, p99, p999, p9999, max;  /* ns; p9999 0: unknown */
 	double mean, stddev;                     /* ns */
+	/* round trips over stall_cut ns set apart as stalls
+	 * (profile/latency-stalls.h): how many, their sum, and the mean
+	 * of the others; stalls_known 0 when the profile cannot say */
+	int stalls_known;
+	uint64_t stalls, stall_cut;
+	double stall_ns, mean_kept, sd_kept;
 };
 
 /* One bucket of the round-trip latency histogram: [lo, hi) ns. */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "error.h"
+#include "profile/latency-stalls.h"
 #include "profile/read-check.h"
 #include "profile/read-fields.h"
 #include "profile/stack-nodes.h"
@@ -29,6 +30,16 @@ static void read_latency(struct reader *r, json_t *o, struct latency_summary *l)
 	l->max = reader_u64(r, o, "max");
 	l->mean = reader_num(r, o, "mean");
 	l->stddev = reader_num(r, o, "stddev");
+	/* newer than the others; the main histogram finds them too */
+	if (json_object_get(o, "mean_without_stalls")) {
+		l->stalls = reader_u64(r, o, "stalls");
+		l->stall_cut = reader_u64(r, o, "stall_cut_ns");
+		l->stall_ns = reader_num(r, o, "stall_ns");
+		l->mean_kept = reader_num(r, o, "mean_without_stalls");
+		l->sd_kept = json_object_get(o, "stddev_without_stalls") ?
+			reader_num(r, o, "stddev_without_stalls") : l->stddev;
+		l->stalls_known = l->stalls < l->count && l->mean_kept >= 0;
+	}
 }
 
 static void read_system(struct reader *r, json_t *o, struct profile *p)
@@ -149,6 +160,10 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 							"sub_buckets_per_power_of_two");
 	else if (p->nhistogram)
 		p->hist_sub_buckets = 32;	/* what older profiles used */
+	/* profiles from before the stalls were written, and hand-made ones */
+	if (!p->latency.stalls_known && p->nhistogram)
+		latency_set_apart_stalls_hist(&p->latency, p->histogram,
+					      p->nhistogram);
 }
 
 static void read_events(struct reader *r, json_t *a, struct profile *p)

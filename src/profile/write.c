@@ -30,13 +30,27 @@ static json_t *str_or_null(const char *s)
 
 static json_t *latency_to_json(const struct latency_summary *l)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
-			 "count", (json_int_t)l->count, "min", (json_int_t)l->min,
-			 "p50", (json_int_t)l->p50, "p90", (json_int_t)l->p90,
-			 "p99", (json_int_t)l->p99, "p999", (json_int_t)l->p999,
-			 "p9999", (json_int_t)l->p9999,
-			 "max", (json_int_t)l->max, "mean", l->mean,
-			 "stddev", l->stddev);
+	json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
+			      "count", (json_int_t)l->count, "min", (json_int_t)l->min,
+			      "p50", (json_int_t)l->p50, "p90", (json_int_t)l->p90,
+			      "p99", (json_int_t)l->p99, "p999", (json_int_t)l->p999,
+			      "p9999", (json_int_t)l->p9999,
+			      "max", (json_int_t)l->max, "mean", l->mean,
+			      "stddev", l->stddev);
+
+	/* the stalls set apart (profile/latency-stalls.h): the warm-up's
+	 * round trips keep no histogram to find them in later */
+	if (o && l->stalls_known &&
+	    json_object_update_new(o, json_pack("{s:I, s:I, s:f, s:f, s:f}",
+				"stalls", (json_int_t)l->stalls,
+				"stall_cut_ns", (json_int_t)l->stall_cut,
+				"stall_ns", l->stall_ns,
+				"mean_without_stalls", l->mean_kept,
+				"stddev_without_stalls", l->sd_kept))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static json_t *events_to_json(const struct profile *p)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profile/histogram-quantile.h"
+#include "profile/latency-stalls.h"
 
 /*
  * Bucket layout: values below HIST_SUB get a bucket each (width 1).
@@ -100,6 +101,15 @@ void histogram_summary(const struct histogram *h, struct latency_summary *out)
 	out->p99 = histogram_quantile(h, 0.99);
 	out->p999 = histogram_quantile(h, 0.999);
 	out->p9999 = histogram_quantile(h, 0.9999);
+	{
+		struct quantile_buckets b = {
+			.n = HIST_BUCKETS, .held = bucket_held,
+			.bounds = bucket_bounds, .h = h, .count = h->count,
+			.min = h->min, .max = h->max,
+		};
+
+		latency_set_apart_stalls(out, &b);
+	}
 }
 
 void histogram_merge(struct histogram *into, const struct histogram *from)

@@ -17,4 +17,20 @@ printf '# x\n\n<!-- regen: perpkt report -i arm64.json -->\n\n    mode: software
 ! PERPKT=$PERPKT python3 "$TMP/tree/docs/regen.py" --check 2>"$TMP/err" ||
 	fail "a stale block passed: $(cat "$TMP/err")"
 grep -q "no longer has the shape" "$TMP/err" || fail "stale block: $(cat "$TMP/err")"
+# a transcript pasted from example profiles without a marker would
+# never be checked: refused, the way the guide's report of same.json
+# and its diff --by bucket went stale before they were marked
+printf '# x\n\n```\n$ perpkt diff same.json cross.json --by bucket\nperpkt diff: old\n```\n' >"$TMP/tree/docs/x.md"
+! PERPKT=$PERPKT python3 "$TMP/tree/docs/regen.py" --check 2>"$TMP/err" ||
+	fail "an unmarked transcript passed: $(cat "$TMP/err")"
+grep -q "without a regen marker" "$TMP/err" || fail "unmarked transcript: $(cat "$TMP/err")"
+# (a transcript of a profile that is not an example stays as pasted)
+printf '# x\n\n```\n$ perpkt diff good.json same.json\nperpkt diff: old\n```\n' >"$TMP/tree/docs/x.md"
+PERPKT=$PERPKT python3 "$TMP/tree/docs/regen.py" --check 2>"$TMP/err"
+grep -q "without a regen marker" "$TMP/err" &&
+	fail "a transcript of a profile not kept was refused: $(cat "$TMP/err")"
+for cmd in "perpkt report -i same.json" "perpkt diff same.json cross.json --by bucket"; do
+	grep -qF -- "<!-- regen: $cmd -->" "$SRCDIR/docs/guide.md" ||
+		fail "the guide's '$cmd' is not a checked block"
+done
 echo "ok: $(grep -o '[0-9]* marked blocks' <<<"$(PERPKT=$PERPKT python3 "$SRCDIR/docs/regen.py" --check 2>&1)") in today's shape"

@@ -2,11 +2,13 @@
 # report and diff --role, --cpu, --pid keep only the matching samples:
 # the filtered total is the unfiltered role's (or CPU's) row, every
 # format shows the subset, and the top of the report says it is one.
+# (A filter chooses the rows itself, among every task's: the rows it is
+# set against are --all-tasks'.)
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles/sw-clock.json
 
 total() { jq '.total.per_rt["cpu-clock"]' "$TMP/out"; }
-expect_exit 0 "$PERPKT" report -i "$P" --format json
+expect_exit 0 "$PERPKT" report -i "$P" --format json --all-tasks
 client=$(jq '.roles[] | select(.name == "client") | .per_rt["cpu-clock"]' "$TMP/out")
 cpu1=$(jq '.cpus[] | select(.name == "cpu 1") | .per_rt["cpu-clock"]' "$TMP/out")
 both=$(jq '[.roles[] | select(.name == "client" or .name == "responder") | .per_rt["cpu-clock"]] | add' "$TMP/out")

@@ -23,6 +23,9 @@ kill -INT $pid
 rc=0; wait $pid || rc=$?
 [ "$rc" = 1 ] || { cat "$TMP/err1" >&2; fail "interrupted sweep exited $rc, expected 1"; }
 grep -q "sweep interrupted" "$TMP/err1" || fail "interruption not said"
+# each profile records --repeat windows of -d seconds: said so
+grep -q "recording 2 windows of 0.3 s (0.6 s of windows" "$TMP/err1" ||
+	fail "what a profile records not said: $(grep recording "$TMP/err1" | head -2)"
 [ ! -e "$D/size300.json" ] || fail "last cell complete after an interrupt"
 ls "$D" | grep -q partial && fail "a .partial profile was left: $(ls "$D")"
 before=$(stat -c %Y "$D/size40.json")
