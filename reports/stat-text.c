@@ -102,6 +102,25 @@ static void put_repeats(FILE *f, const struct stat_model *m)
 			o->width_pct);
 }
 
+/* "head: text", wrapped at 72 with the lines after indented */
+static void put_wrapped(FILE *f, const char *head, const char *p)
+{
+	int col = fprintf(f, "%s", head);
+
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (col + 1 + (int)w > 72) {
+			fprintf(f, "\n ");
+			col = 1;
+		}
+		col += fprintf(f, " %.*s", (int)w, p);
+		p += w;
+		p += strspn(p, " ");
+	}
+	fputc('\n', f);
+}
+
 /* "warning: ..." for a run cut short or overrun, wrapped at 72. */
 static void put_run_warnings(FILE *f, const struct run_facts *run)
 {
@@ -111,21 +130,7 @@ static void put_run_warnings(FILE *f, const struct run_facts *run)
 	memset(&s, 0, sizeof(s));
 	summary_run_warnings(&s, run);
 	for (i = 0; i < s.nwarnings; i++) {
-		const char *p = s.warnings[i];
-		int col = fprintf(f, "warning:");
-
-		while (*p) {
-			size_t w = strcspn(p, " ");
-
-			if (col + 1 + (int)w > 72) {
-				fprintf(f, "\n ");
-				col = 1;
-			}
-			col += fprintf(f, " %.*s", (int)w, p);
-			p += w;
-			p += strspn(p, " ");
-		}
-		fputc('\n', f);
+		put_wrapped(f, "warning:", s.warnings[i]);
 		free(s.warnings[i]);
 	}
 }
@@ -163,6 +168,10 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 			run->unit.name, m->rt, m->window_s,
 			m->window_s > 0 ? m->rt / m->window_s : 0,
 			run->unit.source ? run->unit.source : "?");
+	if (run->flows_spread) {
+		put_wrapped(f, "flows:", run->flows ? run->flows : "?");
+		put_wrapped(f, "  spread:", run->flows_spread);
+	}
 	if (run->unit.outside_ns && run->window_ns)
 		fprintf(f, "outside the window: %.0f/s%s, about %.0f of those\n",
 			run->unit.outside * 1e9 / run->unit.outside_ns,

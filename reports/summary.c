@@ -126,17 +126,6 @@ static const char *cache_relation(const struct model *m)
 	return NULL;
 }
 
-/* The value of condition key; NULL when none. */
-static const char *condition(const struct model *m, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < m->nconditions; i++)
-		if (!strcmp(m->conditions[i].key, key))
-			return m->conditions[i].value;
-	return NULL;
-}
-
 static void cpu_text(char *buf, size_t len, int cpu)
 {
 	if (cpu < 0)
@@ -252,9 +241,9 @@ static void put_facts(struct summary *s, const struct model *m)
 	else
 		FACT(s, "latency", "not measured");
 	/* --flows: the latency above is all flows' together */
-	if (condition(m, "workload.flows_spread"))
-		FACT(s, "flows", "%s; %s", or_unknown(condition(m, "workload.flows")),
-		     condition(m, "workload.flows_spread"));
+	if (run->flows_spread)
+		FACT(s, "flows", "%s; %s", or_unknown(run->flows),
+		     run->flows_spread);
 	observer_fact(s, run);
 	if (model_software_clock(m))
 		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per %s, from cpu-clock sampling. Blind spot: code that runs with interrupts off is sampled where interrupts come back on (e.g. _raw_spin_unlock_irqrestore, pvm_irq_enable); with a callchain (recorded by default) such a sample is charged to the caller, else it stays in bucket irq-enable",

@@ -217,6 +217,11 @@ static int check_flows(const struct workload_config *c, const char *name)
 			     "window's length with -d");
 	if (c->window_marks)
 		return error("--flows is not implemented with --exact yet");
+	if (!strcmp(name, "icmp"))
+		return error("--flows is not implemented for icmp: a raw socket "
+			     "(what a new namespace, or a host without "
+			     "ping_group_range, leaves) reads every flow's echo "
+			     "replies; use udp, tcp or pipe");
 	if (c->burst > 1 && !strcmp(name, "pipe"))
 		return error("--burst needs a transport that pipelines requests "
 			     "(udp or tcp), not 'pipe'");
