@@ -32,7 +32,8 @@
 "      --echo HOST:PORT   responder is an RFC 862 echo service\n" \
 "      --flows N          N ping-pong pairs at once, each on its own\n" \
 "                         ports (1 to 64, default 1); values per round\n" \
-"                         trip of all flows together\n" \
+"                         trip of all flows together, e.g. --flows 4\n" \
+"                         --client-cpu 0-1 --server-cpu 1,0\n" \
 "      --client-cpu LIST  CPU of the client (default: last online CPU);\n" \
 "                         with --flows a list (e.g. 0-3), round robin\n" \
 "      --server-cpu LIST  CPU of the responder (default: the client's);\n" \
