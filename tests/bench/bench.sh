@@ -9,6 +9,9 @@
 # probe     p50 round trip unrecorded / under perpkt record / under perf
 #           record -a -e cpu-clock, at 10 kHz per CPU and at perpkt's default
 # floor     perpkt's ping-pong against sockperf ping-pong --full-rtt
+# flows     perpkt --flows 2 against two sockperf ping-pong pairs side
+#           by side on the same CPUs: transactions/s and p50 as ratios
+#           (root: loopback in a namespace of its own)
 # resolve   perpkt resolve against addr2line and eu-addr2line on a real
 #           vmlinux with DWARF (only with PERPKT_BENCH_VMLINUX: no vmlinux
 #           ships with the system), 5 rounds of 10,000 addresses; with
@@ -30,7 +33,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PERPKT=${1:-${PERPKT:-build/perpkt}}
-ONLY=${BENCH_ONLY:-probe floor resolve scale exact}
+ONLY=${BENCH_ONLY:-probe floor flows resolve scale exact}
 [ -x "$PERPKT" ] || { echo "bench: no perpkt at '$PERPKT': run make build first" >&2; exit 2; }
 PERPKT=$(cd "$(dirname "$PERPKT")" && pwd)/$(basename "$PERPKT")
 export BENCH_ROWS
@@ -93,6 +96,7 @@ resolve_rows() {	# PERPKT VMLINUX
 start=$(date +%s)
 part probe "$HERE/bench-probe.sh" "$PERPKT"
 part floor "$HERE/bench-workload.sh" "$PERPKT"
+part flows "$HERE/bench-flows.sh" "$PERPKT"
 if [ -n "${PERPKT_BENCH_VMLINUX:-}" ]; then
 	part resolve resolve_rows "$PERPKT" "$PERPKT_BENCH_VMLINUX"
 else
