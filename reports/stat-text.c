@@ -246,6 +246,9 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 			   "  + other %.2f (waiting, wake-up, wire, softirqs "
 			   "elsewhere)\n", m->latency_us, m->client_us,
 			m->responder_us, m->rest_us);
+	if (m->have_tasks && run->flows_spread)
+		fprintf(f, "  (--flows: CPU per round trip of all flows together,\n"
+			   "  a round trip a flow's own, which waits for the others)\n");
 	if (m->have_tasks && m->steal_us >= 0)
 		fprintf(f, "  of the other: steal %.2f (/proc/stat: the hypervisor "
 			   "ran others)\n", m->steal_us);

@@ -299,6 +299,9 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 				   &b->fresponder_pid[i]);
 	sampler_set_flows(s, b->fclient_pid, b->fresponder_pid,
 			  workload_nflows(b->w));
+	base->clients = b->fclient_pid;
+	base->responders = b->fresponder_pid;
+	base->npids = workload_nflows(b->w);
 	/* the spinners run from here, through the warm-up and the windows */
 	if (busy_start(&b->busy, rq->busy_cpus, rq->nbusy) < 0)
 		return -1;
