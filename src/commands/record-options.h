@@ -39,7 +39,9 @@
 "      --server-cpu LIST  CPU of the responder (default: the client's);\n" \
 "                         with --flows a list, round robin\n" \
 "      --placement REL    same, smt, shared-cache, cross-cache or\n" \
-"                         cross-socket: CPUs chosen from the topology\n" \
+"                         cross-socket: CPUs chosen from the topology;\n" \
+"                         with --flows each flow's responder so to its\n" \
+"                         client, clients down the online CPUs\n" \
 "      --rps-cpus MASK    RPS mask of the receive queue for the run\n" \
 "      --irq-cpu N        move the interface's IRQs to CPU N for the run\n" \
 "                         (with --net nic, as --rps-cpus: the\n" \

@@ -52,10 +52,24 @@ static int flows_use(const struct builtin *b, int cpu)
 	return 0;
 }
 
-/* --flows: flow i's CPUs round robin over the --client-cpu and
- * --server-cpu lists; without a list every flow on flow 0's (the
- * default or --placement's), a responder without a list on its
- * client's CPU as with one flow. */
+/* The online CPU k places before cpu in online[], round robin. */
+static int online_before(const int *online, int nonline, int cpu, int k)
+{
+	int i;
+
+	for (i = 0; i < nonline && online[i] != cpu; i++)
+		;
+	return online[((i - k) % nonline + nonline) % nonline];
+}
+
+/*
+ * --flows: flow i's CPUs round robin over the --client-cpu and
+ * --server-cpu lists. With --placement and no server list, each flow's
+ * responder is placed in that relation to its own client, the clients
+ * (without a list) going down the online CPUs from flow 0's. Otherwise
+ * without a list every flow is on flow 0's CPUs (the default), and a
+ * responder without a list on its client's CPU as with one flow.
+ */
 static int place_flows(struct builtin *b, const int *online, int nonline)
 {
 	const struct cpu_request *c = b->cpus;
@@ -64,14 +78,30 @@ static int place_flows(struct builtin *b, const int *online, int nonline)
 
 	b->nflows = b->rq->flows > 1 ? b->rq->flows : 1;
 	for (i = 0; i < b->nflows; i++) {
-		b->fclient[i] = c->nclients > 1 ? c->clients[i % c->nclients] :
-				b->client;
-		if (c->nservers > 1)
-			b->fserver[i] = c->servers[i % c->nservers];
-		else if (c->nservers == 0 && c->nclients > 1 && !c->placement)
-			b->fserver[i] = b->fclient[i];
+		int placed = c->placement && c->nservers == 0 && i > 0;
+
+		if (c->nclients > 1)
+			b->fclient[i] = c->clients[i % c->nclients];
+		else if (placed && c->nclients == 0)
+			b->fclient[i] = online_before(online, nonline, b->client, i);
 		else
+			b->fclient[i] = b->client;
+		if (c->nservers > 1) {
+			b->fserver[i] = c->servers[i % c->nservers];
+		} else if (placed) {
+			int client = b->fclient[i];
+
+			b->fserver[i] = -1;
+			if (workload_place(c->placement, online, nonline, &client,
+					   &b->fserver[i]))
+				return error("flow %d: no responder CPU in relation "
+					     "'%s' to client CPU %d", i,
+					     c->placement, b->fclient[i]);
+		} else if (c->nservers == 0 && c->nclients > 1 && !c->placement) {
+			b->fserver[i] = b->fclient[i];
+		} else {
 			b->fserver[i] = b->server;
+		}
 		if (!cpu_list_has(online, nonline, b->fclient[i]) ||
 		    !cpu_list_has(online, nonline, b->fserver[i]))
 			return error("flow %d's CPU %d is not online: the online "

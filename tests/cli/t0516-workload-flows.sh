@@ -53,6 +53,16 @@ done
 # samples of every flow's processes keep their roles
 jq -e '[.samples[] | .role] | (index("client") != null) and (index("responder") != null)' \
 	"$TMP/u4.json" >/dev/null || fail "no client or responder samples with 4 flows"
+# --placement with flows: each flow's responder in that relation to its
+# client, the clients going down the online CPUs (same: 1/1,0/0 here)
+online=$(cat /sys/devices/system/cpu/online)
+if [ "$online" = "0-$(( $(nproc) - 1 ))" ]; then
+	last=$(( $(nproc) - 1 ))
+	expect_exit 0 in_ns "$PERPKT" record -q --flows 2 --placement same -w 0.1 -d 0.2 -o "$TMP/pl.json"
+	jq -r '.conditions["workload.flows"]' "$TMP/pl.json" |
+		grep -qF "CPUs $last/$last,$((last - 1))/$((last - 1))" ||
+		fail "--placement same: $(jq -r '.conditions["workload.flows"]' "$TMP/pl.json")"
+fi
 # one flow: no flows conditions, the datagram count still exact
 expect_exit 0 in_ns "$PERPKT" record -q -w 0.2 -d 0.3 -o "$TMP/u1.json"
 jq -e '.conditions | has("workload.flows") or has("workload.flows_spread") | not' \
