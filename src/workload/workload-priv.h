@@ -9,6 +9,7 @@
 
 #include <stdalign.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
@@ -172,6 +173,13 @@ static inline uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/* --flows (flows.c): "flow 2 (port 40001, client CPU 0, responder CPU
+ * 1): " for messages about flow i, "" with one flow; and what a config
+ * of N flows cannot do (-1 printed). */
+const char *workload_flow_name(const struct workload *w, int i, char *buf,
+			       size_t len);
+int workload_check_flows(const struct workload_config *c, const char *name);
 
 /* In the child just forked for role r: set it up (pin, namespace,
  * signals) and run the responder or the client loop; never returns. */

@@ -40,23 +40,6 @@ static void sleep_poll(void)
 	nanosleep(&ts, NULL);
 }
 
-/* With --flows, which flow a message is about: "flow 2 (port 40001,
- * client CPU 0, responder CPU 1): "; "" with one flow. */
-static const char *flow_name(const struct workload *w, int i, char *buf,
-			     size_t len)
-{
-	const struct flow *f = &w->flows[i];
-	char port[24] = "";
-
-	if (w->nflows <= 1)
-		return "";
-	if (f->port)
-		snprintf(port, sizeof(port), "port %u, ", f->port);
-	snprintf(buf, len, "flow %d (%sclient CPU %d, responder CPU %d): ", i,
-		 port, f->cpu[ROLE_CLIENT], f->cpu[ROLE_RESPONDER]);
-	return buf;
-}
-
 /* Describe how flow i's child `r` ended, from its own message when it
  * left one; status < 0 when it was reaped elsewhere and the status is
  * unknown. */
@@ -65,7 +48,7 @@ static void describe_exit(struct workload *w, int i, enum role r, int status)
 	const struct flow *f = &w->flows[i];
 	const char *msg = f->sh->error[r];
 	char fb[96];
-	const char *fl = flow_name(w, i, fb, sizeof(fb));
+	const char *fl = workload_flow_name(w, i, fb, sizeof(fb));
 
 	if (msg[0] && (status < 0 || WIFEXITED(status)))
 		snprintf(w->err, sizeof(w->err), "%sworkload %s failed: %.*s",
@@ -172,7 +155,7 @@ static int wait_client(struct workload *w, int (*done)(struct workload *, int),
 			w->failed = 1;
 			snprintf(w->err, sizeof(w->err),
 				 "%sworkload client (pid %d) did not %s within %llu ms",
-				 flow_name(w, arg, fb, sizeof(fb)),
+				 workload_flow_name(w, arg, fb, sizeof(fb)),
 				 (int)w->flows[arg].pid[ROLE_CLIENT], what,
 				 (unsigned long long)(WAIT_TIMEOUT_MS + w->gap_ns / 1000000));
 			return error("%s", w->err);
@@ -197,40 +180,6 @@ static int wait_flows(struct workload *w, int (*done)(struct workload *, int),
 static size_t shared_size(int nflows)
 {
 	return (size_t)nflows * sizeof(struct shared) + sizeof(struct flow_gate);
-}
-
-/* --flows N: what a run of N ping-pong pairs cannot do */
-static int check_flows(const struct workload_config *c, const char *name)
-{
-	int i;
-
-	if (c->nflows < 0 || c->nflows > WORKLOAD_FLOWS_MAX)
-		return error("invalid --flows '%d': use 1 to %d", c->nflows,
-			     WORKLOAD_FLOWS_MAX);
-	if (c->nflows <= 1)
-		return 0;
-	if (c->peer || c->echo)
-		return error("--flows is not implemented with --%s yet: one "
-			     "flow to a remote responder", c->peer ? "peer" : "echo");
-	if (c->count)
-		return error("--flows and -n exclude each other: give the "
-			     "window's length with -d");
-	if (c->window_marks)
-		return error("--flows is not implemented with --exact yet");
-	if (!strcmp(name, "icmp"))
-		return error("--flows is not implemented for icmp: a raw socket "
-			     "(what a new namespace, or a host without "
-			     "ping_group_range, leaves) reads every flow's echo "
-			     "replies; use udp, tcp or pipe");
-	if (c->burst > 1 && !strcmp(name, "pipe"))
-		return error("--burst needs a transport that pipelines requests "
-			     "(udp or tcp), not 'pipe'");
-	for (i = 0; i < c->nflows; i++)
-		if ((c->client_cpus &&
-		     cpu_check_usable(c->client_cpus[i]) < 0) ||
-		    (c->server_cpus && cpu_check_usable(c->server_cpus[i]) < 0))
-			return -1;
-	return 0;
 }
 
 static int check_config(const struct workload_config *c,
@@ -292,7 +241,7 @@ static int check_config(const struct workload_config *c,
 	if (cpu_check_usable(c->client_cpu) < 0 ||
 	    cpu_check_usable(c->server_cpu) < 0)
 		return -1;
-	return check_flows(c, name);
+	return workload_check_flows(c, name);
 }
 
 int workload_check_config(const struct workload_config *c)
@@ -699,163 +648,6 @@ fail:
 	snprintf(res->error, sizeof(res->error), "%.*s",
 		 (int)sizeof(res->error) - 1, w->err);
 	return -1;
-}
-
-void workload_add_conditions(const struct workload *w, struct profile *p)
-{
-	char buf[512];
-
-	if (w->ns) {
-		/* netfilter, tc, taps of the path: the namespaces', not the host's */
-		const int fds[] = { netns_fd(w->ns, NETNS_CLIENT),
-				    netns_fd(w->ns, NETNS_RESPONDER) };
-		const char *const labels[] = { "client", "responder" };
-
-		conditions_netns(p, fds, labels, 2);
-	}
-	if (w->ns)
-		snprintf(buf, sizeof(buf), "veth pair '%s' between namespaces '%s' "
-			 "(client, %s) and '%s' (responder, %s); driver veth, "
-			 "no IRQs: rx runs in softirq on the sending CPU",
-			 NETNS_IFNAME, netns_name(w->ns, NETNS_CLIENT),
-			 NETNS_CLIENT_ADDR, netns_name(w->ns, NETNS_RESPONDER),
-			 NETNS_RESPONDER_ADDR);
-	else if (w->ctl >= 0)
-		snprintf(buf, sizeof(buf), "peer %s (perpkt serve, authenticated: "
-			 "key %s)", w->where, w->auth.id);
-	else if (!w->local_responder && w->ops->no_responder &&
-		 strcmp(w->where, "127.0.0.1"))
-		snprintf(buf, sizeof(buf), "host %s", w->where);
-	else if (!w->local_responder && !w->ops->no_responder)
-		snprintf(buf, sizeof(buf), "echo service %s", w->where);
-	else
-		snprintf(buf, sizeof(buf), "loopback (lo): no driver, no IRQs; "
-			 "rx runs in softirq on the sending CPU");
-	profile_add_condition(p, "net.path", buf);
-	snprintf(buf, sizeof(buf), "%s%s", w->ops->name,
-		 w->ops->no_responder ? " (answered by the kernel, no responder process)" : "");
-	profile_add_condition(p, "workload.transport", buf);
-	if (w->gap_ns)
-		snprintf(buf, sizeof(buf), "%llu ns (%s)",
-			 (unsigned long long)w->gap_ns, w->gap_spin ? "spin" : "sleep");
-	else
-		snprintf(buf, sizeof(buf), "none");
-	profile_add_condition(p, "workload.gap", buf);
-	if (w->burst > 1) {
-		snprintf(buf, sizeof(buf), "%d requests in flight; latency per "
-			 "request", w->burst);
-		profile_add_condition(p, "workload.burst", buf);
-	}
-	if (w->reply_size != w->size) {
-		snprintf(buf, sizeof(buf), "%u bytes", w->reply_size);
-		profile_add_condition(p, "workload.reply_size", buf);
-		snprintf(buf, sizeof(buf), "%u (%u request + %u reply)",
-			 w->size + w->reply_size, w->size, w->reply_size);
-		profile_add_condition(p, "workload.bytes_per_rt", buf);
-	}
-	if (w->nflows > 1) {
-		size_t len = (size_t)snprintf(buf, sizeof(buf), "%d ping-pong pairs, "
-					      "each on its own ports; client/responder "
-					      "CPUs", w->nflows);
-		int i;
-
-		for (i = 0; i < w->nflows && len < sizeof(buf); i++)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d/%d",
-						i ? "," : " ",
-						w->flows[i].cpu[ROLE_CLIENT],
-						w->flows[i].cpu[ROLE_RESPONDER]);
-		profile_add_condition(p, "workload.flows", buf);
-	}
-	if (w->count) {
-		snprintf(buf, sizeof(buf), "%llu round trips",
-			 (unsigned long long)w->count);
-		profile_add_condition(p, "workload.count", buf);
-	}
-	tuning_describe(w->tuning, p);
-}
-
-/* "flow 2 (port 40001, client CPU 0, responder CPU 1)" */
-static void flow_result_name(const struct workload_result *res, int i,
-			     char *buf, size_t len)
-{
-	const struct workload_flow_result *f = &res->flow[i];
-	char port[24] = "", server[32] = "";
-
-	if (f->port)
-		snprintf(port, sizeof(port), "port %u, ", f->port);
-	if (f->server_cpu >= 0)
-		snprintf(server, sizeof(server), ", responder CPU %d", f->server_cpu);
-	snprintf(buf, len, "flow %d (%sclient CPU %d%s)", i, port, f->client_cpu,
-		 server);
-}
-
-void workload_flows_text(const struct workload_result *res, char *buf,
-			 size_t len)
-{
-	char slow[96], fast[96];
-	int i, lo = 0, hi = 0;
-	size_t n;
-
-	buf[0] = '\0';
-	if (res->nflows <= 1)
-		return;
-	for (i = 1; i < res->nflows; i++) {
-		if (res->flow[i].p50_ns > res->flow[hi].p50_ns)
-			hi = i;
-		if (res->flow[i].p50_ns < res->flow[lo].p50_ns)
-			lo = i;
-	}
-	flow_result_name(res, hi, slow, sizeof(slow));
-	flow_result_name(res, lo, fast, sizeof(fast));
-	n = (size_t)snprintf(buf, len, "p50 slowest %.1f us %s, fastest %.1f us "
-			     "%s; round trips by flow",
-			     res->flow[hi].p50_ns / 1e3, slow,
-			     res->flow[lo].p50_ns / 1e3, fast);
-	for (i = 0; i < res->nflows && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%llu", i ? "," : " ",
-				      (unsigned long long)res->flow[i].round_trips);
-}
-
-void workload_result_conditions(struct profile *p, const struct workload_result *res)
-{
-	char buf[256], spread[1024];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->timeouts);
-	profile_add_condition(p, "replies.lost", buf);
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->late_replies);
-	profile_add_condition(p, "replies.late", buf);
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->duplicates);
-	profile_add_condition(p, "replies.duplicate", buf);
-	if (res->udp_in_valid) {
-		snprintf(buf, sizeof(buf), "%llu in the client's network namespace "
-			 "over the window(s), read at their edges with every flow "
-			 "stopped (/proc/net/snmp Udp InDatagrams)",
-			 (unsigned long long)res->udp_in);
-		profile_add_condition(p, "workload.udp_datagrams_in", buf);
-	}
-	workload_flows_text(res, spread, sizeof(spread));
-	if (spread[0])
-		profile_add_condition(p, "workload.flows_spread", spread);
-	if (res->partial) {
-		snprintf(buf, sizeof(buf), "partial: %llu round trips before: %.160s",
-			 (unsigned long long)res->round_trips, res->error);
-		profile_add_condition(p, "workload.result", buf);
-	}
-	if (res->remote.valid && res->remote.kernel) {
-		snprintf(buf, sizeof(buf), "the kernel: %llu echo replies over the "
-			 "window (Icmp OutEchoReps), no responder process",
-			 (unsigned long long)res->remote.answered);
-		profile_add_condition(p, "peer.responder", buf);
-	} else if (res->remote.valid) {
-		snprintf(buf, sizeof(buf), "cpu %d; %llu ns on CPU, %llu ns waiting, "
-			 "%llu switches over the window (%.0f ns on CPU per round trip)",
-			 res->remote.cpu, (unsigned long long)res->remote.cpu_ns,
-			 (unsigned long long)res->remote.wait_ns,
-			 (unsigned long long)res->remote.switches,
-			 res->round_trips ? (double)res->remote.cpu_ns /
-			 (double)res->round_trips : 0.0);
-		profile_add_condition(p, "peer.responder", buf);
-	}
 }
 
 /* Reap whatever has exited; 1 when no child is left. */
