@@ -53,6 +53,13 @@ done
 # samples of every flow's processes keep their roles
 jq -e '[.samples[] | .role] | (index("client") != null) and (index("responder") != null)' \
 	"$TMP/u4.json" >/dev/null || fail "no client or responder samples with 4 flows"
+# two windows: the gate opens and closes twice, the counts still add up
+expect_exit 0 in_ns "$PERPKT" record -q -r 2 --flows 2 --client-cpu 0-1 -w 0.1 -d 0.2 -o "$TMP/r2.json"
+rts=$(jq .workload.round_trips "$TMP/r2.json") flows=$(by_flow "$TMP/r2.json")
+[ "$(cond_num "$TMP/r2.json" workload.udp_datagrams_in)" = $((2 * rts)) ] ||
+	fail "-r 2: $(cond_num "$TMP/r2.json" workload.udp_datagrams_in) datagrams for $rts round trips"
+[ "$(echo "$flows" | tr ',' '\n' | awk '{ s += $1 } END { print s }')" = "$rts" ] ||
+	fail "-r 2: the flows' round trips '$flows' do not add up to $rts"
 # --placement with flows: each flow's responder in that relation to its
 # client, the clients going down the online CPUs (same: 1/1,0/0 here)
 online=$(cat /sys/devices/system/cpu/online)
