@@ -245,6 +245,8 @@ int run_facts_fill(struct run_facts *f, const struct profile *p)
 	f->exact = profile_exact(p);
 	f->icount_shift = profile_icount_shift(p);
 	f->boots_agree = profile_condition(p, "lab.boots_agree");
+	f->flows = profile_condition(p, "workload.flows");
+	f->flows_spread = profile_condition(p, "workload.flows_spread");
 	f->timer_irqs = timer_irqs(p);
 	fill_irqs(f, p);
 	return 0;

@@ -101,6 +101,9 @@ struct run_facts {
 	int icount_shift;         /* >= 0: a deterministic guest on QEMU's
 				   * instruction clock, times virtual (2^shift
 				   * ns an instruction); -1 not */
+	/* --flows: the flows and their spread (workload.flows,
+	 * workload.flows_spread); NULL with one flow */
+	const char *flows, *flows_spread;
 	const char *boots_agree;  /* -r N deterministic: "yes: ..." or
 				   * "no: ..." (lab.boots_agree); NULL */
 	/* local timer interrupts in the window(s), all CPUs sampled; -1

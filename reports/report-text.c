@@ -163,7 +163,7 @@ static int short_fact(const char *key, const struct model *m)
 {
 	static const char *const keep[] = {
 		"side", "kernel", "CPUs", "round trips", "latency (us)", "latency",
-		"unit", "PARTIAL",
+		"unit", "PARTIAL", "flows",
 	};
 	size_t i;
 

@@ -104,6 +104,25 @@ static void put_repeats(FILE *f, const struct stat_model *m)
 			o->width_pct);
 }
 
+/* "head: text", wrapped at 72 with the lines after indented */
+static void put_wrapped(FILE *f, const char *head, const char *p)
+{
+	int col = fprintf(f, "%s", head);
+
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (col + 1 + (int)w > 72) {
+			fprintf(f, "\n ");
+			col = 1;
+		}
+		col += fprintf(f, " %.*s", (int)w, p);
+		p += w;
+		p += strspn(p, " ");
+	}
+	fputc('\n', f);
+}
+
 /* "warning: ..." for a run cut short or overrun, wrapped at 72. */
 static void put_run_warnings(FILE *f, const struct run_facts *run)
 {
@@ -113,21 +132,7 @@ static void put_run_warnings(FILE *f, const struct run_facts *run)
 	memset(&s, 0, sizeof(s));
 	summary_run_warnings(&s, run);
 	for (i = 0; i < s.nwarnings; i++) {
-		const char *p = s.warnings[i];
-		int col = fprintf(f, "warning:");
-
-		while (*p) {
-			size_t w = strcspn(p, " ");
-
-			if (col + 1 + (int)w > 72) {
-				fprintf(f, "\n ");
-				col = 1;
-			}
-			col += fprintf(f, " %.*s", (int)w, p);
-			p += w;
-			p += strspn(p, " ");
-		}
-		fputc('\n', f);
+		put_wrapped(f, "warning:", s.warnings[i]);
 		free(s.warnings[i]);
 	}
 }
@@ -175,6 +180,10 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 			run->unit.name, m->rt, m->window_s,
 			m->window_s > 0 ? m->rt / m->window_s : 0,
 			run->unit.source ? run->unit.source : "?");
+	if (run->flows_spread) {
+		put_wrapped(f, "flows:", run->flows ? run->flows : "?");
+		put_wrapped(f, "  spread:", run->flows_spread);
+	}
 	if (run->unit.outside_ns && run->window_ns)
 		fprintf(f, "outside the window: %.0f/s%s, about %.0f of those\n",
 			run->unit.outside * 1e9 / run->unit.outside_ns,
@@ -248,6 +257,9 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 			   "  + off-CPU %.2f (waiting, wake-up, wire, softirqs "
 			   "elsewhere)\n", m->latency_us, m->client_us,
 			m->responder_us, m->rest_us);
+	if (m->have_tasks && run->flows_spread)
+		fprintf(f, "  (--flows: CPU per round trip of all flows together,\n"
+			   "  a round trip a flow's own, which waits for the others)\n");
 	if (m->have_tasks && m->steal_us >= 0)
 		fprintf(f, "  of the off-CPU: steal %.2f (/proc/stat: the hypervisor "
 			   "ran others)\n", m->steal_us);

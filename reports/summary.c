@@ -242,6 +242,11 @@ static void put_facts(struct summary *s, const struct model *m)
 		     l->stddev / 1e3, (unsigned long long)l->count);
 	else
 		FACT(s, "latency", "not measured");
+	/* --flows: the latency above is all flows' together */
+	if (run->flows_spread)
+		FACT(s, "flows", "%s; %s; values are per round trip of all "
+		     "flows together, the latency a flow's own round trip",
+		     or_unknown(run->flows), run->flows_spread);
 	observer_fact(s, run);
 	if (model_software_clock(m))
 		FACT(s, "mode", "software-clock: no hardware PMU (%s). Values are nanoseconds of CPU time per %s, from cpu-clock sampling. Blind spot: code that runs with interrupts off is sampled where interrupts come back on (e.g. _raw_spin_unlock_irqrestore, pvm_irq_enable); with a callchain (recorded by default) such a sample is charged to the caller, else it stays in bucket irq-enable",

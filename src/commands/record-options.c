@@ -179,14 +179,21 @@ int record_common_option(int c, const char *arg, struct record_options *o)
 			return -1;
 		break;
 	case OPT_CLIENT_CPU:
-		if (parse_u64(arg, "--client-cpu", 0, MAX_CPUS - 1, &v))
+		o->cpus.nclients = parse_cpu_list(arg, o->cpus.clients, MAX_CPUS);
+		if (o->cpus.nclients < 0)
 			return -1;
-		o->cpus.client = (int)v;
+		o->cpus.client = o->cpus.clients[0];
 		break;
 	case OPT_SERVER_CPU:
-		if (parse_u64(arg, "--server-cpu", 0, MAX_CPUS - 1, &v))
+		o->cpus.nservers = parse_cpu_list(arg, o->cpus.servers, MAX_CPUS);
+		if (o->cpus.nservers < 0)
 			return -1;
-		o->cpus.server = (int)v;
+		o->cpus.server = o->cpus.servers[0];
+		break;
+	case OPT_FLOWS:
+		if (parse_u64(arg, "--flows", 1, WORKLOAD_FLOWS_MAX, &v))
+			return -1;
+		o->builtin.flows = (int)v;
 		break;
 	case OPT_TRANSPORT:
 		if (!transport_find(arg))

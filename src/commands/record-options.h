@@ -30,10 +30,18 @@
 "      --peer-key FILE    the key that serve made (a copy, mode 0600);\n" \
 "                         default ~/.config/perpkt/serve.key\n" \
 "      --echo HOST:PORT   responder is an RFC 862 echo service\n" \
-"      --client-cpu N     CPU of the client (default: last online CPU)\n" \
-"      --server-cpu N     CPU of the responder (default: the client's)\n" \
+"      --flows N          N ping-pong pairs at once, each on its own\n" \
+"                         ports (1 to 64, default 1); values per round\n" \
+"                         trip of all flows together, e.g. --flows 4\n" \
+"                         --client-cpu 0-1 --server-cpu 1,0\n" \
+"      --client-cpu LIST  CPU of the client (default: last online CPU);\n" \
+"                         with --flows a list (e.g. 0-3), round robin\n" \
+"      --server-cpu LIST  CPU of the responder (default: the client's);\n" \
+"                         with --flows a list, round robin\n" \
 "      --placement REL    same, smt, shared-cache, cross-cache or\n" \
-"                         cross-socket: CPUs chosen from the topology\n" \
+"                         cross-socket: CPUs chosen from the topology;\n" \
+"                         with --flows each flow's responder so to its\n" \
+"                         client, clients down the online CPUs\n" \
 "      --rps-cpus MASK    RPS mask of the receive queue for the run\n" \
 "      --irq-cpu N        move the interface's IRQs to CPU N for the run\n" \
 "                         (with --net nic, as --rps-cpus: the\n" \
@@ -73,6 +81,7 @@ enum record_option_code {
 	OPT_NO_WAIT,
 	OPT_BUSY,
 	OPT_BURST,
+	OPT_FLOWS,
 	OPT_PEER_KEY,
 	/* what is counted, and how */
 	OPT_USER,
@@ -122,6 +131,7 @@ enum record_option_code {
 	{ "no-wait", no_argument, NULL, OPT_NO_WAIT }, \
 	{ "busy", required_argument, NULL, OPT_BUSY }, \
 	{ "burst", required_argument, NULL, OPT_BURST }, \
+	{ "flows", required_argument, NULL, OPT_FLOWS }, \
 	{ "peer-key", required_argument, NULL, OPT_PEER_KEY }, \
 	{ "no-fallback", no_argument, NULL, OPT_NO_FALLBACK }, \
 	{ "per", required_argument, NULL, OPT_PER }, \

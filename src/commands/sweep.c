@@ -61,6 +61,8 @@ static const char sweep_usage[] =
 "      --gap LIST         pauses between round trips, e.g. 0,100us\n"
 "      --size LIST        message sizes in bytes, e.g. 40,1400\n"
 "      --transport LIST   e.g. udp,tcp\n"
+"      --flows LIST       concurrent ping-pong pairs, e.g. 1,2,4\n"
+"      --burst LIST       requests in flight, e.g. 1,4\n"
 "      --value V          table value (see perpkt table; default latency)\n"
 FORMAT_HELP
 "\n"
@@ -74,7 +76,7 @@ VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
 enum { D_PLACE, D_PAIR, D_CCPU, D_SCPU, D_RPS, D_IRQ, D_GAP, D_SIZE, D_TRANS,
-       D_MAX };
+       D_FLOWS, D_BURST, D_MAX };
 
 /* The matrix's dimensions, one row each: sweep's option, the word in
  * cell names, and the record option each value goes to (NULL for cpu
@@ -91,6 +93,8 @@ static const struct dim_spec {
 	[D_GAP] = { "gap", "gap", "--gap" },
 	[D_SIZE] = { "size", "size", "--size" },
 	[D_TRANS] = { "transport", "tr", "--transport" },
+	[D_FLOWS] = { "flows", "flows", "--flows" },
+	[D_BURST] = { "burst", "burst", "--burst" },
 };
 enum sweep_own_option {
 	OPT_REPEAT = OPTS_OWN,

@@ -40,6 +40,8 @@ struct sampler {
 	int (*owns)(void *ctx, pid_t pid);
 	void *owns_ctx;
 	const pid_t *busy;	/* sampler_set_busy */
+	const pid_t *flow_clients, *flow_responders;	/* sampler_set_flows */
+	int nflows;
 	int nbusy;
 	int repeat;
 	struct pollfd *pfds;
@@ -322,12 +324,26 @@ static enum role role_of(const struct sampler *s, uint32_t pid)
 		return ROLE_RESPONDER;
 	if ((pid_t)pid == s->self)
 		return ROLE_SELF;
+	for (int i = 0; i < s->nflows; i++) {
+		if ((pid_t)pid == s->flow_clients[i])
+			return ROLE_CLIENT;
+		if ((pid_t)pid == s->flow_responders[i])
+			return ROLE_RESPONDER;
+	}
 	if (s->owns && s->owns(s->owns_ctx, (pid_t)pid))
 		return ROLE_WORKLOAD;
 	for (int i = 0; i < s->nbusy; i++)
 		if ((pid_t)pid == s->busy[i])
 			return ROLE_BUSY;
 	return ROLE_OTHER;
+}
+
+void sampler_set_flows(struct sampler *s, const pid_t *clients,
+		       const pid_t *responders, int n)
+{
+	s->flow_clients = clients;
+	s->flow_responders = responders;
+	s->nflows = n;
 }
 
 void sampler_set_busy(struct sampler *s, const pid_t *pids, int n)

@@ -57,6 +57,10 @@ int sampler_enable(struct sampler *s, int on);
 /* pids whose samples are tagged client / responder / perpkt itself. */
 void sampler_set_roles(struct sampler *s, pid_t client, pid_t responder,
 		       pid_t self);
+/* --flows: more clients and responders (arrays that outlive the
+ * sampling), tagged as client / responder too. */
+void sampler_set_flows(struct sampler *s, const pid_t *clients,
+		       const pid_t *responders, int n);
 /* Samples of these pids (--busy's spinners; the array must outlive the
  * sampling) get the role ROLE_BUSY. */
 void sampler_set_busy(struct sampler *s, const pid_t *pids, int n);

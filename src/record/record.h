@@ -28,6 +28,10 @@ struct cpu_request {
 	int list[MAX_CPUS];        /* -C; n 0: the workload's CPUs */
 	int n;
 	int client, server;        /* --client-cpu, --server-cpu; -1: default */
+	/* --client-cpu LIST, --server-cpu LIST: flow i on clients[i %
+	 * nclients] (client, server: the lists' first) */
+	int clients[MAX_CPUS], nclients;
+	int servers[MAX_CPUS], nservers;
 	const char *placement;     /* --placement same|smt|... */
 };
 
@@ -54,6 +58,7 @@ struct builtin_request {
 	int busy_cpus[BUSY_MAX]; /* --busy CPUS: a spinner on each */
 	int nbusy;
 	int burst;                 /* --burst N: requests in flight */
+	int flows;                 /* --flows N: ping-pong pairs, 0: one */
 	uint64_t gap_ns;           /* --gap */
 	int gap_spin;              /* --gap-mode spin */
 	const char *rps_cpus;      /* --rps-cpus MASK */

@@ -71,6 +71,15 @@ static void progress(const struct record_workload *w, uint64_t so_far,
 
 /* One window: open, drain the rings until the workload, the length or
  * a signal ends it, close. */
+/* The /proc snapshot at a window's edge, of every flow's processes. */
+static int take(const struct record_workload *w, struct procstat *ps)
+{
+	if (w->clients && w->npids > 0)
+		return procstat_take_flows(ps, w->clients, w->responders,
+					   w->npids);
+	return procstat_take(ps, w->client, w->responder);
+}
+
 static int run_window(struct record_workload *w, struct sampler *s,
 		      struct procstat *a, struct procstat *b,
 		      struct profile_repeat *rp, int r, int *cut)
@@ -80,7 +89,7 @@ static int run_window(struct record_workload *w, struct sampler *s,
 
 	/* the snapshots outside the window: perpkt reading /proc is not
 	 * the workload (exact mode counts every instruction in it) */
-	if (procstat_take(a, w->client, w->responder) || w->ops->open(w))
+	if (take(w, a) || w->ops->open(w))
 		return -1;
 	t0 = record_now();
 	if (diag_verbosity() >= DIAG_VERBOSE)
@@ -107,7 +116,7 @@ static int run_window(struct record_workload *w, struct sampler *s,
 		fputc('\n', stderr);
 	/* a responder that died mid-run leaves a partial, labelled result */
 	if ((w->ops->close(w, rp) && !rp->partial) ||
-	    procstat_take(b, w->client, w->responder))
+	    take(w, b))
 		return -1;
 	/* every sample of this window is read before the next one starts */
 	sampler_drain(s);

@@ -25,6 +25,10 @@ struct builtin {
 	const struct sampling_request *smp;
 	struct control_setup peer_rq;
 	int client, server, self;  /* self -1: perpkt not pinned */
+	int nflows;                /* --flows, at least 1 */
+	/* --flows: flow i's CPUs (flow 0's are client, server) and pids */
+	int fclient[WORKLOAD_FLOWS_MAX], fserver[WORKLOAD_FLOWS_MAX];
+	pid_t fclient_pid[WORKLOAD_FLOWS_MAX], fresponder_pid[WORKLOAD_FLOWS_MAX];
 	struct workload *w;
 	struct busy busy;          /* --busy's spinners */
 	struct workload_result total;
@@ -35,6 +39,78 @@ struct builtin {
 static struct builtin *of(struct record_workload *w)
 {
 	return (struct builtin *)w;
+}
+
+/* 1 when cpu is one of the flows' */
+static int flows_use(const struct builtin *b, int cpu)
+{
+	int i;
+
+	for (i = 0; i < b->nflows; i++)
+		if (b->fclient[i] == cpu || b->fserver[i] == cpu)
+			return 1;
+	return 0;
+}
+
+/* The online CPU k places before cpu in online[], round robin. */
+static int online_before(const int *online, int nonline, int cpu, int k)
+{
+	int i;
+
+	for (i = 0; i < nonline && online[i] != cpu; i++)
+		;
+	return online[((i - k) % nonline + nonline) % nonline];
+}
+
+/*
+ * --flows: flow i's CPUs round robin over the --client-cpu and
+ * --server-cpu lists. With --placement and no server list, each flow's
+ * responder is placed in that relation to its own client, the clients
+ * (without a list) going down the online CPUs from flow 0's. Otherwise
+ * without a list every flow is on flow 0's CPUs (the default), and a
+ * responder without a list on its client's CPU as with one flow.
+ */
+static int place_flows(struct builtin *b, const int *online, int nonline)
+{
+	const struct cpu_request *c = b->cpus;
+	char list[256];
+	int i;
+
+	b->nflows = b->rq->flows > 1 ? b->rq->flows : 1;
+	for (i = 0; i < b->nflows; i++) {
+		int placed = c->placement && c->nservers == 0 && i > 0;
+
+		if (c->nclients > 1)
+			b->fclient[i] = c->clients[i % c->nclients];
+		else if (placed && c->nclients == 0)
+			b->fclient[i] = online_before(online, nonline, b->client, i);
+		else
+			b->fclient[i] = b->client;
+		if (c->nservers > 1) {
+			b->fserver[i] = c->servers[i % c->nservers];
+		} else if (placed) {
+			int client = b->fclient[i];
+
+			b->fserver[i] = -1;
+			if (workload_place(c->placement, online, nonline, &client,
+					   &b->fserver[i]))
+				return error("flow %d: no responder CPU in relation "
+					     "'%s' to client CPU %d", i,
+					     c->placement, b->fclient[i]);
+		} else if (c->nservers == 0 && c->nclients > 1 && !c->placement) {
+			b->fserver[i] = b->fclient[i];
+		} else {
+			b->fserver[i] = b->server;
+		}
+		if (!cpu_list_has(online, nonline, b->fclient[i]) ||
+		    !cpu_list_has(online, nonline, b->fserver[i]))
+			return error("flow %d's CPU %d is not online: the online "
+				     "CPUs are %s", i,
+				     cpu_list_has(online, nonline, b->fclient[i]) ?
+				     b->fserver[i] : b->fclient[i],
+				     sysinfo_online_text(list, sizeof(list)));
+	}
+	return 0;
 }
 
 /* Client and server CPUs, and perpkt's own off theirs when it can. The
@@ -63,6 +139,8 @@ static int prepare(struct record_workload *base)
 	if (!cpu_list_has(online, nonline, b->server))
 		return error("server CPU %d is not online: the online CPUs are %s",
 			     b->server, sysinfo_online_text(list, sizeof(list)));
+	if (place_flows(b, online, nonline) < 0)
+		return -1;
 	base->client_cpu = b->client;
 	base->server_cpu = b->server;
 	if (busy_check(b->rq->busy_cpus, b->rq->nbusy) < 0)
@@ -76,11 +154,13 @@ static int prepare(struct record_workload *base)
 		.echo = b->rq->echo, .message_size = b->rq->message_size,
 		.reply_size = b->rq->reply_size, .burst = b->rq->burst,
 		.gap_ns = b->rq->gap_ns, .client_cpu = b->client,
-		.server_cpu = b->server }))
+		.server_cpu = b->server, .nflows = b->nflows,
+		.client_cpus = b->fclient, .server_cpus = b->fserver,
+		.count = base->window->count }))
 		return -1;
 	b->self = -1;
 	for (i = 0; i < nonline; i++) {
-		if (online[i] != b->client && online[i] != b->server) {
+		if (!flows_use(b, online[i])) {
 			b->self = online[i];
 			break;
 		}
@@ -93,11 +173,15 @@ static int prepare(struct record_workload *base)
 static int cpus(struct record_workload *base, int *out, int max)
 {
 	struct builtin *b = of(base);
-	int n = 0;
+	int n = 0, i;
 
-	out[n++] = b->client;
-	out[n++] = b->server;
-	if (b->self >= 0)
+	for (i = 0; i < b->nflows; i++) {
+		if (n < max && !cpu_list_has(out, n, b->fclient[i]))
+			out[n++] = b->fclient[i];
+		if (n < max && !cpu_list_has(out, n, b->fserver[i]))
+			out[n++] = b->fserver[i];
+	}
+	if (b->self >= 0 && n < max)
 		out[n++] = b->self;
 	return n;
 }
@@ -150,6 +234,16 @@ static void describe(const struct record_workload *base,
 	     rq->peer ? rq->peer : rq->echo ? rq->echo :
 	     rq->network ? rq->network : "loopback",
 	     rq->message_size, b->client, b->server, self);
+	if (b->nflows > 1) {
+		char fl[512];
+		size_t fn = 0;
+
+		for (i = 0; i < b->nflows && fn < sizeof(fl); i++)
+			fn += (size_t)snprintf(fl + fn, sizeof(fl) - fn, "%s%d/%d",
+					       i ? ", " : "", b->fclient[i],
+					       b->fserver[i]);
+		info("%d flows, client/responder CPUs %s", b->nflows, fl);
+	}
 	if (win->count)
 		snprintf(span, sizeof(span), "%llu round trips",
 			 (unsigned long long)win->count);
@@ -202,7 +296,7 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 	struct builtin *b = of(base);
 	const struct builtin_request *rq = b->rq;
 	const int *fds;
-	int nfds = sampler_fds(s, &fds);
+	int nfds = sampler_fds(s, &fds), i;
 	struct workload_config wc = {
 		.transport = rq->transport, .network = rq->network,
 		.peer = rq->peer, .peer_key = rq->peer_key, .echo = rq->echo,
@@ -217,6 +311,8 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 		.irq_cpu = rq->irq_cpu,
 		.pin_self = b->self >= 0, .self_cpu = b->self,
 		.client_cpu = b->client, .server_cpu = b->server,
+		.nflows = b->nflows, .client_cpus = b->fclient,
+		.server_cpus = b->fserver,
 		.message_size = rq->message_size,
 		.reply_size = rq->reply_size, .burst = rq->burst,
 		.window_fds = fds, .nwindow_fds = nfds,
@@ -228,6 +324,14 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 	base->client = workload_client_pid(b->w);
 	base->responder = workload_responder_pid(b->w);
 	sampler_set_roles(s, base->client, base->responder, getpid());
+	for (i = 0; i < workload_nflows(b->w); i++)
+		workload_flow_pids(b->w, i, &b->fclient_pid[i],
+				   &b->fresponder_pid[i]);
+	sampler_set_flows(s, b->fclient_pid, b->fresponder_pid,
+			  workload_nflows(b->w));
+	base->clients = b->fclient_pid;
+	base->responders = b->fresponder_pid;
+	base->npids = workload_nflows(b->w);
 	/* the spinners run from here, through the warm-up and the windows */
 	if (busy_start(&b->busy, rq->busy_cpus, rq->nbusy) < 0)
 		return -1;
@@ -250,6 +354,29 @@ static int running(struct record_workload *base, uint64_t *so_far)
 	 * client that failed inside it (its responder died) ends it too,
 	 * rather than the window's length */
 	return !workload_window_done(b->w);
+}
+
+/* --flows: a window's flows into the run's; a flow's p50 over -r
+ * windows is theirs weighted by round trips. */
+static void flows_add(struct workload_result *total,
+		      const struct workload_result *res)
+{
+	int i;
+
+	total->nflows = res->nflows;
+	for (i = 0; i < res->nflows; i++) {
+		struct workload_flow_result *t = &total->flow[i];
+		const struct workload_flow_result *r = &res->flow[i];
+		uint64_t n = t->round_trips + r->round_trips;
+
+		if (n)
+			t->p50_ns = (uint64_t)(((double)t->p50_ns * t->round_trips +
+						(double)r->p50_ns * r->round_trips) / n);
+		t->round_trips = n;
+		t->client_cpu = r->client_cpu;
+		t->server_cpu = r->server_cpu;
+		t->port = r->port;
+	}
 }
 
 /* The window's figures into rp, and into the run's totals. */
@@ -276,6 +403,10 @@ static int close_window(struct record_workload *base, struct profile_repeat *rp)
 		snprintf(base->error, sizeof(base->error), "%s", res->error);
 	}
 	total->remote = res->remote;
+	flows_add(total, res);
+	total->udp_in_valid = res->udp_in_valid &&
+			      (b->windows == 0 || total->udp_in_valid);
+	total->udp_in += res->udp_in;
 	if (b->windows++ == 0)
 		total->unsampled = res->unsampled;
 	return ret;

@@ -75,6 +75,9 @@ struct record_workload {
 	int client_cpu, server_cpu;  /* for the conditions; -1: not pinned */
 	uint32_t message_size;    /* for the conditions; 0: none */
 	pid_t client, responder;  /* for /proc snapshots; 0: none */
+	/* --flows: every flow's (clients[0] is client); NULL: those two */
+	const pid_t *clients, *responders;
+	int npids;
 	int wake_fd;              /* readable when it ends; -1: none */
 	/* set by the window code */
 	double t_start;           /* the warm-up's start, monotonic s */

@@ -178,7 +178,34 @@ static int read_task(pid_t pid, enum role role, struct profile_task *t)
 	return 0;
 }
 
+/* Role r's pids[0..n) into the next task slot, their times added. */
+static void read_tasks(struct procstat *s, const pid_t *pids, int n,
+		       enum role r)
+{
+	struct profile_task *t = &s->task[s->ntasks], more;
+	int i;
+
+	if (n < 1 || pids[0] <= 0 || read_task(pids[0], r, t))
+		return;
+	for (i = 1; i < n; i++) {
+		if (pids[i] <= 0 || read_task(pids[i], r, &more))
+			continue;
+		t->cpu_ns += more.cpu_ns;
+		t->wait_ns += more.wait_ns;
+		t->switches += more.switches;
+		t->user_ns += more.user_ns;
+		t->system_ns += more.system_ns;
+	}
+	s->ntasks++;
+}
+
 int procstat_take(struct procstat *s, pid_t client, pid_t responder)
+{
+	return procstat_take_flows(s, &client, &responder, 1);
+}
+
+int procstat_take_flows(struct procstat *s, const pid_t *clients,
+			const pid_t *responders, int n)
 {
 	static const struct { const char *path, *kind; } tables[] = {
 		{ "/proc/interrupts", "irq" },
@@ -206,10 +233,8 @@ int procstat_take(struct procstat *s, pid_t client, pid_t responder)
 		free(text);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (client > 0 && !read_task(client, ROLE_CLIENT, &s->task[s->ntasks]))
-		s->ntasks++;
-	if (responder > 0 && !read_task(responder, ROLE_RESPONDER, &s->task[s->ntasks]))
-		s->ntasks++;
+	read_tasks(s, clients, n, ROLE_CLIENT);
+	read_tasks(s, responders, n, ROLE_RESPONDER);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* the middle of the reads */
 	s->task_ns = ((uint64_t)t0.tv_sec * 1000000000u + (uint64_t)t0.tv_nsec +

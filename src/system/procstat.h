@@ -34,6 +34,10 @@ struct procstat {
 
 /* Take a snapshot; pids <= 0 are skipped. */
 int procstat_take(struct procstat *s, pid_t client, pid_t responder);
+/* The same for --flows: each role's task the sum of its n pids (the
+ * first one's pid kept, so two snapshots still match). */
+int procstat_take_flows(struct procstat *s, const pid_t *clients,
+			const pid_t *responders, int n);
 /* after - before into the profile: cpu_times and irqs for the CPUs in
  * cpus[], tasks for the workload's processes. */
 int procstat_delta(const struct procstat *before, const struct procstat *after,

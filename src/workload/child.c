@@ -6,9 +6,11 @@
  */
 #include "workload/workload-priv.h"
 
+#include <linux/futex.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "workload/cpu.h"
@@ -47,9 +49,20 @@ static void child_setup(struct workload *w, enum role r, pid_t parent)
 	}
 }
 
+/* Say this child is pinned, then wait for the parent to start all. */
+static void wait_start(struct workload *w)
+{
+	struct flow_gate *g = w->gate;
+
+	__atomic_add_fetch(&g->ready, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&g->start, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &g->start, FUTEX_WAIT, 0, NULL, NULL, 0);
+}
+
 void workload_child_main(struct workload *w, enum role r, pid_t parent)
 {
 	child_setup(w, r, parent);
+	wait_start(w);
 	if (r == ROLE_RESPONDER)
 		workload_responder_main(w);
 	workload_client_main(w);

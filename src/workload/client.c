@@ -8,15 +8,20 @@
 #include "workload/workload-priv.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "system/unit.h"
 #include "workload/marks.h"
 
 /* Counted by the client's SIGALRM handler; the only mutable global. */
@@ -67,6 +72,74 @@ static void set_counters(struct workload *w, unsigned long req,
 		if (ioctl(w->fds[i], req, 0) < 0)
 			workload_child_fail(w, ROLE_CLIENT, "cannot %s perf event (fd %d): %s",
 				   verb, w->fds[i], strerror(errno));
+}
+
+/* /proc/net/snmp's Udp InDatagrams (counted as a socket reads one),
+ * into a buffer on the stack: nothing allocated in a child. */
+static int read_udp_in(uint64_t *v)
+{
+	char buf[8192];
+	ssize_t n;
+	int fd = open("/proc/net/snmp", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return unit_snmp_value(buf, "Udp", "InDatagrams", v);
+}
+
+/* The counters' edge of a window: on at its start, off at its end; the
+ * datagram count read outside them. */
+static void counters_edge(struct workload *w, int open)
+{
+	struct flow_gate *g = w->gate;
+	uint64_t v = 0;
+
+	if (open) {
+		if (g->read_udp && read_udp_in(&g->udp_open) < 0)
+			g->udp_bad = 1;
+		set_counters(w, PERF_EVENT_IOC_ENABLE, "enable");
+		if (w->window_marks)
+			workload_mark(1);
+	} else {
+		if (w->window_marks)
+			workload_mark(0);
+		set_counters(w, PERF_EVENT_IOC_DISABLE, "disable");
+		if (g->read_udp && read_udp_in(&v) < 0)
+			g->udp_bad = 1;
+		g->udp_in = v - g->udp_open;
+	}
+}
+
+/*
+ * A window's edge, with every flow's client stopped at a round-trip
+ * boundary (with one flow at once): the last client to arrive turns
+ * the counters on or off and lets the others go, so no flow's round
+ * trip is half in the window, none runs uncounted while the counters
+ * are on. The wait is a futex (the tick interrupts it; a flow that
+ * died is the parent's to notice).
+ */
+static void flows_gate(struct workload *w, int open)
+{
+	struct flow_gate *g = w->gate;
+	uint32_t gen = __atomic_load_n(&g->gen, __ATOMIC_ACQUIRE);
+
+	if (__atomic_add_fetch(&g->arrived, 1, __ATOMIC_ACQ_REL) ==
+	    (uint32_t)w->nflows) {
+		__atomic_store_n(&g->arrived, 0, __ATOMIC_RELAXED);
+		counters_edge(w, open);
+		__atomic_store_n(&g->gen, gen + 1, __ATOMIC_RELEASE);
+		if (w->nflows > 1)
+			syscall(SYS_futex, &g->gen, FUTEX_WAKE, INT_MAX, NULL,
+				NULL, 0);
+		return;
+	}
+	while (__atomic_load_n(&g->gen, __ATOMIC_ACQUIRE) == gen)
+		syscall(SYS_futex, &g->gen, FUTEX_WAIT, gen, NULL, NULL, 0);
 }
 
 static void on_tick(int sig)
@@ -167,9 +240,7 @@ static void check_phase(struct workload *w, struct client_state *cs)
 		/* 440 KiB to clear, page faults the first time:
 		 * before the counters, not inside the window */
 		histogram_init(&sh->hist);
-		set_counters(w, PERF_EVENT_IOC_ENABLE, "enable");
-		if (w->window_marks)
-			workload_mark(1);
+		flows_gate(w, 1);
 		cs->rts = cs->timeouts = cs->late = cs->dups = 0;
 		cs->start = cs->prev = now_ns();
 		cs->in_window = 1;
@@ -177,12 +248,10 @@ static void check_phase(struct workload *w, struct client_state *cs)
 				      memory_order_release);
 	} else if (ph == PHASE_CLOSE_REQ ||
 		   (ph == PHASE_OPEN && w->count && cs->rts >= w->count)) {
-		if (w->window_marks)
-			workload_mark(0);
-		set_counters(w, PERF_EVENT_IOC_DISABLE, "disable");
 		cs->in_window = 0;
 		cs->prev_quiet = 0;  /* the next one includes the disable */
 		publish(w, cs);
+		flows_gate(w, 0);
 		atomic_store_explicit(&sh->phase, ph == PHASE_OPEN ?
 				      PHASE_DONE : PHASE_CLOSED,
 				      memory_order_release);

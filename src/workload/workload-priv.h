@@ -9,6 +9,7 @@
 
 #include <stdalign.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
@@ -87,9 +88,45 @@ struct client_state {
 	int in_window;
 };
 
-struct workload {
+/* --flows: one ping-pong pair, its own transport (ports) and CPUs */
+struct flow {
 	struct shared *sh;
 	struct transport *t;
+	pid_t pid[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; 0 if not forked */
+	int reaped[2];
+	int cpu[2];
+	uint16_t port;		/* the responder's, 0: none */
+};
+
+/* --flows: where every client waits at a window's edge (client.c),
+ * shared by all; gen is a futex word. */
+struct flow_gate {
+	uint32_t arrived;
+	uint32_t gen;
+	/* the start: every child pinned before any traffic (moving a
+	 * process onto a CPU busy with another flow's ping-pong can stall
+	 * for tens of seconds on a small VM); start is a futex word */
+	uint32_t ready;
+	uint32_t start;
+	/* udp: the client namespace's Udp InDatagrams, read by the last
+	 * client at each edge while every flow is stopped (so exactly the
+	 * window's datagrams); written by that client only */
+	int read_udp;		/* set before the fork */
+	int udp_bad;		/* a read failed: no count */
+	uint64_t udp_open;	/* as the window opened */
+	uint64_t udp_in;	/* over the last window */
+};
+
+struct workload {
+	/* in a child: its flow's block, transport and CPUs (set before
+	 * the fork); the parent reads flows[] */
+	struct shared *sh;
+	struct transport *t;
+	int cpu[2];
+	struct flow *flows;
+	int nflows;
+	struct flow_gate *gate;
+	void *map;		/* the flows' blocks, then the gate */
 	const struct transport_ops *ops;
 	struct netns *ns;	/* --net veth */
 	struct tuning *tuning;	/* --rps-cpus, --irq-cpu */
@@ -109,9 +146,6 @@ struct workload {
 	int have_unsampled;
 	char network[16];
 	char where[64];		/* the responder's address, for conditions */
-	pid_t pid[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; 0 if not forked */
-	int reaped[2];
-	int cpu[2];
 	uint32_t size;
 	uint32_t reply_size;	/* what the client waits for */
 	int burst;		/* requests in flight, 1: ping-pong */
@@ -139,6 +173,13 @@ static inline uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/* --flows (flows.c): "flow 2 (port 40001, client CPU 0, responder CPU
+ * 1): " for messages about flow i, "" with one flow; and what a config
+ * of N flows cannot do (-1 printed). */
+const char *workload_flow_name(const struct workload *w, int i, char *buf,
+			       size_t len);
+int workload_check_flows(const struct workload_config *c, const char *name);
 
 /* In the child just forked for role r: set it up (pin, namespace,
  * signals) and run the responder or the client loop; never returns. */

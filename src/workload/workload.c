@@ -4,12 +4,15 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,30 +40,34 @@ static void sleep_poll(void)
 	nanosleep(&ts, NULL);
 }
 
-/* Describe how child `r` ended, from its own message when it left one;
- * status < 0 when it was reaped elsewhere and the status is unknown. */
-static void describe_exit(struct workload *w, enum role r, int status)
+/* Describe how flow i's child `r` ended, from its own message when it
+ * left one; status < 0 when it was reaped elsewhere and the status is
+ * unknown. */
+static void describe_exit(struct workload *w, int i, enum role r, int status)
 {
-	const char *msg = w->sh->error[r];
+	const struct flow *f = &w->flows[i];
+	const char *msg = f->sh->error[r];
+	char fb[96];
+	const char *fl = workload_flow_name(w, i, fb, sizeof(fb));
 
 	if (msg[0] && (status < 0 || WIFEXITED(status)))
-		snprintf(w->err, sizeof(w->err), "workload %s failed: %.*s",
-			 role_word[r], CHILD_ERROR_LEN, msg);
+		snprintf(w->err, sizeof(w->err), "%sworkload %s failed: %.*s",
+			 fl, role_word[r], CHILD_ERROR_LEN, msg);
 	else if (status < 0)
-		snprintf(w->err, sizeof(w->err), "workload %s (pid %d) is gone",
-			 role_word[r], (int)w->pid[r]);
+		snprintf(w->err, sizeof(w->err), "%sworkload %s (pid %d) is gone",
+			 fl, role_word[r], (int)f->pid[r]);
 	else if (WIFSIGNALED(status))
 		snprintf(w->err, sizeof(w->err),
-			 "workload %s (pid %d) was killed by signal %d (%s)",
-			 role_word[r], (int)w->pid[r], WTERMSIG(status),
+			 "%sworkload %s (pid %d) was killed by signal %d (%s)",
+			 fl, role_word[r], (int)f->pid[r], WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
 	else if (WIFEXITED(status))
 		snprintf(w->err, sizeof(w->err),
-			 "workload %s (pid %d) exited with status %d",
-			 role_word[r], (int)w->pid[r], WEXITSTATUS(status));
+			 "%sworkload %s (pid %d) exited with status %d",
+			 fl, role_word[r], (int)f->pid[r], WEXITSTATUS(status));
 	else
-		snprintf(w->err, sizeof(w->err), "workload %s (pid %d) stopped",
-			 role_word[r], (int)w->pid[r]);
+		snprintf(w->err, sizeof(w->err), "%sworkload %s (pid %d) stopped",
+			 fl, role_word[r], (int)f->pid[r]);
 }
 
 /* -1 (printed) if a child has died; the responder first, since its
@@ -68,57 +75,66 @@ static void describe_exit(struct workload *w, enum role r, int status)
 static int check_children(struct workload *w)
 {
 	static const enum role order[] = { ROLE_RESPONDER, ROLE_CLIENT };
-	int status = 0;
+	int status = 0, k;
 	size_t i;
 	pid_t ret;
 
 	if (w->failed)
 		return error("%s", w->err);
-	for (i = 0; i < 2; i++) {
-		enum role r = order[i];
+	for (k = 0; k < w->nflows; k++) {
+		struct flow *f = &w->flows[k];
 
-		if (!w->pid[r] || w->reaped[r])
-			continue;
-		ret = waitpid(w->pid[r], &status, WNOHANG);
-		if (ret == 0 || (ret < 0 && errno == EINTR))
-			continue;
-		/* ECHILD: someone else reaped it (SIGCHLD ignored) */
-		w->reaped[r] = 1;
-		if (ret < 0)
-			status = -1;
-		describe_exit(w, r, status);
-		w->failed = 1;
-		return error("%s", w->err);
+		for (i = 0; i < 2; i++) {
+			enum role r = order[i];
+
+			if (!f->pid[r] || f->reaped[r])
+				continue;
+			ret = waitpid(f->pid[r], &status, WNOHANG);
+			if (ret == 0 || (ret < 0 && errno == EINTR))
+				continue;
+			/* ECHILD: someone else reaped it (SIGCHLD ignored) */
+			f->reaped[r] = 1;
+			if (ret < 0)
+				status = -1;
+			describe_exit(w, k, r, status);
+			w->failed = 1;
+			return error("%s", w->err);
+		}
 	}
 	return 0;
 }
 
-static int phase_is(struct workload *w, int want)
+static int phase_is(struct workload *w, int i, int want)
 {
-	return atomic_load_explicit(&w->sh->phase, memory_order_acquire) == want;
+	return atomic_load_explicit(&w->flows[i].sh->phase,
+				    memory_order_acquire) == want;
 }
 
-static int phase_closed(struct workload *w, int unused)
+static int phase_closed(struct workload *w, int i)
 {
-	return phase_is(w, PHASE_CLOSED) || phase_is(w, PHASE_DONE);
+	return phase_is(w, i, PHASE_CLOSED) || phase_is(w, i, PHASE_DONE);
 }
 
 /* With -n N the client may finish its N round trips and mark the window
  * done before this process polls again: DONE follows OPEN, so it counts. */
-static int phase_opened(struct workload *w, int unused)
+static int phase_opened(struct workload *w, int i)
 {
-	return phase_is(w, PHASE_OPEN) || phase_is(w, PHASE_DONE);
+	return phase_is(w, i, PHASE_OPEN) || phase_is(w, i, PHASE_DONE);
 }
 
-static int first_round_trip(struct workload *w, int unused)
+static int first_round_trip(struct workload *w, int i)
 {
-	return atomic_load_explicit(&w->sh->progress, memory_order_relaxed) > 0;
+	return atomic_load_explicit(&w->flows[i].sh->progress,
+				    memory_order_relaxed) > 0;
 }
 
-/* Poll until done(w, arg); fail if a child dies or time runs out. */
+/* Poll until done(w, i) for flow i; fail if a child dies or time runs
+ * out. */
 static int wait_client(struct workload *w, int (*done)(struct workload *, int),
 		       int arg, const char *what)
 {
+	char fb[96];
+
 	/* a long gap stretches the time to the next round-trip boundary */
 	uint64_t t = now_ns(), last = t,
 		 deadline = t + WAIT_TIMEOUT_MS * 1000000ull + w->gap_ns;
@@ -138,13 +154,32 @@ static int wait_client(struct workload *w, int (*done)(struct workload *, int),
 		if (t > deadline) {
 			w->failed = 1;
 			snprintf(w->err, sizeof(w->err),
-				 "workload client (pid %d) did not %s within %llu ms",
-				 (int)w->pid[ROLE_CLIENT], what,
+				 "%sworkload client (pid %d) did not %s within %llu ms",
+				 workload_flow_name(w, arg, fb, sizeof(fb)),
+				 (int)w->flows[arg].pid[ROLE_CLIENT], what,
 				 (unsigned long long)(WAIT_TIMEOUT_MS + w->gap_ns / 1000000));
 			return error("%s", w->err);
 		}
 		sleep_poll();
 	}
+}
+
+/* wait_client for every flow */
+static int wait_flows(struct workload *w, int (*done)(struct workload *, int),
+		      const char *what)
+{
+	int i;
+
+	for (i = 0; i < w->nflows; i++)
+		if (wait_client(w, done, i, what) < 0)
+			return -1;
+	return 0;
+}
+
+/* The shared mapping: a block per flow, then the gate. */
+static size_t shared_size(int nflows)
+{
+	return (size_t)nflows * sizeof(struct shared) + sizeof(struct flow_gate);
 }
 
 static int check_config(const struct workload_config *c,
@@ -206,7 +241,7 @@ static int check_config(const struct workload_config *c,
 	if (cpu_check_usable(c->client_cpu) < 0 ||
 	    cpu_check_usable(c->server_cpu) < 0)
 		return -1;
-	return 0;
+	return workload_check_flows(c, name);
 }
 
 int workload_check_config(const struct workload_config *c)
@@ -218,28 +253,35 @@ int workload_check_config(const struct workload_config *c)
 	return c->peer ? workload_check_peer_key(c->peer_key) : 0;
 }
 
-static int fork_child(struct workload *w, enum role r)
+/* Fork flow f's child r, which sees its flow as w->sh, w->t, w->cpu. */
+static int fork_child(struct workload *w, struct flow *f, enum role r)
 {
 	pid_t parent = getpid(), pid;
 
+	w->sh = f->sh;
+	w->t = f->t;
+	w->cpu[ROLE_CLIENT] = f->cpu[ROLE_CLIENT];
+	w->cpu[ROLE_RESPONDER] = f->cpu[ROLE_RESPONDER];
 	pid = fork();
 	if (pid < 0)
 		return error("cannot fork workload %s: %s", role_word[r],
 			     strerror(errno));
 	if (pid == 0)
 		workload_child_main(w, r, parent);
-	w->pid[r] = pid;
+	f->pid[r] = pid;
 	return 0;
 }
 
-/* Create the transport; for veth inside the responder's namespace, so
- * its socket is bound there, then back to where perpkt was. */
-static int create_transport(struct workload *w, const struct transport_config *tc)
+/* Create a flow's transport; for veth inside the responder's
+ * namespace, so its socket is bound there, then back to where perpkt
+ * was. */
+static int create_transport(struct workload *w, struct flow *f,
+			    const struct transport_config *tc)
 {
 	int home, ret;
 
 	if (w->ns_fd[ROLE_RESPONDER] < 0)
-		return w->ops->create(&w->t, tc);
+		return w->ops->create(&f->t, tc);
 	home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (home < 0)
 		return error("cannot open '/proc/self/ns/net': %s", strerror(errno));
@@ -249,7 +291,7 @@ static int create_transport(struct workload *w, const struct transport_config *t
 		return error("cannot enter namespace '%s': %s",
 			     netns_name(w->ns, NETNS_RESPONDER), strerror(-ret));
 	}
-	ret = w->ops->create(&w->t, tc);
+	ret = w->ops->create(&f->t, tc);
 	if (netns_enter_fd(home) < 0) {
 		/* never go on in the wrong namespace */
 		close(home);
@@ -297,11 +339,38 @@ static int changes_system(const struct workload_config *c)
 	       (c->rps_cpus && !c->peer && !c->echo);
 }
 
+/* Once every child says it is pinned (child.c), let them all start. */
+static int start_children(struct workload *w)
+{
+	uint32_t want = 0;
+	uint64_t deadline = now_ns() + WAIT_TIMEOUT_MS * 1000000ull;
+	int i;
+
+	for (i = 0; i < w->nflows; i++)
+		want += (w->flows[i].pid[ROLE_CLIENT] != 0) +
+			(w->flows[i].pid[ROLE_RESPONDER] != 0);
+	while (__atomic_load_n(&w->gate->ready, __ATOMIC_ACQUIRE) < want) {
+		if (check_children(w) < 0)
+			return -1;
+		if (now_ns() > deadline) {
+			w->failed = 1;
+			snprintf(w->err, sizeof(w->err), "the workload's processes "
+				 "were not on their CPUs within %d ms", WAIT_TIMEOUT_MS);
+			return error("%s", w->err);
+		}
+		sleep_poll();
+	}
+	__atomic_store_n(&w->gate->start, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &w->gate->start, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	return 0;
+}
+
 int workload_start(struct workload **out, const struct workload_config *c)
 {
 	struct transport_config tc;
 	struct workload *w;
 	void *map;
+	int i;
 
 	*out = NULL;
 	w = calloc(1, sizeof(*w));
@@ -313,8 +382,20 @@ int workload_start(struct workload **out, const struct workload_config *c)
 		free(w);
 		return -1;
 	}
-	w->cpu[ROLE_CLIENT] = c->client_cpu;
-	w->cpu[ROLE_RESPONDER] = c->server_cpu;
+	w->nflows = c->nflows > 1 ? c->nflows : 1;
+	w->flows = calloc((size_t)w->nflows, sizeof(*w->flows));
+	if (!w->flows) {
+		free(w);
+		return error("cannot start workload: out of memory");
+	}
+	for (i = 0; i < w->nflows; i++) {
+		struct flow *f = &w->flows[i];
+
+		f->cpu[ROLE_CLIENT] = c->client_cpus && w->nflows > 1 ?
+				      c->client_cpus[i] : c->client_cpu;
+		f->cpu[ROLE_RESPONDER] = c->server_cpus && w->nflows > 1 ?
+					 c->server_cpus[i] : c->server_cpu;
+	}
 	w->size = c->message_size;
 	w->reply_size = c->reply_size ? c->reply_size : c->message_size;
 	w->burst = c->burst > 1 ? c->burst : 1;
@@ -325,6 +406,7 @@ int workload_start(struct workload **out, const struct workload_config *c)
 	if (c->nwindow_fds > 0) {
 		w->fds = malloc(c->nwindow_fds * sizeof(*w->fds));
 		if (!w->fds) {
+			free(w->flows);
 			free(w);
 			return error("cannot start workload: out of memory");
 		}
@@ -332,13 +414,18 @@ int workload_start(struct workload **out, const struct workload_config *c)
 		w->nfds = c->nwindow_fds;
 	}
 
-	map = mmap(NULL, sizeof(struct shared), PROT_READ | PROT_WRITE,
+	/* zero-filled: PHASE_RUN, empty histograms; the gate last */
+	map = mmap(NULL, shared_size(w->nflows), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED) {
 		error("cannot map workload control block: %s", strerror(errno));
 		goto fail;
 	}
-	w->sh = map;	/* zero-filled: PHASE_RUN, empty histogram */
+	w->map = map;
+	for (i = 0; i < w->nflows; i++)
+		w->flows[i].sh = (struct shared *)map + i;
+	w->gate = (struct flow_gate *)((struct shared *)map + w->nflows);
+	w->gate->read_udp = !strcmp(w->ops->name, "udp") && !c->peer && !c->echo;
 
 	memset(&tc, 0, sizeof(tc));
 	if (changes_system(c) && saved_state_lock(&w->lock, c->no_wait) < 0)
@@ -356,16 +443,22 @@ int workload_start(struct workload **out, const struct workload_config *c)
 				strerror(-ret));
 	}
 	w->local_responder = tc.local_responder && !w->ops->no_responder;
-	if (create_transport(w, &tc) < 0)
-		goto fail;
-	if (w->local_responder) {
-		if (fork_child(w, ROLE_RESPONDER) < 0)
+	for (i = 0; i < w->nflows; i++) {
+		struct flow *f = &w->flows[i];
+
+		if (create_transport(w, f, &tc) < 0)
 			goto fail;
-		w->ops->release_responder(w->t);
+		f->port = f->t->ops->responder_port(f->t);
+		if (w->local_responder) {
+			if (fork_child(w, f, ROLE_RESPONDER) < 0)
+				goto fail;
+			w->ops->release_responder(f->t);
+		}
+		if (fork_child(w, f, ROLE_CLIENT) < 0)
+			goto fail;
 	}
-	if (fork_child(w, ROLE_CLIENT) < 0)
-		goto fail;
-	if (wait_client(w, first_round_trip, 0, "complete a first round trip") < 0)
+	if (start_children(w) < 0 ||
+	    wait_flows(w, first_round_trip, "complete a first round trip") < 0)
 		goto fail;
 	*out = w;
 	return 0;
@@ -376,34 +469,62 @@ fail:
 
 pid_t workload_client_pid(const struct workload *w)
 {
-	return w->pid[ROLE_CLIENT];
+	return w->flows[0].pid[ROLE_CLIENT];
 }
 
 pid_t workload_responder_pid(const struct workload *w)
 {
-	return w->pid[ROLE_RESPONDER];
+	return w->flows[0].pid[ROLE_RESPONDER];
+}
+
+int workload_nflows(const struct workload *w)
+{
+	return w->nflows;
+}
+
+void workload_flow_pids(const struct workload *w, int i, pid_t *client,
+			pid_t *responder)
+{
+	*client = w->flows[i].pid[ROLE_CLIENT];
+	*responder = w->flows[i].pid[ROLE_RESPONDER];
+}
+
+/* Round trips of all flows since the start. */
+static uint64_t progress(const struct workload *w)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < w->nflows; i++)
+		sum += atomic_load_explicit(&w->flows[i].sh->progress,
+					    memory_order_relaxed);
+	return sum;
 }
 
 int workload_window_open(struct workload *w)
 {
 	char line[CONTROL_LINE_MAX + 1];
-	int ph;
+	int ph, i;
 
 	if (check_children(w) < 0)
 		return -1;
-	ph = atomic_load_explicit(&w->sh->phase, memory_order_acquire);
+	ph = atomic_load_explicit(&w->flows[0].sh->phase, memory_order_acquire);
 	if (ph != PHASE_RUN && ph != PHASE_CLOSED && ph != PHASE_DONE)
 		return error("cannot open the workload window: it is already open");
 	/* the warm-up's round trips, copied (440 KiB) before the window
 	 * rather than inside it; the client may add one as it is read */
 	if (!w->have_unsampled) {
-		w->unsampled = w->sh->quiet;
+		w->unsampled = w->flows[0].sh->quiet;
+		for (i = 1; i < w->nflows; i++)
+			histogram_merge(&w->unsampled, &w->flows[i].sh->quiet);
 		w->have_unsampled = 1;
 	}
-	w->progress_at_open = atomic_load_explicit(&w->sh->progress,
-						   memory_order_relaxed);
-	atomic_store_explicit(&w->sh->phase, PHASE_OPEN_REQ, memory_order_release);
-	if (wait_client(w, phase_opened, 0, "open the window") < 0)
+	w->progress_at_open = progress(w);
+	/* every client waits for the others at its boundary (client.c) */
+	for (i = 0; i < w->nflows; i++)
+		atomic_store_explicit(&w->flows[i].sh->phase, PHASE_OPEN_REQ,
+				      memory_order_release);
+	if (wait_flows(w, phase_opened, "open the window") < 0)
 		return -1;
 	if (w->ctl >= 0 && peer_request(w, "start", line, sizeof(line)) < 0)
 		return -1;
@@ -412,15 +533,19 @@ int workload_window_open(struct workload *w)
 
 int workload_window_done(struct workload *w)
 {
-	/* (partial: written once by the client before it exits) */
-	return phase_is(w, PHASE_DONE) ||
-	       __atomic_load_n(&w->sh->partial, __ATOMIC_ACQUIRE);
+	int i;
+
+	/* (partial: written once by a client before it exits) */
+	for (i = 0; i < w->nflows; i++)
+		if (phase_is(w, i, PHASE_DONE) ||
+		    __atomic_load_n(&w->flows[i].sh->partial, __ATOMIC_ACQUIRE))
+			return 1;
+	return 0;
 }
 
 uint64_t workload_window_progress(const struct workload *w)
 {
-	return atomic_load_explicit(&w->sh->progress, memory_order_relaxed) -
-	       w->progress_at_open;
+	return progress(w) - w->progress_at_open;
 }
 
 static void read_remote(struct workload *w, struct workload_result *res)
@@ -445,36 +570,60 @@ static void read_remote(struct workload *w, struct workload_result *res)
 	res->remote.kernel = !control_get(line, "kernel", &v[0]) && v[0] == 1;
 }
 
+/* The flows' figures added up, their histograms merged; each flow's
+ * own in res->flow[]. */
 static void copy_result(struct workload *w, struct workload_result *res)
 {
-	struct shared *sh = w->sh;
+	int i;
 
-	res->round_trips = sh->round_trips;
-	res->window_ns = sh->window_ns;
-	res->timeouts = sh->timeouts;
-	res->late_replies = sh->late_replies;
-	res->duplicates = sh->duplicates;
-	res->latency = sh->hist;
+	res->latency = w->flows[0].sh->hist;
 	res->unsampled = w->unsampled;
+	res->nflows = w->nflows;
+	res->udp_in_valid = w->gate->read_udp && !w->gate->udp_bad;
+	res->udp_in = w->gate->udp_in;
+	for (i = 0; i < w->nflows; i++) {
+		const struct flow *f = &w->flows[i];
+		const struct shared *sh = f->sh;
+		struct workload_flow_result *fr = &res->flow[i];
+
+		res->round_trips += sh->round_trips;
+		if (sh->window_ns > res->window_ns)
+			res->window_ns = sh->window_ns;
+		res->timeouts += sh->timeouts;
+		res->late_replies += sh->late_replies;
+		res->duplicates += sh->duplicates;
+		if (i)
+			histogram_merge(&res->latency, &sh->hist);
+		fr->round_trips = sh->round_trips;
+		fr->p50_ns = sh->hist.count ? histogram_quantile(&sh->hist, 0.5) : 0;
+		fr->client_cpu = f->cpu[ROLE_CLIENT];
+		fr->server_cpu = w->local_responder ? f->cpu[ROLE_RESPONDER] : -1;
+		fr->port = f->port;
+	}
 }
 
 int workload_window_close(struct workload *w, struct workload_result *res)
 {
-	struct shared *sh = w->sh;
-	int open = PHASE_OPEN;
+	struct shared *sh = w->flows[0].sh;
 	uint64_t deadline;
+	int i;
 
 	if (check_children(w) < 0)
 		goto fail;
-	if (!atomic_compare_exchange_strong(&sh->phase, &open, PHASE_CLOSE_REQ) &&
-	    open != PHASE_DONE) {
+	for (i = 0; i < w->nflows; i++) {
+		int open = PHASE_OPEN;
+
+		if (atomic_compare_exchange_strong(&w->flows[i].sh->phase, &open,
+						   PHASE_CLOSE_REQ) ||
+		    open == PHASE_DONE)
+			continue;
 		error("cannot close the workload window: it is not open");
 		memset(res, 0, sizeof(*res));
 		snprintf(res->error, sizeof(res->error), "window not open");
 		res->failed = 1;
 		return -1;
 	}
-	if (wait_client(w, phase_closed, 0, "close the window") < 0)
+	if (wait_flows(w, phase_closed, "close the window") < 0)
 		goto fail;
 	/* two histograms, 880 KiB to clear: once the window is closed */
 	memset(res, 0, sizeof(*res));
@@ -484,12 +633,14 @@ int workload_window_close(struct workload *w, struct workload_result *res)
 fail:
 	memset(res, 0, sizeof(*res));
 	/* a dead responder takes the client down with it a moment later;
-	 * wait for that, then keep what the client counted until then */
+	 * wait for that, then keep what the client counted until then
+	 * (one flow: the others' counts stop wherever they were) */
 	deadline = now_ns() + 2000 * 1000000ull;
-	while (w->pid[ROLE_CLIENT] && !w->reaped[ROLE_CLIENT] &&
+	while (w->nflows == 1 && w->flows[0].pid[ROLE_CLIENT] &&
+	       !w->flows[0].reaped[ROLE_CLIENT] &&
 	       !sh->partial && now_ns() < deadline)
 		sleep_poll();
-	if (sh->partial) {
+	if (w->nflows == 1 && sh->partial) {
 		copy_result(w, res);
 		res->partial = 1;
 	}
@@ -499,148 +650,68 @@ fail:
 	return -1;
 }
 
-void workload_add_conditions(const struct workload *w, struct profile *p)
-{
-	char buf[512];
-
-	if (w->ns) {
-		/* netfilter, tc, taps of the path: the namespaces', not the host's */
-		const int fds[] = { netns_fd(w->ns, NETNS_CLIENT),
-				    netns_fd(w->ns, NETNS_RESPONDER) };
-		const char *const labels[] = { "client", "responder" };
-
-		conditions_netns(p, fds, labels, 2);
-	}
-	if (w->ns)
-		snprintf(buf, sizeof(buf), "veth pair '%s' between namespaces '%s' "
-			 "(client, %s) and '%s' (responder, %s); driver veth, "
-			 "no IRQs: rx runs in softirq on the sending CPU",
-			 NETNS_IFNAME, netns_name(w->ns, NETNS_CLIENT),
-			 NETNS_CLIENT_ADDR, netns_name(w->ns, NETNS_RESPONDER),
-			 NETNS_RESPONDER_ADDR);
-	else if (w->ctl >= 0)
-		snprintf(buf, sizeof(buf), "peer %s (perpkt serve, authenticated: "
-			 "key %s)", w->where, w->auth.id);
-	else if (!w->local_responder && w->ops->no_responder &&
-		 strcmp(w->where, "127.0.0.1"))
-		snprintf(buf, sizeof(buf), "host %s", w->where);
-	else if (!w->local_responder && !w->ops->no_responder)
-		snprintf(buf, sizeof(buf), "echo service %s", w->where);
-	else
-		snprintf(buf, sizeof(buf), "loopback (lo): no driver, no IRQs; "
-			 "rx runs in softirq on the sending CPU");
-	profile_add_condition(p, "net.path", buf);
-	snprintf(buf, sizeof(buf), "%s%s", w->ops->name,
-		 w->ops->no_responder ? " (answered by the kernel, no responder process)" : "");
-	profile_add_condition(p, "workload.transport", buf);
-	if (w->gap_ns)
-		snprintf(buf, sizeof(buf), "%llu ns (%s)",
-			 (unsigned long long)w->gap_ns, w->gap_spin ? "spin" : "sleep");
-	else
-		snprintf(buf, sizeof(buf), "none");
-	profile_add_condition(p, "workload.gap", buf);
-	if (w->burst > 1) {
-		snprintf(buf, sizeof(buf), "%d requests in flight; latency per "
-			 "request", w->burst);
-		profile_add_condition(p, "workload.burst", buf);
-	}
-	if (w->reply_size != w->size) {
-		snprintf(buf, sizeof(buf), "%u bytes", w->reply_size);
-		profile_add_condition(p, "workload.reply_size", buf);
-		snprintf(buf, sizeof(buf), "%u (%u request + %u reply)",
-			 w->size + w->reply_size, w->size, w->reply_size);
-		profile_add_condition(p, "workload.bytes_per_rt", buf);
-	}
-	if (w->count) {
-		snprintf(buf, sizeof(buf), "%llu round trips",
-			 (unsigned long long)w->count);
-		profile_add_condition(p, "workload.count", buf);
-	}
-	tuning_describe(w->tuning, p);
-}
-
-void workload_result_conditions(struct profile *p, const struct workload_result *res)
-{
-	char buf[256];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->timeouts);
-	profile_add_condition(p, "replies.lost", buf);
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->late_replies);
-	profile_add_condition(p, "replies.late", buf);
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->duplicates);
-	profile_add_condition(p, "replies.duplicate", buf);
-	if (res->partial) {
-		snprintf(buf, sizeof(buf), "partial: %llu round trips before: %.160s",
-			 (unsigned long long)res->round_trips, res->error);
-		profile_add_condition(p, "workload.result", buf);
-	}
-	if (res->remote.valid && res->remote.kernel) {
-		snprintf(buf, sizeof(buf), "the kernel: %llu echo replies over the "
-			 "window (Icmp OutEchoReps), no responder process",
-			 (unsigned long long)res->remote.answered);
-		profile_add_condition(p, "peer.responder", buf);
-	} else if (res->remote.valid) {
-		snprintf(buf, sizeof(buf), "cpu %d; %llu ns on CPU, %llu ns waiting, "
-			 "%llu switches over the window (%.0f ns on CPU per round trip)",
-			 res->remote.cpu, (unsigned long long)res->remote.cpu_ns,
-			 (unsigned long long)res->remote.wait_ns,
-			 (unsigned long long)res->remote.switches,
-			 res->round_trips ? (double)res->remote.cpu_ns /
-			 (double)res->round_trips : 0.0);
-		profile_add_condition(p, "peer.responder", buf);
-	}
-}
-
 /* Reap whatever has exited; 1 when no child is left. */
 static int reap_some(struct workload *w, int flags)
 {
-	int r, left = 0;
+	int r, i, left = 0;
 	pid_t ret;
 
-	for (r = 0; r < 2; r++) {
-		if (!w->pid[r] || w->reaped[r])
-			continue;
-		do
-			ret = waitpid(w->pid[r], NULL, flags);
-		while (ret < 0 && errno == EINTR);
-		if (ret == 0)
-			left++;
-		else
-			w->reaped[r] = 1;
+	for (i = 0; w->flows && i < w->nflows; i++) {
+		struct flow *f = &w->flows[i];
+
+		for (r = 0; r < 2; r++) {
+			if (!f->pid[r] || f->reaped[r])
+				continue;
+			do
+				ret = waitpid(f->pid[r], NULL, flags);
+			while (ret < 0 && errno == EINTR);
+			if (ret == 0)
+				left++;
+			else
+				f->reaped[r] = 1;
+		}
 	}
 	return !left;
+}
+
+/* Signal flows' children not yet reaped: a reaped pid may be reused. */
+static void signal_children(struct workload *w, int sig)
+{
+	int r, i;
+
+	for (i = 0; w->flows && i < w->nflows; i++)
+		for (r = 0; r < 2; r++)
+			if (w->flows[i].pid[r] && !w->flows[i].reaped[r])
+				kill(w->flows[i].pid[r], sig);
 }
 
 void workload_stop(struct workload *w)
 {
 	uint64_t deadline;
-	int r;
+	int i;
 
 	if (!w)
 		return;
-	/* signal only children not yet reaped: a reaped pid may be reused */
-	for (r = 0; r < 2; r++)
-		if (w->pid[r] && !w->reaped[r])
-			kill(w->pid[r], SIGTERM);
+	signal_children(w, SIGTERM);
 	deadline = now_ns() + STOP_GRACE_MS * 1000000ull;
 	while (!reap_some(w, WNOHANG) && now_ns() < deadline)
 		sleep_poll();
-	for (r = 0; r < 2; r++)
-		if (w->pid[r] && !w->reaped[r])
-			kill(w->pid[r], SIGKILL);
+	signal_children(w, SIGKILL);
 	reap_some(w, 0);
 
 	/* closing the control connection stops the peer's responder */
 	if (w->ctl >= 0)
 		close(w->ctl);
-	if (w->t)
-		w->t->ops->destroy(w->t);
+	for (i = 0; w->flows && i < w->nflows; i++)
+		if (w->flows[i].t)
+			w->flows[i].t->ops->destroy(w->flows[i].t);
 	/* settings first: rps on veth lives inside the namespaces */
 	tuning_restore(w->tuning);
 	netns_destroy(w->ns);
 	saved_state_unlock(w->lock);
-	if (w->sh)
-		munmap(w->sh, sizeof(struct shared));
+	if (w->map)
+		munmap(w->map, shared_size(w->nflows));
+	free(w->flows);
 	free(w->fds);
 	free(w);
 }

@@ -2,6 +2,7 @@
 #ifndef PERPKT_WORKLOAD_H
 #define PERPKT_WORKLOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -20,12 +21,17 @@
 
 /* --burst: the most requests in flight */
 #define WORKLOAD_BURST_MAX 32
+/* --flows: the most ping-pong pairs (each two processes, two sockets) */
+#define WORKLOAD_FLOWS_MAX 64
 
 struct workload_config {
 	const char *transport;   /* "udp" (NULL), "tcp", "pipe", "icmp" */
 	const char *network;     /* "loopback" (NULL) or "veth" */
 	int client_cpu;
 	int server_cpu;          /* ignored with peer, echo or icmp */
+	int nflows;              /* --flows: ping-pong pairs; 0 or 1: one */
+	/* with nflows > 1: flow i's CPUs (NULL: client_cpu, server_cpu) */
+	const int *client_cpus, *server_cpus;
 	uint32_t message_size;   /* payload bytes of a request */
 	uint32_t reply_size;     /* of a reply; 0: as message_size */
 	int burst;               /* requests in flight; 0 or 1: ping-pong */
@@ -70,6 +76,14 @@ struct workload_remote {
 				    its echo replies), no responder process */
 };
 
+/* --flows: one flow's part of a window */
+struct workload_flow_result {
+	uint64_t round_trips;
+	uint64_t p50_ns;         /* 0: no round trip */
+	int client_cpu, server_cpu;
+	uint16_t port;           /* the responder's, 0: none (pipe, icmp) */
+};
+
 /* What the client measured inside the window. */
 struct workload_result {
 	uint64_t round_trips;
@@ -90,6 +104,16 @@ struct workload_result {
 	uint64_t late_replies;   /* out of order: reply to a re-sent request */
 	uint64_t duplicates;     /* a second reply to an answered request */
 	struct workload_remote remote;
+	/* --flows: round_trips and the histograms above are all flows'
+	 * together, window_ns the longest flow's */
+	int nflows;
+	struct workload_flow_result flow[WORKLOAD_FLOWS_MAX];
+	/* udp over loopback or veth: the client namespace's Udp
+	 * InDatagrams over the window, read with every flow stopped (two
+	 * per round trip on loopback, the reply alone on veth); valid 0:
+	 * not read */
+	int udp_in_valid;
+	uint64_t udp_in;
 };
 struct workload;
 
@@ -107,6 +131,15 @@ int workload_start(struct workload **out, const struct workload_config *c);
 pid_t workload_client_pid(const struct workload *w);
 /* 0 when there is no local responder process (icmp, peer, echo). */
 pid_t workload_responder_pid(const struct workload *w);
+/* --flows: how many, and flow i's pids (responder 0 as above). */
+int workload_nflows(const struct workload *w);
+void workload_flow_pids(const struct workload *w, int i, pid_t *client,
+			pid_t *responder);
+/* --flows: the spread between the flows of res, as a condition line:
+ * each flow's round trips, the slowest and the fastest flow's p50 with
+ * its ports and CPUs; "" with one flow. */
+void workload_flows_text(const struct workload_result *res, char *buf,
+			 size_t len);
 /* Open the measurement window at the client's next round-trip boundary;
  * returns once the counters are enabled. */
 int workload_window_open(struct workload *w);

@@ -9,6 +9,9 @@
 # probe     p50 round trip unrecorded / under perpkt record / under perf
 #           record -a -e cpu-clock, at 10 kHz per CPU and at perpkt's default
 # floor     perpkt's ping-pong against sockperf ping-pong --full-rtt
+# flows     perpkt --flows 2 against two sockperf ping-pong pairs side
+#           by side on the same CPUs: transactions/s and p50 as ratios
+#           (root: loopback in a namespace of its own)
 # resolve   perpkt resolve against addr2line and eu-addr2line on a real
 #           vmlinux with DWARF: Debian's 6.1 -dbg, the one `make lab` and
 #           the lab tests cache (tests/lab/fetch-kernel.sh; fetched once,
@@ -31,7 +34,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PERPKT=${1:-${PERPKT:-build/perpkt}}
-ONLY=${BENCH_ONLY:-probe floor resolve scale exact}
+ONLY=${BENCH_ONLY:-probe floor flows resolve scale exact}
 [ -x "$PERPKT" ] || { echo "bench: no perpkt at '$PERPKT': run make build first" >&2; exit 2; }
 PERPKT=$(cd "$(dirname "$PERPKT")" && pwd)/$(basename "$PERPKT")
 export BENCH_ROWS
@@ -94,6 +97,7 @@ resolve_rows() {	# PERPKT VMLINUX
 start=$(date +%s)
 part probe "$HERE/bench-probe.sh" "$PERPKT"
 part floor "$HERE/bench-workload.sh" "$PERPKT"
+part flows "$HERE/bench-flows.sh" "$PERPKT"
 # the vmlinux of the resolve row: given, or the lab's cached -dbg one
 bench_vmlinux() {
 	local rel=${BENCH_KERNEL:-6.1.0-57-cloud-amd64} root

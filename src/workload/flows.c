@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --flows: what N ping-pong pairs at once cannot do, and how a message
+ * names one of them (workload.c runs them).
+ */
+#include "workload/workload-priv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "workload/cpu.h"
+
+/* With --flows, which flow a message is about: "flow 2 (port 40001,
+ * client CPU 0, responder CPU 1): "; "" with one flow. */
+const char *workload_flow_name(const struct workload *w, int i, char *buf,
+			       size_t len)
+{
+	const struct flow *f = &w->flows[i];
+	char port[24] = "";
+
+	if (w->nflows <= 1)
+		return "";
+	if (f->port)
+		snprintf(port, sizeof(port), "port %u, ", f->port);
+	snprintf(buf, len, "flow %d (%sclient CPU %d, responder CPU %d): ", i,
+		 port, f->cpu[ROLE_CLIENT], f->cpu[ROLE_RESPONDER]);
+	return buf;
+}
+
+/* --flows N: what a run of N ping-pong pairs cannot do */
+int workload_check_flows(const struct workload_config *c, const char *name)
+{
+	int i;
+
+	if (c->nflows < 0 || c->nflows > WORKLOAD_FLOWS_MAX)
+		return error("invalid --flows '%d': use 1 to %d", c->nflows,
+			     WORKLOAD_FLOWS_MAX);
+	if (c->nflows <= 1)
+		return 0;
+	if (c->peer || c->echo)
+		return error("--flows is not implemented with --%s yet: one "
+			     "flow to a remote responder", c->peer ? "peer" : "echo");
+	if (c->count)
+		return error("--flows and -n exclude each other: give the "
+			     "window's length with -d");
+	if (c->window_marks)
+		return error("--flows is not implemented with --exact yet");
+	if (!strcmp(name, "icmp"))
+		return error("--flows is not implemented for icmp: a raw socket "
+			     "(what a new namespace, or a host without "
+			     "ping_group_range, leaves) reads every flow's echo "
+			     "replies; use udp, tcp or pipe");
+	if (c->burst > 1 && !strcmp(name, "pipe"))
+		return error("--burst needs a transport that pipelines requests "
+			     "(udp or tcp), not 'pipe'");
+	for (i = 0; i < c->nflows; i++)
+		if ((c->client_cpus &&
+		     cpu_check_usable(c->client_cpus[i]) < 0) ||
+		    (c->server_cpus && cpu_check_usable(c->server_cpus[i]) < 0))
+			return -1;
+	return 0;
+}
