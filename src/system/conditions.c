@@ -455,6 +455,10 @@ void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
 		attached_taps(value, sizeof(value));
 		add(p, "net.taps", value);
 	}
+	if (!profile_condition(p, "net.bpf")) {
+		attached_bpf(value, sizeof(value));
+		add(p, "net.bpf", value);
+	}
 	attached_perf_users(value, sizeof(value), getpid());
 	add(p, "host.perf_users", value);
 	sysctl_conditions(p);
