@@ -652,11 +652,11 @@ static void put_notes(struct summary *s, const struct model *m)
 			   (unsigned long long)m->pass_samples,
 			   m->pass_reason ? m->pass_reason : "cpu-clock");
 	if (m->skid_samples[0])
-		BRIEF_NOTE(s, "%llu samples (%.1f%% of %s's) landed in user space although only the kernel was sampled: skid, the overflow interrupt taken after the return to user space; set apart, in no bucket and not in busy kernel (record --user samples user space).",
+		BRIEF_NOTE(s, "%llu %s samples (%.1f%% of them) landed in user space although only the kernel was sampled: skid, the overflow interrupt taken after the return to user space; set apart, in no bucket and not in busy kernel (record --user samples user space).",
 			   (unsigned long long)m->skid_samples[0],
+			   m->run.nevents ? m->run.events[0].name : "",
 			   100.0 * (double)m->skid_samples[0] /
-			   (double)(m->skid_samples[0] + m->total.samples[0]),
-			   m->run.nevents ? m->run.events[0].name : "the first event");
+			   (double)(m->skid_samples[0] + m->total.samples[0]));
 	if (ic && ic->samples[0])
 		NOTE(s, "role idle-ctx irq/softirq: samples of the idle task outside the idle loop, i.e. interrupt and softirq work that ran in idle context (the ip cannot tell irq from softirq).");
 	if (m->nunknown)
