@@ -8,11 +8,14 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 #include <net/if.h>
+#include <sys/syscall.h>
 
 #include "system/append.h"
 #include "system/procfile.h"
@@ -223,6 +226,74 @@ void attached_xdp(const char *links, const char *dev, char *out, size_t len)
 	}
 }
 
+/* tcx (Linux 6.6): BPF programs on an interface's ingress and egress by
+ * bpf links, which `tc filter show` does not list; older headers lack
+ * the names. */
+#define TCX_INGRESS 46
+#define TCX_EGRESS 47
+
+static int bpf_call(int cmd, union bpf_attr *a)
+{
+	return (int)syscall(__NR_bpf, cmd, a, sizeof(*a));
+}
+
+/* name (or "id N") and the first 8 hex digits of the tag of program id */
+static void prog_name(uint32_t id, char *name, size_t nlen, char tag[9])
+{
+	struct bpf_prog_info info;
+	union bpf_attr a;
+	int fd, k;
+
+	snprintf(name, nlen, "id %u", id);
+	tag[0] = '\0';
+	memset(&a, 0, sizeof(a));
+	a.prog_id = id;
+	fd = bpf_call(BPF_PROG_GET_FD_BY_ID, &a);
+	if (fd < 0)
+		return;
+	memset(&info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = (uint32_t)fd;
+	a.info.info_len = sizeof(info);
+	a.info.info = (uint64_t)(uintptr_t)&info;
+	if (!bpf_call(BPF_OBJ_GET_INFO_BY_FD, &a)) {
+		if (info.name[0])
+			snprintf(name, nlen, "%.*s", (int)sizeof(info.name), info.name);
+		for (k = 0; k < 4; k++)
+			snprintf(tag + 2 * k, 3, "%02x", info.tag[k]);
+	}
+	close(fd);
+}
+
+/* ", tcx ingress NAME tag TAG" for each program tcx holds on ifindex;
+ * nothing where the kernel has no tcx or bpf(2) is not allowed. */
+static void tcx_of(unsigned int ifindex, char *out, size_t len)
+{
+	static const struct { uint32_t type; const char *where; } at[] = {
+		{ TCX_INGRESS, "ingress" }, { TCX_EGRESS, "egress" },
+	};
+	uint32_t ids[16], i, n;
+	char name[64], tag[9];
+	union bpf_attr a;
+	size_t k;
+
+	for (k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		memset(&a, 0, sizeof(a));
+		a.query.target_fd = ifindex;
+		a.query.attach_type = at[k].type;
+		a.query.prog_ids = (uint64_t)(uintptr_t)ids;
+		a.query.prog_cnt = sizeof(ids) / sizeof(ids[0]);
+		if (bpf_call(BPF_PROG_QUERY, &a) < 0)
+			continue;
+		n = a.query.prog_cnt < 16 ? a.query.prog_cnt : 16;
+		for (i = 0; i < n; i++) {
+			prog_name(ids[i], name, sizeof(name), tag);
+			append(out, len, "%stcx %s %s%s%s", out[0] ? ", " : "",
+			       at[k].where, name, tag[0] ? " tag " : "", tag);
+		}
+	}
+}
+
 void attached_bpf(char *out, size_t len)
 {
 	char *argv[] = { "ip", "-d", "-o", "link", "show", NULL };
@@ -246,6 +317,7 @@ void attached_bpf(char *out, size_t len)
 		here[0] = '\0';
 		attached_xdp(links, i->if_name, here, sizeof(here));
 		walk_tc(qdiscs, i->if_name, NULL, 0, &w);
+		tcx_of(i->if_index, here, sizeof(here));
 		if (here[0])
 			append(out, len, "%s%s: %s", out[0] ? "; " : "",
 			       i->if_name, here);

@@ -19,7 +19,8 @@
 void attached_tc(char *out, size_t len);
 /* "lo: xdpgeneric xdp_pass tag 3b185187, tc ingress bpf cls tag 9a2e07a1"
  * or "none": BPF programs attached to every interface, XDP from `ip -d
- * link`, tc's bpf filters from `tc filter show` (tcx links are not seen). */
+ * link`, tc's bpf filters from `tc filter show`, tcx's links (Linux 6.6)
+ * from bpf(2) BPF_PROG_QUERY. */
 void attached_bpf(char *out, size_t len);
 /* "2 open: tcpdump on lo, dhclient on any" or "none", from
  * /proc/self/net/packet, owners found by socket inode in /proc/PID/fd. */

@@ -8,11 +8,13 @@
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for a network namespace and BPF"
-for c in ip tc clang jq; do
+for c in ip tc clang jq python3; do
 	command -v $c >/dev/null || skip "needs $c"
 done
 NS=t0132-$$
+HELD=
 cleanup() {
+	[ -z "$HELD" ] || kill $HELD 2>/dev/null
 	ip netns del $NS 2>/dev/null
 	rm -rf "$TMP"
 }
@@ -42,6 +44,20 @@ cond b net.bpf | grep -qxE "lo: xdpgeneric perpkt_xdp_pass tag [0-9a-f]{8}, tc i
 expect_exit 0 "$PERPKT" diff --width 200 "$TMP/a.json" "$TMP/b.json"
 sed -n 2,8p "$TMP/out" | grep -qE "^differs: BPF programs: none -> lo: xdpgeneric perpkt_xdp_pass" ||
 	fail "diff does not open with the BPF programs: $(head -8 "$TMP/out")"
+
+# tcx (Linux 6.6): a bpf link on lo's ingress, held by this test's python3
+: >"$TMP/held"
+ip netns exec $NS python3 "$SRCDIR/tests/cli/bpf/tcx-attach.py" perpkt_tcx lo >"$TMP/held" 2>&1 &
+HELD=$!
+wait_line "$TMP/held" '^(held|bpf)' $HELD
+if grep -q '^held' "$TMP/held"; then
+	rec c
+	kill $HELD; wait $HELD 2>/dev/null; HELD=
+	cond c net.bpf | grep -qE "tc ingress bpf perpkt_tc_pass tag [0-9a-f]{8}, tcx ingress perpkt_tcx tag [0-9a-f]{8}$" ||
+		fail "tcx: net.bpf '$(cond c net.bpf)'"
+else
+	echo "tcx not checked: $(cat "$TMP/held")" >&2
+fi
 
 # the JIT-ed programs as the kernel names them: bucket bpf
 ADDR=$(awk '$3 ~ /^bpf_prog_[0-9a-f]+_perpkt_tc_pass$/ { print $1; exit }' /proc/kallsyms)
