@@ -272,7 +272,8 @@ static void derive_recon(struct model *m)
 		const struct profile_event *ev = &p->events[e];
 		struct model_event_recon *er = &r->events[e];
 
-		er->sampled = m->total.weight[e];
+		/* skid's samples were counted in the kernel too */
+		er->sampled = m->total.weight[e] + (double)m->skid_weight[e];
 		er->counted = (double)ev->count;
 		er->running = -1;
 		/* record already scaled a multiplexed count up, CPU by CPU

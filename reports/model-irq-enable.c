@@ -3,9 +3,15 @@
  * A sample's place by its context, not by name lists alone:
  *
  * - At a pass-through point (an irq-enable such as pvm_irq_enable, rule
- *   kind "pass"), in software-clock mode, a cpu-clock sample that fired with interrupts off is
- *   delivered where they come back on: the time is its caller's. It is
- *   charged to the first frame of its callchain that is not such a point.
+ *   kind "pass"), when the sampling interrupt can be masked (cpu-clock's
+ *   hrtimer; an arm64 PMU without pseudo-NMI), a sample due while
+ *   interrupts were off is delivered where they come back on: the time
+ *   is its caller's. It is charged to the first frame of its callchain
+ *   that is not such a point. A true NMI (x86's PMU) lands where the
+ *   time went: nothing is moved.
+ * - A sample in user space when only the kernel was sampled is skid
+ *   (a PMU's overflow interrupt taken after the return to user space):
+ *   it is counted apart, in no row, neither busy kernel nor a bucket.
  * - A sample of the idle task (pid 0) is idle unless its function is
  *   real work (a bucket other than other/unknown) or its callchain shows
  *   interrupt work below the idle loop: every paravirtual guest names
@@ -242,16 +248,53 @@ static int place_sample(struct ctx *c, struct model *m,
 	return split(c, m, sm, lo, hi, pl == PLACE_PASS);
 }
 
+static int is_arm64(const char *machine)
+{
+	return machine && (!strcmp(machine, "aarch64") || !strcmp(machine, "arm64"));
+}
+
+const char *model_irq_maskable(const struct model *m)
+{
+	const struct profile *p = m->profile;
+	const char *v;
+
+	if (!p || !p->mode || profile_exact(p))
+		return NULL;
+	if (model_software_clock(m))
+		return "cpu-clock";
+	if (strcmp(p->mode, "hardware") || !is_arm64(p->machine))
+		return NULL;
+	/* older profiles: the boot command line asks for it (the config
+	 * must allow it too, which they did not record) */
+	v = profile_condition(p, PROFILE_COND_PSEUDO_NMI);
+	if (v ? !strncmp(v, "on", 2) :
+	    (v = profile_condition(p, "kernel.cmdline")) &&
+	    strstr(v, "irqchip.gicv3_pseudo_nmi=1"))
+		return NULL;
+	return "arm64 PMU without pseudo-NMI";
+}
+
+/* A user-space sample of an event that sampled the kernel only: skid */
+static int skid(const struct profile *p, const struct profile_sample *sm)
+{
+	return sm->ip == PROFILE_USER_IP && !profile_exact(p) &&
+	       !profile_event_user(p, sm->event);
+}
+
 int model_apply_context(struct model *m, struct symbolizer *s)
 {
 	const struct profile *p = m->profile;
-	/* a PMU's sample (an NMI) lands where the time went, and an exact
-	 * count is exact: only cpu-clock has the irq-enable blind spot */
-	struct ctx c = { p, s, NULL, NULL, 0, 0, model_software_clock(m) };
+	/* an NMI lands where the time went, and an exact count is exact:
+	 * only a maskable sampling interrupt has the irq-enable blind spot */
+	struct ctx c = { p, s, NULL, NULL, 0, 0, 0 };
 	size_t i;
 	int done = 0;
 
+	m->pass_reason = model_irq_maskable(m);
+	c.charge = m->pass_reason != NULL;
 	m->pass_samples = m->pass_charged = 0;
+	memset(m->skid_samples, 0, sizeof(m->skid_samples));
+	memset(m->skid_weight, 0, sizeof(m->skid_weight));
 	/* a part of a model (model_combine): its samples are placed */
 	for (i = 0; i < p->nsamples; i++)
 		done |= p->samples[i].context != 0;
@@ -267,7 +310,15 @@ int model_apply_context(struct model *m, struct symbolizer *s)
 	if (p->nstacks > 1)
 		qsort(c.refs, p->nstacks, sizeof(*c.refs), cmp_leaf);
 	for (i = 0; i < p->nsamples; i++) {
-		int r = done ? push(&c, &p->samples[i], p->samples[i].ip,
+		const struct profile_sample *sm = &p->samples[i];
+		int r;
+
+		if (!done && skid(p, sm) && sm->event < MODEL_MAX_EVENTS) {
+			m->skid_samples[sm->event] += sm->count;
+			m->skid_weight[sm->event] += sm->weight;
+			continue;
+		}
+		r = done ? push(&c, &p->samples[i], p->samples[i].ip,
 				    p->samples[i].count, p->samples[i].weight,
 				    p->samples[i].context == PROFILE_CTX_IDLE) :
 			place_sample(&c, m, &p->samples[i]);

@@ -261,6 +261,11 @@ struct model {
 	/* samples (first event) at irq-enable points, and how many of them
 	 * a callchain charged to their caller */
 	uint64_t pass_samples, pass_charged;
+	/* why they were charged (model_irq_maskable), NULL: not charged */
+	const char *pass_reason;
+	/* per event: samples in user space although only the kernel was
+	 * sampled (skid), and their weight; set apart, in no row */
+	uint64_t skid_samples[MODEL_MAX_EVENTS], skid_weight[MODEL_MAX_EVENTS];
 
 	/* The workload alone: its roles' samples (client, responder, a
 	 * command's tree) and the idle task's on their CPUs (softirqs),
@@ -331,6 +336,11 @@ double model_row_error(const struct model *m, const struct model_row *r,
 int model_empty(const struct model *m);
 /* 1 when values come from cpu-clock sampling (no hardware PMU). */
 int model_software_clock(const struct model *m);
+/* Why the sampling interrupt can be masked, so that a sample due while
+ * interrupts were off lands where they come back on: "cpu-clock" (an
+ * hrtimer), "arm64 PMU without pseudo-NMI"; NULL where it is a true NMI
+ * (x86's PMU, arm64 with pseudo-NMI) or the count exact. */
+const char *model_irq_maskable(const struct model *m);
 #define MODEL_OTHER_TASKS "[other tasks]"
 /* Busy time per round trip (first event) of every task that is not the
  * workload's, 0 without a workload model. */

@@ -481,7 +481,12 @@ static json_t *build(const struct model *m, int *bad)
 	o = json_object();
 	set(o, "samples", json_integer((json_int_t)m->pass_samples), bad);
 	set(o, "charged", json_integer((json_int_t)m->pass_charged), bad);
+	set(o, "maskable", str_or_null(m->pass_reason), bad);
 	set(root, "irq_enable_points", o, bad);
+	/* user-space samples of kernel-only sampling, in no row */
+	o = json_object();
+	set(o, "samples", per_event(m, m->skid_samples, NULL, bad), bad);
+	set(root, "user_skid", o, bad);
 
 	set(root, "latency_ns", render_json_latency(&run->latency), bad);
 	/* the warm-up's round trips, counters off: the observer's cost */

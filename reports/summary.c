@@ -621,7 +621,7 @@ static void emulated_pmu_note(struct summary *s, const struct model *m)
 	if (cmd && strstr(cmd, "-icount"))
 		NOTE(s, "the PMU is QEMU's emulation under -icount: one instruction is one cycle of its virtual clock, so cycles equal instructions and IPC is 1.00 by construction; instruction samples land late (the overflow interrupt is taken only at mode switches and ticks), and the clock runs at the emulator's pace, so compare counts per round trip, not times.");
 	else
-		NOTE(s, "the PMU is QEMU's emulation: cycles come from a 1 GHz virtual clock that also counts in idle, so cycles per round trip measure emulated time, not work; interrupt skid lands 10-20%% of kernel-only samples in user space (the [user] row), and an idle CPU's cycles are sampled only in part, so sampled falls short of counted; instructions count only with -icount.");
+		NOTE(s, "the PMU is QEMU's emulation: cycles come from a 1 GHz virtual clock that also counts in idle, so cycles per round trip measure emulated time, not work; interrupt skid lands 10-20%% of kernel-only samples in user space (set apart, below), and an idle CPU's cycles are sampled only in part, so sampled falls short of counted; instructions count only with -icount.");
 }
 
 static void put_notes(struct summary *s, const struct model *m)
@@ -666,10 +666,17 @@ static void put_notes(struct summary *s, const struct model *m)
 	else
 		BRIEF_NOTE(s, "+- is one standard deviation of sampling error, value/sqrt(samples) (sample counts are Poisson); one run, so no spread across repeats.");
 	if (m->pass_charged && all->total.samples[0])
-		BRIEF_NOTE(s, "%.1f%% of samples charged to their caller at an irq-enable point (%llu of %llu there; rule kind pass, docs/buckets.md): with cpu-clock a sample taken with interrupts off lands where they come back on.",
+		BRIEF_NOTE(s, "%.1f%% of samples charged to their caller at an irq-enable point (%llu of %llu there; rule kind pass, docs/buckets.md): sampling interrupt maskable: %s, so a sample due while interrupts were off lands where they come back on.",
 			   100.0 * (double)m->pass_charged / (double)all->total.samples[0],
 			   (unsigned long long)m->pass_charged,
-			   (unsigned long long)m->pass_samples);
+			   (unsigned long long)m->pass_samples,
+			   m->pass_reason ? m->pass_reason : "cpu-clock");
+	if (m->skid_samples[0])
+		BRIEF_NOTE(s, "%llu %s samples (%.1f%% of them) landed in user space although only the kernel was sampled: skid, the overflow interrupt taken after the return to user space; set apart, in no bucket and not in busy kernel (record --user samples user space).",
+			   (unsigned long long)m->skid_samples[0],
+			   m->run.nevents ? m->run.events[0].name : "",
+			   100.0 * (double)m->skid_samples[0] /
+			   (double)(m->skid_samples[0] + all->total.samples[0]));
 	if (ic && ic->samples[0])
 		NOTE(s, "role idle-ctx irq/softirq: samples of the idle task outside the idle loop, i.e. interrupt and softirq work that ran in idle context (the ip cannot tell irq from softirq).");
 	if (m->nunknown)

@@ -26,6 +26,67 @@ def skip_reason(output):
     return lines[-1] if lines else "(the test printed no reason)"
 
 
+def cmocka_reason(lines):
+    """A cmocka test's failures: each failed case with its assertion,
+    where, and the last line it printed ("test_cross_cpu: res.round_trips
+    >= 200 at test-workload.c:112; said: cross cpu (0, 1): 12 round
+    trips ..."); None when the output is not cmocka's."""
+    errors, where, said, names = [], [], {}, []
+    case = None
+    for l in lines:
+        m = re.match(r"\[ RUN +\] (\S+)", l)
+        if m:
+            case = m.group(1)
+            continue
+        m = re.match(r"\[  ERROR +\] --- (.*)", l)
+        if m:
+            errors.append(m.group(1).strip())
+            continue
+        m = re.match(r"\[ +LINE +\] --- (\S+?):? (?:error: )?", l)
+        if m:
+            where.append(re.sub(r"^.*/", "", m.group(1)).rstrip(":"))
+            continue
+        m = re.match(r"\[  FAILED  \] (\S+)$", l)
+        if m:
+            if m.group(1) not in names:
+                names.append(m.group(1))
+            case = None
+            continue
+        if case and not l.startswith("["):
+            said[case] = l
+    if not errors and not names:
+        return None
+    parts = []
+    for i, name in enumerate(names or [None] * len(errors)):
+        what = errors[i] if i < len(errors) else "failed"
+        at = f" at {where[i]}" if i < len(where) else ""
+        s = f"{name + ': ' if name else ''}{what}{at}"
+        if name in said:
+            s += f"; said: {said[name]}"
+        parts.append(s)
+    return "; ".join(parts)
+
+
+def fail_reason(output, message):
+    """Why a test failed, from its output: its last `FAIL: ...` line
+    (tests/cli/lib.sh fail), a cmocka test's failed cases and
+    assertions, else the last line naming an error or an assertion,
+    else its last line, else ctest's message."""
+    lines = [l.strip() for l in (output or "").splitlines() if l.strip()]
+    fails = [l for l in lines if l.startswith("FAIL:")]
+    if fails:
+        return fails[-1]
+    r = cmocka_reason(lines)
+    if r:
+        return r
+    for line in reversed(lines):
+        if re.search(r"FAIL|[Aa]ssert|ERROR|[Ee]rror|Sanitizer|panic|Segmentation", line):
+            return line
+    if lines:
+        return lines[-1]
+    return (message or "").strip() or "(the test printed nothing)"
+
+
 def labelled(label):
     """Names of the tests in this build folder that carry LABEL."""
     try:
@@ -72,8 +133,7 @@ def main():
         elif tc.find("failure") is not None or tc.find("error") is not None:
             el = tc.find("failure") if tc.find("failure") is not None else tc.find("error")
             status = "failed"
-            fails = [l.strip() for l in out.splitlines() if l.strip().startswith("FAIL:")]
-            reason = fails[-1] if fails else (el.get("message") or "").strip()
+            reason = fail_reason(out, el.get("message"))
         st = tc.get("status")
         if st in ("notrun", "disabled") and status == "passed":
             status, reason = "skipped", skip_reason(out)

@@ -124,10 +124,13 @@ static void fill_attr(struct perf_event_attr *attr, const struct event_spec *ev,
 		attr->exclude_callchain_user = 1;
 		attr->sample_max_stack = (uint16_t)(callchain < STACK_MAX_DEPTH ?
 						    callchain : STACK_MAX_DEPTH);
-		/* a short chain is for cpu-clock's irq-enable points: the
-		 * other events (context switches, at period 1) need none,
-		 * and one frame costs no stack walk */
-		if (callchain < STACK_MAX_DEPTH && !ev->software_clock)
+		/* a short chain is for the irq-enable points of a maskable
+		 * sampling interrupt (cpu-clock's; a PMU's on arm64 without
+		 * pseudo-NMI, record_callchain_depth): the software
+		 * counters (context switches, at period 1) need none, and
+		 * one frame costs no stack walk */
+		if (callchain < STACK_MAX_DEPTH && !ev->software_clock &&
+		    ev->attr.type == PERF_TYPE_SOFTWARE)
 			attr->sample_max_stack = 1;
 	}
 }

@@ -154,6 +154,25 @@ static int has_samples(const struct profile *p, size_t e)
 	return 0;
 }
 
+int profile_event_user(const struct profile *p, size_t e)
+{
+	const struct profile_event *ev;
+	const char *c;
+
+	if (e >= p->nevents)
+		return 0;
+	ev = &p->events[e];
+	if (ev->user >= 0)
+		return ev->user;
+	if (ev->encoding && strstr(ev->encoding, ":u=1"))
+		return 1;
+	for (c = p->command; c && (c = strstr(c, "--user")); c++)
+		if ((c == p->command || c[-1] == ' ') &&
+		    (!c[6] || c[6] == ' '))
+			return 1;
+	return 0;
+}
+
 const char *profile_event_not_counting(const struct profile *p, size_t e)
 {
 	const struct profile_event *ev;

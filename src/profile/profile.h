@@ -52,6 +52,9 @@ struct profile_event {
 	uint64_t throttled;/* PERF_RECORD_THROTTLE seen */
 	uint64_t count;    /* counted total over the window, all CPUs */
 	uint64_t enabled_ns, running_ns;  /* running < enabled: multiplexed */
+	/* 1: user space was sampled too (--user, :u=1); 0: kernel only;
+	 * -1: not in the file (older profiles), see profile_event_user() */
+	int user;
 };
 
 /* Samples taken in user space (with --user) are summed at this ip. */
@@ -359,6 +362,10 @@ int profile_steal(const struct profile *p, int client_cpu, int server_cpu,
 /* Serve's side says who asked for it: "user U on host H from ADDR,
  * authenticated (key ID)". */
 #define PROFILE_COND_PEER_CLIENT "peer.client"
+/* arm64: whether the PMU's overflow interrupt is a pseudo-NMI, "on
+ * (...)" or "off (...)" (src/system/conditions.c); absent elsewhere and
+ * in older profiles, which kernel.cmdline then tells. */
+#define PROFILE_COND_PSEUDO_NMI "kernel.pseudo_nmi"
 /* How record --kernel ran the guest: "kvm", or "tcg (why)". */
 #define PROFILE_COND_ACCEL "lab.accel"
 /* The vmlinux record --kernel --vmlinux checked: report and diff use
@@ -398,6 +405,10 @@ const char *profile_unit_spec(const struct profile *p);
 const char *profile_unit_abbrev(const struct profile *p);
 /* 1 for the built-in workload's round trips. */
 int profile_unit_is_rt(const struct profile *p);
+
+/* Whether event e sampled user space too: its "user", else (older
+ * profiles) the encoding's ":u=1" or the command's --user. */
+int profile_event_user(const struct profile *p, size_t e);
 
 /*
  * Why hardware event e measured nothing although its group ran (the

@@ -201,6 +201,9 @@ static void read_events(struct reader *r, json_t *a, struct profile *p)
 		e->freq = reader_u64_opt(r, o, "freq");
 		e->enabled_ns = reader_u64_opt(r, o, "enabled_ns");
 		e->running_ns = reader_u64_opt(r, o, "running_ns");
+		/* optional: absent in profiles before it was written */
+		e->user = json_is_boolean(json_object_get(o, "user")) ?
+			  json_is_true(json_object_get(o, "user")) : -1;
 	}
 }
 

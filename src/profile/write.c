@@ -75,6 +75,9 @@ static json_t *events_to_json(const struct profile *p)
 			"freq", (json_int_t)e->freq,
 			"enabled_ns", (json_int_t)e->enabled_ns,
 			"running_ns", (json_int_t)e->running_ns));
+		if (e->user >= 0)
+			json_object_set_new(json_array_get(a, i), "user",
+					    json_boolean(e->user));
 	}
 	return a;
 }

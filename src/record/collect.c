@@ -139,6 +139,7 @@ int record_fill_counters(struct profile *p, const struct event_spec *evs, int ne
 		pe->encoding = strdup(ev->fstr);
 		pe->unit = strdup(ev->unit);
 		pe->type = ev->attr.type;
+		pe->user = !ev->attr.exclude_user;
 		pe->config = ev->attr.config;
 		pe->period = ev->count_only || ev->freq ? 0 : ev->period;
 		pe->freq = ev->freq && !ev->count_only ? ev->period : 0;

@@ -11,6 +11,7 @@
 
 #include "counters/cpuclock.h"
 #include "error.h"
+#include "system/conditions.h"
 #include "system/procfile.h"
 #include "counters/perf-groups.h"
 #include "counters/stacks.h"
@@ -307,6 +308,10 @@ int record_callchain_depth(const struct sampling_request *rq,
 		return STACK_MAX_DEPTH;
 	for (i = 0; i < nev; i++)
 		if (evs[i].software_clock && !evs[i].count_only)
+			return RECORD_SHORT_STACK;
+	/* an arm64 PMU without pseudo-NMI is masked like cpu-clock's timer */
+	for (i = 0; i < nev; i++)
+		if (!evs[i].count_only && conditions_pmu_irq_maskable())
 			return RECORD_SHORT_STACK;
 	return 0;
 }

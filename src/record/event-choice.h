@@ -30,7 +30,7 @@ int record_choose_events(const struct sampling_request *rq, int probe_cpu,
 
 /* Kernel frames to record per sample, 0 for none: all (-g), none
  * (--no-call-graph, counting), else RECORD_SHORT_STACK when an event is
- * cpu-clock: enough to charge a sample at an irq-enable point to its
+ * cpu-clock or an arm64 PMU's without pseudo-NMI: enough to charge a sample at an irq-enable point to its
  * caller and to see interrupt work under the idle task. */
 #define RECORD_SHORT_STACK 16
 int record_callchain_depth(const struct sampling_request *rq,

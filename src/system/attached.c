@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tc, packet taps and other profilers: what the issue 34 runs found
- * changing a round trip without any condition naming it (500 u32
- * filters on lo, a tcpdump, a perf record beside perpkt).
+ * tc, packet taps, BPF programs and other profilers: what the issue 34
+ * runs found changing a round trip without any condition naming it (500
+ * u32 filters on lo, a tcpdump, a perf record beside perpkt).
  */
 #include "system/attached.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 #include <net/if.h>
+#include <sys/syscall.h>
 
 #include "system/append.h"
 #include "system/procfile.h"
@@ -75,52 +78,256 @@ void attached_tc_count(const char *text, char **seen, size_t *filters,
 	}
 }
 
+/* What one interface's tc filters hold: counts, and (bpf not NULL)
+ * their BPF programs appended to bpf. */
+struct tc_walk {
+	char *seen;
+	size_t filters, actions;
+	char *bpf;
+	size_t bpflen;
+};
+
 /* Filters under one attachment point: "parent 1:", "ingress", "egress". */
 static void count_at(const char *dev, const char *where, const char *handle,
-		     char **seen, size_t *filters, size_t *actions)
+		     struct tc_walk *w)
 {
 	char *argv[] = { "tc", "filter", "show", "dev", (char *)dev,
 			 (char *)where, (char *)handle, NULL };
 	char *text = procfile_command(argv);
 
-	if (text)
-		attached_tc_count(text, seen, filters, actions);
+	if (text && w->bpf)
+		attached_tc_bpf(text, handle ? NULL : where, w->bpf, w->bpflen);
+	else if (text)
+		attached_tc_count(text, &w->seen, &w->filters, &w->actions);
 	free(text);
 }
 
 /* One interface's qdiscs from `tc qdisc show` lines "qdisc KIND HANDLE
- * dev DEV ...", and the filters and actions under them. */
-static void tc_of(const char *qdiscs, const char *dev, char *out, size_t len)
+ * dev DEV ...", appended to out (when not NULL), and what is under
+ * them (w). */
+static void walk_tc(const char *qdiscs, const char *dev, char *out, size_t len,
+		    struct tc_walk *w)
 {
-	size_t filters = 0, actions = 0, k = 0;
 	const char *line = qdiscs;
-	char *seen = NULL;
+	size_t k = 0;
 
-	append(out, len, "%s%s:", out[0] ? "; " : "", dev);
 	while (line && *line) {
 		size_t n = strcspn(line, "\n");
 		char kind[32], handle[32], d[IF_NAMESIZE + 1];
 
 		if (sscanf(line, "qdisc %31s %31s dev %16s", kind, handle, d) == 3 &&
 		    !strcmp(d, dev)) {
-			append(out, len, "%s %s", k++ ? "," : "", kind);
+			if (out)
+				append(out, len, "%s %s", k ? "," : "", kind);
+			k++;
 			if (!strcmp(kind, "clsact")) {
-				count_at(dev, "ingress", NULL, &seen, &filters, &actions);
-				count_at(dev, "egress", NULL, &seen, &filters, &actions);
+				count_at(dev, "ingress", NULL, w);
+				count_at(dev, "egress", NULL, w);
 			} else if (!strcmp(kind, "ingress")) {
-				count_at(dev, "ingress", NULL, &seen, &filters, &actions);
+				count_at(dev, "ingress", NULL, w);
 			} else if (strcmp(handle, "0:")) {
-				count_at(dev, "parent", handle, &seen, &filters, &actions);
+				count_at(dev, "parent", handle, w);
 			}
 		}
 		line = line[n] ? line + n + 1 : NULL;
 	}
-	free(seen);
-	if (!k)
+	if (!k && out)
 		append(out, len, " no qdisc");
-	if (filters || actions)
-		append(out, len, ", %zu filter%s, %zu action%s", filters,
-		    filters == 1 ? "" : "s", actions, actions == 1 ? "" : "s");
+}
+
+static void tc_of(const char *qdiscs, const char *dev, char *out, size_t len)
+{
+	struct tc_walk w = { NULL, 0, 0, NULL, 0 };
+
+	append(out, len, "%s%s:", out[0] ? "; " : "", dev);
+	walk_tc(qdiscs, dev, out, len, &w);
+	free(w.seen);
+	if (w.filters || w.actions)
+		append(out, len, ", %zu filter%s, %zu action%s", w.filters,
+		    w.filters == 1 ? "" : "s", w.actions, w.actions == 1 ? "" : "s");
+}
+
+/* The value of " KEY VALUE" in line[0, n) into v, or 0. */
+static int field(const char *line, size_t n, const char *key, char *v, size_t len)
+{
+	size_t k = strlen(key), m;
+	const char *f = memmem(line, n, key, k);
+
+	if (!f || len < 2)
+		return 0;
+	f += k;
+	m = strcspn(f, " \\\n");
+	if (f + m > line + n)
+		m = (size_t)(line + n - f);
+	if (m >= len)
+		m = len - 1;
+	memcpy(v, f, m);
+	v[m] = '\0';
+	return m > 0;
+}
+
+/* ", KIND NAME tag TAG8" into out: a program by what it is, not by its
+ * id, which changes with every load. */
+static void program(const char *line, size_t n, const char *kind, char *out,
+		    size_t len)
+{
+	char name[64] = "", tag[17] = "", id[24] = "";
+
+	field(line, n, " id ", id, sizeof(id));
+	if (!field(line, n, " name ", name, sizeof(name)))
+		snprintf(name, sizeof(name), "id %s", id[0] ? id : "?");
+	field(line, n, " tag ", tag, 9);
+	append(out, len, "%s%s %s%s%s", out[0] ? ", " : "", kind, name,
+	       tag[0] ? " tag " : "", tag);
+}
+
+void attached_tc_bpf(const char *text, const char *where, char *out, size_t len)
+{
+	const char *line = text;
+	char kind[40];
+
+	snprintf(kind, sizeof(kind), "tc%s%s bpf", where ? " " : "",
+		 where ? where : "");
+	while (line && *line) {
+		size_t n = strcspn(line, "\n");
+
+		if (!strncmp(line, "filter ", 7) && memmem(line, n, " bpf ", 5) &&
+		    memmem(line, n, " id ", 4))
+			program(line, n, kind, out, len);
+		line = line[n] ? line + n + 1 : NULL;
+	}
+}
+
+void attached_xdp(const char *links, const char *dev, char *out, size_t len)
+{
+	const char *line = links;
+	size_t dn = strlen(dev);
+
+	while (line && *line) {
+		size_t n = strcspn(line, "\n");
+		const char *name = memchr(line, ' ', n), *x;
+
+		/* "5: veth0@if4: <...> ... prog/xdp id 27 name xdp_pass ..." */
+		if (name && (size_t)(line + n - name) > dn + 1 &&
+		    !strncmp(name + 1, dev, dn) &&
+		    (name[dn + 1] == ':' || name[dn + 1] == '@')) {
+			for (x = memmem(line, n, " prog/xdp", 9); x;
+			     x = memmem(x + 1, (size_t)(line + n - x - 1), " prog/xdp", 9)) {
+				char mode[24] = "xdp";
+
+				sscanf(x + 6, "%23[a-z]", mode);
+				/* "prog/xdp" for every mode: the first line says */
+				if (!strcmp(mode, "xdp") && memmem(line, n, " xdpgeneric ", 12))
+					snprintf(mode, sizeof(mode), "xdpgeneric");
+				program(x, (size_t)(line + n - x), mode, out, len);
+			}
+		}
+		line = line[n] ? line + n + 1 : NULL;
+	}
+}
+
+/* tcx (Linux 6.6): BPF programs on an interface's ingress and egress by
+ * bpf links, which `tc filter show` does not list; older headers lack
+ * the names. */
+#define TCX_INGRESS 46
+#define TCX_EGRESS 47
+
+static int bpf_call(int cmd, union bpf_attr *a)
+{
+	return (int)syscall(__NR_bpf, cmd, a, sizeof(*a));
+}
+
+/* name (or "id N") and the first 8 hex digits of the tag of program id */
+static void prog_name(uint32_t id, char *name, size_t nlen, char tag[9])
+{
+	struct bpf_prog_info info;
+	union bpf_attr a;
+	int fd, k;
+
+	snprintf(name, nlen, "id %u", id);
+	tag[0] = '\0';
+	memset(&a, 0, sizeof(a));
+	a.prog_id = id;
+	fd = bpf_call(BPF_PROG_GET_FD_BY_ID, &a);
+	if (fd < 0)
+		return;
+	memset(&info, 0, sizeof(info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = (uint32_t)fd;
+	a.info.info_len = sizeof(info);
+	a.info.info = (uint64_t)(uintptr_t)&info;
+	if (!bpf_call(BPF_OBJ_GET_INFO_BY_FD, &a)) {
+		if (info.name[0])
+			snprintf(name, nlen, "%.*s", (int)sizeof(info.name), info.name);
+		for (k = 0; k < 4; k++)
+			snprintf(tag + 2 * k, 3, "%02x", info.tag[k]);
+	}
+	close(fd);
+}
+
+/* ", tcx ingress NAME tag TAG" for each program tcx holds on ifindex;
+ * nothing where the kernel has no tcx or bpf(2) is not allowed. */
+static void tcx_of(unsigned int ifindex, char *out, size_t len)
+{
+	static const struct { uint32_t type; const char *where; } at[] = {
+		{ TCX_INGRESS, "ingress" }, { TCX_EGRESS, "egress" },
+	};
+	uint32_t ids[16], i, n;
+	char name[64], tag[9];
+	union bpf_attr a;
+	size_t k;
+
+	for (k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		memset(&a, 0, sizeof(a));
+		a.query.target_fd = ifindex;
+		a.query.attach_type = at[k].type;
+		a.query.prog_ids = (uint64_t)(uintptr_t)ids;
+		a.query.prog_cnt = sizeof(ids) / sizeof(ids[0]);
+		if (bpf_call(BPF_PROG_QUERY, &a) < 0)
+			continue;
+		n = a.query.prog_cnt < 16 ? a.query.prog_cnt : 16;
+		for (i = 0; i < n; i++) {
+			prog_name(ids[i], name, sizeof(name), tag);
+			append(out, len, "%stcx %s %s%s%s", out[0] ? ", " : "",
+			       at[k].where, name, tag[0] ? " tag " : "", tag);
+		}
+	}
+}
+
+void attached_bpf(char *out, size_t len)
+{
+	char *argv[] = { "ip", "-d", "-o", "link", "show", NULL };
+	char *targv[] = { "tc", "qdisc", "show", NULL };
+	char *links = procfile_command(argv), *qdiscs = procfile_command(targv);
+	struct if_nameindex *ifs, *i;
+	char here[512];
+
+	out[0] = '\0';
+	if (!links || !qdiscs) {
+		snprintf(out, len, "unknown (cannot run '%s': iproute2)",
+			 links ? "tc qdisc show" : "ip -d link show");
+		free(links);
+		free(qdiscs);
+		return;
+	}
+	ifs = if_nameindex();
+	for (i = ifs; i && i->if_index; i++) {
+		struct tc_walk w = { NULL, 0, 0, here, sizeof(here) };
+
+		here[0] = '\0';
+		attached_xdp(links, i->if_name, here, sizeof(here));
+		walk_tc(qdiscs, i->if_name, NULL, 0, &w);
+		tcx_of(i->if_index, here, sizeof(here));
+		if (here[0])
+			append(out, len, "%s%s: %s", out[0] ? "; " : "",
+			       i->if_name, here);
+	}
+	if (ifs)
+		if_freenameindex(ifs);
+	free(links);
+	free(qdiscs);
+	if (!out[0])
+		snprintf(out, len, "none");
 }
 
 void attached_tc(char *out, size_t len)

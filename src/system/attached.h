@@ -17,6 +17,11 @@
 /* "lo: noqueue, clsact, 3 filters, 3 actions; eth0: pfifo_fast" for
  * every interface (tc from iproute2). */
 void attached_tc(char *out, size_t len);
+/* "lo: xdpgeneric xdp_pass tag 3b185187, tc ingress bpf cls tag 9a2e07a1"
+ * or "none": BPF programs attached to every interface, XDP from `ip -d
+ * link`, tc's bpf filters from `tc filter show`, tcx's links (Linux 6.6)
+ * from bpf(2) BPF_PROG_QUERY. */
+void attached_bpf(char *out, size_t len);
 /* "2 open: tcpdump on lo, dhclient on any" or "none", from
  * /proc/self/net/packet, owners found by socket inode in /proc/PID/fd. */
 void attached_taps(char *out, size_t len);
@@ -30,5 +35,11 @@ void attached_perf_users(char *out, size_t len, pid_t self);
  * counted again: u32 lists its shared hash tables under every parent. */
 void attached_tc_count(const char *text, char **seen, size_t *filters,
 		       size_t *actions);
+
+/* tc's bpf filters in `tc filter show` output, as ", tc WHERE bpf NAME
+ * tag TAG" appended to out (where NULL: under a qdisc, "tc bpf"). */
+void attached_tc_bpf(const char *text, const char *where, char *out, size_t len);
+/* dev's XDP programs in `ip -d -o link show` output, appended so. */
+void attached_xdp(const char *links, const char *dev, char *out, size_t len);
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The conditions of a network namespace perpkt made for the workload
- * (--net veth): read from inside it, since netfilter, tc and packet
- * taps are per namespace and the host's say nothing of the path the
+ * (--net veth): read from inside it, since netfilter, tc, packet taps
+ * and attached BPF programs are per namespace and the host's say nothing of the path the
  * packets took (issue 34: "nft rules: 0" while 300 were active there).
  */
 #include "system/conditions.h"
@@ -19,7 +19,8 @@
 
 #define NETNS_VALUE_MAX 1024
 
-static const char *const keys[] = { "net.netfilter", "net.tc", "net.taps" };
+static const char *const keys[] = { "net.netfilter", "net.tc", "net.taps",
+				    "net.bpf" };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 /* In the child: enter the namespace, write each key's value and a NUL. */
@@ -36,6 +37,7 @@ static void child(int ns, int out)
 		conditions_netfilter(v[0], sizeof(v[0]));
 		attached_tc(v[1], sizeof(v[1]));
 		attached_taps(v[2], sizeof(v[2]));
+		attached_bpf(v[3], sizeof(v[3]));
 	}
 	for (k = 0; k < NKEYS; k++)
 		if (write(out, v[k], strlen(v[k]) + 1) < 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "system/conditions.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -60,6 +61,43 @@ void conditions_kconfig_summary(const char *config, char *out, size_t len)
 		}
 		line = line[n] ? line + n + 1 : NULL;
 	}
+}
+
+void conditions_pseudo_nmi(const char *machine, const char *cmdline,
+			   const char *config, char *out, size_t len)
+{
+	static const char param[] = "irqchip.gicv3_pseudo_nmi=1";
+	const char *c = cmdline;
+	int asked = 0;
+
+	out[0] = '\0';
+	if (!machine || (strcmp(machine, "aarch64") && strcmp(machine, "arm64")))
+		return;
+	for (; c && (c = strstr(c, param)); c++)
+		if ((c == cmdline || c[-1] == ' ') &&
+		    (!c[sizeof(param) - 1] || isspace((unsigned char)c[sizeof(param) - 1])))
+			asked = 1;
+	if (!asked)
+		snprintf(out, len, "off (no %s on the kernel command line)", param);
+	else if (!config)
+		snprintf(out, len, "on (%s; kernel config not read)", param);
+	else if (!strstr(config, "\nCONFIG_ARM64_PSEUDO_NMI=y"))
+		snprintf(out, len, "off (%s, but CONFIG_ARM64_PSEUDO_NMI is not set)", param);
+	else
+		snprintf(out, len, "on (%s, CONFIG_ARM64_PSEUDO_NMI=y)", param);
+}
+
+int conditions_pmu_irq_maskable(void)
+{
+	char out[VALUE_MAX], cmdline[VALUE_MAX];
+	struct utsname u;
+
+	if (uname(&u))
+		return 0;
+	if (procfile_line("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
+		cmdline[0] = '\0';
+	conditions_pseudo_nmi(u.machine, cmdline, NULL, out, sizeof(out));
+	return !strncmp(out, "off", 3);
 }
 
 void conditions_cpuinfo_topology(const char *cpuinfo, char *out, size_t len)
@@ -163,6 +201,7 @@ static void kernel_conditions(struct profile *p, int in_guest)
 	char *text = NULL;
 	FILE *f;
 
+	memset(&u, 0, sizeof(u));
 	if (!uname(&u)) {
 		add(p, "kernel.release", u.release);
 		add(p, "kernel.version", u.version);
@@ -170,14 +209,18 @@ static void kernel_conditions(struct profile *p, int in_guest)
 		text = procfile_read(path);
 	}
 	add_file(p, "kernel.cmdline", "/proc/cmdline", "unknown (no /proc/cmdline)");
+	if (!in_guest && !text && (f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r"))) {
+		text = procfile_read_stream(f, 1 << 22);
+		pclose(f);
+	}
+	conditions_pseudo_nmi(u.machine, profile_condition(p, "kernel.cmdline"),
+			      in_guest ? NULL : text, buf, sizeof(buf));
+	if (buf[0])
+		add(p, PROFILE_COND_PSEUDO_NMI, buf);
 	if (in_guest) {
 		free(text);  /* the host has both (conditions_kernel_files) */
 	} else {
 		text_size_condition(p, "/proc/kallsyms");
-		if (!text && (f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r"))) {
-			text = procfile_read_stream(f, 1 << 22);
-			pclose(f);
-		}
 		config_condition(p, text);
 		free(text);
 	}
@@ -411,6 +454,10 @@ void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
 	if (!profile_condition(p, "net.taps")) {
 		attached_taps(value, sizeof(value));
 		add(p, "net.taps", value);
+	}
+	if (!profile_condition(p, "net.bpf")) {
+		attached_bpf(value, sizeof(value));
+		add(p, "net.bpf", value);
 	}
 	attached_perf_users(value, sizeof(value), getpid());
 	add(p, "host.perf_users", value);

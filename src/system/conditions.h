@@ -47,6 +47,16 @@ void conditions_steal(struct profile *p, int client_cpu, int server_cpu);
 /* Exposed for tests. */
 /* "HZ=250, NO_HZ_IDLE, PREEMPT_DYNAMIC" from kernel config text. */
 void conditions_kconfig_summary(const char *config, char *out, size_t len);
+/* arm64 only (machine "aarch64"): PROFILE_COND_PSEUDO_NMI, whether
+ * the PMU's overflow interrupt is a pseudo-NMI, from the boot command line and the kernel config
+ * (NULL: not read); out "" elsewhere. Without it the interrupt is
+ * masked with the others, like cpu-clock's timer. */
+void conditions_pseudo_nmi(const char *machine, const char *cmdline,
+			   const char *config, char *out, size_t len);
+/* 1 on this machine when a PMU's overflow interrupt is masked with the
+ * others (arm64 without pseudo-NMI, by uname and /proc/cmdline), so a
+ * sample at an irq-enable point needs a callchain to find its caller. */
+int conditions_pmu_irq_maskable(void);
 /* "2 CPUs; cpu0 pkg 0 core 0, cpu1 pkg 0 core 1" from /proc/cpuinfo. */
 void conditions_cpuinfo_topology(const char *cpuinfo, char *out, size_t len);
 /* _etext - _stext from kallsyms text; 0 if either is missing. */

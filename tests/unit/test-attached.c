@@ -56,10 +56,42 @@ static void test_count(void **state)
 	free(seen);
 }
 
+/* iproute2 6.1's output with an XDP program on lo (generic mode) and
+ * one on veth0, a tc bpf filter on ingress: each by name and tag */
+static void test_bpf(void **state)
+{
+	static const char links[] =
+		"1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 xdpgeneric qdisc noqueue state UNKNOWN mode DEFAULT group default qlen 1000\\    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00 promiscuity 0 gro_max_size 65536 \\    prog/xdp id 23 name xdp_pass_pp tag 614b434cd8324ecc jited load_time 41289130585717 created_by_uid 0 \n"
+		"2: lo2: <BROADCAST> mtu 1500 qdisc noop\\    link/ether 02:00:00:00:00:01\n"
+		"5: veth0@if4: <BROADCAST,UP> mtu 1500 xdp qdisc noqueue\\    link/ether 02:00:00:00:00:02 \\    prog/xdp id 24 tag 0123456789abcdef jited \n";
+	static const char filters[] =
+		"filter protocol all pref 49152 bpf chain 0 \n"
+		"filter protocol all pref 49152 bpf chain 0 handle 0x1 p.o:[tc] direct-action not_in_hw id 27 name cls_pp tag 59f4a931744dcdc6 jited \n"
+		"filter protocol ip pref 1 u32 chain 0 fh 800::800 order 2048 key ht 800 bkt 0 \n";
+	char out[256];
+
+	(void)state;
+	out[0] = '\0';
+	attached_xdp(links, "lo", out, sizeof(out));
+	assert_string_equal(out, "xdpgeneric xdp_pass_pp tag 614b434c");
+	out[0] = '\0';
+	attached_xdp(links, "lo2", out, sizeof(out));
+	assert_string_equal(out, "");
+	attached_xdp(links, "veth0", out, sizeof(out));
+	assert_string_equal(out, "xdp id 24 tag 01234567");
+	out[0] = '\0';
+	attached_tc_bpf(filters, "ingress", out, sizeof(out));
+	assert_string_equal(out, "tc ingress bpf cls_pp tag 59f4a931");
+	out[0] = '\0';
+	attached_tc_bpf(filters, NULL, out, sizeof(out));
+	assert_string_equal(out, "tc bpf cls_pp tag 59f4a931");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_bpf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,32 @@ static void test_kconfig(void **state)
 	assert_int_equal(strlen(out), 11);
 }
 
+/* arm64 only: pseudo-NMI needs the boot parameter and the config */
+static void test_pseudo_nmi(void **state)
+{
+	char out[256];
+
+	(void)state;
+	conditions_pseudo_nmi("x86_64", "irqchip.gicv3_pseudo_nmi=1", NULL,
+			      out, sizeof(out));
+	assert_string_equal(out, "");
+	conditions_pseudo_nmi("aarch64", "root=/dev/vda quiet", NULL, out, sizeof(out));
+	assert_true(!strncmp(out, "off (", 5));
+	conditions_pseudo_nmi("aarch64", "irqchip.gicv3_pseudo_nmi=10", NULL,
+			      out, sizeof(out));
+	assert_true(!strncmp(out, "off (", 5));
+	conditions_pseudo_nmi("aarch64", "quiet irqchip.gicv3_pseudo_nmi=1", NULL,
+			      out, sizeof(out));
+	assert_true(!strncmp(out, "on (", 4));
+	conditions_pseudo_nmi("aarch64", "irqchip.gicv3_pseudo_nmi=1",
+			      "# c\nCONFIG_ARM64_PSEUDO_NMI=y\n", out, sizeof(out));
+	assert_true(!strncmp(out, "on (", 4));
+	conditions_pseudo_nmi("aarch64", "irqchip.gicv3_pseudo_nmi=1",
+			      "# c\n# CONFIG_ARM64_PSEUDO_NMI is not set\n", out,
+			      sizeof(out));
+	assert_true(!strncmp(out, "off (", 5));
+}
+
 static void test_cpuinfo(void **state)
 {
 	char out[256];
@@ -136,6 +162,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kconfig),
+		cmocka_unit_test(test_pseudo_nmi),
 		cmocka_unit_test(test_cpuinfo),
 		cmocka_unit_test(test_text_size),
 		cmocka_unit_test(test_capture),

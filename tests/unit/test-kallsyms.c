@@ -221,6 +221,47 @@ static void test_bounded_input(void **state)
 	unlink(path);
 }
 
+/* JIT-ed BPF programs as /proc/kallsyms lists them: at the end, out of
+ * address order, module [bpf]. A sample in one is named and bucketed
+ * bpf, not [unknown]; the dispatcher too; the kernel's bpf_prog_run_*
+ * helpers stay net-core. */
+static void test_bpf_programs(void **state)
+{
+	char path[] = "/tmp/perpkt-test-kallsyms-XXXXXX";
+	struct symbolizer *s = NULL;
+	struct sym_result r;
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "ffffffff81000000 T _text\n"
+		"ffffffff81000100 T bpf_prog_run_generic_xdp\n"
+		"ffffffff81000200 T udp_sendmsg\n"
+		"ffffffff82000000 T _etext\n"
+		"ffffffffc0100000 t veth_xmit\t[veth]\n"
+		"ffffffffc0000720 t bpf_prog_59f4a931744dcdc6_cls_pp\t[bpf]\n"
+		"ffffffffc000074c t bpf_prog_614b434cd8324ecc_xdp_pass_pp\t[bpf]\n"
+		"ffffffffc00010c0 t bpf_dispatcher_xdp\t[bpf]\n");
+	fclose(f);
+	assert_int_equal(symbolizer_open_kallsyms(&s, path, NULL), 0);
+	unlink(path);
+	assert_int_equal(symbolizer_resolve(s, 0xffffffffc0000730ull, &r), 0);
+	assert_string_equal(r.name, "bpf_prog_59f4a931744dcdc6_cls_pp");
+	assert_string_equal(r.module, "bpf");
+	assert_string_equal(r.bucket, "bpf");
+	assert_int_equal(symbolizer_resolve(s, 0xffffffffc0000760ull, &r), 0);
+	assert_string_equal(r.name, "bpf_prog_614b434cd8324ecc_xdp_pass_pp");
+	assert_string_equal(r.bucket, "bpf");
+	assert_int_equal(symbolizer_resolve(s, 0xffffffffc00010d0ull, &r), 0);
+	assert_string_equal(r.bucket, "bpf");
+	assert_int_equal(symbolizer_resolve(s, 0xffffffff81000110ull, &r), 0);
+	assert_string_equal(r.bucket, "net-core");
+	symbolizer_close(s);
+}
+
 static void test_entries(void **state)
 {
 	char name[] = "udp_sendmsg.isra.0", mod[] = "veth";
@@ -362,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_and_missing),
 		cmocka_unit_test(test_bounded_input),
 		cmocka_unit_test(test_entries),
+		cmocka_unit_test(test_bpf_programs),
 		cmocka_unit_test(test_entries_empty_and_bad),
 		cmocka_unit_test(test_fold),
 	};

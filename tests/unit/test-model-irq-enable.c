@@ -4,7 +4,9 @@
  * hand: a sample at an irq-enable point charged to its caller through
  * the callchain, the idle task's samples idle unless interrupt work is
  * on their stack, the workload's busy time apart from other tasks', and
- * a helper's samples (siphash) in the bucket of the caller.
+ * a helper's samples (siphash) in the bucket of the caller; the reason
+ * a sample is charged (cpu-clock, arm64 PMU without pseudo-NMI) and none
+ * for an NMI (x86, arm64 with pseudo-NMI); user-space skid set apart.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -178,6 +180,127 @@ static void test_hardware_not_charged(void **state)
 	assert_true(fabs(fn(&fx->m, "pvm_safe_halt_hc", "idle") - 200) < 1e-9);
 }
 
+/* The reason a sample at an irq-enable point is charged, per case. */
+static void test_cpu_clock_reason(void **state)
+{
+	struct fixture *fx = *state;
+
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_non_null(fx->m.pass_reason);
+	assert_string_equal(fx->m.pass_reason, "cpu-clock");
+}
+
+static void hw(struct fixture *fx, const char *machine)
+{
+	fx->p.mode = "hardware";
+	fx->p.machine = (char *)machine;
+	fx->ev.name = "cycles";
+	fx->ev.unit = "cycles";
+	fx->ev.type = 0;
+}
+
+/* arm64 without pseudo-NMI: the PMU's interrupt is masked with the
+ * others, so the sample is its caller's, as with cpu-clock */
+static void test_arm64_no_pseudo_nmi(void **state)
+{
+	static struct profile_condition cond[] = {
+		{ "kernel.cmdline", "console=ttyAMA0 quiet" },
+		{ PROFILE_COND_PSEUDO_NMI, "off (no irqchip.gicv3_pseudo_nmi=1 on the kernel command line)" },
+	};
+	struct fixture *fx = *state;
+
+	hw(fx, "aarch64");
+	fx->p.conditions = cond;
+	fx->p.nconditions = 2;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_non_null(fx->m.pass_reason);
+	assert_string_equal(fx->m.pass_reason, "arm64 PMU without pseudo-NMI");
+	assert_int_equal(fx->m.pass_charged, 10);
+	assert_true(fabs(fn(&fx->m, "udp_sendmsg", "udp") - 100) < 1e-9);
+	assert_true(fn(&fx->m, "pvm_irq_enable", "irq-enable") == 0);
+	/* an older profile with no such condition: no cmdline flag, masked */
+	model_free(&fx->m);
+	fx->p.nconditions = 1;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(fx->m.pass_charged, 10);
+}
+
+/* arm64 with pseudo-NMI on: an NMI, nothing moves; an older profile
+ * tells it by its boot command line */
+static void test_arm64_pseudo_nmi(void **state)
+{
+	static struct profile_condition cond[] = {
+		{ PROFILE_COND_PSEUDO_NMI, "on (irqchip.gicv3_pseudo_nmi=1, CONFIG_ARM64_PSEUDO_NMI=y)" },
+	};
+	static struct profile_condition old[] = {
+		{ "kernel.cmdline", "root=/dev/vda irqchip.gicv3_pseudo_nmi=1" },
+	};
+	struct fixture *fx = *state;
+
+	hw(fx, "aarch64");
+	fx->p.conditions = cond;
+	fx->p.nconditions = 1;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_null(fx->m.pass_reason);
+	assert_int_equal(fx->m.pass_charged, 0);
+	assert_true(fabs(fn(&fx->m, "pvm_irq_enable", "irq-enable") - 100) < 1e-9);
+	model_free(&fx->m);
+	fx->p.conditions = old;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_null(fx->m.pass_reason);
+	assert_int_equal(fx->m.pass_charged, 0);
+}
+
+/* x86's PMU interrupt is an NMI: nothing moves */
+static void test_x86_pmu(void **state)
+{
+	struct fixture *fx = *state;
+
+	hw(fx, "x86_64");
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_null(fx->m.pass_reason);
+	assert_int_equal(fx->m.pass_charged, 0);
+	assert_true(fabs(fn(&fx->m, "pvm_irq_enable", "irq-enable") - 100) < 1e-9);
+}
+
+/* User-space samples of kernel-only sampling are skid: apart, in no
+ * row; with user space sampled (--user) they are the user bucket. */
+static void test_user_skid_apart(void **state)
+{
+	static const struct profile_sample us[] = {
+		{ 0, 0, 0x1010, ROLE_CLIENT, 10, 10000, 0, 0, 0 },
+		{ 0, 0, PROFILE_USER_IP, ROLE_CLIENT, 30, 30000, 0, 0, 0 },
+	};
+	struct fixture *fx = *state;
+
+	hw(fx, "aarch64");
+	memcpy(fx->smp, us, sizeof(us));
+	fx->p.nsamples = 2;
+	fx->p.nstacks = 0;
+	fx->ev.user = 0;
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(fx->m.skid_samples[0], 30);
+	assert_int_equal(fx->m.skid_weight[0], 30000);
+	assert_null(model_bucket(&fx->m, "user"));
+	assert_null(model_bucket(fx->m.workload, "user"));
+	assert_true(fabs(fx->m.busy.per_rt[0] - 100) < 1e-9);
+	assert_true(fabs(fx->m.workload->busy.per_rt[0] - 100) < 1e-9);
+	assert_int_equal(fx->m.total.samples[0], 10);
+	model_free(&fx->m);
+	/* an older profile (user unknown) recorded with --user */
+	fx->ev.user = -1;
+	fx->p.command = "perpkt record --user -o x.json";
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(fx->m.skid_samples[0], 0);
+	assert_non_null(model_bucket(&fx->m, "user"));
+	assert_true(fabs(model_bucket(&fx->m, "user")->per_rt[0] - 300) < 1e-9);
+	model_free(&fx->m);
+	/* ... and without */
+	fx->p.command = "perpkt record -o x.json";
+	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
+	assert_int_equal(fx->m.skid_samples[0], 30);
+}
+
 static void test_no_callchains(void **state)
 {
 	struct fixture *fx = *state;
@@ -241,6 +364,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_workload_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hardware_not_charged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_callchains, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_clock_reason, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm64_no_pseudo_nmi, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_arm64_pseudo_nmi, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_x86_pmu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_user_skid_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_helper_takes_caller_bucket, setup, teardown),
 	};
 
