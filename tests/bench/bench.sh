@@ -24,11 +24,11 @@
 #           (about 2 minutes; skipped without the QEMU plugin)
 #
 # Timings on a shared VM drift: every ratio is measured side by side,
-# interleaved, in BENCH_PAIRS (default 5) paired rounds, and a verdict
-# reads the 95% interval of the paired difference: "same within noise"
-# where it covers the target, MISSED only beyond the noise. Set
-# BENCH_ONLY="probe scale" to run some of them. About 6 minutes on
-# 2 CPUs (add 5 to 15 minutes for the resolve row: eu-addr2line is slow). Exit status: 0 when
+# interleaved, in paired rounds (BENCH_PAIRS, default 5; the probe's
+# BENCH_PROBE_ROUNDS, default 20), and a verdict reads the 95% interval
+# of the paired difference: "same within noise" where it covers the
+# target, MISSED only beyond the noise. Set BENCH_ONLY="probe scale" to
+# run some of them. About 14 minutes on 2 CPUs. Exit status: 0 when
 # every target is met or the same within noise, 1 when one is missed
 # beyond the noise, 2 when a benchmark failed.
 set -u
