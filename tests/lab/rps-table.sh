@@ -104,9 +104,11 @@ for mask in 0 $((1 << irq)) $((1 << other)); do
 		"$@" -o "$p" >>"$log" 2>&1 ||
 		die "the pair with RPS mask $mask_hex failed: see '$log'"
 	took=$(( $(date +%s) - s0 ))
-	"$PERPKT" report -i "$p" --side remote --format json >"$out/rps$mask_hex-remote.json" 2>>"$log" ||
+	# every task's rows: RPS moves the backlog into softirqs on
+	# another CPU, in whichever task they interrupt
+	"$PERPKT" report -i "$p" --side remote --format json --all-tasks >"$out/rps$mask_hex-remote.json" 2>>"$log" ||
 		die "report --side remote of '$p' failed: see '$log'"
-	"$PERPKT" report -i "$p" --format json >"$out/rps$mask_hex-local.json" 2>>"$log" ||
+	"$PERPKT" report -i "$p" --format json --all-tasks >"$out/rps$mask_hex-local.json" 2>>"$log" ||
 		die "report of '$p' failed: see '$log'"
 	r=$out/rps$mask_hex-remote.json
 	rows+=("$(printf '| %s | %.0f | %.0f | %.1f | %.1f | %.1f | %.1f | %.2f / %.2f | %s | %.0f us | %s s |' \
