@@ -108,7 +108,10 @@ const char *rundir_id_describe(const char *id, char *buf, size_t len)
 	if (parse_id(id, &pid, &t, &ns))
 		snprintf(buf, len, "an older perpkt (%s)", id);
 	else
-		snprintf(buf, len, "perpkt pid %ld%s", pid, ns == pid_namespace() ?
+		/* a dead run: with our pid in "our" namespace, that was
+		 * another one whose number the kernel has given out again */
+		snprintf(buf, len, "perpkt pid %ld%s", pid,
+			 ns == pid_namespace() && pid != (long)getpid() ?
 			 "" : " of another PID namespace");
 	return buf;
 }
