@@ -26,6 +26,20 @@ static const char record_usage[] =
 FORCE_OUTPUT_HELP
 "  -r, --repeat N         N measurement windows of -d each, one after the\n"
 "                         other, kept apart so every figure has a spread\n"
+"      --between SECONDS  with -r: the workload runs SECONDS with the\n"
+"                         counters off before each window after the\n"
+"                         first, its latency kept beside the window's\n"
+"                         (the observer effect window by window)\n"
+"      --window-fifo CTL[,ACK]\n"
+"                         tell another tool each window's edges: enable\n"
+"                         and disable lines to the FIFO CTL, each waited\n"
+"                         for until ack comes on ACK (perf record\n"
+"                         --control fifo:CTL,ACK -D -1 then samples just\n"
+"                         perpkt's windows)\n"
+"      --gap-fifo CTL[,ACK]\n"
+"                         the same for the gaps between windows: enable\n"
+"                         as each closes, disable before the next opens\n"
+"                         (two tools sampling one workload by turns)\n"
 WORKLOAD_OPTIONS_HELP
 "  -e, --event LIST       libpfm4 events, comma-separated, each sampled\n"
 "                         with its own period (default cycles,instructions;\n"
@@ -65,6 +79,9 @@ enum record_own_option {
 	OPT_NO_REMOTE = OPTS_OWN,
 	OPT_REMOTE_CPUS,
 	OPT_WINDOW_MARKS,
+	OPT_BETWEEN,
+	OPT_WINDOW_FIFO,
+	OPT_GAP_FIFO,
 };
 
 /* after a '+': the first word that is not an option starts CMD */
@@ -77,6 +94,9 @@ static const struct option record_longopts[] = {
 		{ "no-remote", no_argument, NULL, OPT_NO_REMOTE },
 		{ "remote-cpus", required_argument, NULL, OPT_REMOTE_CPUS },
 		{ "window-marks", no_argument, NULL, OPT_WINDOW_MARKS },
+		{ "between", required_argument, NULL, OPT_BETWEEN },
+		{ "window-fifo", required_argument, NULL, OPT_WINDOW_FIFO },
+		{ "gap-fifo", required_argument, NULL, OPT_GAP_FIFO },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -171,6 +191,17 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			o->builtin.window_marks = 1;
 			o->sampling.counting_only = 1;
 			break;
+		case OPT_BETWEEN:
+			if (parse_seconds(optarg, "--between", 0.01, 3600,
+					  &o->window.between))
+				return -1;
+			break;
+		case OPT_WINDOW_FIFO:
+			o->window.fifo = optarg;
+			break;
+		case OPT_GAP_FIFO:
+			o->window.gap_fifo = optarg;
+			break;
 		case 'h':
 			*help = 1;
 			return 0;
@@ -189,6 +220,19 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			     o->builtin.no_remote ? "no-remote" : "remote-cpus");
 	if (o->builtin.no_remote && o->builtin.remote_cpus)
 		return error("--no-remote and --remote-cpus both given: choose one");
+	if (o->window.between > 0 && o->window.repeat < 2)
+		return error("--between is the gap between windows: give -r N, "
+			     "N of 2 or more");
+	if (o->window.between > 0 && o->kernel.exact)
+		return error("--between: --exact boots a guest for each window, "
+			     "nothing runs between them");
+	if ((o->window.fifo || o->window.gap_fifo) && o->kernel.kernel)
+		return error("--%s names a FIFO on this host: the guest's "
+			     "windows cannot reach it",
+			     o->window.fifo ? "window-fifo" : "gap-fifo");
+	if (o->window.gap_fifo && o->window.between <= 0)
+		return error("--gap-fifo samples the gaps between windows: give "
+			     "-r N and --between SECONDS");
 	if (o->builtin.window_marks && o->kernel.kernel)
 		return error("--window-marks is what --exact runs inside the guest: "
 			     "give --exact");

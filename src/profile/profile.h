@@ -197,6 +197,10 @@ struct profile_repeat {
 	uint64_t round_trips;
 	uint64_t window_ns;
 	struct latency_summary latency;
+	/* the round trips before this window, counters off: the gap since
+	 * the last one (record --between), the warm-up for the first;
+	 * count 0 when not recorded */
+	struct latency_summary before;
 	uint64_t *counts;        /* per event (profile.events), all CPUs */
 	uint64_t client_cpu_ns;  /* schedstat, 0 when unknown */
 	uint64_t responder_cpu_ns;

@@ -135,6 +135,10 @@ static int check_summaries(struct reader *r, const struct profile *p,
 		snprintf(field, sizeof(field), "workload.repeats[%zu].latency_ns", k);
 		if (check_summary(r, &p->repeats[k].latency, side, field))
 			return -1;
+		snprintf(field, sizeof(field), "workload.repeats[%zu].latency_before_ns", k);
+		if (p->repeats[k].before.count &&
+		    check_summary(r, &p->repeats[k].before, side, field))
+			return -1;
 	}
 	return 0;
 }

@@ -356,6 +356,9 @@ static void read_repeats(struct reader *r, json_t *a, struct profile *p)
 		rp->round_trips = reader_u64(r, o, "round_trips");
 		rp->window_ns = reader_u64(r, o, "window_ns");
 		read_latency(r, reader_obj(r, o, "latency_ns"), &rp->latency);
+		if (json_object_get(o, "latency_before_ns"))
+			read_latency(r, reader_obj(r, o, "latency_before_ns"),
+				     &rp->before);
 		rp->client_cpu_ns = reader_u64_opt(r, o, "client_cpu_ns");
 		rp->responder_cpu_ns = reader_u64_opt(r, o, "responder_cpu_ns");
 		rp->snapshot_ns = reader_u64_opt(r, o, "snapshot_ns");

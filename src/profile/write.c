@@ -183,6 +183,9 @@ static json_t *repeats_to_json(const struct profile *p)
 			"complete", !r->partial, "fraction", r->fraction));
 		if (o && r->snapshot_ns)
 			json_object_set_new(o, "snapshot_ns", json_integer((json_int_t)r->snapshot_ns));
+		if (o && r->before.count)
+			json_object_set_new(o, "latency_before_ns",
+					    latency_to_json(&r->before));
 	}
 	return a;
 }

@@ -41,6 +41,12 @@ struct window_request {
 	int duration_set, warmup_set;  /* -d / -w given */
 	int repeat;                /* measurement windows (--repeat), >= 1 */
 	uint64_t count;            /* -n: round trips instead of -d */
+	double between;            /* --between: seconds of traffic with the
+				    * counters off before each window after
+				    * the first; 0: none */
+	const char *fifo;          /* --window-fifo CTL[,ACK]; NULL: none */
+	const char *gap_fifo;      /* --gap-fifo CTL[,ACK]: the same, told
+				    * of the gaps between windows */
 };
 
 /* The built-in ping-pong (docs/workload.md); NULL/0/-1: the default. */

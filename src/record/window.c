@@ -15,6 +15,7 @@
 
 #include "error.h"
 #include "record/internal.h"
+#include "record/window-fifo.h"
 
 double record_now(void)
 {
@@ -24,24 +25,58 @@ double record_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The traffic runs, counters off, for -w seconds. */
-static int warm_up(struct record_workload *w)
+/* The traffic runs, counters off, for secs seconds: the warm-up (-w)
+ * before the first window, --between before each other one. 0, or 1
+ * with why set: a signal (why ""), or the workload ended. */
+static int counters_off(struct record_workload *w, double secs,
+			const char *what, char *why, size_t len)
 {
-	char why[300] = "";
+	double t0 = record_now();
 
-	w->t_start = record_now();
+	why[0] = 0;
 	/* -v: where the run is, for a script that acts in the window */
 	if (diag_verbosity() >= DIAG_VERBOSE)
-		info("warm-up: %g s, the workload running, counters off",
-		     w->window->warmup);
-	while (!*w->interrupted && record_now() - w->t_start < w->window->warmup &&
-	       !(w->ops->ended && w->ops->ended(w, why, sizeof(why))))
+		info("%s: %g s, the workload running, counters off", what, secs);
+	while (!*w->interrupted && record_now() - t0 < secs &&
+	       !(w->ops->ended && w->ops->ended(w, why, len)))
 		usleep(10000);
 	if (*w->interrupted)
+		return 1;
+	return w->ops->ended && (why[0] || w->ops->ended(w, why, len));
+}
+
+static int warm_up(struct record_workload *w)
+{
+	char why[300];
+
+	w->t_start = record_now();
+	if (!counters_off(w, w->window->warmup, "warm-up", why, sizeof(why)))
+		return 0;
+	if (!why[0])
 		return error("interrupted during warm-up: nothing measured");
-	if (w->ops->ended && (why[0] || w->ops->ended(w, why, sizeof(why))))
-		return error("%s during the warm-up: nothing measured", why);
-	return 0;
+	return error("%s during the warm-up: nothing measured", why);
+}
+
+/* --between before window r > 0: 1 when the run ends there, the
+ * windows before it kept (a signal, or a workload that failed). */
+static int between(struct record_workload *w, int r, int *cut)
+{
+	char what[40], why[200];
+
+	if (r == 0 || w->window->between <= 0)
+		return 0;
+	snprintf(what, sizeof(what), "gap before window %d", r + 1);
+	if (!counters_off(w, w->window->between, what, why, sizeof(why)))
+		return 0;
+	if (!why[0]) {
+		*cut = 1;
+		return 1;
+	}
+	w->partial = 1;
+	snprintf(w->error, sizeof(w->error), "%s during the %s", why, what);
+	partial("%s: the %d window%s before it kept", w->error, r,
+		r == 1 ? "" : "s");
+	return 1;
 }
 
 /* Whether a progress line is wanted: a terminal, a long enough run. */
@@ -69,8 +104,6 @@ static void progress(const struct record_workload *w, uint64_t so_far,
 			elapsed, win->duration, (unsigned long long)so_far, w->unit);
 }
 
-/* One window: open, drain the rings until the workload, the length or
- * a signal ends it, close. */
 /* The /proc snapshot at a window's edge, of every flow's processes. */
 static int take(const struct record_workload *w, struct procstat *ps)
 {
@@ -80,16 +113,22 @@ static int take(const struct record_workload *w, struct procstat *ps)
 	return procstat_take(ps, w->client, w->responder);
 }
 
+/* One window: open, drain the rings until the workload, the length or
+ * a signal ends it, close; --window-fifo's tool told just outside,
+ * --gap-fifo's of the gaps (fifo[1]) between the windows. */
 static int run_window(struct record_workload *w, struct sampler *s,
-		      struct procstat *a, struct procstat *b,
-		      struct profile_repeat *rp, int r, int *cut)
+		      struct window_fifo fifo[2], struct procstat *a,
+		      struct procstat *b, struct profile_repeat *rp, int r,
+		      int *cut)
 {
+	int nrep = w->window->repeat > 0 ? w->window->repeat : 1;
 	uint64_t so_far = 0;
 	double t0, elapsed;
 
 	/* the snapshots outside the window: perpkt reading /proc is not
 	 * the workload (exact mode counts every instruction in it) */
-	if (take(w, a) || w->ops->open(w))
+	if ((r > 0 && window_fifo_edge(&fifo[1], "disable")) || take(w, a) ||
+	    window_fifo_edge(&fifo[0], "enable") || w->ops->open(w))
 		return -1;
 	t0 = record_now();
 	if (diag_verbosity() >= DIAG_VERBOSE)
@@ -116,7 +155,8 @@ static int run_window(struct record_workload *w, struct sampler *s,
 		fputc('\n', stderr);
 	/* a responder that died mid-run leaves a partial, labelled result */
 	if ((w->ops->close(w, rp) && !rp->partial) ||
-	    take(w, b))
+	    window_fifo_edge(&fifo[0], "disable") || take(w, b) ||
+	    (r + 1 < nrep && window_fifo_edge(&fifo[1], "enable")))
 		return -1;
 	/* every sample of this window is read before the next one starts */
 	sampler_drain(s);
@@ -149,18 +189,27 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 	struct sampler_count *prev = calloc(ncounts, sizeof(*prev));
 	struct sampler_count *cur = calloc(ncounts, sizeof(*cur));
 	int nrep = w->window->repeat > 0 ? w->window->repeat : 1, r, ret = -1;
+	struct window_fifo fifo[2] = { { .ctl = -1, .ack = -1 },
+				       { .ctl = -1, .ack = -1 } };
 
 	p->repeats = calloc((size_t)nrep, sizeof(*p->repeats));
 	if (!prev || !cur || !p->repeats) {
 		error("out of memory");
 		goto out;
 	}
-	if (warm_up(w))
+	if ((w->window->fifo &&
+	     window_fifo_open(&fifo[0], w->window->fifo, "--window-fifo")) ||
+	    (w->window->gap_fifo &&
+	     window_fifo_open(&fifo[1], w->window->gap_fifo, "--gap-fifo")) ||
+	    warm_up(w))
 		goto out;
 	for (r = 0; r < nrep && !*w->interrupted && !w->partial; r++) {
 		struct profile_repeat *rp = &p->repeats[r];
 		struct procstat a, b;
 		int cut = 0;
+
+		if (between(w, r, cut_short))
+			break;
 
 		memset(&a, 0, sizeof(a));
 		memset(&b, 0, sizeof(b));
@@ -171,7 +220,8 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 			goto out;
 		}
 		p->nrepeats = (size_t)r + 1;
-		if (run_window(w, s, &a, &b, rp, r, &cut) || sampler_read(s, cur)) {
+		if (run_window(w, s, fifo, &a, &b, rp, r, &cut) ||
+		    sampler_read(s, cur)) {
 			procstat_free(&a);
 			procstat_free(&b);
 			goto out;
@@ -203,6 +253,8 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 	w->t_end = record_now();
 	ret = 0;
 out:
+	window_fifo_close(&fifo[0]);
+	window_fifo_close(&fifo[1]);
 	free(prev);
 	free(cur);
 	return ret;

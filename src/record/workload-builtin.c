@@ -391,6 +391,7 @@ static int close_window(struct record_workload *base, struct profile_repeat *rp)
 	rp->window_ns = res->window_ns;
 	rp->partial = res->partial;
 	histogram_summary(&res->latency, &rp->latency);
+	histogram_summary(&res->before, &rp->before);
 	total->round_trips += res->round_trips;
 	total->window_ns += res->window_ns;
 	total->timeouts += res->timeouts;

@@ -237,9 +237,8 @@ static void check_phase(struct workload *w, struct client_state *cs)
 
 	ph = atomic_load_explicit(&sh->phase, memory_order_acquire);
 	if (ph == PHASE_OPEN_REQ) {
-		/* 440 KiB to clear, page faults the first time:
-		 * before the counters, not inside the window */
-		histogram_init(&sh->hist);
+		/* before the counters, not inside the window */
+		histogram_clear(&sh->hist);
 		flows_gate(w, 1);
 		cs->rts = cs->timeouts = cs->late = cs->dups = 0;
 		cs->start = cs->prev = now_ns();
@@ -387,6 +386,8 @@ void workload_client_main(struct workload *w)
 	if (ops->client_open(t, sh->error[ROLE_CLIENT], CHILD_ERROR_LEN) < 0)
 		_exit(1);
 	memset(sbuf, 0, size);
+	/* the window's histogram faulted in now, not in a window */
+	histogram_init(&sh->hist);
 	start_tick(w);
 	if (w->burst > 1)
 		client_burst(w, &cs, sbuf, rbuf, sizeof(rbuf));

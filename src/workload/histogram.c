@@ -43,6 +43,19 @@ void histogram_init(struct histogram *h)
 	memset(h, 0, sizeof(*h));
 }
 
+void histogram_clear(struct histogram *h)
+{
+	unsigned int lo, hi;
+
+	if (h->count) {
+		lo = bucket_index(h->min);
+		hi = bucket_index(h->max);
+		memset(&h->bucket[lo], 0, (hi - lo + 1) * sizeof(h->bucket[0]));
+	}
+	h->count = h->min = h->max = 0;
+	h->sum = h->sumsq = 0;
+}
+
 void histogram_add(struct histogram *h, uint64_t ns)
 {
 	double d = (double)ns;
@@ -127,6 +140,35 @@ void histogram_merge(struct histogram *into, const struct histogram *from)
 	into->sumsq += from->sumsq;
 	for (i = 0; i < HIST_BUCKETS; i++)
 		into->bucket[i] += from->bucket[i];
+}
+
+void histogram_since(struct histogram *h, const struct histogram *earlier)
+{
+	uint64_t width, lo, hi = 0;
+	unsigned int i;
+	int first = 1;
+
+	if (!earlier->count)
+		return;
+	h->count -= earlier->count;
+	h->sum -= earlier->sum;
+	h->sumsq -= earlier->sumsq;
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		h->bucket[i] -= earlier->bucket[i];
+		if (!h->bucket[i])
+			continue;
+		lo = bucket_lower(i, &width);
+		if (first && lo > h->min)
+			h->min = lo;
+		first = 0;
+		hi = lo + width - 1;
+	}
+	if (!h->count) {
+		histogram_init(h);
+		return;
+	}
+	if (hi < h->max)
+		h->max = hi;
 }
 
 int histogram_export(const struct histogram *h, struct profile_hist_bucket **out,

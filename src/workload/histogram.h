@@ -27,6 +27,10 @@ struct histogram {
 };
 
 void histogram_init(struct histogram *h);
+/* Empty h again, writing only the buckets between its min and max: a
+ * window's opening does not sweep 440 KiB through the caches of the
+ * round trips it is about to time. */
+void histogram_clear(struct histogram *h);
 void histogram_add(struct histogram *h, uint64_t ns);
 /* Value at quantile q (0..1): the midpoint of its bucket, clamped to
  * [min, max]. */
@@ -34,6 +38,10 @@ uint64_t histogram_quantile(const struct histogram *h, double q);
 void histogram_summary(const struct histogram *h, struct latency_summary *out);
 /* Add the counts of `from` into `into` (repeated windows into one). */
 void histogram_merge(struct histogram *into, const struct histogram *from);
+/* What was added to h since it was `earlier` (a copy of the same
+ * histogram): counts, sums and buckets subtracted, min and max those
+ * of the buckets left. */
+void histogram_since(struct histogram *h, const struct histogram *earlier);
 /* The non-empty buckets, lowest first, for the profile (allocated). */
 int histogram_export(const struct histogram *h, struct profile_hist_bucket **out,
 		     size_t *n);

@@ -142,8 +142,11 @@ struct workload {
 	uint64_t count, gap_ns;
 	int gap_spin;
 	uint64_t progress_at_open;
-	struct histogram unsampled;	/* sh->quiet as the first window opens */
-	int have_unsampled;
+	/* counters off: every flow's sh->quiet as the last window opened,
+	 * and what came since then as this one opened (the warm-up's
+	 * round trips for the first, kept in unsampled) */
+	struct histogram quiet_seen, before, unsampled;
+	int windows_opened;
 	char network[16];
 	char where[64];		/* the responder's address, for conditions */
 	uint32_t size;

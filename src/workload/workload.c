@@ -511,14 +511,16 @@ int workload_window_open(struct workload *w)
 	ph = atomic_load_explicit(&w->flows[0].sh->phase, memory_order_acquire);
 	if (ph != PHASE_RUN && ph != PHASE_CLOSED && ph != PHASE_DONE)
 		return error("cannot open the workload window: it is already open");
-	/* the warm-up's round trips, copied (440 KiB) before the window
-	 * rather than inside it; the client may add one as it is read */
-	if (!w->have_unsampled) {
-		w->unsampled = w->flows[0].sh->quiet;
-		for (i = 1; i < w->nflows; i++)
-			histogram_merge(&w->unsampled, &w->flows[i].sh->quiet);
-		w->have_unsampled = 1;
-	}
+	/* the round trips since the last window closed (the warm-up's
+	 * before the first), copied (440 KiB) before the window rather
+	 * than inside it; the client may add one as it is read */
+	w->before = w->flows[0].sh->quiet;
+	for (i = 1; i < w->nflows; i++)
+		histogram_merge(&w->before, &w->flows[i].sh->quiet);
+	histogram_since(&w->before, &w->quiet_seen);
+	histogram_merge(&w->quiet_seen, &w->before);
+	if (w->windows_opened++ == 0)
+		w->unsampled = w->before;
 	w->progress_at_open = progress(w);
 	/* every client waits for the others at its boundary (client.c) */
 	for (i = 0; i < w->nflows; i++)
@@ -578,6 +580,7 @@ static void copy_result(struct workload *w, struct workload_result *res)
 
 	res->latency = w->flows[0].sh->hist;
 	res->unsampled = w->unsampled;
+	res->before = w->before;
 	res->nflows = w->nflows;
 	res->udp_in_valid = w->gate->read_udp && !w->gate->udp_bad;
 	res->udp_in = w->gate->udp_in;

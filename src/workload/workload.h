@@ -96,6 +96,9 @@ struct workload_result {
 	/* Round trips before the first window, timed the same way with the
 	 * counters off: the baseline for the observer's own cost. */
 	struct histogram unsampled;
+	/* Round trips with the counters off since the previous window
+	 * closed (--between; the warm-up's for the first window). */
+	struct histogram before;
 	int failed;              /* the client or responder hit an error */
 	int partial;             /* failed, but the counts up to the failure
 				    are valid (a responder died mid-run) */

@@ -1,150 +1,177 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Probe effect: how much does recording lengthen the round trip it
-# measures? The same-CPU UDP loopback round trip, unrecorded, under
-# `perpkt record` and under `perf record -a -e cpu-clock` at the same
-# period: 10 kHz per CPU, and perpkt's default rate. Part of `make
-# bench`; alone:
+# measures? The same-CPU UDP loopback round trip under `perpkt record`
+# and under `perf record -a -e cpu-clock` at the same period: 10 kHz per
+# CPU, and perpkt's default rate. Part of `make bench`; alone:
 #
-#   tests/bench/bench-probe.sh [PERPKT] [PAIRS] [SECONDS]
+#   tests/bench/bench-probe.sh [PERPKT] [WINDOWS] [SECONDS]
 #
-# Every condition runs perpkt's own ping-pong (one workload, one
-# histogram); "unrecorded" is perpkt sampling at 10 Hz (one sample per
-# few thousand round trips, far below the p50's resolution), and perf
-# wraps that same command. The conditions run round by round, the order
-# rotated each round, and every figure is the median over the rounds of
-# the ratio to the unrecorded run of the same round: drift of this noisy
-# VM hits all conditions alike.
+# The method: one continuous ping-pong per run whose sampling is
+# switched on and off every SECONDS (`record -r WINDOWS --between
+# SECONDS`: windows with the counters on, gaps with them off, the gaps'
+# latency kept beside each window's). perf follows the same windows
+# through its control FIFO (`perf record --control fifo:... -D -1`
+# around `perpkt record --window-fifo`, perpkt itself at 10 Hz), or the
+# gaps between them (`--gap-fifo`): then perpkt and perf sample one
+# ping-pong by turns and are read against each other directly. Each
+# window is compared with the mean of the gaps on either side of it, so
+# both halves of a pair share whatever speed this VM's host is running
+# at then (it switches between two, from run to run and within one),
+# and a linear drift cancels. "none" runs the same with nothing
+# switched (10 Hz in the windows): the method's own resolution.
 #
 # The statistic: a sample delays only the round trip it lands in (one
-# in 18 at 10 kHz here), so the p50 hardly moves whatever it costs, and
-# the mean is owned by this VM's stalls of up to a second. Each run's
-# figure is the mean of its round trips below the 99th percentile of
-# the unrecorded run of the same round (from the latency histograms,
-# bucket midpoints): a cost paid by one round trip in 18 shows, a stall
-# does not. A second unrecorded run per round ("unrec2") shows the
-# method's own resolution: the same interval for no change at all.
+# in 7 at 10 kHz here), so the p50 hardly moves whatever it costs, and
+# the mean is owned by this VM's stalls. Each piece's figure is the mean
+# of its round trips with the stalls set apart (over 10 x its p50: the
+# profile's mean_without_stalls): a cost paid by one round trip in 7
+# shows, a stall does not. Every figure is the Hodges-Lehmann estimate
+# over the pairs of (window / gaps - 1), with its 95% interval
+# (Wilcoxon): a pair the host's speed switched inside does not own it.
+# With PASSES > 1 the runs repeat, the order rotated, pairs pooled.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 PERPKT=${1:-${PERPKT:-build/perpkt}}
-PAIRS=${2:-${BENCH_PROBE_ROUNDS:-20}}
-SECS=${3:-${BENCH_SECS:-1}}
+WINDOWS=${2:-${BENCH_PROBE_WINDOWS:-200}}
+SECS=${3:-${BENCH_PROBE_SECS:-0.05}}
+PASSES=${BENCH_PROBE_PASSES:-1}
 CPU=${BENCH_CPU:-1}
 command -v perf >/dev/null || { echo "bench-probe: needs perf: apt-get install linux-perf" >&2; exit 77; }
 command -v jq >/dev/null || { echo "bench-probe: needs jq" >&2; exit 77; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bench-probe.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+mkfifo "$TMP/ctl" "$TMP/ack"
 
 FAST=100000	# ns: 10 kHz per CPU
 IDLE=100000000	# ns: 10 Hz, "unrecorded"
-rec() {	# OUT [record options...]: perpkt's ping-pong on one CPU
+rec() {	# OUT [record options...]: perpkt's ping-pong on one CPU, switched
 	local out=$1
 	shift
-	"$PERPKT" record -q -d "$SECS" -w 0.5 --client-cpu "$CPU" --server-cpu "$CPU" \
-		-o "$out" "$@" 2>>"$TMP/log"
+	"$PERPKT" record -q -r "$WINDOWS" -d "$SECS" --between "$SECS" -w 0.5 \
+		--client-cpu "$CPU" --server-cpu "$CPU" -o "$out" "$@" 2>>"$TMP/log"
 }
-under_perf() {	# PERIOD OUT: the unrecorded run inside perf record -a
-	perf record -q -a -e cpu-clock -c "$1" -o "$TMP/perf.data" -- \
-		"$PERPKT" record -q -d "$SECS" -w 0.5 --client-cpu "$CPU" \
-		--server-cpu "$CPU" -c "$IDLE" -o "$2" >/dev/null 2>>"$TMP/log"
+# under_perf PERIOD PERF_OPTIONS OUT [record options...]: perf record
+# around perpkt's, told of the edges by PERPKT_FIFO: --window-fifo (perf
+# samples the windows) or --gap-fifo (the gaps)
+under_perf() {
+	local period=$1 popts=$2 out=$3
+	shift 3
+	# shellcheck disable=SC2086 # popts: words
+	perf record -q --control "fifo:$TMP/ctl,$TMP/ack" -D -1 -a -e cpu-clock \
+		-c "$period" $popts -o "$TMP/perf.data" -- \
+		"$PERPKT" record -q -r "$WINDOWS" -d "$SECS" --between "$SECS" -w 0.5 \
+		--client-cpu "$CPU" --server-cpu "$CPU" -o "$out" "$@" \
+		>/dev/null 2>>"$TMP/log"
 }
-p50() { jq '.workload.latency_ns.p50 / 1000' "$1"; }
-# tmean FILE CUT_NS: mean round trip (us) of those below CUT_NS
-tmean() {
-	jq --argjson cut "$2" '[.workload.latency_histogram[] | select(.[1] <= $cut)] |
-		((map((.[0] + .[1]) / 2 * .[2]) | add) / (map(.[2]) | add) / 1000)' "$1"
+# pairs FILE: one line per window with a gap on each side, "RATIO DELTA_NS
+# ROUND_TRIPS": the window's mean without stalls over the gaps' mean
+pairs() {
+	jq -r '.workload.repeats as $r | range(1; ($r | length) - 1) |
+		(($r[.].latency_before_ns.mean_without_stalls +
+		  $r[. + 1].latency_before_ns.mean_without_stalls) / 2) as $off |
+		"\($r[.].latency_ns.mean_without_stalls / $off) \($r[.].latency_ns.mean_without_stalls - $off) \($r[.].round_trips)"' "$1"
 }
 
 # perpkt's default period, as record picks it on this machine
-rec "$TMP/def.json" -d 0.2 -w 0.1 || { cat "$TMP/log" >&2; exit 2; }
+"$PERPKT" record -q -d 0.2 -w 0.1 --client-cpu "$CPU" --server-cpu "$CPU" \
+	-o "$TMP/def.json" 2>>"$TMP/log" || { cat "$TMP/log" >&2; exit 2; }
 DEF=$(jq '.counters.events[0].period' "$TMP/def.json")
 DEFHZ=$(calc "1e9 / $DEF" %.0f)
 
-CONDS="base base2 pp-fast perf-fast pp-def perf-def"
-NC=6
+# fast: the IP alone (perpkt --no-call-graph, perf's default); fastg:
+# kernel callchains (perpkt's default for cpu-clock, 16 frames; perf -g
+# --kernel-callchains, up to kernel.perf_event_max_stack); def: both
+# tools as perpkt records by default, at its rate. pp-*: perpkt samples
+# its windows; perf-*: perf does (perpkt at 10 Hz); vs-*: both in one
+# ping-pong by turns, perpkt its windows and perf the gaps between, so
+# perpkt's cost is read against perf's directly.
+CONDS="none pp-fast perf-fast vs-fast pp-fastg perf-fastg vs-fastg pp-def perf-def vs-def"
+NC=10
+KCC="-g --kernel-callchains"
+WIN="--window-fifo $TMP/ctl,$TMP/ack"
+GAP="--gap-fifo $TMP/ctl,$TMP/ack"
 run() {	# CONDITION OUT
+	# shellcheck disable=SC2086 # $WIN, $GAP: words
 	case $1 in
-	base|base2) rec "$2" -c "$IDLE" ;;
-	pp-fast) rec "$2" -a -c "$FAST" ;;
-	perf-fast) under_perf "$FAST" "$2" ;;
+	none) rec "$2" -c "$IDLE" ;;
+	pp-fast) rec "$2" -a -c "$FAST" --no-call-graph ;;
+	perf-fast) under_perf "$FAST" "" "$2" -c "$IDLE" $WIN ;;
+	vs-fast) under_perf "$FAST" "" "$2" -a -c "$FAST" --no-call-graph $GAP ;;
+	pp-fastg) rec "$2" -a -c "$FAST" ;;
+	perf-fastg) under_perf "$FAST" "$KCC" "$2" -c "$IDLE" $WIN ;;
+	vs-fastg) under_perf "$FAST" "$KCC" "$2" -a -c "$FAST" $GAP ;;
 	pp-def) rec "$2" ;;
-	perf-def) under_perf "$DEF" "$2" ;;
+	perf-def) under_perf "$DEF" "$KCC" "$2" -c "$IDLE" $WIN ;;
+	vs-def) under_perf "$DEF" "$KCC" "$2" $GAP ;;
 	esac
 }
 
-echo "probe effect: same-CPU UDP loopback (client and responder on CPU $CPU), $SECS s windows,"
-echo "  $PAIRS rounds; fast = 10 kHz per CPU, default = perpkt's ${DEFHZ} Hz; mean below the"
-echo "  unrecorded run's p99 in us (p50 of the unrecorded run last)"
-printf '%5s %9s %9s %9s %9s %9s %9s %9s\n' round unrec unrec2 pp-fast perf-fast pp-def perf-def p50
-for r in $(seq "$PAIRS"); do
-	# rotate the order: each condition runs first in some round
+echo "probe effect: same-CPU UDP loopback (client and responder on CPU $CPU), sampling"
+echo "  switched on for $SECS s and off for $SECS s, $WINDOWS windows a run, $PASSES passes;"
+echo "  fast = 10 kHz per CPU (g: kernel callchains), default = perpkt's ${DEFHZ} Hz. Per run: the mean over its"
+echo "  windows of (window / gaps either side - 1), stalls set apart (median, in %);"
+echo "  the gaps' mean p50 in us"
+printf '%5s %-10s %8s %8s %10s\n' pass condition pairs "+%" "gaps p50"
+for pass in $(seq "$PASSES"); do
 	order=""
 	for i in $(seq 0 $((NC - 1))); do
-		order="$order $(echo $CONDS | cut -d' ' -f$(( (r - 1 + i) % NC + 1 )))"
+		order="$order $(echo $CONDS | cut -d' ' -f$(( (pass - 1 + i) % NC + 1 )))"
 	done
 	for c in $order; do
-		run "$c" "$TMP/$c.json" || { cat "$TMP/log" >&2; exit 2; }
-	done
-	cut=$(jq '.workload.latency_ns.p99' "$TMP/base.json")
-	for c in $CONDS; do
-		tmean "$TMP/$c.json" "$cut" >"$TMP/$c.p50"
+		run "$c" "$TMP/$c-$pass.json" || { cat "$TMP/log" >&2; exit 2; }
+		pairs "$TMP/$c-$pass.json" >"$TMP/$c-$pass.pairs"
+		awk '{ print ($1 - 1) * 100 }' "$TMP/$c-$pass.pairs" >>"$TMP/$c.pct"
+		printf '%5d %-10s %8d %+8.2f %10.2f\n' "$pass" "$c" \
+			"$(wc -l <"$TMP/$c-$pass.pairs")" \
+			"$(awk '{ print ($1 - 1) * 100 }' "$TMP/$c-$pass.pairs" | median)" \
+			"$(jq '[.workload.repeats[1:][].latency_before_ns.p50] | add / length / 1000' "$TMP/$c-$pass.json")"
 	done
 	# the sampling interrupt's cost per sample on the workload's CPU:
-	# the time it added per round trip, times the round trips, over
-	# the samples taken there
-	jq --argjson d "$(calc "$(cat "$TMP/pp-fast.p50") - $(cat "$TMP/base.p50")" %.6f)" \
-		--argjson cpu "$CPU" '$d * 1000 * .workload.round_trips /
-		([.samples[] | select(.cpu == $cpu) | .count] | add)' "$TMP/pp-fast.json" >>"$TMP/per-sample"
+	# the time the windows' round trips gained, over the samples
+	# taken there in the windows
+	for c in pp-fast pp-fastg; do
+		jq --argjson cpu "$CPU" --argjson add "$(awk '{ s += $2 * $3 } END { print s + 0 }' "$TMP/$c-$pass.pairs")" \
+			'$add / ([.samples[] | select(.cpu == $cpu) | .count] | add) *
+			 (.workload.repeats | length) / ((.workload.repeats | length) - 2)' \
+			"$TMP/$c-$pass.json" >>"$TMP/$c.per-sample"
+	done
 	# perpkt's own CPU time at 10 kHz (its controller: the perpkt role)
 	jq '([.samples[] | select(.role == "perpkt") | .weight] | add // 0) /
-	    .workload.round_trips' "$TMP/pp-fast.json" >>"$TMP/self"
-	line=""
-	for c in $CONDS; do
-		v=$(cat "$TMP/$c.p50")
-		echo "$v" >>"$TMP/$c.all"
-		[ "$c" = base ] || calc "$v / $(cat "$TMP/base.p50")" %.6f >>"$TMP/$c.ratio"
-		line="$line $(calc "$v" %9.3f)"
-	done
-	line="$line $(calc "$(p50 "$TMP/base.json")" %9.3f)"
-	# the pair of this round: perpkt's inflation minus perf's, in points
-	for rate in fast def; do
-		calc "($(tail -1 "$TMP/pp-$rate.ratio") - $(tail -1 "$TMP/perf-$rate.ratio")) * 100" %.4f \
-			>>"$TMP/diff-$rate"
-	done
-	tail -1 "$TMP/pp-def.ratio" | awk '{ printf "%.4f\n", ($1 - 1) * 100 }' >>"$TMP/infl-def"
-	tail -1 "$TMP/base2.ratio" | awk '{ printf "%.4f\n", ($1 - 1) * 100 }' >>"$TMP/infl-none"
-	printf '%5d%s\n' "$r" "$line"
-done
-infl() { calc "($(median <"$TMP/$1.ratio") - 1) * 100" "%+.2f"; }
-range() {
-	sort -g "$TMP/$1.ratio" | sed -n '1p;$p' | tr '\n' ' ' |
-		awk '{ printf "%+.1f..%+.1f%%", ($1 - 1) * 100, ($2 - 1) * 100 }'
-}
-printf 'median %s\n' "$(for c in $CONDS; do calc "$(median <"$TMP/$c.all")" %9.3f; done | tr '\n' ' ')"
-echo "median inflation over the unrecorded run of the same round (range over rounds):"
-for c in base2 pp-fast perf-fast pp-def perf-def; do
-	echo "  $c: $(infl "$c")% ($(range "$c"))"
+	    .workload.round_trips' "$TMP/pp-fastg-$pass.json" >>"$TMP/self"
 done
 
-# the verdicts read the paired rounds: the interval of the mean
-# difference (95%, t), "same within noise" where it covers the target
-pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f..%+.1f", a, b }'; }
-read -r dm dlo dhi < <(interval <"$TMP/diff-fast")
-pf=$(infl pp-fast); ff=$(infl perf-fast); pd=$(infl pp-def)
-read -r nm nlo nhi < <(interval <"$TMP/infl-none")
-bench_row "probe: the method's resolution (unrecorded vs unrecorded)" \
-	"$(calc "$nm" %+.2f)% (95%: $(pct "$nlo" "$nhi")%, $(calc "$nhi - $nlo" %.1f) points wide over $PAIRS rounds)" \
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f..%+.2f", a, b }'; }
+n=$(wc -l <"$TMP/none.pct")
+read -r nm nlo nhi < <(hodges_lehmann "$TMP/none.pct")
+bench_row "probe: the method's resolution (nothing switched)" \
+	"$(calc "$nm" %+.2f)% (95%: $(pct "$nlo" "$nhi")%, $(calc "$nhi - $nlo" %.2f) points wide over $n window pairs)" \
 	"<= 2 points wide" "$(verdict "$(calc "$nhi - $nlo <= 2" %d)")"
-bench_row "probe: +% at 10 kHz/CPU, perpkt vs perf" \
-	"${pf}% vs ${ff}%; perpkt - perf $(calc "$dm" %+.2f) points (95%: $(pct "$dlo" "$dhi"), $(calc "$dhi - $dlo" %.1f) wide, over $PAIRS paired rounds; unrecorded $(calc "$(median <"$TMP/base.all")" %.2f) us)" \
-	"perpkt <= perf" "$(at_most "$dlo" "$dhi" 0)"
-read -r im ilo ihi < <(interval <"$TMP/infl-def")
-read -r em elo ehi < <(interval <"$TMP/diff-def")
+# versus RATE WHAT: perpkt's and perf's own figures, then perpkt's
+# round trip against perf's in the one ping-pong they shared, less the
+# method's own offset (none: what a window differs from its gaps with
+# nothing switched); the two intervals' half-widths added in quadrature
+versus() {
+	local pm plo phi fm flo fhi dm dlo dhi
+	read -r pm plo phi < <(hodges_lehmann "$TMP/pp-$1.pct")
+	read -r fm flo fhi < <(hodges_lehmann "$TMP/perf-$1.pct")
+	read -r dm dlo dhi < <(hodges_lehmann "$TMP/vs-$1.pct" |
+		awk -v m="$nm" -v lo="$nlo" -v hi="$nhi" '{
+			h = sqrt((($3 - $2) / 2) ^ 2 + ((hi - lo) / 2) ^ 2)
+			print $1 - m, $1 - m - h, $1 - m + h }')
+	bench_row "probe: +% at $2, perpkt vs perf" \
+		"$(calc "$pm" %+.2f)% vs $(calc "$fm" %+.2f)%; in one ping-pong by turns perpkt's round trip is $(calc "$dm" %+.2f)% on perf's (95%: $(pct "$dlo" "$dhi"), $(calc "$dhi - $dlo" %.2f) wide)" \
+		"perpkt <= perf" "$(at_most "$dlo" "$dhi" 0)"
+}
+versus fast "10 kHz/CPU, IP only"
+versus fastg "10 kHz/CPU, kernel callchains (perf -g)"
+read -r im ilo ihi < <(hodges_lehmann "$TMP/pp-def.pct")
 bench_row "probe: +% at perpkt's default ${DEFHZ} Hz" \
-	"$(calc "$im" %+.2f)% (95%: $(pct "$ilo" "$ihi")%); perf at ${DEFHZ} Hz: $(infl perf-def)% (perpkt - perf $(pct "$elo" "$ehi") points)" "<= 1%" \
+	"$(calc "$im" %+.2f)% (95%: $(pct "$ilo" "$ihi")%)" "<= 1%" \
 	"$(at_most "$ilo" "$ihi" 1)"
+versus def "perpkt's default ${DEFHZ} Hz (perf -g)"
 bench_row "probe: perpkt's own CPU at 10 kHz (perpkt role)" \
 	"$(calc "$(median <"$TMP/self")" %.1f) ns/RT" "-" "-"
 bench_row "probe: the sampling interrupt's cost per sample (10 kHz)" \
-	"$(calc "$(median <"$TMP/per-sample")" %.0f) ns (median over rounds)" "-" "-"
+	"$(calc "$(median <"$TMP/pp-fast.per-sample")" %.0f) ns IP only, $(calc "$(median <"$TMP/pp-fastg.per-sample")" %.0f) ns with callchains (median over passes)" "-" "-"
