@@ -10,7 +10,8 @@
 #     wall at 1.5 - at 0.5), so boot and the way out cancel;
 #   - the whole `record --kernel --exact -d 0.5` in host seconds, with
 #     the kallsyms of an earlier boot kept (lab/kallsyms-cache.h);
-#   - boot to /init in host seconds (condition lab.boot_s), per mode.
+#   - boot to /init in host seconds (condition lab.boot_s), per mode;
+#   - `make lab`'s turnaround with its kernels cached (tests/lab/lab.sh).
 #   tests/bench/bench-exact.sh PERPKT [ROUNDS]
 # Targets (issue 33): rate >= 0.5x the threaded mode's; whole run <= 20 s.
 set -u
@@ -67,3 +68,15 @@ bench_row "exact: deterministic exact / sampled TCG, RT per host second" \
 	"$(calc "$det / $smp" %.2f)x ($det vs $smp RT/s)" "-" "-"
 bench_row "lab: boot to /init, deterministic / threaded / sampled" \
 	"$(median <"$tmp/boot.deterministic") / $(median <"$tmp/boot.threaded") / $(median <"$tmp/boot.sampled") s (medians)" "-" "-"
+
+# make lab's turnaround, its kernels cached: two kernels, two exact
+# boots each, then the diff and each kernel's file:line (tests/lab/lab.sh
+# says how long each half took), against one whole exact record above
+if LAB_OUT="$tmp/lab" PERPKT="$PERPKT" "$src/tests/lab/lab.sh" >"$tmp/lab.out" 2>"$tmp/lab.err"; then
+	read -r rec cmp < <(sed -n 's/.* in \([0-9]*\) s, compared in \([0-9]*\) s;.*/\1 \2/p' "$tmp/lab.out")
+	bench_row "lab: make lab turnaround, kernels cached (2 kernels x 2 exact boots, diff, DWARF lines)" \
+		"$((rec + cmp)) s: recording $rec s, comparing $cmp s; $(calc "($rec + $cmp) / $whole" %.1f)x one whole exact record" "-" "-"
+else
+	tail -3 "$tmp/lab.err" >&2
+	bench_row "lab: make lab turnaround" "-" "-" "skipped: tests/lab/lab.sh failed (above)"
+fi

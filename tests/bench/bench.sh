@@ -6,8 +6,11 @@
 #   tests/bench/bench.sh [PERPKT]
 #   PERPKT_BENCH_VMLINUX=/path/to/vmlinux tests/bench/bench.sh   # another vmlinux
 #
-# probe     p50 round trip unrecorded / under perpkt record / under perf
-#           record -a -e cpu-clock, at 10 kHz per CPU and at perpkt's default
+# probe     the round trip with sampling switched on and off every 50 ms
+#           in one ping-pong (record --between, --window-fifo, --gap-fifo):
+#           perpkt's and perf record -a -e cpu-clock's cost, at 10 kHz per
+#           CPU (IP only, kernel callchains) and at perpkt's default, and
+#           the two by turns in one ping-pong against each other
 # floor     perpkt's ping-pong against sockperf ping-pong --full-rtt
 # flows     perpkt --flows 2 against two sockperf ping-pong pairs side
 #           by side on the same CPUs: transactions/s and p50 as ratios
@@ -20,15 +23,17 @@
 #           profile of that kernel) also perpkt report --vmlinux
 # scale     a 60 s record -a -g at 10 kHz: RSS, size, losses, report time
 # exact     record --kernel --exact, deterministic against threaded: round
-#           trips per host second in the window, the whole run's time
-#           (about 2 minutes; skipped without the QEMU plugin)
+#           trips per host second in the window, the whole run's time,
+#           and `make lab`'s turnaround (about 4 minutes; skipped without
+#           the QEMU plugin)
 #
 # Timings on a shared VM drift: every ratio is measured side by side,
 # interleaved, in paired rounds (BENCH_PAIRS, default 5; the probe's
-# BENCH_PROBE_ROUNDS, default 20), and a verdict reads the 95% interval
-# of the paired difference: "same within noise" where it covers the
-# target, MISSED only beyond the noise. Set BENCH_ONLY="probe scale" to
-# run some of them. About 14 minutes on 2 CPUs. Exit status: 0 when
+# window pairs: BENCH_PROBE_WINDOWS, default 200 a run), and a verdict
+# reads the 95% interval of the paired difference: "same within noise"
+# where it covers the target, MISSED only beyond the noise. Set
+# BENCH_ONLY="probe scale" to run some of them. About 20 minutes on 2
+# CPUs. Exit status: 0 when
 # every target is met or the same within noise, 1 when one is missed
 # beyond the noise, 2 when a benchmark failed.
 set -u
