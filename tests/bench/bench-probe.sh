@@ -12,14 +12,16 @@
 # SECONDS`: windows with the counters on, gaps with them off, the gaps'
 # latency kept beside each window's). perf follows the same windows
 # through its control FIFO (`perf record --control fifo:... -D -1`
-# around `perpkt record --window-fifo`, perpkt itself at 10 Hz), or the
+# around `perpkt record --window-fifo`, perpkt itself at 10 Hz on the
+# other CPU), or the
 # gaps between them (`--gap-fifo`): then perpkt and perf sample one
 # ping-pong by turns and are read against each other directly. Each
 # window is compared with the mean of the gaps on either side of it, so
 # both halves of a pair share whatever speed this VM's host is running
 # at then (it switches between two, from run to run and within one),
 # and a linear drift cancels. "none" runs the same with nothing
-# switched (10 Hz in the windows): the method's own resolution.
+# switched (perpkt at 10 Hz on the other CPU): the method's own
+# resolution, and its offset, taken from the by-turns figures.
 #
 # The statistic: a sample delays only the round trip it lands in (one
 # in 7 at 10 kHz here), so the p50 hardly moves whatever it costs, and
@@ -38,6 +40,7 @@ WINDOWS=${2:-${BENCH_PROBE_WINDOWS:-200}}
 SECS=${3:-${BENCH_PROBE_SECS:-0.05}}
 PASSES=${BENCH_PROBE_PASSES:-1}
 CPU=${BENCH_CPU:-1}
+OTHER=$((CPU == 0 ? 1 : 0))
 command -v perf >/dev/null || { echo "bench-probe: needs perf: apt-get install linux-perf" >&2; exit 77; }
 command -v jq >/dev/null || { echo "bench-probe: needs jq" >&2; exit 77; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bench-probe.XXXXXX")
@@ -45,7 +48,10 @@ trap 'rm -rf "$TMP"' EXIT
 mkfifo "$TMP/ctl" "$TMP/ack"
 
 FAST=100000	# ns: 10 kHz per CPU
-IDLE=100000000	# ns: 10 Hz, "unrecorded"
+# "unrecorded": perpkt at 10 Hz on the other CPU alone. An event enabled
+# on the workload's CPU costs its round trip a little even when it
+# hardly fires (about 0.4% here at 10 Hz): nothing of perpkt's is there
+IDLE="-c 100000000 -C $OTHER"
 rec() {	# OUT [record options...]: perpkt's ping-pong on one CPU, switched
 	local out=$1
 	shift
@@ -93,17 +99,17 @@ KCC="-g --kernel-callchains"
 WIN="--window-fifo $TMP/ctl,$TMP/ack"
 GAP="--gap-fifo $TMP/ctl,$TMP/ack"
 run() {	# CONDITION OUT
-	# shellcheck disable=SC2086 # $WIN, $GAP: words
+	# shellcheck disable=SC2086 # $IDLE, $WIN, $GAP: words
 	case $1 in
-	none) rec "$2" -c "$IDLE" ;;
+	none) rec "$2" $IDLE ;;
 	pp-fast) rec "$2" -a -c "$FAST" --no-call-graph ;;
-	perf-fast) under_perf "$FAST" "" "$2" -c "$IDLE" $WIN ;;
+	perf-fast) under_perf "$FAST" "" "$2" $IDLE $WIN ;;
 	vs-fast) under_perf "$FAST" "" "$2" -a -c "$FAST" --no-call-graph $GAP ;;
 	pp-fastg) rec "$2" -a -c "$FAST" ;;
-	perf-fastg) under_perf "$FAST" "$KCC" "$2" -c "$IDLE" $WIN ;;
+	perf-fastg) under_perf "$FAST" "$KCC" "$2" $IDLE $WIN ;;
 	vs-fastg) under_perf "$FAST" "$KCC" "$2" -a -c "$FAST" $GAP ;;
 	pp-def) rec "$2" ;;
-	perf-def) under_perf "$DEF" "$KCC" "$2" -c "$IDLE" $WIN ;;
+	perf-def) under_perf "$DEF" "$KCC" "$2" $IDLE $WIN ;;
 	vs-def) under_perf "$DEF" "$KCC" "$2" $GAP ;;
 	esac
 }
