@@ -385,16 +385,57 @@ static int check_guest_cpus(const struct record_options *o)
 	       tuning_check_mask(o->builtin.rps_cpus, n, guest) : 0;
 }
 
-/* The run uses CPU 0 only: --exact's guest then has one vCPU. */
+/* 1 when every one of the n CPUs in list is 0 */
+static int all_cpu0(const int *list, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (list[i] != 0)
+			return 0;
+	return 1;
+}
+
+/* The run uses CPU 0 only: --exact's guest then has one vCPU. --flows
+ * with a --client-cpu or --server-cpu list, and --busy, name CPUs of
+ * their own. */
 static int on_cpu0_only(const struct record_options *o)
 {
 	const struct cpu_request *c = &o->cpus;
 
 	return c->client <= 0 && c->server <= 0 &&
+	       all_cpu0(c->clients, c->nclients) &&
+	       all_cpu0(c->servers, c->nservers) &&
+	       all_cpu0(o->builtin.busy_cpus, o->builtin.nbusy) &&
 	       (!c->placement || !strcmp(c->placement, "same")) &&
 	       (c->n == 0 || (c->n == 1 && c->list[0] == 0)) &&
 	       o->builtin.irq_cpu < 0 && !o->builtin.rps_cpus &&
 	       !(o->builtin.network && !strncmp(o->builtin.network, "nic", 3));
+}
+
+/*
+ * --net nic: the client guest's record runs with --peer (lab/lab.h):
+ * what the workload cannot do with a peer (--flows before serve takes
+ * them, --size REQ,RESP) is said now, not after two boots. CPU 0
+ * stands for the guest's CPUs, which its own record checks.
+ */
+static int check_nic_client(const struct record_options *o)
+{
+	const struct builtin_request *b = &o->builtin;
+	struct workload_config wc = {
+		.transport = b->transport, .peer = LAB_NIC_RESPONDER,
+		.nflows = b->flows, .message_size = b->message_size,
+		.reply_size = b->reply_size, .burst = b->burst,
+		.count = o->window.count, .gap_ns = b->gap_ns,
+		.window_marks = o->kernel.exact, .client_cpu = 0,
+		.server_cpu = 0,
+	};
+
+	if (workload_check_config(&wc))
+		return error("--net nic runs the client guest's record with "
+			     "--peer %s, perpkt serve in the responder guest",
+			     LAB_NIC_RESPONDER);
+	return 0;
 }
 
 int record_open_trees(struct record_options *o)
@@ -449,6 +490,9 @@ int record_check_kernel(struct record_options *o)
 			     "for sampling");
 	if (k->kernel && o->builtin.peer)
 		return error("--peer and --kernel both given: the guest has no network device");
+	if (k->kernel && o->builtin.network &&
+	    !strncmp(o->builtin.network, "nic", 3) && check_nic_client(o))
+		return -1;
 	k->one_cpu = on_cpu0_only(o);
 	return 0;
 }
