@@ -370,7 +370,7 @@ int record_kernel_option(int c, const char *arg, struct record_options *o)
  * LAB_GUEST_CPUS). */
 static int check_guest_cpus(const struct record_options *o)
 {
-	int n = o->kernel.cpus ? o->kernel.cpus : LAB_GUEST_CPUS;
+	int n = o->kernel.cpus ? o->kernel.cpus : LAB_GUEST_CPUS, i;
 	char given[48], guest[64];
 
 	if (o->kernel.cpus)
@@ -380,6 +380,10 @@ static int check_guest_cpus(const struct record_options *o)
 	if (o->builtin.irq_cpu >= n)
 		return error("--irq-cpu %d: the guest has CPUs 0 to %d (%s)",
 			     o->builtin.irq_cpu, n - 1, given);
+	for (i = 0; i < o->builtin.nbusy; i++)
+		if (o->builtin.busy_cpus[i] >= n)
+			return error("--busy CPU %d: the guest has CPUs 0 to %d (%s)",
+				     o->builtin.busy_cpus[i], n - 1, given);
 	snprintf(guest, sizeof(guest), "the guest (%s)", given);
 	return o->builtin.rps_cpus ?
 	       tuning_check_mask(o->builtin.rps_cpus, n, guest) : 0;
@@ -414,16 +418,19 @@ static int on_cpu0_only(const struct record_options *o)
 }
 
 /*
- * --net nic: the client guest's record runs with --peer (lab/lab.h):
- * what the workload cannot do with a peer (--flows before serve takes
- * them, --size REQ,RESP) is said now, not after two boots. CPU 0
- * stands for the guest's CPUs, which its own record checks.
+ * --kernel: what the guest's workload would refuse (--flows with -n;
+ * with --net nic, whose client guest records with --peer (lab/lab.h),
+ * what a peer cannot do: --flows before serve takes them, --size
+ * REQ,RESP) is said now, not after a boot. CPU 0 stands for the
+ * guest's CPUs, which its own record checks.
  */
-static int check_nic_client(const struct record_options *o)
+static int check_guest_workload(const struct record_options *o)
 {
 	const struct builtin_request *b = &o->builtin;
+	int nic = b->network && !strncmp(b->network, "nic", 3);
 	struct workload_config wc = {
-		.transport = b->transport, .peer = LAB_NIC_RESPONDER,
+		.transport = b->transport, .network = nic ? NULL : b->network,
+		.peer = nic ? LAB_NIC_RESPONDER : NULL,
 		.nflows = b->flows, .message_size = b->message_size,
 		.reply_size = b->reply_size, .burst = b->burst,
 		.count = o->window.count, .gap_ns = b->gap_ns,
@@ -431,8 +438,8 @@ static int check_nic_client(const struct record_options *o)
 		.server_cpu = 0,
 	};
 
-	if (workload_check_config(&wc))
-		return error("--net nic runs the client guest's record with "
+	if (workload_check_request(&wc))
+		return !nic ? -1 : error("--net nic runs the client guest's record with "
 			     "--peer %s, perpkt serve in the responder guest",
 			     LAB_NIC_RESPONDER);
 	return 0;
@@ -490,8 +497,8 @@ int record_check_kernel(struct record_options *o)
 			     "for sampling");
 	if (k->kernel && o->builtin.peer)
 		return error("--peer and --kernel both given: the guest has no network device");
-	if (k->kernel && o->builtin.network &&
-	    !strncmp(o->builtin.network, "nic", 3) && check_nic_client(o))
+	if (k->kernel && !o->own.argv && !o->own.nattach &&
+	    check_guest_workload(o))
 		return -1;
 	k->one_cpu = on_cpu0_only(o);
 	return 0;
@@ -542,8 +549,9 @@ static int record_host_option(int c, const char *name, const char *arg,
 		return o->kernel.exact;
 	case OPT_NET:       /* nic: the host joins two guests by it */
 		return !strncmp(arg, "nic", 3);
-	case OPT_RPS_CPUS:  /* --net nic: the responder guest's NIC's */
+	case OPT_RPS_CPUS:  /* --net nic: the responder guest's NIC's, */
 	case OPT_IRQ_CPU:
+	case OPT_BUSY:      /* its CPUs (the thread's target's) */
 		return o->builtin.network && !strncmp(o->builtin.network, "nic", 3);
 	default:
 		return strcmp(record_longopt_name(kernel_longopts, c), "?") ||

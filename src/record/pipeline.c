@@ -194,11 +194,18 @@ static int in_guest(const struct record_options *o,
 		    volatile sig_atomic_t *interrupted, struct profile *out)
 {
 	const struct window_request *win = &o->window;
-	char irq_cpu[16] = "";
+	char irq_cpu[16] = "", busy[BUSY_MAX * 4 + 1] = "";
 	struct lab_job job;
+	size_t n = 0;
+	int i;
 
 	if (o->builtin.irq_cpu >= 0)
 		snprintf(irq_cpu, sizeof(irq_cpu), "%d", o->builtin.irq_cpu);
+	/* --net nic: the responder guest's (the client guest is not
+	 * given --busy: commands/record-options.c) */
+	for (i = 0; i < o->builtin.nbusy && n < sizeof(busy); i++)
+		n += (size_t)snprintf(busy + n, sizeof(busy) - n, "%s%d",
+				      i ? "," : "", o->builtin.busy_cpus[i]);
 	job = (struct lab_job){
 		.output = o->output, .output_flags = o->output_flags, .argc = o->argc, .argv = o->argv,
 		.run_s = (win->warmup + win->duration) *
@@ -209,6 +216,7 @@ static int in_guest(const struct record_options *o,
 		       NULL : o->builtin.network[3] ? o->builtin.network + 4 : "virtio",
 		.boots = o->kernel.exact ? win->repeat : 1,
 		.rps_cpus = o->builtin.rps_cpus, .irq_cpu = irq_cpu[0] ? irq_cpu : NULL,
+		.busy = busy[0] ? busy : NULL,
 		.quiet = o->quiet, .interrupted = interrupted, .keep = out,
 	};
 
