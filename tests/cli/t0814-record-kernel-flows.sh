@@ -29,9 +29,11 @@ timeout 20 qemu-system-x86_64 -accel tcg -M none -nodefaults -display none \
 	skip "qemu-system-x86_64 cannot start here"
 kill "$(cat "$TMP/q.pid")" 2>/dev/null
 
-# flows P N: the profile's flow conditions and unit count checked
+# flows P N [D]: the profile's flow conditions and unit count checked,
+# D UDP datagrams received by the client's guest a round trip (default
+# 2: loopback, both ends there)
 flows() {
-	local p=$1 n=$2 rts by dg
+	local p=$1 n=$2 d=${3:-2} rts by dg
 	jq -r '.conditions["workload.flows"]' "$p" | grep -q "^$n ping-pong pairs, each on its own ports" ||
 		fail "workload.flows: $(jq -r '.conditions["workload.flows"]' "$p")"
 	rts=$(jq -r .workload.round_trips "$p")
@@ -42,7 +44,7 @@ flows() {
 		fail "round trips by flow $by do not add up to $rts"
 	echo "$by" | tr , '\n' | awk '$1 == 0 { exit 1 }' || fail "a flow made no round trip: $by"
 	dg=$(jq -r '.conditions["workload.udp_datagrams_in"]' "$p" | cut -d' ' -f1)
-	[ "$dg" = $((2 * rts)) ] || fail "$dg UDP datagrams received for $rts round trips"
+	[ "$dg" = $((d * rts)) ] || fail "$dg UDP datagrams received for $rts round trips"
 }
 
 # the usage errors first: no guest boots
@@ -103,10 +105,12 @@ if "$PERPKT" record --peer 127.0.0.1 --peer-key /nonexistent --flows 2 -d 0.1 -o
 	! grep -q booting "$TMP/err" || fail "--net nic --flows booted"
 	echo "note: --peer does not take --flows yet: --net nic --flows refused before booting"
 elif [ -n "$nic" ]; then
+	# the client guest receives the replies alone
 	expect_exit 0 "$PERPKT" record --kernel "$img" --net nic --exact --flows 2 -d 0.5 -w 0.3 -o "$TMP/n.json"
-	jq -r '.conditions["workload.flows"]' "$TMP/n.json" | grep -q '^2 ping-pong pairs' ||
-		fail "--net nic workload.flows: $(jq -r '.conditions["workload.flows"]' "$TMP/n.json")"
+	flows "$TMP/n.json" 2 1
 	[ "$(jq -r .workload.network "$TMP/n.json")" = peer ] || fail "network $(jq -r .workload.network "$TMP/n.json")"
+	jq -r '.conditions["lab.exact"]' "$TMP/n.json" | grep -q '^[1-9][0-9]* kernel and [0-9]* user instructions in the window on 2 vCPUs' ||
+		fail "--net nic lab.exact: $(jq -r '.conditions["lab.exact"]' "$TMP/n.json")"
 fi
 
 # --busy with --net nic: the responder guest's CPUs, busy while serve
