@@ -370,7 +370,7 @@ int record_kernel_option(int c, const char *arg, struct record_options *o)
  * LAB_GUEST_CPUS). */
 static int check_guest_cpus(const struct record_options *o)
 {
-	int n = o->kernel.cpus ? o->kernel.cpus : LAB_GUEST_CPUS;
+	int n = o->kernel.cpus ? o->kernel.cpus : LAB_GUEST_CPUS, i;
 	char given[48], guest[64];
 
 	if (o->kernel.cpus)
@@ -380,21 +380,69 @@ static int check_guest_cpus(const struct record_options *o)
 	if (o->builtin.irq_cpu >= n)
 		return error("--irq-cpu %d: the guest has CPUs 0 to %d (%s)",
 			     o->builtin.irq_cpu, n - 1, given);
+	for (i = 0; i < o->builtin.nbusy; i++)
+		if (o->builtin.busy_cpus[i] >= n)
+			return error("--busy CPU %d: the guest has CPUs 0 to %d (%s)",
+				     o->builtin.busy_cpus[i], n - 1, given);
 	snprintf(guest, sizeof(guest), "the guest (%s)", given);
 	return o->builtin.rps_cpus ?
 	       tuning_check_mask(o->builtin.rps_cpus, n, guest) : 0;
 }
 
-/* The run uses CPU 0 only: --exact's guest then has one vCPU. */
+/* 1 when every one of the n CPUs in list is 0 */
+static int all_cpu0(const int *list, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (list[i] != 0)
+			return 0;
+	return 1;
+}
+
+/* The run uses CPU 0 only: --exact's guest then has one vCPU. --flows
+ * with a --client-cpu or --server-cpu list, and --busy, name CPUs of
+ * their own. */
 static int on_cpu0_only(const struct record_options *o)
 {
 	const struct cpu_request *c = &o->cpus;
 
 	return c->client <= 0 && c->server <= 0 &&
+	       all_cpu0(c->clients, c->nclients) &&
+	       all_cpu0(c->servers, c->nservers) &&
+	       all_cpu0(o->builtin.busy_cpus, o->builtin.nbusy) &&
 	       (!c->placement || !strcmp(c->placement, "same")) &&
 	       (c->n == 0 || (c->n == 1 && c->list[0] == 0)) &&
 	       o->builtin.irq_cpu < 0 && !o->builtin.rps_cpus &&
 	       !(o->builtin.network && !strncmp(o->builtin.network, "nic", 3));
+}
+
+/*
+ * --kernel: what the guest's workload would refuse (--flows with -n;
+ * with --net nic, whose client guest records with --peer (lab/lab.h),
+ * what a peer cannot do: --flows before serve takes them, --size
+ * REQ,RESP) is said now, not after a boot. CPU 0 stands for the
+ * guest's CPUs, which its own record checks.
+ */
+static int check_guest_workload(const struct record_options *o)
+{
+	const struct builtin_request *b = &o->builtin;
+	int nic = b->network && !strncmp(b->network, "nic", 3);
+	struct workload_config wc = {
+		.transport = b->transport, .network = nic ? NULL : b->network,
+		.peer = nic ? LAB_NIC_RESPONDER : NULL,
+		.nflows = b->flows, .message_size = b->message_size,
+		.reply_size = b->reply_size, .burst = b->burst,
+		.count = o->window.count, .gap_ns = b->gap_ns,
+		.window_marks = o->kernel.exact, .client_cpu = 0,
+		.server_cpu = 0,
+	};
+
+	if (workload_check_request(&wc))
+		return !nic ? -1 : error("--net nic runs the client guest's record with "
+			     "--peer %s, perpkt serve in the responder guest",
+			     LAB_NIC_RESPONDER);
+	return 0;
 }
 
 int record_open_trees(struct record_options *o)
@@ -449,6 +497,9 @@ int record_check_kernel(struct record_options *o)
 			     "for sampling");
 	if (k->kernel && o->builtin.peer)
 		return error("--peer and --kernel both given: the guest has no network device");
+	if (k->kernel && !o->own.argv && !o->own.nattach &&
+	    check_guest_workload(o))
+		return -1;
 	k->one_cpu = on_cpu0_only(o);
 	return 0;
 }
@@ -498,8 +549,9 @@ static int record_host_option(int c, const char *name, const char *arg,
 		return o->kernel.exact;
 	case OPT_NET:       /* nic: the host joins two guests by it */
 		return !strncmp(arg, "nic", 3);
-	case OPT_RPS_CPUS:  /* --net nic: the responder guest's NIC's */
+	case OPT_RPS_CPUS:  /* --net nic: the responder guest's NIC's, */
 	case OPT_IRQ_CPU:
+	case OPT_BUSY:      /* its CPUs (the thread's target's) */
 		return o->builtin.network && !strncmp(o->builtin.network, "nic", 3);
 	default:
 		return strcmp(record_longopt_name(kernel_longopts, c), "?") ||

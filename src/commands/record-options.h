@@ -47,7 +47,9 @@
 "                         (with --net nic, as --rps-cpus: the\n" \
 "                         responder guest's NIC)\n" \
 "      --busy CPUS        a user-space spinner on each of CPUS (e.g. 0-3)\n" \
-"                         for the warm-up and the windows: role 'busy'\n" \
+"                         for the warm-up and the windows: role 'busy';\n" \
+"                         with --net nic the responder guest's CPUs,\n" \
+"                         a shell loop on each while serve runs\n" \
 "      --no-wait          fail at once while another perpkt is changing\n" \
 "                         the system (--rps-cpus, --net veth), rather\n" \
 "                         than wait for it to put it back\n" \

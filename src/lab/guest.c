@@ -65,6 +65,19 @@ static const char init_script[] =
 "  echo \"net.rps_cpus responder guest $IF:$(for q in /sys/class/net/$IF/queues/rx-*/rps_cpus; do q=${q%/rps_cpus}; echo -n \" ${q##*/} $(cat $q/rps_cpus)\"; done)${RPS:+ (set for the run)}\"\n"
 "  echo \"net.irq_cpus responder guest $IF:$(for n in $irqs; do echo -n \" $(grep \"^ *$n:\" /proc/interrupts | awk '{print $NF}') CPU $(cat /proc/irq/$n/smp_affinity_list)\"; done)${IRQ:+ (set for the run)}\"\n"
 "}\n"
+/* the responder's --busy: a shell loop on each CPU, as the 2010 RPS
+ * thread kept its target's CPUs busy (`while :; do :; done&`), pinned,
+ * for as long as serve runs; said as a condition */
+"spinners=\n"
+"busy_start() {\n"
+"  [ -n \"$BUSY\" ] || return 0\n"
+"  for c in $(echo \"$BUSY\" | tr , ' '); do\n"
+"    [ -d /sys/devices/system/cpu/cpu$c ] || { echo \"it has no CPU $c\" > /tmp/e; return 1; }\n"
+"    taskset -c $c sh -c 'while :; do :; done' 2>/tmp/e &\n"
+"    spinners=\"$spinners $!\"\n"
+"  done\n"
+"  echo \"workload.busy responder guest: CPUs $BUSY, a shell loop pinned on each (while :; do :; done) while serve ran\" >> /tmp/tuning\n"
+"}\n"
 /* exact mode: the kernel's own work after boot (6.12's asynchronous
  * RSA self-tests, about 19,000 instructions per round trip of a 0.5 s
  * window) out of the window: wait, at most 10 s of guest time, for a
@@ -92,6 +105,8 @@ static const char init_script[] =
 "  echo \"kernel $(uname -r) shows no network interface for the emulated $NIC NIC: its driver is neither built in nor among the modules found\" > /tmp/guest-error\n"
 "elif [ -n \"$BIND\" ] && ! nic_tuning > /tmp/tuning; then\n"
 "  echo \"cannot steer the responder guest's $IF: cannot set $(cat /tmp/tuning-error)\" > /tmp/guest-error\n"
+"elif [ -n \"$BIND\" ] && ! busy_start; then\n"
+"  echo \"cannot keep the responder guest's CPUs $BUSY busy: $(cat /tmp/e)\" > /tmp/guest-error\n"
 "elif [ -n \"$BIND\" ]; then\n"
 "  echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent\n"
 "  /usr/bin/perpkt serve --once --bind \"$BIND\" --key " LAB_GUEST_KEY " > /tmp/stdout 2> /tmp/stderr &\n"
@@ -100,6 +115,7 @@ static const char init_script[] =
 "  echo \"" LAB_GUEST_SERVE_MARK " on $BIND ($IF)\"\n"
 "  wait $pid\n"
 "  echo $? > /tmp/rc\n"
+"  [ -z \"$spinners\" ] || kill $spinners\n"
 "else\n"
 "  [ -z \"$EXACT\" ] || settle\n"
 "  set --\n"
@@ -370,10 +386,11 @@ int lab_guest_initramfs(const struct lab_guest *g, const char *path,
 	}
 	fclose(f);
 	snprintf(env, sizeof(env), "PORT=%s\nEXACT=%s\nNIC=%s\nADDR=%s\nBIND=%s\n"
-		 "RPS=%s\nIRQ=%s\nLATE_CPUS=%s\n", a->data_port, g->exact ? "1" : "",
-		 g->nic ? g->nic : "", g->addr ? g->addr : "",
+		 "RPS=%s\nIRQ=%s\nLATE_CPUS=%s\nBUSY=%s\n", a->data_port,
+		 g->exact ? "1" : "", g->nic ? g->nic : "", g->addr ? g->addr : "",
 		 g->serve_bind ? g->serve_bind : "", g->rps_cpus ? g->rps_cpus : "",
-		 g->irq_cpu ? g->irq_cpu : "", g->late_cpus ? "1" : "");
+		 g->irq_cpu ? g->irq_cpu : "", g->late_cpus ? "1" : "",
+		 g->busy ? g->busy : "");
 	if (lab_arch_path(a->busybox, busybox, sizeof(busybox)) ||
 	    access(busybox, R_OK)) {
 		error("no static busybox for the %s guest at '%s': run tests/lab/fetch-guest.sh %s (it unpacks busybox-static:%s there)",

@@ -41,6 +41,9 @@ struct lab_guest {
 				    * hex digits), at LAB_GUEST_KEY */
 	const char *rps_cpus;      /* the responder: its NIC's RPS mask and */
 	const char *irq_cpu;       /* the CPU of its interrupts, or NULL */
+	const char *busy;          /* the responder: CPUs ("0,1") each kept
+				    * busy by a shell loop while serve
+				    * runs, or NULL */
 };
 
 /* Where the guest finds the serve key (--net nic). */

@@ -339,6 +339,7 @@ int lab_record_nic(const struct lab_request *rq, const struct lab_job *job)
 	c.client = 1;
 	s.rps_cpus = job->rps_cpus;
 	s.irq_cpu = job->irq_cpu;
+	s.busy = job->busy;
 	if (lab_run_prepare(&s, &srq, job) || lab_run_prepare(&c, rq, job))
 		goto out;
 	if (s.arch != c.arch) {

@@ -81,6 +81,10 @@ struct lab_job {
 				    * "vmxnet3", two guests joined by it */
 	const char *rps_cpus;      /* --net nic: --rps-cpus and --irq-cpu, */
 	const char *irq_cpu;       /* for the responder guest's NIC */
+	const char *busy;          /* --net nic: --busy's CPUs ("0,1"), a
+				    * shell loop on each in the responder
+				    * guest (the thread's target); NULL:
+				    * none */
 	int quiet;
 	volatile sig_atomic_t *interrupted;
 	/* stat: the guest counts only (record --window-marks) and the

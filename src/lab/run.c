@@ -560,6 +560,7 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 	g.late_cpus = late_cpus(r, rq);
 	g.nic = r->nic, g.addr = r->addr, g.serve_bind = r->serve_bind;
 	g.key = r->key, g.rps_cpus = r->rps_cpus, g.irq_cpu = r->irq_cpu;
+	g.busy = r->busy;
 	if (!g.args) {
 		free(self);
 		return error("out of memory");

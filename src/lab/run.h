@@ -43,6 +43,7 @@ struct lab_run {
 	const char *nic, *addr, *serve_bind, *key;
 	int client;             /* record --peer the responder */
 	const char *rps_cpus, *irq_cpu;  /* the responder's NIC steering */
+	const char *busy;       /* the responder's busy CPUs, or NULL */
 };
 
 /* vCPUs of each guest: --guest-cpus, else 1 for --exact on CPU 0 only

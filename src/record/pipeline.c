@@ -194,21 +194,29 @@ static int in_guest(const struct record_options *o,
 		    volatile sig_atomic_t *interrupted, struct profile *out)
 {
 	const struct window_request *win = &o->window;
-	char irq_cpu[16] = "";
+	char irq_cpu[16] = "", busy[BUSY_MAX * 4 + 1] = "";
 	struct lab_job job;
+	size_t n = 0;
+	int i, nic = o->builtin.network && !strncmp(o->builtin.network, "nic", 3);
 
 	if (o->builtin.irq_cpu >= 0)
 		snprintf(irq_cpu, sizeof(irq_cpu), "%d", o->builtin.irq_cpu);
+	/* --net nic: the responder guest's (the client guest is not
+	 * given --busy: commands/record-options.c) */
+	for (i = 0; nic && i < o->builtin.nbusy && n < sizeof(busy); i++)
+		n += (size_t)snprintf(busy + n, sizeof(busy) - n, "%s%d",
+				      i ? "," : "", o->builtin.busy_cpus[i]);
 	job = (struct lab_job){
 		.output = o->output, .output_flags = o->output_flags, .argc = o->argc, .argv = o->argv,
 		.run_s = (win->warmup + win->duration) *
 			 (o->kernel.exact ? 1 : win->repeat),
 		.counted = win->count != 0,
 		.veth = o->builtin.network && !strcmp(o->builtin.network, "veth"),
-		.nic = !o->builtin.network || strncmp(o->builtin.network, "nic", 3) ?
-		       NULL : o->builtin.network[3] ? o->builtin.network + 4 : "virtio",
+		.nic = !nic ? NULL : o->builtin.network[3] ? o->builtin.network + 4 :
+		       "virtio",
 		.boots = o->kernel.exact ? win->repeat : 1,
 		.rps_cpus = o->builtin.rps_cpus, .irq_cpu = irq_cpu[0] ? irq_cpu : NULL,
+		.busy = busy[0] ? busy : NULL,
 		.quiet = o->quiet, .interrupted = interrupted, .keep = out,
 	};
 

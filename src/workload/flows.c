@@ -44,8 +44,6 @@ int workload_check_flows(const struct workload_config *c, const char *name)
 	if (c->count)
 		return error("--flows and -n exclude each other: give the "
 			     "window's length with -d");
-	if (c->window_marks)
-		return error("--flows is not implemented with --exact yet");
 	if (!strcmp(name, "icmp"))
 		return error("--flows is not implemented for icmp: a raw socket "
 			     "(what a new namespace, or a host without "

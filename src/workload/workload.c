@@ -253,6 +253,13 @@ int workload_check_config(const struct workload_config *c)
 	return c->peer ? workload_check_peer_key(c->peer_key) : 0;
 }
 
+int workload_check_request(const struct workload_config *c)
+{
+	const struct transport_ops *ops;
+
+	return check_config(c, &ops) < 0 ? -1 : 0;
+}
+
 /* Fork flow f's child r, which sees its flow as w->sh, w->t, w->cpu. */
 static int fork_child(struct workload *w, struct flow *f, enum role r)
 {

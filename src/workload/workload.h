@@ -182,6 +182,9 @@ int workload_place(const char *placement, const int *online, int nonline,
  * transport, network, peer and sizes, the CPUs, and with a peer its
  * key. -1 printed. */
 int workload_check_config(const struct workload_config *c);
+/* The same less the key: what a perpkt elsewhere (a guest's) would
+ * refuse of c. -1 printed. */
+int workload_check_request(const struct workload_config *c);
 /* --peer: the key at path (NULL: the default) is there and may be
  * used; -1 printed. */
 int workload_check_peer_key(const char *path);

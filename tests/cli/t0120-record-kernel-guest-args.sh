@@ -30,9 +30,10 @@ chmod +x "$TMP/bin/qemu-system-x86_64"
 export PATH="$TMP/bin:$PATH" TMPDIR=$TMP/tmp FAKE_INITRD=$TMP/initrd.cpio
 export PERPKT_CACHE=$TMP/cache
 
-# guest_args: perpkt/args of the initramfs, one argument a line
+# guest_args [FILE]: perpkt/args (or FILE) of the initramfs, one
+# argument a line
 guest_args() {
-	python3 - "$FAKE_INITRD" <<'PY'
+	python3 - "$FAKE_INITRD" "${1:-perpkt/args}" <<'PY'
 import sys
 d = open(sys.argv[1], "rb").read()
 i = 0
@@ -41,7 +42,7 @@ while i + 110 <= len(d):
     size, namesize = f[6], f[11]
     name = d[i + 110:i + 110 + namesize - 1].decode()
     i = (i + 110 + namesize + 3) & ~3
-    if name == "perpkt/args":
+    if name == sys.argv[2]:
         sys.stdout.write(d[i:i + size].decode())
     i = (i + size + 3) & ~3
 PY
@@ -70,5 +71,14 @@ run "-d 0.2 --size 100" \
 # counts only (--window-marks)
 run "-d 0.2 -r 2 --window-marks" \
 	stat --ker "$img" --acc tcg --form json -d 0.2 -r 2 --confid 99
+# --net nic: --busy is the responder guest's (the first to boot, the
+# one the fake QEMU keeps), in its /init's environment, not an argument
+run "-d 0.2" record --kernel "$img" --accel tcg --net nic --busy 0-1 -d 0.2 -o "$TMP/p.json"
+guest_args perpkt/env | grep -qx 'BUSY=0,1' ||
+	fail "--net nic --busy 0-1: the responder guest's environment: $(guest_args perpkt/env | tr '\n' ' ')"
+guest_args perpkt/env | grep -q '^BIND=' || fail "not the responder guest's initramfs"
+# without --net nic it is the guest's record's own
+run "--busy 0-1 -d 0.2" record --kernel "$img" --accel tcg --busy 0-1 -d 0.2 -o "$TMP/p.json"
+guest_args perpkt/env | grep -qx 'BUSY=' || fail "--busy without --net nic reached /init's environment"
 [ ! -e "$TMP/p.json" ] || fail "a profile from a guest that never ran"
 echo "ok: abbreviated host options stay on the host"

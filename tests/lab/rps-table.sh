@@ -17,6 +17,12 @@
 #   --kernel IMAGE   the kernel both guests boot (default Debian's
 #                    6.1.0-57-cloud-amd64, tests/lab/fetch-kernel.sh)
 #   --transport T    the ping-pong's transport (default udp)
+#   --flows N        N ping-pong pairs at once (default 1; record's
+#                    --flows: over the NIC pair it needs a --peer that
+#                    takes flows, and is refused before booting until then)
+#   --busy CPUS      the responder guest's CPUs kept busy in user space
+#                    while serve runs, as the thread kept its target's
+#                    (default none; e.g. 0-1, every vCPU of 2)
 #   -d SECS, -w SECS each pair's window and warm-up (default 1, 0.3)
 #   -r N             N pairs per mask, merged (default 1)
 #   --irq-cpu N      the responder's NIC interrupts (default 0)
@@ -32,10 +38,13 @@ PERPKT=${PERPKT:-$src/build/perpkt}
 die() { echo "rps-table: $*" >&2; exit 2; }
 
 kernel= transport=udp dur=1 warm=0.3 reps=1 irq=0 other=1 out=$src/build/rps-table
+nflows=1 busy=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--transport) transport=$2; shift 2 ;;
+	--flows) nflows=$2; shift 2 ;;
+	--busy) busy=$2; shift 2 ;;
 	-d) dur=$2; shift 2 ;;
 	-w) warm=$2; shift 2 ;;
 	-r) reps=$2; shift 2 ;;
@@ -47,6 +56,10 @@ while [ $# -gt 0 ]; do
 	*) die "unknown option '$1' (--help lists them)" ;;
 	esac
 done
+case $nflows in ''|*[!0-9]*|0) die "invalid --flows '$nflows': give a number of flows, 1 or more" ;; esac
+load_opts=()
+[ "$nflows" = 1 ] || load_opts+=(--flows "$nflows")
+[ -z "$busy" ] || load_opts+=(--busy "$busy")
 [ "$irq" != "$other" ] || die "--irq-cpu and --other-cpu are both $irq: the third pair needs another CPU"
 command -v jq >/dev/null || die "needs jq"
 [ -x "$PERPKT" ] || die "no perpkt at '$PERPKT' (make build, or set PERPKT)"
@@ -101,8 +114,8 @@ for mask in 0 $((1 << irq)) $((1 << other)); do
 	s0=$(date +%s)
 	"$PERPKT" record --kernel "$kernel" --net nic --exact --transport "$transport" \
 		-d "$dur" -w "$warm" -r "$reps" --irq-cpu "$irq" --rps-cpus "$mask_hex" \
-		"$@" -o "$p" >>"$log" 2>&1 ||
-		die "the pair with RPS mask $mask_hex failed: see '$log'"
+		${load_opts[@]+"${load_opts[@]}"} "$@" -o "$p" >>"$log" 2>&1 ||
+		die "the pair with RPS mask $mask_hex failed: $(grep '^perpkt: ' "$log" | tail -2 | tr '\n' ' ')(see '$log')"
 	took=$(( $(date +%s) - s0 ))
 	# every task's rows: RPS moves the backlog into softirqs on
 	# another CPU, in whichever task they interrupt
@@ -126,7 +139,7 @@ echo "| responder RPS mask | kernel insns/packet | network path | enqueue_to_bac
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "$(basename "$kernel"), $transport, $reps pair(s) of ${dur} s windows per mask, NIC interrupts on CPU $irq; $t s in all; host load $load0 before, $load1 after."
+echo "$(basename "$kernel"), $transport, $nflows flow(s), busy responder CPUs: ${busy:-none}, $reps pair(s) of ${dur} s windows per mask, NIC interrupts on CPU $irq; $t s in all; host load $load0 before, $load1 after."
 echo "Instructions per packet are exact (QEMU plugin, the responder guest's every vCPU in serve's window); the p50 is emulated time (TCG with the plugin, a loaded host): it moves by tens of percent between runs."
 echo "Network path: the buckets $net_buckets (the total also carries the guest's clock: timer interrupts, clocksource reads, their locks)."
 echo "IPI send: $ipi_send."
