@@ -20,6 +20,9 @@
 
 struct serve_recording;
 
+/* serve --max-flows: a client's flows are processes and ports here */
+#define SERVE_DEFAULT_MAX_FLOWS 16
+
 /* The recording of this side's kernel, handed down by the command
  * (serve_recording_ops, record/serve-recording.h): the server lies
  * below the recording pipeline and does not call it by name. Each
@@ -42,6 +45,8 @@ struct serve_config {
 	struct sockaddr_in addr;	/* where to listen */
 	const struct control_auth *key;
 	const struct serve_recorder *recorder;
+	int max_flows;			/* most flows (responders) a client
+					   may ask for, 1..CONTROL_FLOWS_MAX */
 	int once;			/* exit after one client */
 	int quiet;
 };

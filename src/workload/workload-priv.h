@@ -95,7 +95,8 @@ struct flow {
 	pid_t pid[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; 0 if not forked */
 	int reaped[2];
 	int cpu[2];
-	uint16_t port;		/* the responder's, 0: none */
+	uint16_t port;		/* the responder's, 0: none; --peer: set by
+				   peer_setup */
 };
 
 /* --flows: where every client waits at a window's edge (client.c),
@@ -159,7 +160,8 @@ struct workload {
 extern const char *const workload_role_word[2];
 
 /* --peer (src/workload/peer.c): authenticate to the `perpkt serve` at
- * c->peer and ask it for a responder, filling the data address; one
+ * c->peer and ask it for a responder per flow (flows[i].cpu), filling
+ * the data address, token and each flow's port (flows[i].port); one
  * request on the control channel and its answer. -1 printed. */
 int peer_setup(struct workload *w, const struct workload_config *c,
 	       struct transport_config *tc);

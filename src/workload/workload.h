@@ -74,6 +74,10 @@ struct workload_remote {
 				    not said (an older serve) */
 	int kernel;              /* icmp: the kernel answered (answered is
 				    its echo replies), no responder process */
+	/* --flows: responders (cpu is flow 0's, the counts all flows'
+	 * sums) and each one's answered messages; 0: one */
+	int nflows;
+	uint64_t answered_by_flow[WORKLOAD_FLOWS_MAX];
 };
 
 /* --flows: one flow's part of a window */
