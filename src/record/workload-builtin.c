@@ -516,6 +516,16 @@ static int fill(struct record_workload *base, struct profile *p)
 	p->message_size = rq->message_size;
 	p->client_cpu = b->client;
 	p->server_cpu = b->server;
+	if (b->nflows > 1) {
+		p->flow_cpus = calloc((size_t)b->nflows, sizeof(*p->flow_cpus));
+		if (!p->flow_cpus)
+			return error("out of memory");
+		for (k = 0; k < (size_t)b->nflows; k++) {
+			p->flow_cpus[k].client = b->fclient[k];
+			p->flow_cpus[k].server = b->fserver[k];
+		}
+		p->nflow_cpus = (size_t)b->nflows;
+	}
 	histogram_summary(&res->latency, &p->latency);
 	histogram_summary(&res->unsampled, &p->latency_unsampled);
 	p->hist_sub_buckets = HIST_SUB;
