@@ -57,6 +57,13 @@
 #define CONTROL_TIMEOUT_MS 5000
 /* Beyond the warm-up the client said: forking, the first round trip. */
 #define CONTROL_SETUP_GRACE_MS 10000
+/* serve's start of its responders, each pinned and waiting for its
+ * first message before the setup is answered: moving a process onto a
+ * CPU can take seconds on a loaded host (longest with other flows'
+ * traffic there already, which this wait keeps out) */
+#define CONTROL_RESPONDERS_MS 10000
+/* The client's wait for the setup's answer. */
+#define CONTROL_SETUP_ANSWER_MS (CONTROL_TIMEOUT_MS + CONTROL_RESPONDERS_MS)
 
 struct control_setup {
 	char transport[16];

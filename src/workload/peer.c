@@ -213,7 +213,7 @@ int peer_setup(struct workload *w, const struct workload_config *c,
 	if (control_send(w->ctl, &w->auth, line) < 0)
 		return error("cannot send setup to peer '%s': %s", c->peer,
 			     strerror(errno));
-	if (control_recv(w->ctl, &w->auth, line, sizeof(line), CONTROL_TIMEOUT_MS,
+	if (control_recv(w->ctl, &w->auth, line, sizeof(line), CONTROL_SETUP_ANSWER_MS,
 			 &unsealed, err, sizeof(err)) < 0)
 		return error("peer '%s' did not accept the setup: %s", c->peer, err);
 	if (!strncmp(line, "error ", 6))

@@ -54,28 +54,6 @@ static pid_t fork_responder(struct transport *t, int cpu)
 	_exit(1);
 }
 
-/* Until the new responder sleeps in its first receive, so that its
- * context switches from then on count answered messages only. */
-static void wait_responder_blocked(pid_t pid)
-{
-	char path[64], buf[256], *paren;
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	for (i = 0; i < 200; i++) {
-		FILE *f = fopen(path, "r");
-		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-
-		if (f)
-			fclose(f);
-		buf[n] = 0;
-		paren = strrchr(buf, ')');
-		if (!paren || (paren[1] == ' ' && paren[2] == 'S'))
-			return;
-		usleep(5000);
-	}
-}
-
 /* "flow 2 (port 40001, cpu 1)" with several flows, "the responder" with
  * one: who a message is about */
 static const char *flow_name(const struct serve_flows *f, int i, char *buf,
@@ -86,6 +64,43 @@ static const char *flow_name(const struct serve_flows *f, int i, char *buf,
 	snprintf(buf, len, "flow %d's responder (port %u, cpu %d)", i,
 		 f->t[i]->ops->responder_port(f->t[i]), f->cpu[i]);
 	return buf;
+}
+
+/* 1 once the process sleeps (its first receive), or is gone */
+static int responder_blocked(pid_t pid)
+{
+	char path[64], buf[256], *paren;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	paren = strrchr(buf, ')');
+	return !paren || (paren[1] == ' ' && paren[2] == 'S');
+}
+
+/* Until every new responder sleeps in its first receive, pinned (a
+ * pin in progress sleeps uninterruptibly, D), so that its context
+ * switches from then on count answered messages only, and no flow's
+ * traffic starts while another's responder is still moving to its CPU
+ * (that can take tens of seconds); at most CONTROL_RESPONDERS_MS for
+ * all: the index of one still not there, or -1. */
+static int wait_responders_blocked(const struct serve_flows *f)
+{
+	int i = 0, waited;
+
+	for (waited = 0; waited < CONTROL_RESPONDERS_MS; waited += 5) {
+		while (i < f->n && responder_blocked(f->pid[i]))
+			i++;
+		if (i == f->n)
+			return -1;
+		usleep(5000);
+	}
+	return i;
 }
 
 /* One flow's responder: its socket on a port of its own, its process. */
@@ -183,8 +198,16 @@ int serve_flows_start(struct serve_flows *f, struct serve_client *c,
 	for (i = 0; i < f->n; i++)
 		if (start_one(f, i, c, setup, bind_addr, peer) < 0)
 			return -1;
-	for (i = 0; i < f->n; i++)
-		wait_responder_blocked(f->pid[i]);
+	i = wait_responders_blocked(f);
+	if (i >= 0) {
+		char name[64];
+
+		snprintf(msg, sizeof(msg), "%s was not waiting for messages "
+			 "within %d ms: this host is too loaded to pin it",
+			 flow_name(f, i, name, sizeof(name)), CONTROL_RESPONDERS_MS);
+		serve_reply_error(c, msg);
+		return -1;
+	}
 	return 0;
 }
 

@@ -53,6 +53,10 @@ jq -r '.conditions["workload.flows"]' "$f" | grep -qF "CPUs 0/1,1/0" ||
 spread=$(jq -r '.conditions["workload.flows_spread"]' "$f")
 echo "$spread" | grep -qE 'flow 0 \(port [0-9]+, client CPU 0, responder CPU 1\)|flow 1 \(port [0-9]+, client CPU 1, responder CPU 0\)' ||
 	fail "spread: $spread"
+# the report names every flow's CPUs, the responders' those serve used
+expect_exit 0 "$PERPKT" report -i "$f"
+grep -q "^CPUs: 2 flows: client 0,1 responder 1,0; sampled" "$TMP/out" ||
+	fail "CPUs line: $(grep -A1 '^CPUs' "$TMP/out")"
 grep -qE 'serve: 2 udp responders, 40-byte messages, ports [0-9]+,[0-9]+$' "$TMP/serve.err" ||
 	fail "serve's word of its responders: $(tail -3 "$TMP/serve.err")"
 # serve's side: both responders, each answered its own flow's requests
