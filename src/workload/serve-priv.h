@@ -37,8 +37,8 @@ struct serve_flows {
 	int cpu[CONTROL_FLOWS_MAX];
 	/* what each responder answered, shared with it (MAP_SHARED) */
 	struct { _Alignas(64) volatile uint64_t n; } *answered;
-	/* at the window's start */
-	uint64_t answered0, flow0[CONTROL_FLOWS_MAX];
+	/* at the window's start; each flow's at the last read */
+	uint64_t answered0, flow0[CONTROL_FLOWS_MAX], seen[CONTROL_FLOWS_MAX];
 	struct schedstat s0[CONTROL_FLOWS_MAX];
 };
 /* The setup's responders (at most max_flows of them) listening and
@@ -48,16 +48,18 @@ int serve_flows_start(struct serve_flows *f, struct serve_client *c,
 		      struct control_setup *setup, int max_flows,
 		      const struct sockaddr_in *bind_addr,
 		      const struct sockaddr_in *peer);
-/* Messages answered so far by all: the responders' counts, or the
+/* Messages answered so far by all: the responders' counts (each kept
+ * in seen[], so the stop's answer adds up to this read), or the
  * kernel's echo replies. */
-uint64_t serve_flows_answered(const struct serve_flows *f);
+uint64_t serve_flows_answered(struct serve_flows *f);
 /* "start": the counts and CPU times the window is measured from. */
 int serve_flows_window_start(struct serve_flows *f);
-/* "stop": the answer, the responders' sums over the window (and each
- * flow's messages); -1 with a message naming the flow that got no
- * traffic or is gone. */
-int serve_flows_stop_answer(struct serve_flows *f, char *out, size_t len,
-			    char *err, size_t errlen);
+/* "stop": the answer, the responders' sums over the window up to
+ * `answered` (serve_flows_answered at the stop) and each flow's
+ * messages; -1 with a message naming the flow that got no traffic or
+ * is gone. */
+int serve_flows_stop_answer(struct serve_flows *f, uint64_t answered,
+			    char *out, size_t len, char *err, size_t errlen);
 /* "P0,P1,...": the flows' ports, for the setup's answer. */
 void serve_flows_ports(const struct serve_flows *f, char *out, size_t len);
 /* Kill and reap the responders, close their sockets. */

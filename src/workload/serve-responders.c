@@ -211,7 +211,7 @@ int serve_flows_start(struct serve_flows *f, struct serve_client *c,
 	return 0;
 }
 
-uint64_t serve_flows_answered(const struct serve_flows *f)
+uint64_t serve_flows_answered(struct serve_flows *f)
 {
 	uint64_t n = 0;
 	int i;
@@ -220,8 +220,10 @@ uint64_t serve_flows_answered(const struct serve_flows *f)
 		echo_replies(&n);
 		return n;
 	}
-	for (i = 0; i < f->n; i++)
-		n += f->answered[i].n;
+	for (i = 0; i < f->n; i++) {
+		f->seen[i] = f->answered[i].n;
+		n += f->seen[i];
+	}
 	return n;
 }
 
@@ -231,22 +233,22 @@ int serve_flows_window_start(struct serve_flows *f)
 
 	f->answered0 = serve_flows_answered(f);
 	for (i = 0; i < f->n; i++) {
-		f->flow0[i] = f->answered[i].n;
+		f->flow0[i] = f->seen[i];
 		if (schedstat_read(f->pid[i], &f->s0[i]) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int serve_flows_stop_answer(struct serve_flows *f, char *out, size_t len,
-			    char *err, size_t errlen)
+int serve_flows_stop_answer(struct serve_flows *f, uint64_t answered,
+			    char *out, size_t len, char *err, size_t errlen)
 {
 	struct schedstat s1, sum = { 0 };
-	uint64_t answered = serve_flows_answered(f) - f->answered0;
 	char name[64];
 	size_t n;
 	int i;
 
+	answered -= f->answered0;
 	if (f->kernel) {
 		if (!answered) {
 			snprintf(err, errlen, "no echo request reached this host's "
@@ -284,8 +286,7 @@ int serve_flows_stop_answer(struct serve_flows *f, char *out, size_t len,
 				      f->n);
 	for (i = 0; f->n > 1 && i < f->n && n < len; i++)
 		n += (size_t)snprintf(out + n, len - n, "%s%llu", i ? "," : "",
-				      (unsigned long long)(f->answered[i].n -
-							   f->flow0[i]));
+				      (unsigned long long)(f->seen[i] - f->flow0[i]));
 	return 0;
 }
 

@@ -257,8 +257,11 @@ static void serve_one(struct serve_client *cp, struct control_setup *sp,
 			}
 			reply(&c, "ok");
 		} else if (!strcmp(line, "stop")) {
+			/* read once: the recording and the answer agree */
+			uint64_t n = serve_flows_answered(&f);
+
 			in_window = 0;
-			if (rec && o->recorder->stop(rec, serve_flows_answered(&f)) < 0) {
+			if (rec && o->recorder->stop(rec, n) < 0) {
 				serve_reply_error(&c, "cannot close this side's window");
 				break;
 			}
@@ -266,7 +269,7 @@ static void serve_one(struct serve_client *cp, struct control_setup *sp,
 				serve_reply_error(&c, "stop without start");
 				break;
 			}
-			if (serve_flows_stop_answer(&f, out, sizeof(out), err,
+			if (serve_flows_stop_answer(&f, n, out, sizeof(out), err,
 						    sizeof(err)) < 0) {
 				serve_reply_error(&c, err);
 				break;
