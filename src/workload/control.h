@@ -61,7 +61,7 @@
  * first message before the setup is answered: moving a process onto a
  * CPU can take seconds on a loaded host (longest with other flows'
  * traffic there already, which this wait keeps out) */
-#define CONTROL_RESPONDERS_MS 10000
+#define CONTROL_RESPONDERS_MS 30000
 /* The client's wait for the setup's answer. */
 #define CONTROL_SETUP_ANSWER_MS (CONTROL_TIMEOUT_MS + CONTROL_RESPONDERS_MS)
 

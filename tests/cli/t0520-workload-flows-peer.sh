@@ -16,6 +16,16 @@ SERVE=
 trap '[ -n "$SERVE" ] && kill $SERVE 2>/dev/null; ip netns del $NS 2>/dev/null; rm -rf "$TMP"' EXIT
 ip netns add $NS && ip -n $NS link set lo up || fail "cannot make a test namespace"
 in_ns() { ip netns exec $NS "$@"; }
+# peer CODE CMD...: expect_exit, but a skip when serve or its client
+# says this host is too loaded to run its processes (other work holding
+# a CPU for tens of seconds; seen with both CPUs saturated by others)
+peer() {
+	local want=$1 got=0; shift
+	"$TIMEOUT_BIN" -k 10 240 "$@" >"$TMP/out" 2>"$TMP/err" || got=$?
+	[ "$got" = "$want" ] || ! grep -qE 'too loaded to pin it|no start after the setup within' "$TMP/err" ||
+		skip "this host is too loaded for the flows' processes: $(tail -1 "$TMP/err")"
+	[ "$got" = "$want" ] || { cat "$TMP/err" >&2; fail "'$*' exited $got, expected $want"; }
+}
 KEY=$TMP/serve.key
 PEER="--peer 127.0.0.1:12994 --peer-key $KEY"
 
@@ -33,7 +43,7 @@ by_flow() { jq -r '.conditions["workload.flows_spread"] // ""' "$1" | sed -n 's/
 sum() { tr ',' '\n' | awk '{ s += $1 } END { print s + 0 }'; }
 
 f=$TMP/u2.json
-expect_exit 0 in_ns "$PERPKT" record -q --flows 2 --client-cpu 0-1 --server-cpu 1,0 \
+peer 0 ip netns exec $NS "$PERPKT" record -q --flows 2 --client-cpu 0-1 --server-cpu 1,0 \
 	--no-remote -w 0.2 -d 0.5 $PEER -o "$f"
 rts=$(jq .workload.round_trips "$f")
 dgrams=$(cond_num "$f" workload.udp_datagrams_in)
@@ -68,7 +78,7 @@ awk -v a="$answered" -v r="$rts" 'BEGIN { exit !(a > 0.9 * r && a < 1.5 * r) }' 
 	fail "serve answered $answered messages for $rts round trips"
 
 # more flows than serve answers: refused by serve, in words, no profile
-expect_exit 2 in_ns "$PERPKT" record -q --flows 5 --client-cpu 0-1 -w 0.1 -d 0.2 $PEER \
+peer 2 ip netns exec $NS "$PERPKT" record -q --flows 5 --client-cpu 0-1 -w 0.1 -d 0.2 $PEER \
 	-o "$TMP/five.json"
 grep -qF "refused the setup: 5 flows asked: this perpkt serve answers at most 4 (its --max-flows)" \
 	"$TMP/err" || fail "--flows 5: $(cat "$TMP/err")"
@@ -76,7 +86,7 @@ grep -qF "refused the setup: 5 flows asked: this perpkt serve answers at most 4 
 alive "$SERVE" || fail "serve ended after a refused setup"
 
 # tcp: three flows, serve still serving after the refusal
-expect_exit 0 in_ns "$PERPKT" record -q --transport tcp --flows 3 --client-cpu 0-1 \
+peer 0 ip netns exec $NS "$PERPKT" record -q --transport tcp --flows 3 --client-cpu 0-1 \
 	--no-remote -w 0.2 -d 0.3 $PEER -o "$TMP/tcp.json"
 flows=$(by_flow "$TMP/tcp.json") rts=$(jq .workload.round_trips "$TMP/tcp.json")
 echo "tcp --peer --flows 3: $rts round trips ($flows)"
@@ -90,7 +100,15 @@ echo "tcp --peer --flows 3: $rts round trips ($flows)"
 spawn "$TMP/err" in_ns "$PERPKT" record -v --transport tcp --flows 2 --client-cpu 0-1 \
 	--no-remote -w 0.2 -d 60 $PEER -o "$TMP/killed.json"
 pid=$SPAWNED
-wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
+until grep -q '^perpkt: window 1 of 1 open' "$TMP/err"; do
+	if ! alive $pid; then
+		grep -qE 'too loaded to pin it|no start after the setup within' "$TMP/err" &&
+			skip "this host is too loaded for the flows' processes: $(tail -1 "$TMP/err")"
+		grep -q '^perpkt: window 1 of 1 open' "$TMP/err" ||
+			fail "record ended before its window opened: $(tail -3 "$TMP/err")"
+	fi
+	sleep 0.05
+done
 victim=$(ps -o pid= --ppid "$SERVE" | sort -n | tail -1)
 [ -n "$victim" ] || fail "serve has no responders"
 kill -KILL $victim
