@@ -411,6 +411,7 @@ static int close_window(struct record_workload *base, struct profile_repeat *rp)
 	total->udp_in_valid = res->udp_in_valid &&
 			      (b->windows == 0 || total->udp_in_valid);
 	total->udp_in += res->udp_in;
+	total->icmp_in = res->icmp_in;
 	if (b->windows++ == 0)
 		total->unsampled = res->unsampled;
 	return ret;

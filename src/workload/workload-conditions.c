@@ -137,7 +137,13 @@ void workload_result_conditions(struct profile *p, const struct workload_result 
 	profile_add_condition(p, "replies.late", buf);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->duplicates);
 	profile_add_condition(p, "replies.duplicate", buf);
-	if (res->udp_in_valid) {
+	if (res->udp_in_valid && res->icmp_in) {
+		snprintf(buf, sizeof(buf), "%llu in the client's network namespace "
+			 "over the window(s), read at their edges with every flow "
+			 "stopped (/proc/net/snmp Icmp InEchoReps)",
+			 (unsigned long long)res->udp_in);
+		profile_add_condition(p, "workload.icmp_echo_replies_in", buf);
+	} else if (res->udp_in_valid) {
 		snprintf(buf, sizeof(buf), "%llu in the client's network namespace "
 			 "over the window(s), read at their edges with every flow "
 			 "stopped (/proc/net/snmp Udp InDatagrams)",

@@ -113,6 +113,8 @@ struct flow_gate {
 	 * client at each edge while every flow is stopped (so exactly the
 	 * window's datagrams); written by that client only */
 	int read_udp;		/* set before the fork */
+	int read_icmp;		/* icmp: Icmp InEchoReps instead (the
+				   count in udp_open, udp_in) */
 	int udp_bad;		/* a read failed: no count */
 	uint64_t udp_open;	/* as the window opened */
 	uint64_t udp_in;	/* over the last window */

@@ -432,6 +432,9 @@ int workload_start(struct workload **out, const struct workload_config *c)
 	 * trip when serve answers on this host, the replies alone from
 	 * another) */
 	w->gate->read_udp = !strcmp(w->ops->name, "udp") && !c->echo;
+	/* icmp flows, ping sockets: the echo replies in, one per round trip */
+	w->gate->read_icmp = w->ops->no_responder && w->nflows > 1 && !c->peer;
+	w->gate->read_udp |= w->gate->read_icmp;
 
 	memset(&tc, 0, sizeof(tc));
 	if (changes_system(c) && saved_state_lock(&w->lock, c->no_wait) < 0)
@@ -449,6 +452,7 @@ int workload_start(struct workload **out, const struct workload_config *c)
 				strerror(-ret));
 	}
 	w->local_responder = tc.local_responder && !w->ops->no_responder;
+	tc.own_replies = w->nflows > 1;
 	for (i = 0; i < w->nflows; i++) {
 		struct flow *f = &w->flows[i];
 
@@ -599,6 +603,7 @@ static void copy_result(struct workload *w, struct workload_result *res)
 	res->nflows = w->nflows;
 	res->udp_in_valid = w->gate->read_udp && !w->gate->udp_bad;
 	res->udp_in = w->gate->udp_in;
+	res->icmp_in = w->gate->read_icmp;
 	for (i = 0; i < w->nflows; i++) {
 		const struct flow *f = &w->flows[i];
 		const struct shared *sh = f->sh;

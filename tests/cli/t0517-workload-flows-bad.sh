@@ -12,7 +12,6 @@ refused() {
 refused 64 "invalid --flows '0': must be between 1 and 64" record --flows 0
 refused 64 "invalid --flows '65': must be between 1 and 64" record --flows 65
 refused 64 "invalid --flows 'two'" record --flows two
-refused 2 "--flows is not implemented for icmp" record --flows 2 --transport icmp
 refused 2 "--burst needs a transport that pipelines requests (udp or tcp), not 'pipe'" \
 	record --flows 2 --burst 2 --transport pipe
 refused 2 "--flows and -n exclude each other" record --flows 2 -n 100
