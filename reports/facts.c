@@ -275,7 +275,12 @@ static size_t role_cpus_text(const struct run_facts *f, int server, char *buf,
 		if (i == f->nflows)
 			break;
 	}
-	if (f->nflows <= 8 || period == f->nflows)
+	/* unpinned everywhere (the client, on a serve's side): once */
+	if (period == 1 && flow_cpu(f, 0, server) < 0) {
+		n = (size_t)snprintf(buf, len, "any");
+		return n < len ? n : len - 1;
+	}
+	if (f->nflows <= 8)
 		period = f->nflows;
 	for (i = 0; i < period && n < len; i++) {
 		int cpu = flow_cpu(f, i, server);

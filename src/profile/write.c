@@ -513,7 +513,8 @@ json_t *profile_to_json(const struct profile *p)
 static int signed_key(const char *key)
 {
 	static const char *const keys[] = { "cpu", "pid", "client_cpu",
-					    "server_cpu", "stack_nodes" };
+					    "server_cpu", "flow_cpus",
+					    "stack_nodes" };
 	size_t i;
 
 	for (i = 0; key && i < sizeof(keys) / sizeof(keys[0]); i++)

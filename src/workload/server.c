@@ -210,12 +210,9 @@ static void serve_one(struct serve_client *cp, struct control_setup *sp,
 
 	if (serve_flows_start(&f, &c, &setup, o->max_flows, &o->addr, peer) < 0)
 		goto out;
-	if (setup.profile && f.n > 1)
-		snprintf(why, sizeof(why), "perpkt serve records its side of one "
-			 "flow, not yet of %d", f.n);
-	else if (setup.profile &&
-		 o->recorder->open(&rec, &setup, f.kernel ? 0 : f.pid[0], why,
-				   sizeof(why)) < 0 && !o->quiet)
+	if (setup.profile &&
+	    o->recorder->open(&rec, &setup, f.pid, f.n, why, sizeof(why)) < 0 &&
+	    !o->quiet)
 		warning("serve: not recording this side: %s", why);
 	setup_answer(out, sizeof(out), &f, &setup, rec, why);
 	if (reply(&c, out) < 0)

@@ -30,7 +30,7 @@ struct serve_recording;
  * NULL. */
 struct serve_recorder {
 	int (*open)(struct serve_recording **out, const struct control_setup *rq,
-		    pid_t responder, char *why, size_t whylen);
+		    const pid_t *responders, int n, char *why, size_t whylen);
 	int (*start)(struct serve_recording *r, uint64_t answered);
 	int (*stop)(struct serve_recording *r, uint64_t answered);
 	void (*drain)(struct serve_recording *r);

@@ -44,7 +44,7 @@ sum() { tr ',' '\n' | awk '{ s += $1 } END { print s + 0 }'; }
 
 f=$TMP/u2.json
 peer 0 ip netns exec $NS "$PERPKT" record -q --flows 2 --client-cpu 0-1 --server-cpu 1,0 \
-	--no-remote -w 0.2 -d 0.5 $PEER -o "$f"
+	-w 0.2 -d 0.5 $PEER -o "$f"
 rts=$(jq .workload.round_trips "$f")
 dgrams=$(cond_num "$f" workload.udp_datagrams_in)
 flows=$(by_flow "$f")
@@ -85,6 +85,16 @@ echo "$resp" | grep -qE '^2 responders .*messages answered by flow [1-9][0-9]*,[
 answered=$(echo "$resp" | sed 's/.*answered by flow //' | sum)
 awk -v a="$answered" -v r="$rts" 'BEGIN { exit !(a > 0.9 * r && a < 1.5 * r) }' ||
 	fail "serve answered $answered messages for $rts round trips"
+
+# serve recorded its side (it runs as root here, so it may sample): both responders' CPUs, their time summed
+jq -e '.remote.counters.cpus == [1, 0] and .remote.workload.flow_cpus == [[-1, 1], [-1, 0]] and
+	([.remote.workload.tasks[] | select(.role == "responder") | .cpu_ns] | length == 1 and .[0] > 0) and
+	([.remote.samples[] | select(.role == "responder")] | length > 0) and
+	.remote.workload.round_trips > .workload.round_trips * 0.9 and
+	.remote.workload.round_trips < .workload.round_trips * 1.5' "$f" >/dev/null ||
+	fail "serve's side: $(jq -c '.remote | {rt: .workload.round_trips, cpus: .counters.cpus, flows: .workload.flow_cpus, tasks: .workload.tasks}' "$f" | head -c 600)"
+grep -q "^CPUs: 2 flows: client any responder 1,0; sampled" <("$PERPKT" report -i "$f" --side remote) ||
+	fail "the remote side's CPUs line: $("$PERPKT" report -i "$f" --side remote | grep -A1 '^CPUs')"
 
 # more flows than serve answers: refused by serve, in words, no profile
 peer 2 ip netns exec $NS "$PERPKT" record -q --flows 5 --client-cpu 0-1 -w 0.1 -d 0.2 $PEER \
