@@ -57,10 +57,6 @@ int workload_check_flows(const struct workload_config *c, const char *name)
 			     WORKLOAD_FLOWS_MAX);
 	if (c->nflows <= 1)
 		return 0;
-	if (c->echo)
-		return error("--flows is not implemented with --echo yet: one "
-			     "flow to an echo service; --peer with perpkt serve "
-			     "there answers N flows");
 	if (c->count)
 		return error("--flows and -n exclude each other: give the "
 			     "window's length with -d");

@@ -5,15 +5,17 @@
 # (loopback), so its Udp InDatagrams over the window, read while every
 # flow is stopped at its edge, is two per round trip of all flows
 # together. More flows than serve's --max-flows are refused by serve,
-# which goes on serving; a flow whose responder dies is named.
+# which goes on serving; a flow whose responder dies is named; an echo
+# service (socat) answers flows too.
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for a network namespace"
 command -v ip >/dev/null || skip "needs ip (iproute2)"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 NS=perpkt-test-$$-p
-SERVE=
-trap '[ -n "$SERVE" ] && kill $SERVE 2>/dev/null; ip netns del $NS 2>/dev/null; rm -rf "$TMP"' EXIT
+SERVE= SOCAT=
+trap '[ -n "$SERVE" ] && kill $SERVE 2>/dev/null; [ -n "$SOCAT" ] && kill $SOCAT 2>/dev/null
+	ip netns del $NS 2>/dev/null; rm -rf "$TMP"' EXIT
 ip netns add $NS && ip -n $NS link set lo up || fail "cannot make a test namespace"
 in_ns() { ip netns exec $NS "$@"; }
 # peer CODE CMD...: expect_exit, but a skip when serve or its client
@@ -136,4 +138,20 @@ rc=0; wait $pid || rc=$?
 grep -qE 'flow [01] \(port [0-9]+, client CPU [01], responder CPU [01]\): workload client failed' \
 	"$TMP/err" || fail "the failed flow is not named: $(grep perpkt: "$TMP/err" | tail -3)"
 alive "$SERVE" || fail "serve ended when a responder died"
+
+# an echo service answers N flows too, each its own connection
+if command -v socat >/dev/null; then
+	ip netns exec $NS socat TCP4-LISTEN:7019,bind=127.0.0.1,reuseaddr,fork EXEC:cat 2>/dev/null &
+	SOCAT=$!
+	wait_port $NS 127.0.0.1 7019
+	expect_exit 0 in_ns "$PERPKT" record -q --transport tcp --echo 127.0.0.1:7019 --flows 2 \
+		--client-cpu 0-1 -w 0.1 -d 0.3 -o "$TMP/echo.json"
+	flows=$(by_flow "$TMP/echo.json") rts=$(jq .workload.round_trips "$TMP/echo.json")
+	echo "tcp --echo --flows 2: $rts round trips ($flows)"
+	[ "$(echo "$flows" | tr ',' '\n' | grep -c '^[1-9][0-9]*$')" = 2 ] &&
+	[ "$(echo "$flows" | sum)" = "$rts" ] || fail "echo: round trips by flow '$flows' for $rts"
+	kill $SOCAT; SOCAT=
+else
+	echo "socat not installed: --echo --flows not tested" >&2
+fi
 echo ok
