@@ -43,11 +43,10 @@ struct serve_flows {
 };
 /* The setup's responders (at most max_flows of them) listening and
  * blocked in their first receive; icmp: none, setup->cpu set to -1.
- * -1 after answering the client why not (serve_flows_stop then). */
-int serve_flows_start(struct serve_flows *f, struct serve_client *c,
-		      struct control_setup *setup, int max_flows,
-		      const struct sockaddr_in *bind_addr,
-		      const struct sockaddr_in *peer);
+ * -1 with the reason for the client in err (serve_flows_stop then). */
+int serve_flows_start(struct serve_flows *f, struct control_setup *setup,
+		      int max_flows, const struct sockaddr_in *bind_addr,
+		      const struct sockaddr_in *peer, char *err, size_t errlen);
 /* Messages answered so far by all: the responders' counts (each kept
  * in seen[], so the stop's answer adds up to this read), or the
  * kernel's echo replies. */

@@ -104,14 +104,13 @@ static int wait_responders_blocked(const struct serve_flows *f)
 }
 
 /* One flow's responder: its socket on a port of its own, its process. */
-static int start_one(struct serve_flows *f, int i, struct serve_client *c,
+static int start_one(struct serve_flows *f, int i,
 		     const struct control_setup *setup,
 		     const struct sockaddr_in *bind_addr,
-		     const struct sockaddr_in *peer)
+		     const struct sockaddr_in *peer, char *err, size_t errlen)
 {
 	const struct transport_ops *ops = transport_find(setup->transport);
 	struct transport_config tc;
-	char msg[160];
 
 	memset(&tc, 0, sizeof(tc));
 	tc.size = setup->size;
@@ -123,27 +122,24 @@ static int start_one(struct serve_flows *f, int i, struct serve_client *c,
 	tc.token = f->token;
 	f->cpu[i] = setup->flow_cpu[i];
 	if (ops->create(&f->t[i], &tc) < 0) {
-		snprintf(msg, sizeof(msg), "cannot create flow %d's responder socket", i);
-		serve_reply_error(c, msg);
+		snprintf(err, errlen, "cannot create flow %d's responder socket", i);
 		return -1;
 	}
 	f->pid[i] = fork_responder(f->t[i], f->cpu[i]);
 	if (f->pid[i] < 0) {
-		snprintf(msg, sizeof(msg), "cannot fork flow %d's responder", i);
-		serve_reply_error(c, msg);
+		snprintf(err, errlen, "cannot fork flow %d's responder", i);
 		return -1;
 	}
 	f->t[i]->ops->release_responder(f->t[i]);
 	return 0;
 }
 
-int serve_flows_start(struct serve_flows *f, struct serve_client *c,
-		      struct control_setup *setup, int max_flows,
-		      const struct sockaddr_in *bind_addr,
-		      const struct sockaddr_in *peer)
+int serve_flows_start(struct serve_flows *f, struct control_setup *setup,
+		      int max_flows, const struct sockaddr_in *bind_addr,
+		      const struct sockaddr_in *peer, char *err, size_t errlen)
 {
 	const struct transport_ops *ops = transport_find(setup->transport);
-	char msg[200];
+	char name[64];
 	uint64_t n;
 	int i;
 
@@ -151,32 +147,31 @@ int serve_flows_start(struct serve_flows *f, struct serve_client *c,
 	f->kernel = ops->no_responder;
 	if (setup->flows > max_flows) {
 		/* each flow is a process and a socket here: capped */
-		snprintf(msg, sizeof(msg), "%d flows asked: this perpkt serve "
+		snprintf(err, errlen, "%d flows asked: this perpkt serve "
 			 "answers at most %d (its --max-flows)", setup->flows,
 			 max_flows);
-		serve_reply_error(c, msg);
 		return -1;
 	}
 	if (f->kernel) {
 		/* no process to pin: the echo is answered in the softirq of
 		 * whichever CPU took the packet */
 		if (setup->flows > 1) {
-			serve_reply_error(c, "icmp is answered by this host's "
-					  "kernel: one flow only");
+			snprintf(err, errlen, "icmp is answered by this host's "
+				 "kernel: one flow only");
 			return -1;
 		}
 		setup->cpu = setup->flow_cpu[0] = -1;
 		if (echo_replies(&n) < 0) {
-			serve_reply_error(c, "cannot read the Icmp counters of /proc/net/snmp here");
+			snprintf(err, errlen, "cannot read the Icmp counters of "
+				 "/proc/net/snmp here");
 			return -1;
 		}
 		return 0;
 	}
 	for (i = 0; i < setup->flows; i++)
 		if (setup->flow_cpu[i] >= 0 && cpu_check_usable(setup->flow_cpu[i]) < 0) {
-			snprintf(msg, sizeof(msg), "cpu %d is not usable here",
+			snprintf(err, errlen, "cpu %d is not usable here",
 				 setup->flow_cpu[i]);
-			serve_reply_error(c, msg);
 			return -1;
 		}
 	/* each responder counts what it answers where this process reads
@@ -185,7 +180,7 @@ int serve_flows_start(struct serve_flows *f, struct serve_client *c,
 			   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (f->answered == MAP_FAILED) {
 		f->answered = NULL;
-		serve_reply_error(c, "cannot map the responders' counters");
+		snprintf(err, errlen, "cannot map the responders' counters");
 		return -1;
 	}
 	/* tcp and udp: a per-run secret as well, the client's first bytes
@@ -196,16 +191,13 @@ int serve_flows_start(struct serve_flows *f, struct serve_client *c,
 		f->token = (f->token >> 2) | 1;
 	f->n = setup->flows;
 	for (i = 0; i < f->n; i++)
-		if (start_one(f, i, c, setup, bind_addr, peer) < 0)
+		if (start_one(f, i, setup, bind_addr, peer, err, errlen) < 0)
 			return -1;
 	i = wait_responders_blocked(f);
 	if (i >= 0) {
-		char name[64];
-
-		snprintf(msg, sizeof(msg), "%s was not waiting for messages "
+		snprintf(err, errlen, "%s was not waiting for messages "
 			 "within %d ms: this host is too loaded to pin it",
 			 flow_name(f, i, name, sizeof(name)), CONTROL_RESPONDERS_MS);
-		serve_reply_error(c, msg);
 		return -1;
 	}
 	return 0;

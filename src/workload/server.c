@@ -199,7 +199,7 @@ static void serve_one(struct serve_client *cp, struct control_setup *sp,
 		      int lfd, const struct serve_config *o,
 		      const struct sockaddr_in *peer)
 {
-	char line[CONTROL_LINE_MAX + 1], err[160], out[CONTROL_LINE_MAX],
+	char line[CONTROL_LINE_MAX + 1], err[200], out[CONTROL_LINE_MAX],
 	     why[200] = "", ports[CONTROL_FLOWS_MAX * 6 + 1];
 	struct serve_client c = *cp;
 	struct control_setup setup = *sp;
@@ -208,8 +208,13 @@ static void serve_one(struct serve_client *cp, struct control_setup *sp,
 	struct serve_recording *rec = NULL;
 	int started = 0, in_window = 0, limit, r;
 
-	if (serve_flows_start(&f, &c, &setup, o->max_flows, &o->addr, peer) < 0)
+	if (serve_flows_start(&f, &setup, o->max_flows, &o->addr, peer, err,
+			      sizeof(err)) < 0) {
+		if (!o->quiet)
+			warning("serve: refused the setup of %s: %s", c.who, err);
+		serve_reply_error(&c, err);
 		goto out;
+	}
 	if (setup.profile &&
 	    o->recorder->open(&rec, &setup, f.pid, f.n, why, sizeof(why)) < 0 &&
 	    !o->quiet)

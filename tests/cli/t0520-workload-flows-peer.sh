@@ -105,6 +105,8 @@ grep -qF "refused the setup: 5 flows asked: this perpkt serve answers at most 4 
 	"$TMP/err" || fail "--flows 5: $(cat "$TMP/err")"
 [ ! -e "$TMP/five.json" ] || fail "a refused run wrote a profile"
 alive "$SERVE" || fail "serve ended after a refused setup"
+grep -q "serve: refused the setup of user .* from 127.0.0.1, authenticated .*: 5 flows asked" \
+	"$TMP/serve.err" || fail "serve does not say whom it refused: $(tail -2 "$TMP/serve.err")"
 
 # tcp: three flows, serve still serving after the refusal
 peer 0 ip netns exec $NS "$PERPKT" record -q --transport tcp --flows 3 --client-cpu 0-1 \
