@@ -214,6 +214,8 @@ int run_facts_fill(struct run_facts *f, const struct profile *p)
 	f->message_size = p->message_size;
 	f->client_cpu = p->client_cpu;
 	f->server_cpu = p->server_cpu;
+	f->flow_cpus = p->nflow_cpus > 1 ? p->flow_cpus : NULL;
+	f->nflows = p->nflow_cpus > 1 ? p->nflow_cpus : 0;
 	fill_unit(&f->unit, p);
 	f->round_trips = p->round_trips;
 	f->window_ns = p->window_ns;
@@ -250,6 +252,66 @@ int run_facts_fill(struct run_facts *f, const struct profile *p)
 	f->timer_irqs = timer_irqs(p);
 	fill_irqs(f, p);
 	return 0;
+}
+
+/* Flow i's CPU of one role: the client's (server 0) or the responder's */
+static int flow_cpu(const struct run_facts *f, size_t i, int server)
+{
+	return server ? f->flow_cpus[i].server : f->flow_cpus[i].client;
+}
+
+/* One role's CPUs of every flow, "0,1,0,1" ("any" for -1); over 8
+ * flows a round robin is given once, "0,1 (round robin)", one CPU for
+ * all "1 (all)" */
+static size_t role_cpus_text(const struct run_facts *f, int server, char *buf,
+			     size_t len)
+{
+	size_t period, i, n = 0;
+
+	for (period = 1; period < f->nflows; period++) {
+		for (i = period; i < f->nflows; i++)
+			if (flow_cpu(f, i, server) != flow_cpu(f, i % period, server))
+				break;
+		if (i == f->nflows)
+			break;
+	}
+	/* unpinned everywhere (the client, on a serve's side): once */
+	if (period == 1 && flow_cpu(f, 0, server) < 0) {
+		n = (size_t)snprintf(buf, len, "any");
+		return n < len ? n : len - 1;
+	}
+	if (f->nflows <= 8)
+		period = f->nflows;
+	for (i = 0; i < period && n < len; i++) {
+		int cpu = flow_cpu(f, i, server);
+
+		n += (size_t)(cpu < 0 ? snprintf(buf + n, len - n, "%sany", i ? "," : "") :
+			      snprintf(buf + n, len - n, "%s%d", i ? "," : "", cpu));
+	}
+	if (period < f->nflows && period > 1 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " (round robin)");
+	else if (period < f->nflows && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " (all)");
+	return n < len ? n : len - 1;
+}
+
+void run_facts_flow_cpus_text(const struct run_facts *f, char *buf, size_t len)
+{
+	size_t n;
+
+	buf[0] = '\0';
+	if (f->nflows <= 1 || len < 2)
+		return;
+	n = (size_t)snprintf(buf, len, "%zu flows: client ", f->nflows);
+	if (n >= len)
+		return;
+	n += role_cpus_text(f, 0, buf + n, len - n);
+	if (n + 1 >= len)
+		return;
+	n += (size_t)snprintf(buf + n, len - n, " responder ");
+	if (n + 1 >= len)
+		return;
+	role_cpus_text(f, 1, buf + n, len - n);
 }
 
 double run_facts_observer(const struct run_facts *f, double *sampled,

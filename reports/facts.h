@@ -66,6 +66,10 @@ struct run_facts {
 	const char *transport, *network;
 	uint32_t message_size;
 	int client_cpu, server_cpu;    /* -1: not pinned */
+	/* --flows: each flow's pair (client_cpu, server_cpu are flow 0's);
+	 * NULL with one flow */
+	const struct profile_flow_cpus *flow_cpus;
+	size_t nflows;
 	struct run_unit unit;
 	uint64_t round_trips;     /* in the window, counted in `unit` */
 	uint64_t window_ns;
@@ -133,6 +137,12 @@ double run_facts_softirqs(const struct run_facts *f);
  */
 double run_facts_observer(const struct run_facts *f, double *sampled,
 			  double *unsampled, const char **basis);
+
+/* With --flows, every flow's CPUs in a line for the CPUs fact: "4
+ * flows: client 0,1,0,1 responder 1,0,1,0" (over 8 flows a repeating
+ * list once: "16 flows: client 0,1,2,3 (round robin) responder 1
+ * (all)"); "" with one flow. */
+void run_facts_flow_cpus_text(const struct run_facts *f, char *buf, size_t len);
 
 /* f from p; -1 after printing why (more than RUN_MAX_EVENTS events). */
 int run_facts_fill(struct run_facts *f, const struct profile *p);

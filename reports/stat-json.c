@@ -183,13 +183,15 @@ int stat_json(FILE *f, const void *model, const struct render_options *o)
 	set(root, "mode", json_string(run->mode ? run->mode : "unknown"), &bad);
 	set(root, "kernel", json_pack("{s:s*}", "release", run->kernel_release),
 	    &bad);
-	set(root, "workload", json_pack("{s:s*, s:s*, s:I, s:i, s:i}",
+	set(root, "workload", json_pack("{s:s*, s:s*, s:I, s:i, s:i, s:o}",
 					"transport", run->transport,
 					"network", run->network,
 					"message_size",
 					(json_int_t)run->message_size,
 					"client_cpu", run->client_cpu,
-					"server_cpu", run->server_cpu), &bad);
+					"server_cpu", run->server_cpu,
+					"flow_cpus", render_json_flow_cpus(
+						run->flow_cpus, run->nflows)), &bad);
 	set(root, "cpus_counted", counted, &bad);
 	set(root, "round_trips", json_integer((json_int_t)run->round_trips), &bad);
 	set(root, "window_ns", json_integer((json_int_t)run->window_ns), &bad);

@@ -141,7 +141,7 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 {
 	const struct stat_model *m = model;
 	const struct run_facts *run = &m->run;
-	char per[24], busy[24];
+	char per[24], busy[24], flows[512];
 	const char *basis;
 	double ls, lu, rel;
 	int i, e;
@@ -157,8 +157,12 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 			run->transport ? run->transport : "?",
 			run->network ? run->network : "?", run->message_size);
 	fprintf(f, "kernel: %s\n", run->kernel_release ? run->kernel_release : "?");
-	fprintf(f, "CPUs: client %d, server %d; counted on", run->client_cpu,
-		run->server_cpu);
+	run_facts_flow_cpus_text(run, flows, sizeof(flows));
+	if (flows[0])
+		fprintf(f, "CPUs: %s; counted on", flows);
+	else
+		fprintf(f, "CPUs: client %d, server %d; counted on",
+			run->client_cpu, run->server_cpu);
 	for (i = 0; i < (int)run->ncpus_sampled; i++)
 		fprintf(f, " %d", run->cpus[i]);
 	if (run->latency.count)

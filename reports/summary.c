@@ -183,7 +183,7 @@ static void put_facts(struct summary *s, const struct model *m)
 {
 	const struct run_facts *run = &m->run;
 	const struct latency_summary *l = &run->latency;
-	char cc[16], sc[16], list[256] = "", when[96], units[48];
+	char cc[16], sc[16], list[256] = "", when[96], units[48], flows[512];
 	const char *rel = cache_relation(m);
 	uint64_t lost = 0, thr = 0;
 	size_t i, len = 0;
@@ -199,8 +199,12 @@ static void put_facts(struct summary *s, const struct model *m)
 	for (i = 0; i < run->ncpus_sampled && len < sizeof(list) - 16; i++)
 		len += snprintf(list + len, sizeof(list) - len, "%s%d",
 				i ? "," : "", run->cpus[i]);
+	run_facts_flow_cpus_text(run, flows, sizeof(flows));
 	if (run->workload_command)
 		FACT(s, "CPUs", "workload where its affinity lets it run; sampled %s of %d%s%s",
+		     len ? list : "none", run->ncpus, rel ? "; " : "", rel ? rel : "");
+	else if (flows[0])
+		FACT(s, "CPUs", "%s; sampled %s of %d%s%s", flows,
 		     len ? list : "none", run->ncpus, rel ? "; " : "", rel ? rel : "");
 	else
 		FACT(s, "CPUs", "client %s, responder %s%s; sampled %s of %d%s%s",

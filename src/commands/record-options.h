@@ -37,7 +37,8 @@
 "      --client-cpu LIST  CPU of the client (default: last online CPU);\n" \
 "                         with --flows a list (e.g. 0-3), round robin\n" \
 "      --server-cpu LIST  CPU of the responder (default: the client's);\n" \
-"                         with --flows a list, round robin\n" \
+"                         with --flows a list, round robin (with --peer\n" \
+"                         CPUs there: serve answers each flow)\n" \
 "      --placement REL    same, smt, shared-cache, cross-cache or\n" \
 "                         cross-socket: CPUs chosen from the topology;\n" \
 "                         with --flows each flow's responder so to its\n" \

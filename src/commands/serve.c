@@ -35,6 +35,9 @@ static const char serve_usage[] =
 "                         for record's peer-key option\n"
 "  -1, --once             exit after one authenticated client (one\n"
 "                         without the key does not end it)\n"
+"      --max-flows N      answer at most N flows of one client (each a\n"
+"                         responder process and port of its own;\n"
+"                         default 16, at most 64)\n"
 "\n"
 "A client proves it holds the key (a challenge and a mac on every\n"
 "message; the key never crosses the wire) before it gets anything: a\n"
@@ -51,10 +54,13 @@ static const char serve_usage[] =
 VERBOSITY_HELP
 "  -h, --help             show this help\n";
 
+enum { OPT_MAX_FLOWS = 256 };
+
 struct serve_options {
 	const char *bind;
 	const char *key;
 	uint16_t port;
+	int max_flows;
 	int once, quiet, help;
 };
 
@@ -65,6 +71,7 @@ static int parse_args(int argc, char **argv, struct serve_options *o)
 		{ "port", required_argument, NULL, 'p' },
 		{ "key", required_argument, NULL, 'k' },
 		{ "once", no_argument, NULL, '1' },
+		{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
 		VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -89,6 +96,11 @@ static int parse_args(int argc, char **argv, struct serve_options *o)
 		case '1':
 			o->once = 1;
 			break;
+		case OPT_MAX_FLOWS:
+			if (parse_u64(optarg, "--max-flows", 1, CONTROL_FLOWS_MAX, &v))
+				return -1;
+			o->max_flows = (int)v;
+			break;
 		case 'q':
 			o->quiet = 1;
 			parse_verbosity(c);
@@ -110,7 +122,8 @@ static int parse_args(int argc, char **argv, struct serve_options *o)
 
 int cmd_serve(int argc, char **argv)
 {
-	struct serve_options o = { .bind = "127.0.0.1", .port = CONTROL_DEFAULT_PORT };
+	struct serve_options o = { .bind = "127.0.0.1", .port = CONTROL_DEFAULT_PORT,
+				   .max_flows = SERVE_DEFAULT_MAX_FLOWS };
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	struct control_auth key;
 	struct serve_config cfg;
@@ -147,7 +160,7 @@ int cmd_serve(int argc, char **argv)
 		     keypath);
 	cfg = (struct serve_config){ .bind = o.bind, .addr = addr, .key = &key,
 				     .recorder = &serve_recording_ops,
-				     .once = o.once, .quiet = o.quiet };
+				     .max_flows = o.max_flows, .once = o.once, .quiet = o.quiet };
 	code = serve_run(&cfg);
 	sodium_memzero(&key, sizeof(key));
 	return code;

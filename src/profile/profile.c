@@ -270,6 +270,7 @@ void profile_free(struct profile *p)
 	free(p->hostname);
 	free(p->cpu_model);
 	free(p->transport);
+	free(p->flow_cpus);
 	free(p->network);
 	free(p->mode);
 	free(p->fallback_reason);

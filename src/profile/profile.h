@@ -252,6 +252,11 @@ struct profile {
 	char *network;        /* "loopback" */
 	uint32_t message_size;
 	int client_cpu, server_cpu;
+	/* --flows: flow i's client and responder CPU (with --peer the
+	 * responder's there; -1: not pinned), flow 0's as above; NULL and
+	 * 0 with one flow */
+	struct profile_flow_cpus { int client, server; } *flow_cpus;
+	size_t nflow_cpus;
 	double warmup_s;
 	uint64_t round_trips; /* inside the window the counters were enabled */
 	uint64_t window_ns;   /* length of that window */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,36 @@ static void read_unit(struct reader *r, json_t *o, struct profile *p)
 		reader_bad(r, "field 'unit.name' must be a short noun");
 }
 
+/* --flows: a [client, responder] pair of CPUs per flow (optional) */
+static void read_flow_cpus(struct reader *r, json_t *a, struct profile *p)
+{
+	size_t i, n = a ? json_array_size(a) : 0;
+
+	if (!n || r->failed)
+		return;
+	p->flow_cpus = calloc(n, sizeof(*p->flow_cpus));
+	if (!p->flow_cpus) {
+		reader_bad(r, "out of memory for field 'workload.flow_cpus'");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		json_t *e = json_array_get(a, i);
+		json_t *c = json_array_get(e, 0), *s = json_array_get(e, 1);
+
+		if (!json_is_array(e) || json_array_size(e) != 2 ||
+		    !json_is_integer(c) || !json_is_integer(s) ||
+		    json_integer_value(c) < -1 || json_integer_value(c) > INT_MAX ||
+		    json_integer_value(s) < -1 || json_integer_value(s) > INT_MAX) {
+			reader_bad(r, "field 'workload.flow_cpus' must hold pairs "
+				   "of CPU numbers");
+			return;
+		}
+		p->flow_cpus[i].client = (int)json_integer_value(c);
+		p->flow_cpus[i].server = (int)json_integer_value(s);
+	}
+	p->nflow_cpus = n;
+}
+
 static void read_workload(struct reader *r, json_t *o, struct profile *p)
 {
 	json_t *res;
@@ -152,6 +183,7 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 	read_unit(r, json_object_get(o, "unit"), p);
 	p->workload_command = reader_str(r, o, "workload_command", 0);
 	read_tasks(r, reader_array_opt(r, o, "tasks"), p);
+	read_flow_cpus(r, reader_array_opt(r, o, "flow_cpus"), p);
 	read_repeats(r, reader_array_opt(r, o, "repeats"), p);
 	read_histogram(r, reader_array_opt(r, o, "latency_histogram"), p);
 	res = json_object_get(o, "latency_histogram_resolution");

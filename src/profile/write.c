@@ -324,6 +324,18 @@ static json_t *clock_to_json(const struct profile *p)
 			 "source", str_or_null(p->clock_source));
 }
 
+/* --flows: [[client, responder], ...] a pair of CPUs per flow */
+static json_t *flow_cpus_to_json(const struct profile *p)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < p->nflow_cpus; i++)
+		json_array_append_new(a, json_pack("[i, i]", p->flow_cpus[i].client,
+						   p->flow_cpus[i].server));
+	return a;
+}
+
 /* The document but for its long arrays (profile_doc's parts). */
 static json_t *head_to_json(const struct profile *p)
 {
@@ -396,6 +408,9 @@ static json_t *head_to_json(const struct profile *p)
 			"{s:I, s:I, s:I}", "asked_window_ns", (json_int_t)p->asked_window_ns,
 			"asked_ns", (json_int_t)p->asked_ns,
 			"wall_ns", (json_int_t)p->wall_ns));
+	if (root && p->nflow_cpus)
+		json_object_set_new(json_object_get(root, "workload"), "flow_cpus",
+				    flow_cpus_to_json(p));
 	/* record --peer: the responder's side, a whole profile of its own */
 	if (root && p->remote &&
 	    json_object_set_new(root, "remote", profile_to_json(p->remote))) {
@@ -501,7 +516,8 @@ json_t *profile_to_json(const struct profile *p)
 static int signed_key(const char *key)
 {
 	static const char *const keys[] = { "cpu", "pid", "client_cpu",
-					    "server_cpu", "stack_nodes" };
+					    "server_cpu", "flow_cpus",
+					    "stack_nodes" };
 	size_t i;
 
 	for (i = 0; key && i < sizeof(keys) / sizeof(keys[0]); i++)

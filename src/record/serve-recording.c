@@ -40,7 +40,10 @@ struct serve_recording {
 	int nev;
 	int cpus[MAX_CPUS];
 	int ncpus;
-	pid_t responder;
+	/* the responders, one per flow (none over icmp), and as many 0
+	 * clients (none on this side) for the flows' calls */
+	pid_t responders[CONTROL_FLOWS_MAX], clients[CONTROL_FLOWS_MAX];
+	int nresponders;
 	struct sampler *s;
 	struct profile p;        /* events chosen, missing ones */
 	struct procstat first, last, at_start;
@@ -86,11 +89,16 @@ static int choose_cpus(struct serve_recording *r, char *why, size_t whylen)
 			}
 		return 0;
 	}
-	/* marks: the QEMU plugin counts every vCPU; so do these */
-	if (r->rq.cpu >= 0 && !r->rq.cpus[0] && !r->rq.marks) {
-		r->cpus[0] = r->rq.cpu;
-		r->ncpus = 1;
-		return 0;
+	/* marks: the QEMU plugin counts every vCPU; so do these. With
+	 * --flows every responder's CPU, unless one is not pinned */
+	if (!r->rq.cpus[0] && !r->rq.marks) {
+		int i;
+
+		for (i = 0, r->ncpus = 0; i < r->rq.flows && r->rq.flow_cpu[i] >= 0; i++)
+			if (!cpu_list_has(r->cpus, r->ncpus, r->rq.flow_cpu[i]))
+				r->cpus[r->ncpus++] = r->rq.flow_cpu[i];
+		if (i == r->rq.flows && r->ncpus)
+			return 0;
 	}
 	/* an unpinned responder may run anywhere */
 	memcpy(r->cpus, online, sizeof(int) * (size_t)n);
@@ -115,8 +123,8 @@ static int may_sample(int cpu, char *why, size_t whylen)
 }
 
 int serve_recording_open(struct serve_recording **out,
-			 const struct control_setup *rq, pid_t responder,
-			 char *why, size_t whylen)
+			 const struct control_setup *rq, const pid_t *responders,
+			 int n, char *why, size_t whylen)
 {
 	struct serve_recording *r = calloc(1, sizeof(*r));
 	struct sampler_config cfg;
@@ -128,7 +136,11 @@ int serve_recording_open(struct serve_recording **out,
 		return -1;
 	}
 	r->rq = *rq;
-	r->responder = responder;
+	if (r->rq.flows < 1)
+		r->rq.flows = 1, r->rq.flow_cpu[0] = r->rq.cpu;
+	for (r->nresponders = 0; r->nresponders < n &&
+	     r->nresponders < CONTROL_FLOWS_MAX; r->nresponders++)
+		r->responders[r->nresponders] = responders[r->nresponders];
 	r->smp.events = rq->events[0] ? r->rq.events : RECORD_DEFAULT_EVENTS;
 	r->smp.period = rq->period;
 	r->smp.freq = rq->freq;
@@ -156,7 +168,8 @@ int serve_recording_open(struct serve_recording **out,
 			 f.msg);
 		goto fail;
 	}
-	sampler_set_roles(r->s, 0, responder, getpid());
+	sampler_set_roles(r->s, 0, r->nresponders ? r->responders[0] : 0, getpid());
+	sampler_set_flows(r->s, r->clients, r->responders, r->nresponders);
 	r->prev = calloc((size_t)(r->nev * r->ncpus), sizeof(*r->prev));
 	r->cur = calloc((size_t)(r->nev * r->ncpus), sizeof(*r->cur));
 	r->win = calloc(MAX_WINDOWS, sizeof(*r->win));
@@ -169,6 +182,16 @@ int serve_recording_open(struct serve_recording **out,
 fail:
 	serve_recording_close(r);
 	return -1;
+}
+
+/* /proc's snapshot, with the responders' times summed (none: icmp) */
+static int take(struct serve_recording *r, struct procstat *ps)
+{
+	pid_t none = 0;
+
+	return r->nresponders ?
+	       procstat_take_flows(ps, r->clients, r->responders, r->nresponders) :
+	       procstat_take_flows(ps, &none, &none, 1);
 }
 
 static int edge(struct serve_recording *r, int on)
@@ -186,9 +209,9 @@ int serve_recording_start(struct serve_recording *r, uint64_t answered)
 			     r->documented ? ": the profile was sent" : "");
 	sampler_set_repeat(r->s, (int)r->nwin);
 	procstat_free(&r->at_start);
-	if (procstat_take(&r->at_start, 0, r->responder))
+	if (take(r, &r->at_start))
 		return -1;
-	if (!r->nwin && procstat_take(&r->first, 0, r->responder))
+	if (!r->nwin && take(r, &r->first))
 		return -1;
 	if (edge(r, 1))
 		return -1;
@@ -215,7 +238,7 @@ int serve_recording_stop(struct serve_recording *r, uint64_t answered)
 	r->open = 0;
 	sampler_drain(r->s);
 	procstat_free(&r->last);
-	if (procstat_take(&r->last, 0, r->responder) || sampler_read(r->s, r->cur))
+	if (take(r, &r->last) || sampler_read(r->s, r->cur))
 		return -1;
 	w->responder_cpu_ns = procstat_task_cpu(&r->at_start, &r->last,
 						ROLE_RESPONDER);
@@ -252,6 +275,16 @@ static int fill(struct serve_recording *r, struct profile *p, const char *comman
 	p->message_size = r->rq.size;
 	p->client_cpu = -1;
 	p->server_cpu = r->rq.cpu;
+	if (r->rq.flows > 1) {
+		p->flow_cpus = calloc((size_t)r->rq.flows, sizeof(*p->flow_cpus));
+		if (!p->flow_cpus)
+			return -1;
+		for (k = 0; k < (size_t)r->rq.flows; k++) {
+			p->flow_cpus[k].client = -1;
+			p->flow_cpus[k].server = r->rq.flow_cpu[k];
+		}
+		p->nflow_cpus = (size_t)r->rq.flows;
+	}
 	record_fill_mode(p, r->evs, r->nev);
 	if (procstat_delta(&r->first, &r->last, r->cpus, r->ncpus, p) ||
 	    record_fill_counters(p, r->evs, r->nev, r->s, r->cpus, r->ncpus))

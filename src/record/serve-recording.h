@@ -11,8 +11,8 @@
 
 /*
  * The responder's side of a two-host run: `perpkt serve` samples its
- * own kernel on the responder's CPU (every online CPU when the
- * responder is not pinned) between the client's start and stop, and
+ * own kernel on the responder's CPU (with --flows every responder's;
+ * every online CPU when one is not pinned) between the client's start and stop, and
  * hands the result over as a profile document of its own, divided by
  * the messages its responder answered in those windows. The client
  * stores it as the profile's "remote" side (record/workload-builtin.c).
@@ -27,8 +27,8 @@ struct serve_recording;
  * reason for the client in why (no permission to sample here, no
  * event that can be measured). */
 int serve_recording_open(struct serve_recording **out,
-			 const struct control_setup *rq, pid_t responder,
-			 char *why, size_t whylen);
+			 const struct control_setup *rq, const pid_t *responders,
+			 int n, char *why, size_t whylen);
 /* One window of the client's: counters on at start, off at stop;
  * `answered` is the responder's count of messages at that moment. */
 int serve_recording_start(struct serve_recording *r, uint64_t answered);

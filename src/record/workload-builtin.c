@@ -193,7 +193,7 @@ static void describe(const struct record_workload *base,
 	const struct builtin_request *rq = b->rq;
 	const struct window_request *win = base->window;
 	char events[512] = "", list[256] = "", self[32] = "perpkt not pinned",
-	     span[64];
+	     span[64], cpus[64];
 	size_t len = 0, clen = 0;
 	int e, i;
 
@@ -227,13 +227,17 @@ static void describe(const struct record_workload *base,
 			 win->duration, win->repeat * win->duration);
 	else
 		snprintf(span, sizeof(span), "%g s", win->duration);
-	info("%s ping-pong %s %s, %u-byte messages, client CPU %d, "
-	     "server CPU %d, %s",
+	if (b->nflows > 1)
+		snprintf(cpus, sizeof(cpus), "%d flows", b->nflows);
+	else
+		snprintf(cpus, sizeof(cpus), "client CPU %d, server CPU %d",
+			 b->client, b->server);
+	info("%s ping-pong %s %s, %u-byte messages, %s, %s",
 	     rq->transport ? rq->transport : "udp",
 	     rq->peer ? "with peer" : rq->echo ? "with echo service" : "on",
 	     rq->peer ? rq->peer : rq->echo ? rq->echo :
 	     rq->network ? rq->network : "loopback",
-	     rq->message_size, b->client, b->server, self);
+	     rq->message_size, cpus, self);
 	if (b->nflows > 1) {
 		char fl[512];
 		size_t fn = 0;
@@ -408,6 +412,7 @@ static int close_window(struct record_workload *base, struct profile_repeat *rp)
 	total->udp_in_valid = res->udp_in_valid &&
 			      (b->windows == 0 || total->udp_in_valid);
 	total->udp_in += res->udp_in;
+	total->icmp_in = res->icmp_in;
 	if (b->windows++ == 0)
 		total->unsampled = res->unsampled;
 	return ret;
@@ -517,6 +522,16 @@ static int fill(struct record_workload *base, struct profile *p)
 	p->message_size = rq->message_size;
 	p->client_cpu = b->client;
 	p->server_cpu = b->server;
+	if (b->nflows > 1) {
+		p->flow_cpus = calloc((size_t)b->nflows, sizeof(*p->flow_cpus));
+		if (!p->flow_cpus)
+			return error("out of memory");
+		for (k = 0; k < (size_t)b->nflows; k++) {
+			p->flow_cpus[k].client = b->fclient[k];
+			p->flow_cpus[k].server = b->fserver[k];
+		}
+		p->nflow_cpus = (size_t)b->nflows;
+	}
 	histogram_summary(&res->latency, &p->latency);
 	histogram_summary(&res->unsampled, &p->latency_unsampled);
 	p->hist_sub_buckets = HIST_SUB;

@@ -75,8 +75,9 @@ static void set_counters(struct workload *w, unsigned long req,
 }
 
 /* /proc/net/snmp's Udp InDatagrams (counted as a socket reads one),
- * into a buffer on the stack: nothing allocated in a child. */
-static int read_udp_in(uint64_t *v)
+ * or with icmp its Icmp InEchoReps, into a buffer on the stack: nothing
+ * allocated in a child. */
+static int read_udp_in(const struct flow_gate *g, uint64_t *v)
 {
 	char buf[8192];
 	ssize_t n;
@@ -89,7 +90,8 @@ static int read_udp_in(uint64_t *v)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	return unit_snmp_value(buf, "Udp", "InDatagrams", v);
+	return g->read_icmp ? unit_snmp_value(buf, "Icmp", "InEchoReps", v) :
+			      unit_snmp_value(buf, "Udp", "InDatagrams", v);
 }
 
 /* The counters' edge of a window: on at its start, off at its end; the
@@ -100,7 +102,7 @@ static void counters_edge(struct workload *w, int open)
 	uint64_t v = 0;
 
 	if (open) {
-		if (g->read_udp && read_udp_in(&g->udp_open) < 0)
+		if (g->read_udp && read_udp_in(g, &g->udp_open) < 0)
 			g->udp_bad = 1;
 		set_counters(w, PERF_EVENT_IOC_ENABLE, "enable");
 		if (w->window_marks)
@@ -109,7 +111,7 @@ static void counters_edge(struct workload *w, int open)
 		if (w->window_marks)
 			workload_mark(0);
 		set_counters(w, PERF_EVENT_IOC_DISABLE, "disable");
-		if (g->read_udp && read_udp_in(&v) < 0)
+		if (g->read_udp && read_udp_in(g, &v) < 0)
 			g->udp_bad = 1;
 		g->udp_in = v - g->udp_open;
 	}

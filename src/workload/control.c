@@ -144,6 +144,30 @@ int control_get_word(const char *line, const char *key, char *buf, size_t len)
 	return 0;
 }
 
+int control_get_list(const char *line, const char *key, int64_t *out,
+		     int max, int64_t lo, int64_t hi)
+{
+	const char *v = find_key(line, key);
+	int n = 0;
+
+	if (!v)
+		return -1;
+	for (;;) {
+		char *end;
+		long long x;
+
+		errno = 0;
+		x = strtoll(v, &end, 10);
+		if (errno || end == v || n >= max || x < lo || x > hi ||
+		    (*end && *end != ' ' && *end != ','))
+			return -1;
+		out[n++] = x;
+		if (*end != ',')
+			return n;
+		v = end + 1;
+	}
+}
+
 int control_read_bytes(int fd, char *buf, size_t len, int timeout_ms,
 		       char *err, size_t errlen)
 {
@@ -208,6 +232,44 @@ static int parse_profile_request(const char *line, struct control_setup *out,
 			 sizeof(out->cpus) - 1);
 		return -1;
 	}
+	return 0;
+}
+
+/* record --flows: how many responders, and each one's CPU; without
+ * flows= one, on cpu= */
+static int parse_flows(const char *line, struct control_setup *out,
+		       char *err, size_t errlen)
+{
+	int64_t v, cpus[CONTROL_FLOWS_MAX];
+	int i, n;
+
+	out->flows = 1;
+	out->flow_cpu[0] = out->cpu;
+	if (!find_key(line, "flows")) {
+		if (!find_key(line, "flow_cpus"))
+			return 0;
+		snprintf(err, errlen, "malformed setup: flow_cpus without flows");
+		return -1;
+	}
+	if (control_get(line, "flows", &v) || v < 1 || v > CONTROL_FLOWS_MAX) {
+		snprintf(err, errlen, "malformed setup: flows must be 1 to %d",
+			 CONTROL_FLOWS_MAX);
+		return -1;
+	}
+	out->flows = (int)v;
+	if (!find_key(line, "flow_cpus")) {
+		for (i = 1; i < out->flows; i++)
+			out->flow_cpu[i] = out->cpu;
+		return 0;
+	}
+	n = control_get_list(line, "flow_cpus", cpus, CONTROL_FLOWS_MAX, -1, 65535);
+	if (n != out->flows || cpus[0] != out->cpu) {
+		snprintf(err, errlen, "malformed setup: flow_cpus must name %d "
+			 "CPUs (-1: unpinned), the first cpu=", out->flows);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		out->flow_cpu[i] = (int)cpus[i];
 	return 0;
 }
 
@@ -307,6 +369,8 @@ int control_parse_setup(const char *line, struct control_setup *out,
 		out->warmup_ms = (uint64_t)v;
 	if (!control_get(line, "window_ms", &v) && v > 0)
 		out->window_ms = (uint64_t)v;
+	if (parse_flows(line, out, err, errlen))
+		return -1;
 	return parse_profile_request(line, out, err, errlen);
 }
 

@@ -24,11 +24,16 @@
  *                                        the window's edges as record
  *                                        --window-marks does, for the
  *                                        QEMU plugin: --exact --net nic)
+ *      [flows=N flow_cpus=C0,C1,..]     (record --flows: N responders,
+ *                                        flow i's pinned to Ci; at most
+ *                                        serve's --max-flows)
  *   <- "ok port=40123 [token=T]" [mac]  the responder is listening there
+ *      [flows=N ports=P0,P1,..]          (one port per flow; one token)
  *      [profile=1 | profile=0 why=<the reason, to the end of the line>]
  *   -> "start" [mac]      <- "ok" [mac]  the window opens
  *   -> "stop" [mac]       <- "ok cpu=1 cpu_ns=.. wait_ns=.. switches=..
- *                             answered=.." [mac]
+ *                             answered=.. [flows=N answered_by_flow=..]"
+ *                             [mac] (with flows: all responders' sums)
  *   (start and stop again for each window of record --repeat)
  *   -> "profile" [mac]    <- "ok bytes=N sum=D" [mac] and N bytes:
  *                             serve's own profile of the windows, a JSON
@@ -45,10 +50,20 @@
 
 #define CONTROL_VERSION 2
 #define CONTROL_DEFAULT_PORT 12865
-#define CONTROL_LINE_MAX 512
+/* a setup's or its answer's list of 64 flows fits with the rest */
+#define CONTROL_LINE_MAX 1024
+/* Most flows one setup may ask for (serve may cap it lower). */
+#define CONTROL_FLOWS_MAX 64
 #define CONTROL_TIMEOUT_MS 5000
 /* Beyond the warm-up the client said: forking, the first round trip. */
 #define CONTROL_SETUP_GRACE_MS 10000
+/* serve's start of its responders, each pinned and waiting for its
+ * first message before the setup is answered: moving a process onto a
+ * CPU can take seconds on a loaded host (longest with other flows'
+ * traffic there already, which this wait keeps out) */
+#define CONTROL_RESPONDERS_MS 30000
+/* The client's wait for the setup's answer. */
+#define CONTROL_SETUP_ANSWER_MS (CONTROL_TIMEOUT_MS + CONTROL_RESPONDERS_MS)
 
 struct control_setup {
 	char transport[16];
@@ -71,6 +86,10 @@ struct control_setup {
 	char user[33], host[65];
 	uint64_t warmup_ms;      /* the client's -w: the wait before start */
 	uint64_t window_ms;      /* its -d, 0 when not known (-n) */
+	/* record --flows: responders asked for, 1 without flows=; flow i's
+	 * pinned to flow_cpu[i] (-1: unpinned; flow_cpu[0] is cpu) */
+	int flows;
+	int flow_cpu[CONTROL_FLOWS_MAX];
 };
 /* Most bytes of a profile document on the channel. */
 #define CONTROL_PROFILE_MAX (64u << 20)
@@ -105,6 +124,11 @@ int control_get(const char *line, const char *key, int64_t *out);
 /* The word after " key=" into buf (up to a space); -1 if absent or
  * longer than len - 1. */
 int control_get_word(const char *line, const char *key, char *buf, size_t len);
+/* The comma-separated numbers after " key=" (up to a space) into out,
+ * each lo..hi: how many (1..max), or -1 if absent, empty, longer than
+ * max or out of range. */
+int control_get_list(const char *line, const char *key, int64_t *out,
+		     int max, int64_t lo, int64_t hi);
 /* Exactly len bytes within timeout_ms; -1 with the reason in err. */
 int control_read_bytes(int fd, char *buf, size_t len, int timeout_ms,
 		       char *err, size_t errlen);

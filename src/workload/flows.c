@@ -5,8 +5,11 @@
  */
 #include "workload/workload-priv.h"
 
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "workload/cpu.h"
@@ -28,6 +31,22 @@ const char *workload_flow_name(const struct workload *w, int i, char *buf,
 	return buf;
 }
 
+/* icmp: whether this process may not open a ping socket here (the
+ * clients, forked from it, run here with loopback; veth's namespace is
+ * new, and a new one allows none) */
+static int ping_refused(const struct workload_config *c)
+{
+	int fd;
+
+	if (c->network && !strcmp(c->network, "veth"))
+		return 1;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_ICMP);
+	if (fd < 0)
+		return 1;
+	close(fd);
+	return 0;
+}
+
 /* --flows N: what a run of N ping-pong pairs cannot do */
 int workload_check_flows(const struct workload_config *c, const char *name)
 {
@@ -38,17 +57,19 @@ int workload_check_flows(const struct workload_config *c, const char *name)
 			     WORKLOAD_FLOWS_MAX);
 	if (c->nflows <= 1)
 		return 0;
-	if (c->peer || c->echo)
-		return error("--flows is not implemented with --%s yet: one "
-			     "flow to a remote responder", c->peer ? "peer" : "echo");
 	if (c->count)
 		return error("--flows and -n exclude each other: give the "
 			     "window's length with -d");
-	if (!strcmp(name, "icmp"))
-		return error("--flows is not implemented for icmp: a raw socket "
-			     "(what a new namespace, or a host without "
-			     "ping_group_range, leaves) reads every flow's echo "
-			     "replies; use udp, tcp or pipe");
+	if (!strcmp(name, "icmp") && (c->peer || ping_refused(c)))
+		return error("--flows over icmp needs ping sockets, each flow's "
+			     "replies its own: %s; use udp, tcp or pipe",
+			     c->peer ? "not implemented with --peer yet" :
+			     c->network && !strcmp(c->network, "veth") ?
+			     "a new namespace has none (ping_group_range '1 0'), "
+			     "and a raw socket reads every flow's echo replies" :
+			     "this user may not open one (sysctl "
+			     "net.ipv4.ping_group_range), and a raw socket reads "
+			     "every flow's echo replies");
 	if (c->burst > 1 && !strcmp(name, "pipe"))
 		return error("--burst needs a transport that pipelines requests "
 			     "(udp or tcp), not 'pipe'");

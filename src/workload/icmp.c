@@ -3,7 +3,9 @@
  * ICMP echo: the kernel answers, no responder process, so a round trip
  * has no user-space wake-up on the far side (the netdev threads used
  * ping to separate the scheduler from the UDP stack). An unprivileged
- * ping socket is tried first, then a raw socket (CAP_NET_RAW).
+ * ping socket is tried first, then a raw socket (CAP_NET_RAW); with
+ * --flows a ping socket only (each flow's its own id: the kernel hands
+ * each socket its own replies, where every raw socket sees them all).
  */
 #include "workload/transport.h"
 
@@ -27,6 +29,7 @@ struct icmp {
 	struct transport t;
 	int fd;
 	int raw;		/* 1: raw socket, we fill id and checksum */
+	int own_replies;	/* transport_config.own_replies: no raw */
 	uint16_t id, seq;
 	uint32_t size;
 	struct sockaddr_in addr;
@@ -67,6 +70,7 @@ static int icmp_create(struct transport **out, const struct transport_config *c)
 	m->t.ops = &transport_icmp;
 	m->fd = -1;
 	m->size = c->size;
+	m->own_replies = c->own_replies;
 	m->addr = c->addr;
 	m->addr.sin_port = 0;
 	inet_ntop(AF_INET, &m->addr.sin_addr, m->where, sizeof(m->where));
@@ -97,6 +101,12 @@ static int icmp_client_open(struct transport *t, char *err, size_t errlen)
 	int ping_err;
 
 	m->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_ICMP);
+	if (m->fd < 0 && m->own_replies) {
+		snprintf(err, errlen, "cannot open a ping socket: %s: --flows "
+			 "over icmp needs one per flow (allow them with sysctl "
+			 "net.ipv4.ping_group_range)", strerror(errno));
+		return -1;
+	}
 	if (m->fd < 0) {
 		ping_err = errno;
 		m->fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP);

@@ -28,6 +28,24 @@ static void who(char *buf, size_t len, const char *s)
 			buf[i] = '_';
 }
 
+/* Flow i's responder CPU for serve; -1: unpinned (icmp: the kernel) */
+static int responder_cpu(const struct workload *w, int i)
+{
+	return w->ops->no_responder ? -1 : w->flows[i].cpu[ROLE_RESPONDER];
+}
+
+/* --flows: " flows=N flow_cpus=C0,C1,...", each flow's responder CPU */
+static int flows_words(char *buf, size_t len, const struct workload *w)
+{
+	size_t n = (size_t)snprintf(buf, len, " flows=%d flow_cpus=", w->nflows);
+	int i;
+
+	for (i = 0; i < w->nflows && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? "," : "",
+				      responder_cpu(w, i));
+	return (int)n;
+}
+
 /* The setup request; with peer_recording, what serve should record. */
 static int setup_line(char *line, size_t len, const struct workload *w,
 		      const struct workload_config *c)
@@ -43,10 +61,12 @@ static int setup_line(char *line, size_t len, const struct workload *w,
 	n = snprintf(line, len, "perpkt-serve %d transport=%s size=%u cpu=%d "
 		     "user=%s host=%s warmup_ms=%llu window_ms=%llu",
 		     CONTROL_VERSION, w->ops->name, c->message_size,
-		     c->server_cpu >= 0 && !w->ops->no_responder ? c->server_cpu : -1,
+		     responder_cpu(w, 0),
 		     user, host,
 		     (unsigned long long)c->peer_warmup_ms,
 		     (unsigned long long)c->peer_window_ms);
+	if (w->nflows > 1 && n >= 0 && (size_t)n < len)
+		n += flows_words(line + n, len - (size_t)n, w);
 	if (r && n >= 0 && (size_t)n < len)
 		n += snprintf(line + n, len - (size_t)n, " profile=1 period=%llu "
 			      "freq=%llu callchain=%d user_space=%d%s%s%s%s%s",
@@ -149,6 +169,32 @@ static int hello(struct workload *w, const char *peer)
 	return 0;
 }
 
+/* Each flow's responder port from the setup's answer: " flows=N
+ * ports=P0,P1,..." with several (a serve that answers one flow leaves
+ * them out), port= alone with one. */
+static int flow_ports(struct workload *w, const char *peer, const char *line,
+		      uint16_t port)
+{
+	int64_t n, ports[CONTROL_FLOWS_MAX];
+	int i;
+
+	if (w->nflows <= 1) {
+		w->flows[0].port = port;
+		return 0;
+	}
+	if (control_get(line, "flows", &n))
+		return error("peer '%s' answers one flow, not %d: its perpkt serve "
+			     "is older than --flows; upgrade perpkt there", peer,
+			     w->nflows);
+	if (n != w->nflows ||
+	    control_get_list(line, "ports", ports, CONTROL_FLOWS_MAX, 1, 65535) !=
+	    w->nflows || ports[0] != port)
+		return error("malformed answer from peer '%s': '%.64s'", peer, line);
+	for (i = 0; i < w->nflows; i++)
+		w->flows[i].port = (uint16_t)ports[i];
+	return 0;
+}
+
 int peer_setup(struct workload *w, const struct workload_config *c,
 	       struct transport_config *tc)
 {
@@ -167,7 +213,7 @@ int peer_setup(struct workload *w, const struct workload_config *c,
 	if (control_send(w->ctl, &w->auth, line) < 0)
 		return error("cannot send setup to peer '%s': %s", c->peer,
 			     strerror(errno));
-	if (control_recv(w->ctl, &w->auth, line, sizeof(line), CONTROL_TIMEOUT_MS,
+	if (control_recv(w->ctl, &w->auth, line, sizeof(line), CONTROL_SETUP_ANSWER_MS,
 			 &unsealed, err, sizeof(err)) < 0)
 		return error("peer '%s' did not accept the setup: %s", c->peer, err);
 	if (!strncmp(line, "error ", 6))
@@ -182,6 +228,8 @@ int peer_setup(struct workload *w, const struct workload_config *c,
 					token <= 0))
 		return error("malformed answer from peer '%s': '%.64s'", c->peer, line);
 	tc->token = (uint64_t)token;
+	if (flow_ports(w, c->peer, line, (uint16_t)port) < 0)
+		return -1;
 	peer_recording_answer(w, c, line);
 	return 0;
 }

@@ -10,9 +10,11 @@
 #include <netinet/in.h>
 #include <stdint.h>
 
+#include "system/schedstat.h"
 #include "workload/control-auth.h"
 #include "workload/control.h"
 #include "workload/server.h"
+#include "workload/transport.h"
 
 /* One client's connection: its key state once it said hello, and who
  * it says it is once its setup is authenticated. */
@@ -23,6 +25,44 @@ struct serve_client {
 	char addr[32];
 	char who[200];           /* "user U on host H from ADDR, ..." */
 };
+
+/* A client's responders (serve-responders.c): one per flow, or none
+ * over icmp (kernel: this host's kernel answers). */
+struct serve_flows {
+	int n;
+	int kernel;
+	uint64_t token;		/* the run's, every flow's */
+	struct transport *t[CONTROL_FLOWS_MAX];
+	pid_t pid[CONTROL_FLOWS_MAX];
+	int cpu[CONTROL_FLOWS_MAX];
+	/* what each responder answered, shared with it (MAP_SHARED) */
+	struct { _Alignas(64) volatile uint64_t n; } *answered;
+	/* at the window's start; each flow's at the last read */
+	uint64_t answered0, flow0[CONTROL_FLOWS_MAX], seen[CONTROL_FLOWS_MAX];
+	struct schedstat s0[CONTROL_FLOWS_MAX];
+};
+/* The setup's responders (at most max_flows of them) listening and
+ * blocked in their first receive; icmp: none, setup->cpu set to -1.
+ * -1 with the reason for the client in err (serve_flows_stop then). */
+int serve_flows_start(struct serve_flows *f, struct control_setup *setup,
+		      int max_flows, const struct sockaddr_in *bind_addr,
+		      const struct sockaddr_in *peer, char *err, size_t errlen);
+/* Messages answered so far by all: the responders' counts (each kept
+ * in seen[], so the stop's answer adds up to this read), or the
+ * kernel's echo replies. */
+uint64_t serve_flows_answered(struct serve_flows *f);
+/* "start": the counts and CPU times the window is measured from. */
+int serve_flows_window_start(struct serve_flows *f);
+/* "stop": the answer, the responders' sums over the window up to
+ * `answered` (serve_flows_answered at the stop) and each flow's
+ * messages; -1 with a message naming the flow that got no traffic or
+ * is gone. */
+int serve_flows_stop_answer(struct serve_flows *f, uint64_t answered,
+			    char *out, size_t len, char *err, size_t errlen);
+/* "P0,P1,...": the flows' ports, for the setup's answer. */
+void serve_flows_ports(const struct serve_flows *f, char *out, size_t len);
+/* Kill and reap the responders, close their sockets. */
+void serve_flows_stop(struct serve_flows *f);
 
 /* Wait for the client's next request: 1 when it is there (or the
  * connection ended: the read says), 0 after limit_ms, -1 on

@@ -5,7 +5,8 @@
  * holds serve's key (serve-handshake.c): it sets transport, size and
  * CPU over the control connection (workload/control.h), then brackets
  * its window with start and stop and gets back the responder's own CPU
- * time over the window. When the client asks and this process may
+ * time over the window. With record --flows, a responder per flow
+ * (serve-responders.c), at most --max-flows of them. When the client asks and this process may
  * sample, the command's recorder (src/record/serve-recording.c) records
  * this side's kernel over the same windows for the profile handed over
  * at the end.
@@ -20,19 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/tcp.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "error.h"
 #include "exitcode.h"
-#include "system/procfile.h"
-#include "system/schedstat.h"
-#include "system/unit.h"
-#include "workload/cpu.h"
 #include "workload/serve-priv.h"
 #include "workload/transport.h"
 
@@ -59,19 +52,6 @@ static void on_signal(int sig)
 	stop_serving = sig;
 }
 
-/* icmp: this host's kernel answers the client's echo requests itself;
- * what it answered is the Icmp OutEchoReps of /proc/net/snmp (serve's
- * network namespace: every echo reply it sent, the client's and any
- * other host's). */
-static int echo_replies(uint64_t *n)
-{
-	char *text = procfile_read("/proc/net/snmp");
-	int ret = text ? unit_snmp_value(text, "Icmp", "OutEchoReps", n) : -1;
-
-	free(text);
-	return ret;
-}
-
 void serve_reply_error(struct serve_client *c, const char *msg)
 {
 	char line[CONTROL_LINE_MAX];
@@ -86,55 +66,6 @@ void serve_reply_error(struct serve_client *c, const char *msg)
 static int reply(struct serve_client *c, const char *line)
 {
 	return control_send(c->fd, &c->auth, line);
-}
-
-static pid_t fork_responder(struct transport *t, int cpu)
-{
-	char err[256] = "";
-	pid_t parent = getpid(), pid = fork();
-
-	if (pid != 0)
-		return pid;
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-		_exit(1);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_DFL);
-	if (cpu >= 0 && cpu_pin_self(cpu) < 0)
-		_exit(1);
-	t->ops->respond(t, err, sizeof(err));
-	dprintf(STDERR_FILENO, "perpkt: serve responder: %s\n", err);
-	_exit(1);
-}
-
-/* Until the new responder sleeps in its first receive, so that its
- * context switches from then on count answered messages only. */
-static void wait_responder_blocked(pid_t pid)
-{
-	char path[64], buf[256], *paren;
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	for (i = 0; i < 200; i++) {
-		FILE *f = fopen(path, "r");
-		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-
-		if (f)
-			fclose(f);
-		buf[n] = 0;
-		paren = strrchr(buf, ')');
-		if (!paren || (paren[1] == ' ' && paren[2] == 'S'))
-			return;
-		usleep(5000);
-	}
-}
-
-static void stop_responder(pid_t pid)
-{
-	if (pid <= 0)
-		return;
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
 }
 
 static void keepalive(int fd)
@@ -201,15 +132,21 @@ int serve_wait_request(int fd, int lfd, int limit_ms,
 
 /* The setup's answer: the port (0 for icmp: no responder process), a
  * tcp or udp run's token, and whether this side is recorded (and why not). */
-static void setup_answer(char *out, size_t len, uint16_t port,
-			 uint64_t token, const struct control_setup *setup,
+static void setup_answer(char *out, size_t len, const struct serve_flows *f,
+			 const struct control_setup *setup,
 			 const struct serve_recording *rec, const char *why)
 {
-	size_t n = (size_t)snprintf(out, len, "ok port=%u", port);
+	char ports[CONTROL_FLOWS_MAX * 6 + 1];
+	size_t n;
 
-	if (token && n < len)
+	serve_flows_ports(f, ports, sizeof(ports));
+	n = (size_t)snprintf(out, len, "ok port=%.5s", f->kernel ? "0" : ports);
+	if (f->token && n < len)
 		n += (size_t)snprintf(out + n, len - n, " token=%llu",
-				      (unsigned long long)token);
+				      (unsigned long long)f->token);
+	if (f->n > 1 && n < len)
+		n += (size_t)snprintf(out + n, len - n, " flows=%d ports=%s",
+				      f->n, ports);
 	if (setup->profile && n < len)
 		snprintf(out + n, len - n, rec ? " profile=1" : " profile=0 why=%s",
 			 why);
@@ -257,154 +194,46 @@ static int request_limit(const struct control_setup *setup, int started,
 	return ms > IDLE_MS ? IDLE_MS : (int)ms;
 }
 
-/* The responder for one client: a forked one answering on a port of
- * its own (udp, tcp), or none (icmp: the kernel answers, *kernel set);
- * 0, or -1 after answering why not. */
-static int start_responder(struct serve_client *c, struct control_setup *setup,
-			   const struct sockaddr_in *bind_addr,
-			   const struct sockaddr_in *peer,
-			   volatile uint64_t *answered, struct transport **t,
-			   uint64_t *token, pid_t *pid, int *kernel)
-{
-	const struct transport_ops *ops = transport_find(setup->transport);
-	struct transport_config tc;
-	uint64_t n;
-
-	*kernel = ops->no_responder;
-	if (*kernel) {
-		/* no process to pin: the echo is answered in the softirq of
-		 * whichever CPU took the packet */
-		setup->cpu = -1;
-		if (echo_replies(&n) < 0) {
-			serve_reply_error(c, "cannot read the Icmp counters of /proc/net/snmp here");
-			return -1;
-		}
-		return 0;
-	}
-	memset(&tc, 0, sizeof(tc));
-	tc.size = setup->size;
-	tc.addr = *bind_addr;
-	tc.addr.sin_port = 0;
-	tc.local_responder = 1;
-	tc.only_from = peer->sin_addr;
-	tc.answered = answered;
-	/* tcp and udp: a per-run secret as well, the client's first bytes
-	 * (udp: its socket is then the only one answered), below 2^62 so it
-	 * reads as int64 */
-	if ((!strcmp(setup->transport, "tcp") || !strcmp(setup->transport, "udp")) &&
-	    getrandom(&tc.token, sizeof(tc.token), 0) == sizeof(tc.token))
-		tc.token = (tc.token >> 2) | 1;
-	*token = tc.token;
-	if (ops->create(t, &tc) < 0) {
-		serve_reply_error(c, "cannot create the responder's socket");
-		return -1;
-	}
-	*pid = fork_responder(*t, setup->cpu);
-	if (*pid < 0) {
-		serve_reply_error(c, "cannot fork a responder");
-		return -1;
-	}
-	(*t)->ops->release_responder(*t);
-	wait_responder_blocked(*pid);
-	return 0;
-}
-
-/* Messages answered so far: the responder's count, or the kernel's
- * echo replies. */
-static uint64_t answered_now(int kernel, volatile uint64_t *answered)
-{
-	uint64_t n = 0;
-
-	if (!kernel)
-		return *answered;
-	echo_replies(&n);
-	return n;
-}
-
-/* "stop": what the responder did over the window. An icmp window has
- * no responder process: cpu=-1 and no CPU time, kernel=1 says why. */
-static int stop_answer(char *out, size_t len, const struct control_setup *setup,
-		       pid_t pid, int kernel, const struct schedstat *s0,
-		       uint64_t answered, const char **err)
-{
-	struct schedstat s1 = { 0 };
-
-	if (kernel) {
-		if (!answered) {
-			*err = "no echo request reached this host's kernel between "
-			       "start and stop";
-			return -1;
-		}
-		snprintf(out, len, "ok cpu=-1 cpu_ns=0 wait_ns=0 switches=0 "
-			 "answered=%llu kernel=1", (unsigned long long)answered);
-		return 0;
-	}
-	if (schedstat_read(pid, &s1) < 0) {
-		*err = "the responder is gone";
-		return -1;
-	}
-	/* a responder that answered anything woke up for it */
-	if (s1.switches == s0->switches) {
-		*err = "no traffic reached the responder between start and stop";
-		return -1;
-	}
-	snprintf(out, len, "ok cpu=%d cpu_ns=%llu wait_ns=%llu switches=%llu "
-		 "answered=%llu", setup->cpu,
-		 (unsigned long long)(s1.cpu_ns - s0->cpu_ns),
-		 (unsigned long long)(s1.wait_ns - s0->wait_ns),
-		 (unsigned long long)(s1.switches - s0->switches),
-		 (unsigned long long)answered);
-	return 0;
-}
-
 /* One authenticated client, from its setup to close: the slot. */
 static void serve_one(struct serve_client *cp, struct control_setup *sp,
 		      int lfd, const struct serve_config *o,
 		      const struct sockaddr_in *peer)
 {
-	char line[CONTROL_LINE_MAX + 1], err[160], out[CONTROL_LINE_MAX],
-	     why[200] = "";
+	char line[CONTROL_LINE_MAX + 1], err[200], out[CONTROL_LINE_MAX],
+	     why[200] = "", ports[CONTROL_FLOWS_MAX * 6 + 1];
 	struct serve_client c = *cp;
 	struct control_setup setup = *sp;
 	int fd = c.fd;
-	struct transport *t = NULL;
+	struct serve_flows f;
 	struct serve_recording *rec = NULL;
-	struct schedstat s0 = { 0 };
-	volatile uint64_t *answered;
-	uint64_t answered0 = 0, token = 0;
-	pid_t pid = -1;
-	int started = 0, in_window = 0, limit, r, kernel = 0;
+	int started = 0, in_window = 0, limit, r;
 
-	if (setup.cpu >= 0 && cpu_check_usable(setup.cpu) < 0) {
-		snprintf(err, sizeof(err), "cpu %d is not usable here", setup.cpu);
+	if (serve_flows_start(&f, &setup, o->max_flows, &o->addr, peer, err,
+			      sizeof(err)) < 0) {
+		if (!o->quiet)
+			warning("serve: refused the setup of %s: %s", c.who, err);
 		serve_reply_error(&c, err);
-		return;
-	}
-	/* the responder counts what it answers where this process reads it */
-	answered = mmap(NULL, sizeof(*answered), PROT_READ | PROT_WRITE,
-			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (answered == MAP_FAILED) {
-		serve_reply_error(&c, "cannot map the responder's counter");
-		return;
-	}
-	if (start_responder(&c, &setup, &o->addr, peer, answered, &t, &token,
-			    &pid, &kernel) < 0)
 		goto out;
-	if (setup.profile && o->recorder->open(&rec, &setup, kernel ? 0 : pid,
-					       why, sizeof(why)) < 0 && !o->quiet)
+	}
+	if (setup.profile &&
+	    o->recorder->open(&rec, &setup, f.pid, f.n, why, sizeof(why)) < 0 &&
+	    !o->quiet)
 		warning("serve: not recording this side: %s", why);
-	setup_answer(out, sizeof(out), kernel ? 0 : t->ops->responder_port(t),
-		     token, &setup, rec, why);
+	setup_answer(out, sizeof(out), &f, &setup, rec, why);
 	if (reply(&c, out) < 0)
 		goto out;
-	if (!o->quiet && kernel)
+	serve_flows_ports(&f, ports, sizeof(ports));
+	if (!o->quiet && f.kernel)
 		info("serve: icmp: this host's kernel answers the echo requests, "
 		     "%u-byte messages%s", setup.size,
 		     rec ? ", recording this side" : "");
+	else if (!o->quiet && f.n > 1)
+		info("serve: %d %s responders, %u-byte messages, ports %s", f.n,
+		     setup.transport, setup.size, ports);
 	else if (!o->quiet)
-		info("serve: %s responder, %u-byte messages, cpu %d, port %u%s",
-		     setup.transport, setup.size, setup.cpu,
-		     t->ops->responder_port(t), rec ? ", recording this side" : "");
+		info("serve: %s responder, %u-byte messages, cpu %d, port %s%s",
+		     setup.transport, setup.size, setup.cpu, ports,
+		     rec ? ", recording this side" : "");
 	for (;;) {
 		limit = request_limit(&setup, started, in_window);
 		r = serve_wait_request(fd, lfd, limit, o->recorder, rec);
@@ -422,17 +251,16 @@ static void serve_one(struct serve_client *cp, struct control_setup *sp,
 					  sizeof(err)) < 0)
 			break;
 		if (!strcmp(line, "start")) {
-			started = kernel || schedstat_read(pid, &s0) == 0;
+			started = serve_flows_window_start(&f) == 0;
 			in_window = 1;
-			answered0 = answered_now(kernel, answered);
-			if (rec && o->recorder->start(rec, answered0) < 0) {
+			if (rec && o->recorder->start(rec, f.answered0) < 0) {
 				serve_reply_error(&c, "cannot open this side's window");
 				break;
 			}
 			reply(&c, "ok");
 		} else if (!strcmp(line, "stop")) {
-			uint64_t n = answered_now(kernel, answered);
-			const char *bad = NULL;
+			/* read once: the recording and the answer agree */
+			uint64_t n = serve_flows_answered(&f);
 
 			in_window = 0;
 			if (rec && o->recorder->stop(rec, n) < 0) {
@@ -443,9 +271,9 @@ static void serve_one(struct serve_client *cp, struct control_setup *sp,
 				serve_reply_error(&c, "stop without start");
 				break;
 			}
-			if (stop_answer(out, sizeof(out), &setup, pid, kernel, &s0,
-					n - answered0, &bad) < 0) {
-				serve_reply_error(&c, bad);
+			if (serve_flows_stop_answer(&f, n, out, sizeof(out), err,
+						    sizeof(err)) < 0) {
+				serve_reply_error(&c, err);
 				break;
 			}
 			reply(&c, out);
@@ -459,10 +287,7 @@ static void serve_one(struct serve_client *cp, struct control_setup *sp,
 	}
 out:
 	o->recorder->close(rec);
-	stop_responder(pid);
-	if (t)
-		t->ops->destroy(t);
-	munmap((void *)answered, sizeof(*answered));
+	serve_flows_stop(&f);
 }
 
 /* A new connection into the handshake, unless its address has

@@ -20,6 +20,9 @@
 
 struct serve_recording;
 
+/* serve --max-flows: a client's flows are processes and ports here */
+#define SERVE_DEFAULT_MAX_FLOWS 16
+
 /* The recording of this side's kernel, handed down by the command
  * (serve_recording_ops, record/serve-recording.h): the server lies
  * below the recording pipeline and does not call it by name. Each
@@ -27,7 +30,7 @@ struct serve_recording;
  * NULL. */
 struct serve_recorder {
 	int (*open)(struct serve_recording **out, const struct control_setup *rq,
-		    pid_t responder, char *why, size_t whylen);
+		    const pid_t *responders, int n, char *why, size_t whylen);
 	int (*start)(struct serve_recording *r, uint64_t answered);
 	int (*stop)(struct serve_recording *r, uint64_t answered);
 	void (*drain)(struct serve_recording *r);
@@ -42,6 +45,8 @@ struct serve_config {
 	struct sockaddr_in addr;	/* where to listen */
 	const struct control_auth *key;
 	const struct serve_recorder *recorder;
+	int max_flows;			/* most flows (responders) a client
+					   may ask for, 1..CONTROL_FLOWS_MAX */
 	int once;			/* exit after one client */
 	int quiet;
 };

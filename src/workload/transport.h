@@ -34,6 +34,10 @@ struct transport_config {
 	 * serve shares with it, so the window's own count divides the
 	 * serve side's profile (NULL: not counted) */
 	volatile uint64_t *answered;
+	/* --flows: the client's socket must get its own replies only
+	 * (icmp: a ping socket, whose id the kernel demultiplexes on, not
+	 * a raw one that every flow's replies reach) */
+	int own_replies;
 };
 
 struct transport_ops {

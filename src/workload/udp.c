@@ -179,14 +179,17 @@ static void udp_release_responder(struct transport *t)
 }
 
 /* perpkt serve's responder answers only the socket that sent the run's
- * token first (udp_lock_on): send it until it comes back. */
+ * token first (udp_lock_on): send it until it comes back, for up to
+ * 10 s (a loaded host may take seconds to run a responder just pinned
+ * to a busy CPU, one per flow with --flows). */
+#define TOKEN_TRIES 20
 static int send_token(struct udp *u, char *err, size_t errlen)
 {
 	struct pollfd pf = { .fd = u->client_fd, .events = POLLIN };
 	uint64_t got;
 	int tries;
 
-	for (tries = 0; tries < 10; tries++) {
+	for (tries = 0; tries < TOKEN_TRIES; tries++) {
 		if (send(u->client_fd, &u->token, sizeof(u->token), 0) < 0 &&
 		    errno != EINTR) {
 			snprintf(err, errlen, "cannot send the run's token to "

@@ -137,7 +137,13 @@ void workload_result_conditions(struct profile *p, const struct workload_result 
 	profile_add_condition(p, "replies.late", buf);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)res->duplicates);
 	profile_add_condition(p, "replies.duplicate", buf);
-	if (res->udp_in_valid) {
+	if (res->udp_in_valid && res->icmp_in) {
+		snprintf(buf, sizeof(buf), "%llu in the client's network namespace "
+			 "over the window(s), read at their edges with every flow "
+			 "stopped (/proc/net/snmp Icmp InEchoReps)",
+			 (unsigned long long)res->udp_in);
+		profile_add_condition(p, "workload.icmp_echo_replies_in", buf);
+	} else if (res->udp_in_valid) {
 		snprintf(buf, sizeof(buf), "%llu in the client's network namespace "
 			 "over the window(s), read at their edges with every flow "
 			 "stopped (/proc/net/snmp Udp InDatagrams)",
@@ -157,6 +163,24 @@ void workload_result_conditions(struct profile *p, const struct workload_result 
 			 "window (Icmp OutEchoReps), no responder process",
 			 (unsigned long long)res->remote.answered);
 		profile_add_condition(p, "peer.responder", buf);
+	} else if (res->remote.valid && res->remote.nflows > 1) {
+		size_t n;
+		int i;
+
+		n = (size_t)snprintf(spread, sizeof(spread), "%d responders "
+			 "(CPUs as workload.flows); %llu ns on CPU, %llu ns waiting, "
+			 "%llu switches over the window (%.0f ns on CPU per round "
+			 "trip); messages answered by flow", res->remote.nflows,
+			 (unsigned long long)res->remote.cpu_ns,
+			 (unsigned long long)res->remote.wait_ns,
+			 (unsigned long long)res->remote.switches,
+			 res->round_trips ? (double)res->remote.cpu_ns /
+			 (double)res->round_trips : 0.0);
+		for (i = 0; i < res->remote.nflows && n < sizeof(spread); i++)
+			n += (size_t)snprintf(spread + n, sizeof(spread) - n, "%s%llu",
+					      i ? "," : " ", (unsigned long long)
+					      res->remote.answered_by_flow[i]);
+		profile_add_condition(p, "peer.responder", spread);
 	} else if (res->remote.valid) {
 		snprintf(buf, sizeof(buf), "cpu %d; %llu ns on CPU, %llu ns waiting, "
 			 "%llu switches over the window (%.0f ns on CPU per round trip)",

@@ -95,7 +95,8 @@ struct flow {
 	pid_t pid[2];		/* by ROLE_CLIENT, ROLE_RESPONDER; 0 if not forked */
 	int reaped[2];
 	int cpu[2];
-	uint16_t port;		/* the responder's, 0: none */
+	uint16_t port;		/* the responder's, 0: none; --peer: set by
+				   peer_setup */
 };
 
 /* --flows: where every client waits at a window's edge (client.c),
@@ -112,6 +113,8 @@ struct flow_gate {
 	 * client at each edge while every flow is stopped (so exactly the
 	 * window's datagrams); written by that client only */
 	int read_udp;		/* set before the fork */
+	int read_icmp;		/* icmp: Icmp InEchoReps instead (the
+				   count in udp_open, udp_in) */
 	int udp_bad;		/* a read failed: no count */
 	uint64_t udp_open;	/* as the window opened */
 	uint64_t udp_in;	/* over the last window */
@@ -162,7 +165,8 @@ struct workload {
 extern const char *const workload_role_word[2];
 
 /* --peer (src/workload/peer.c): authenticate to the `perpkt serve` at
- * c->peer and ask it for a responder, filling the data address; one
+ * c->peer and ask it for a responder per flow (flows[i].cpu), filling
+ * the data address, token and each flow's port (flows[i].port); one
  * request on the control channel and its answer. -1 printed. */
 int peer_setup(struct workload *w, const struct workload_config *c,
 	       struct transport_config *tc);

@@ -26,6 +26,9 @@
 #include "workload/tuning.h"
 #include "workload/workload-priv.h"
 
+_Static_assert(WORKLOAD_FLOWS_MAX == CONTROL_FLOWS_MAX,
+	       "a peer answers as many flows as run here");
+
 const char *const workload_role_word[2] = {
 	[ROLE_CLIENT] = "client",
 	[ROLE_RESPONDER] = "responder",
@@ -432,7 +435,13 @@ int workload_start(struct workload **out, const struct workload_config *c)
 	for (i = 0; i < w->nflows; i++)
 		w->flows[i].sh = (struct shared *)map + i;
 	w->gate = (struct flow_gate *)((struct shared *)map + w->nflows);
-	w->gate->read_udp = !strcmp(w->ops->name, "udp") && !c->peer && !c->echo;
+	/* --peer counts too: this namespace's datagrams in (two per round
+	 * trip when serve answers on this host, the replies alone from
+	 * another) */
+	w->gate->read_udp = !strcmp(w->ops->name, "udp") && !c->echo;
+	/* icmp flows, ping sockets: the echo replies in, one per round trip */
+	w->gate->read_icmp = w->ops->no_responder && w->nflows > 1 && !c->peer;
+	w->gate->read_udp |= w->gate->read_icmp;
 
 	memset(&tc, 0, sizeof(tc));
 	if (changes_system(c) && saved_state_lock(&w->lock, c->no_wait) < 0)
@@ -450,9 +459,13 @@ int workload_start(struct workload **out, const struct workload_config *c)
 				strerror(-ret));
 	}
 	w->local_responder = tc.local_responder && !w->ops->no_responder;
+	tc.own_replies = w->nflows > 1;
 	for (i = 0; i < w->nflows; i++) {
 		struct flow *f = &w->flows[i];
 
+		/* --peer: each flow to its own responder's port there */
+		if (w->ctl >= 0)
+			tc.addr.sin_port = htons(f->port);
 		if (create_transport(w, f, &tc) < 0)
 			goto fail;
 		f->port = f->t->ops->responder_port(f->t);
@@ -560,7 +573,8 @@ uint64_t workload_window_progress(const struct workload *w)
 static void read_remote(struct workload *w, struct workload_result *res)
 {
 	char line[CONTROL_LINE_MAX + 1];
-	int64_t v[4];
+	int64_t v[4], by[CONTROL_FLOWS_MAX];
+	int i;
 
 	if (w->ctl < 0 || peer_request(w, "stop", line, sizeof(line)) < 0)
 		return;
@@ -577,6 +591,14 @@ static void read_remote(struct workload *w, struct workload_result *res)
 	if (!control_get(line, "answered", &v[0]))
 		res->remote.answered = (uint64_t)v[0];
 	res->remote.kernel = !control_get(line, "kernel", &v[0]) && v[0] == 1;
+	if (w->nflows > 1 && !control_get(line, "flows", &v[0]) &&
+	    v[0] == w->nflows &&
+	    control_get_list(line, "answered_by_flow", by, CONTROL_FLOWS_MAX, 0,
+			     INT64_MAX) == w->nflows) {
+		res->remote.nflows = w->nflows;
+		for (i = 0; i < w->nflows; i++)
+			res->remote.answered_by_flow[i] = (uint64_t)by[i];
+	}
 }
 
 /* The flows' figures added up, their histograms merged; each flow's
@@ -591,6 +613,7 @@ static void copy_result(struct workload *w, struct workload_result *res)
 	res->nflows = w->nflows;
 	res->udp_in_valid = w->gate->read_udp && !w->gate->udp_bad;
 	res->udp_in = w->gate->udp_in;
+	res->icmp_in = w->gate->read_icmp;
 	for (i = 0; i < w->nflows; i++) {
 		const struct flow *f = &w->flows[i];
 		const struct shared *sh = f->sh;
@@ -607,7 +630,9 @@ static void copy_result(struct workload *w, struct workload_result *res)
 		fr->round_trips = sh->round_trips;
 		fr->p50_ns = sh->hist.count ? histogram_quantile(&sh->hist, 0.5) : 0;
 		fr->client_cpu = f->cpu[ROLE_CLIENT];
-		fr->server_cpu = w->local_responder ? f->cpu[ROLE_RESPONDER] : -1;
+		/* --peer: the CPU serve was asked to pin it to */
+		fr->server_cpu = w->local_responder || w->ctl >= 0 ?
+				 f->cpu[ROLE_RESPONDER] : -1;
 		fr->port = f->port;
 	}
 }

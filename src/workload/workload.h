@@ -74,6 +74,10 @@ struct workload_remote {
 				    not said (an older serve) */
 	int kernel;              /* icmp: the kernel answered (answered is
 				    its echo replies), no responder process */
+	/* --flows: responders (cpu is flow 0's, the counts all flows'
+	 * sums) and each one's answered messages; 0: one */
+	int nflows;
+	uint64_t answered_by_flow[WORKLOAD_FLOWS_MAX];
 };
 
 /* --flows: one flow's part of a window */
@@ -111,12 +115,14 @@ struct workload_result {
 	 * together, window_ns the longest flow's */
 	int nflows;
 	struct workload_flow_result flow[WORKLOAD_FLOWS_MAX];
-	/* udp over loopback or veth: the client namespace's Udp
+	/* udp over loopback, veth or to a peer: the client namespace's Udp
 	 * InDatagrams over the window, read with every flow stopped (two
 	 * per round trip on loopback, the reply alone on veth); valid 0:
 	 * not read */
 	int udp_in_valid;
 	uint64_t udp_in;
+	int icmp_in;             /* icmp --flows: udp_in is Icmp InEchoReps,
+				    one per round trip */
 };
 struct workload;
 

@@ -49,6 +49,17 @@ for n in 2 4; do
 	# the report's flows line, in its short form too
 	expect_exit 0 "$PERPKT" report -i "$f"
 	grep -q "^flows: $n ping-pong pairs" "$TMP/out" || fail "no flows line: $(head -12 "$TMP/out")"
+	# and every flow's CPUs on its CPUs line, in the profile, in JSON
+	clients=$(seq 0 $((n - 1)) | awk '{ printf "%s%d", (NR > 1 ? "," : ""), $1 % 2 }')
+	servers=$(seq 0 $((n - 1)) | awk '{ printf "%s%d", (NR > 1 ? "," : ""), 1 - $1 % 2 }')
+	grep -q "^CPUs: $n flows: client $clients responder $servers; sampled" "$TMP/out" ||
+		fail "CPUs line: $(grep -A1 '^CPUs' "$TMP/out"), want client $clients responder $servers"
+	pairs=$(jq -c '.workload.flow_cpus' "$f")
+	[ "$pairs" = "$(seq 0 $((n - 1)) | jq -sc 'map([. % 2, 1 - . % 2])')" ] ||
+		fail "workload.flow_cpus: $pairs"
+	expect_exit 0 "$PERPKT" report -i "$f" --format json
+	[ "$(jq -c .workload.flow_cpus "$TMP/out")" = "$pairs" ] ||
+		fail "report JSON flow_cpus: $(jq -c .workload.flow_cpus "$TMP/out")"
 done
 # samples of every flow's processes keep their roles
 jq -e '[.samples[] | .role] | (index("client") != null) and (index("responder") != null)' \
@@ -74,6 +85,7 @@ fi
 expect_exit 0 in_ns "$PERPKT" record -q -w 0.2 -d 0.3 -o "$TMP/u1.json"
 jq -e '.conditions | has("workload.flows") or has("workload.flows_spread") | not' \
 	"$TMP/u1.json" >/dev/null || fail "one flow has flows conditions"
+jq -e '.workload | has("flow_cpus") | not' "$TMP/u1.json" >/dev/null || fail "one flow has flow_cpus"
 [ "$(cond_num "$TMP/u1.json" workload.udp_datagrams_in)" = \
   $((2 * $(jq .workload.round_trips "$TMP/u1.json"))) ] || fail "one flow: datagrams"
 
@@ -95,4 +107,6 @@ jq -r '.conditions["workload.flows_spread"]' "$TMP/tcp.json" | grep -q 'port [0-
 expect_exit 0 in_ns "$PERPKT" stat --flows 2 --client-cpu 0-1 -w 0.2 -d 0.3
 grep -q "^flows: 2 ping-pong pairs" "$TMP/out" && grep -q "^  spread: p50 slowest" "$TMP/out" ||
 	fail "stat --flows 2 does not say so: $(head -20 "$TMP/out")"
+grep -q "^CPUs: 2 flows: client 0,1 responder 0,1; counted on" "$TMP/out" ||
+	fail "stat's CPUs line: $(grep '^CPUs' "$TMP/out")"
 echo ok

@@ -12,12 +12,9 @@ refused() {
 refused 64 "invalid --flows '0': must be between 1 and 64" record --flows 0
 refused 64 "invalid --flows '65': must be between 1 and 64" record --flows 65
 refused 64 "invalid --flows 'two'" record --flows two
-refused 2 "--flows is not implemented for icmp" record --flows 2 --transport icmp
 refused 2 "--burst needs a transport that pipelines requests (udp or tcp), not 'pipe'" \
 	record --flows 2 --burst 2 --transport pipe
 refused 2 "--flows and -n exclude each other" record --flows 2 -n 100
-refused 2 "--flows is not implemented with --peer yet" record --flows 2 --peer 127.0.0.1
-refused 2 "--flows is not implemented with --echo yet" record --flows 2 --echo 127.0.0.1:7
 cpus=$(nproc)
 refused 2 "flow 1's CPU $cpus is not online" record --flows 2 --client-cpu 0,$cpus
 refused 2 "flow 1's CPU $cpus is not online" record --flows 2 --server-cpu 0,$cpus

@@ -41,6 +41,20 @@ static void test_parse_setup(void **state)
 	/* who asks is a plain word, or "unknown" */
 	assert_string_equal(s.user, "unknown");
 	assert_string_equal(s.host, "unknown");
+	assert_int_equal(s.flows, 1);
+	assert_int_equal(s.flow_cpu[0], -1);
+	/* record --flows: each flow's responder CPU, the first cpu= */
+	assert_int_equal(control_parse_setup("perpkt-serve 2 transport=udp size=40 cpu=1 flows=3 flow_cpus=1,0,-1 user=u",
+					     &s, err, sizeof(err)), 0);
+	assert_int_equal(s.flows, 3);
+	assert_int_equal(s.flow_cpu[0], 1);
+	assert_int_equal(s.flow_cpu[1], 0);
+	assert_int_equal(s.flow_cpu[2], -1);
+	/* without a list every flow on cpu= */
+	assert_int_equal(control_parse_setup("perpkt-serve 2 transport=tcp size=40 cpu=2 flows=2",
+					     &s, err, sizeof(err)), 0);
+	assert_int_equal(s.flows, 2);
+	assert_int_equal(s.flow_cpu[1], 2);
 }
 
 static void test_parse_setup_rejects(void **state)
@@ -57,6 +71,18 @@ static void test_parse_setup_rejects(void **state)
 		"perpkt-serve 2 transport=udp size=40 cpu=-2",
 		"perpkt-serve 2 transport=udp size=4x cpu=0",
 		"perpkt-serve 2 transport=udp size=99999999999999999999 cpu=0",
+		/* flows: 1 to CONTROL_FLOWS_MAX, one CPU each, the first cpu= */
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flows=0",
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flows=65",
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flows=1000000",
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flows=x",
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flow_cpus=0,1",
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flows=2 flow_cpus=0",
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flows=2 flow_cpus=0,1,2",
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flows=2 flow_cpus=1,0",
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flows=2 flow_cpus=0,-2",
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flows=2 flow_cpus=0,,1",
+		"perpkt-serve 2 transport=udp size=40 cpu=0 flows=2 flow_cpus=0,70000",
 	};
 	struct control_setup s;
 	char err[128];
@@ -120,6 +146,23 @@ static void test_get(void **state)
 	assert_int_equal(control_get("ok port=12a", "port", &v), -1);
 }
 
+static void test_get_list(void **state)
+{
+	int64_t v[4];
+
+	assert_int_equal(control_get_list("ok flows=3 ports=40001,40002,9 x=1", "ports",
+					  v, 4, 1, 65535), 3);
+	assert_int_equal(v[0], 40001);
+	assert_int_equal(v[2], 9);
+	assert_int_equal(control_get_list("ok ports=7", "ports", v, 4, 1, 65535), 1);
+	assert_int_equal(control_get_list("ok ports=1,2,3,4,5", "ports", v, 4, 1, 65535), -1);
+	assert_int_equal(control_get_list("ok ports=1,0", "ports", v, 4, 1, 65535), -1);
+	assert_int_equal(control_get_list("ok ports=1,", "ports", v, 4, 1, 65535), -1);
+	assert_int_equal(control_get_list("ok ports=", "ports", v, 4, 1, 65535), -1);
+	assert_int_equal(control_get_list("ok ports=1;2", "ports", v, 4, 1, 65535), -1);
+	assert_int_equal(control_get_list("ok xports=1", "ports", v, 4, 1, 65535), -1);
+}
+
 static void test_resolve(void **state)
 {
 	struct sockaddr_in a;
@@ -139,6 +182,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_setup),
 		cmocka_unit_test(test_parse_setup_rejects),
+		cmocka_unit_test(test_get_list),
 		cmocka_unit_test(test_read_line_bounds),
 		cmocka_unit_test(test_get),
 		cmocka_unit_test(test_resolve),
