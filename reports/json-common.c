@@ -25,17 +25,18 @@ json_t *render_json_latency(const struct latency_summary *l)
 			 "stddev", l->stddev);
 }
 
-json_t *render_json_flow_cpus(const struct profile_flow_cpus *f, size_t n)
+json_t *render_json_flow_cpus(const struct run_facts *run)
 {
 	json_t *a;
 	size_t i;
 
-	if (n <= 1)
+	if (run->nflows <= 1)
 		return json_null();
 	a = json_array();
-	for (i = 0; a && i < n; i++)
-		if (json_array_append_new(a, json_pack("[i, i]", f[i].client,
-							f[i].server))) {
+	for (i = 0; a && i < run->nflows; i++)
+		if (json_array_append_new(a, json_pack("[i, i]",
+				run->flow_cpus[i].client,
+				run->flow_cpus[i].server))) {
 			json_decref(a);
 			return NULL;
 		}

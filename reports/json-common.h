@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "profile/profile.h"
+#include "reports/facts.h"
 
 /*
  * What every JSON document of perpkt shares (docs/schema/): the
@@ -28,8 +29,8 @@ json_t *render_json_units(const char *primary_unit, const char *per_rt_unit);
 json_t *render_json_latency(const struct latency_summary *l);
 
 /* --flows: [[client_cpu, server_cpu], ...] a pair per flow, as the
- * profile's workload.flow_cpus; null with one flow (n 0). Report and
- * stat share it. */
-json_t *render_json_flow_cpus(const struct profile_flow_cpus *f, size_t n);
+ * profile's workload.flow_cpus; null with one flow. Report and stat
+ * share it. */
+json_t *render_json_flow_cpus(const struct run_facts *run);
 
 #endif

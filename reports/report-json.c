@@ -197,7 +197,7 @@ static json_t *workload_json(const struct run_facts *run, int *bad)
 	set(o, "message_size", u64(run->message_size), bad);
 	set(o, "client_cpu", json_integer(run->client_cpu), bad);
 	set(o, "server_cpu", json_integer(run->server_cpu), bad);
-	set(o, "flow_cpus", render_json_flow_cpus(run->flow_cpus, run->nflows), bad);
+	set(o, "flow_cpus", render_json_flow_cpus(run), bad);
 	set(o, "window_ns", u64(run->window_ns), bad);
 	/* null, not inf, when the window length is unknown */
 	set(o, "round_trips_per_s", run->window_ns ?

@@ -190,8 +190,7 @@ int stat_json(FILE *f, const void *model, const struct render_options *o)
 					(json_int_t)run->message_size,
 					"client_cpu", run->client_cpu,
 					"server_cpu", run->server_cpu,
-					"flow_cpus", render_json_flow_cpus(
-						run->flow_cpus, run->nflows)), &bad);
+					"flow_cpus", render_json_flow_cpus(run)), &bad);
 	set(root, "cpus_counted", counted, &bad);
 	set(root, "round_trips", json_integer((json_int_t)run->round_trips), &bad);
 	set(root, "window_ns", json_integer((json_int_t)run->window_ns), &bad);
