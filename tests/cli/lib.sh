@@ -110,6 +110,21 @@ need_x86_guest() {
 	[ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
 }
 
+# guest_kernel: the lab's cached Debian kernel (PERPKT_LAB_KERNEL, else
+# 6.1), fetched once: its release in $rel, its unpacked package in
+# $root, its image in $img; skips when it cannot be had or when QEMU
+# cannot start a machine here at all (no /dev/kvm is fine: TCG)
+guest_kernel() {
+	rel=${PERPKT_LAB_KERNEL:-6.1.0-57-cloud-amd64}
+	root=$("$SRCDIR/tests/lab/fetch-kernel.sh" "$rel" 2>"$TMP/fetch") ||
+		{ cat "$TMP/fetch" >&2; skip "cannot fetch kernel $rel"; }
+	img=$root/boot/vmlinuz-$rel
+	timeout 20 qemu-system-x86_64 -accel tcg -M none -nodefaults -display none \
+		-monitor none -S -daemonize -pidfile "$TMP/q.pid" >/dev/null 2>&1 ||
+		skip "qemu-system-x86_64 cannot start here"
+	kill "$(cat "$TMP/q.pid")" 2>/dev/null
+}
+
 # need_lo_rps: lo's RPS mask in $RPS, writable (root, CONFIG_RPS)
 need_lo_rps() {
 	[ "$(id -u)" = 0 ] || skip "needs root to change rps_cpus"

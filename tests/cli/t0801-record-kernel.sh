@@ -13,15 +13,7 @@
 # (linux-image-6.1.0-57-cloud-amd64-unsigned), cached; about 40 s.
 . "$(dirname "$0")/lib.sh"
 need_x86_guest "the lab smoke test"
-rel=${PERPKT_LAB_KERNEL:-6.1.0-57-cloud-amd64}
-root=$("$SRCDIR/tests/lab/fetch-kernel.sh" "$rel" 2>"$TMP/fetch") ||
-	{ cat "$TMP/fetch" >&2; skip "cannot fetch kernel $rel"; }
-img=$root/boot/vmlinuz-$rel
-# can QEMU run a guest here at all? (no /dev/kvm is fine: TCG)
-timeout 20 qemu-system-x86_64 -accel tcg -M none -nodefaults -display none \
-	-monitor none -S -daemonize -pidfile "$TMP/q.pid" >/dev/null 2>&1 ||
-	skip "qemu-system-x86_64 cannot start here"
-kill "$(cat "$TMP/q.pid")" 2>/dev/null
+guest_kernel
 
 expect_exit 0 "$PERPKT" record --kernel "$img" -d 0.5 -w 0.2 -o "$TMP/p.json"
 P=$TMP/p.json

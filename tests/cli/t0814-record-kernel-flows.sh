@@ -20,14 +20,7 @@
 . "$(dirname "$0")/lib.sh"
 need_x86_guest "guests with --flows"
 command -v jq >/dev/null || skip "needs jq"
-rel=${PERPKT_LAB_KERNEL:-6.1.0-57-cloud-amd64}
-root=$("$SRCDIR/tests/lab/fetch-kernel.sh" "$rel" 2>"$TMP/fetch") ||
-	{ cat "$TMP/fetch" >&2; skip "cannot fetch kernel $rel"; }
-img=$root/boot/vmlinuz-$rel
-timeout 20 qemu-system-x86_64 -accel tcg -M none -nodefaults -display none \
-	-monitor none -S -daemonize -pidfile "$TMP/q.pid" >/dev/null 2>&1 ||
-	skip "qemu-system-x86_64 cannot start here"
-kill "$(cat "$TMP/q.pid")" 2>/dev/null
+guest_kernel
 
 # flows P N [D]: the profile's flow conditions and unit count checked,
 # D UDP datagrams received by the client's guest a round trip (default
