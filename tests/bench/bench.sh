@@ -100,6 +100,8 @@ resolve_rows() {	# PERPKT VMLINUX
 }
 
 start=$(date +%s)
+# the load it ran at: a figure measured beside other work is noise
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 part probe "$HERE/bench-probe.sh" "$PERPKT"
 part floor "$HERE/bench-workload.sh" "$PERPKT"
 part flows "$HERE/bench-flows.sh" "$PERPKT"
@@ -124,7 +126,7 @@ esac
 part scale "$HERE/bench-scale.sh" "$PERPKT"
 part exact "$HERE/bench-exact.sh" "$PERPKT"
 
-echo "== summary: $("$PERPKT" --version 2>/dev/null | head -1), $(uname -r), $(nproc) CPUs, $(( $(date +%s) - start )) s"
+echo "== summary: $("$PERPKT" --version 2>/dev/null | head -1), $(uname -r), $(nproc) CPUs, $(( $(date +%s) - start )) s, load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 # a Markdown table: it reads in a terminal and pastes into a bug thread
 awk -F'\t' '
 	BEGIN { print "| measure | figure | target | verdict |"; print "| --- | --- | --- | --- |" }
