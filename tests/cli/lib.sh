@@ -110,6 +110,18 @@ need_x86_guest() {
 	[ -x /bin/busybox ] || skip "no /bin/busybox (apt-get install busybox-static)"
 }
 
+# test_namespace SUFFIX: a network namespace of this test's own in $NS
+# (perpkt-test-PID-SUFFIX), its lo up; in_ns CMD... runs CMD there. The
+# caller's EXIT trap deletes it (ip netns del $NS): set that first.
+test_namespace() {
+	[ "$(id -u)" = 0 ] || skip "needs root for a network namespace"
+	command -v ip >/dev/null || skip "needs ip (iproute2)"
+	NS=perpkt-test-$$-$1
+	ip netns add "$NS" && ip -n "$NS" link set lo up ||
+		fail "cannot make a test namespace"
+}
+in_ns() { ip netns exec "$NS" "$@"; }
+
 # guest_kernel: the lab's cached Debian kernel (PERPKT_LAB_KERNEL, else
 # 6.1), fetched once: its release in $rel, its unpacked package in
 # $root, its image in $img; skips when it cannot be had or when QEMU

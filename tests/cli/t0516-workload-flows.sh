@@ -8,13 +8,10 @@
 # stat takes --flows.
 . "$(dirname "$0")/lib.sh"
 need_perf
-[ "$(id -u)" = 0 ] || skip "needs root for a network namespace"
-command -v ip >/dev/null || skip "needs ip (iproute2)"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
-NS=perpkt-test-$$-f
-trap 'ip netns del $NS 2>/dev/null; rm -rf "$TMP"' EXIT
-ip netns add $NS && ip -n $NS link set lo up || fail "cannot make a test namespace"
-in_ns() { ip netns exec $NS "$@"; }
+NS=
+trap '[ -z "$NS" ] || ip netns del $NS 2>/dev/null; rm -rf "$TMP"' EXIT
+test_namespace f
 
 # the number at the start of a condition's value
 cond_num() { jq -r --arg k "$2" '.conditions[$k] // "" | split(" ")[0]' "$1"; }

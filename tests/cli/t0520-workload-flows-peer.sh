@@ -9,15 +9,11 @@
 # service (socat) answers flows too.
 . "$(dirname "$0")/lib.sh"
 need_perf
-[ "$(id -u)" = 0 ] || skip "needs root for a network namespace"
-command -v ip >/dev/null || skip "needs ip (iproute2)"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
-NS=perpkt-test-$$-p
-SERVE= SOCAT=
+SERVE= SOCAT= NS=
 trap '[ -n "$SERVE" ] && kill $SERVE 2>/dev/null; [ -n "$SOCAT" ] && kill $SOCAT 2>/dev/null
-	ip netns del $NS 2>/dev/null; rm -rf "$TMP"' EXIT
-ip netns add $NS && ip -n $NS link set lo up || fail "cannot make a test namespace"
-in_ns() { ip netns exec $NS "$@"; }
+	[ -n "$NS" ] && ip netns del $NS 2>/dev/null; rm -rf "$TMP"' EXIT
+test_namespace p
 # peer CODE CMD...: expect_exit, but a skip when serve or its client
 # says this host is too loaded to run its processes (other work holding
 # a CPU for tens of seconds; seen with both CPUs saturated by others)

@@ -8,13 +8,10 @@
 # new namespace) the run is refused before anything starts.
 . "$(dirname "$0")/lib.sh"
 need_perf
-[ "$(id -u)" = 0 ] || skip "needs root for a network namespace"
-command -v ip >/dev/null || skip "needs ip (iproute2)"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
-NS=perpkt-test-$$-i
-trap 'ip netns del $NS 2>/dev/null; rm -rf "$TMP"' EXIT
-ip netns add $NS && ip -n $NS link set lo up || fail "cannot make a test namespace"
-in_ns() { ip netns exec $NS "$@"; }
+NS=
+trap '[ -z "$NS" ] || ip netns del $NS 2>/dev/null; rm -rf "$TMP"' EXIT
+test_namespace i
 by_flow() { jq -r '.conditions["workload.flows_spread"] // ""' "$1" | sed -n 's/.*round trips by flow //p'; }
 
 # a new namespace allows no ping sockets: refused, in words, no profile
