@@ -12,7 +12,7 @@
 
 #include "error.h"
 #include "profile/latency-stalls.h"
-#include "reports/spread.h"
+#include "stats/stats.h"
 
 /* One model row on its way into a diff row: sorted by key to group. */
 struct entry {

@@ -9,7 +9,7 @@
 #include "error.h"
 #include "profile/latency-stalls.h"
 #include "reports/model-internal.h"
-#include "reports/spread.h"
+#include "stats/stats.h"
 
 static const char *const role_names[MODEL_ROLE_MAX] = {
 	[MODEL_ROLE_CLIENT] = "client",

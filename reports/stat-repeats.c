@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/spread.h"
+#include "stats/stats.h"
 
 static double rts(const struct profile_repeat *rp)
 {

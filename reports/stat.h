@@ -4,7 +4,7 @@
 
 #include "profile/profile.h"
 #include "reports/facts.h"
-#include "reports/spread.h"
+#include "stats/stats.h"
 
 /*
  * perpkt stat: exact counts per round trip, no sampling. Built from a

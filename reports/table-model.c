@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "reports/spread.h"
+#include "stats/stats.h"
 #include "symbolize/symbolize.h"
 
 enum tv_kind { TV_LATENCY, TV_P50, TV_P99, TV_TOTAL, TV_BUSY, TV_BUCKET, TV_FUNCTION };

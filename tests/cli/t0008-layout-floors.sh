@@ -9,15 +9,16 @@ cd "$SRCDIR" || fail "no source tree at '$SRCDIR'"
 # folder: the folders its includes may name (the base headers error.h,
 # escape.h, exitcode.h and parse.h, which name no folder, go everywhere)
 floors='
-src/profile: profile
-src/system: system profile symbolize
-src/counters: counters system profile
-src/workload: workload system profile
-src/lab: lab system profile symbolize
+src/stats: stats
+src/profile: profile stats
+src/system: system profile symbolize stats
+src/counters: counters system profile stats
+src/workload: workload system profile stats
+src/lab: lab system profile symbolize stats
 src/lab/plugin: lab workload
-src/record: record lab workload counters system profile symbolize
-src/commands: commands record lab workload counters system profile reports symbolize
-reports: reports profile symbolize
+src/record: record lab workload counters system profile symbolize stats
+src/commands: commands record lab workload counters system profile reports symbolize stats
+reports: reports profile symbolize stats
 '
 
 # check ROOT: every include in ROOT's folders that its floor does not
