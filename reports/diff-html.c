@@ -152,7 +152,7 @@ static void write_doc(FILE *f, const struct diff *d)
 		html_escape(f, d->prof[i].path);
 		fprintf(f, " (");
 		html_escape(f, d->prof[i].label);
-		fprintf(f, ", %d run%s)</li>\n", d->prof[i].m->nrepeats,
+		fprintf(f, ", %d window%s)</li>\n", d->prof[i].m->nrepeats,
 			d->prof[i].m->nrepeats > 1 ? "s" : "");
 	}
 	fprintf(f, "</ul>\n");
@@ -189,8 +189,14 @@ static void write_doc(FILE *f, const struct diff *d)
 		table_row(f, d, &v->other, NULL);
 	table_row(f, d, &d->total, "total");
 	table_row(f, d, &d->busy, "busy (total minus idle)");
-	fprintf(f, "</table>\n<p>sig: * |delta| &gt; %.0f sd of the delta, ** &gt; %.0f sd (%s).</p>\n",
-		DIFF_SIGMA_1, DIFF_SIGMA_2, diff_sig_basis(d));
+	{
+		char rule[600];
+
+		diff_sig_rule(rule, sizeof(rule), d);
+		fprintf(f, "</table>\n<p>sig: ");
+		html_escape(f, rule);
+		fprintf(f, ".</p>\n");
+	}
 	flame_html_script(f);
 	fputs("</body></html>\n", f);
 }

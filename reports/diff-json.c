@@ -13,7 +13,7 @@
 #include "reports/diff-conditions.h"
 #include "reports/json-common.h"
 
-#define DIFF_JSON_VERSION 2
+#define DIFF_JSON_VERSION 3
 
 static void set(json_t *o, const char *k, json_t *v, int *bad)
 {
@@ -43,7 +43,8 @@ static void cmps_json(json_t *o, const struct diff *d,
 {
 	json_t *delta = json_array(), *rel = json_array(),
 	       *sigma = json_array(), *mark = json_array(),
-	       *test = json_array();
+	       *test = json_array(), *p = json_array(), *q = json_array(),
+	       *df = json_array();
 	size_t i;
 
 	for (i = 0; i < d->n; i++) {
@@ -54,14 +55,46 @@ static void cmps_json(json_t *o, const struct diff *d,
 		push(sigma, i ? json_real(c[i].sigma) : json_null(), bad);
 		push(mark, i ? json_string(diff_mark(c[i].mark)) : json_null(),
 		     bad);
-		push(test, i ? json_string(c[i].from_repeats ? "welch" :
-					   "poisson") : json_null(), bad);
+		push(test, i ? json_string(!c[i].from_repeats ? "none" :
+					   diff_deterministic(d) ? "exact" :
+					   "welch") : json_null(), bad);
+		push(p, i && c[i].from_repeats ? num(c[i].p) : json_null(), bad);
+		push(q, i && c[i].from_repeats && !isnan(c[i].q) ? num(c[i].q) :
+		     json_null(), bad);
+		push(df, i && c[i].from_repeats && !diff_deterministic(d) ?
+		     num(c[i].df) : json_null(), bad);
 	}
 	set(o, "delta", delta, bad);
 	set(o, "rel", rel, bad);
 	set(o, "sigma", sigma, bad);
 	set(o, "mark", mark, bad);
 	set(o, "test", test, bad);
+	set(o, "p", p, bad);
+	set(o, "q", q, bad);
+	set(o, "df", df, bad);
+}
+
+/* What a mark stands on, stated once for every row and figure. */
+static json_t *marks_json(const struct diff *d, int *bad)
+{
+	json_t *o = json_object(), *fdr = json_object(), *tested = json_array();
+	size_t i;
+
+	set(o, "basis", json_string(diff_sig_basis(d)), bad);
+	set(o, "test", json_string(diff_deterministic(d) ? "exact" :
+				   d->untested ? "none" : "welch"), bad);
+	set(o, "untested", d->untested ? json_string(d->untested) : json_null(),
+	    bad);
+	set(fdr, "*", json_real(DIFF_FDR_1), bad);
+	set(fdr, "**", json_real(DIFF_FDR_2), bad);
+	set(o, "fdr", fdr, bad);
+	set(o, "control", json_string("benjamini-hochberg"), bad);
+	set(o, "floor_share_of_busy", json_real(DIFF_FLOOR), bad);
+	for (i = 0; i < d->n; i++)
+		push(tested, i ? json_integer((json_int_t)d->tested[i]) :
+		     json_null(), bad);
+	set(o, "tested", tested, bad);
+	return o;
 }
 
 static json_t *row_json(const struct diff *d, const struct diff_row *r,
@@ -180,10 +213,7 @@ static json_t *build(const struct diff *d, int *bad)
 		push(a, json_string(d->warnings[i]), bad);
 	set(root, "warnings", a, bad);
 	set(root, "conditions_differ", conditions_json(d, bad), bad);
-	o = json_object();
-	set(o, "*", json_real(DIFF_SIGMA_1), bad);
-	set(o, "**", json_real(DIFF_SIGMA_2), bad);
-	set(root, "marks_sigma", o, bad);
+	set(root, "marks", marks_json(d, bad), bad);
 	/* mean round-trip latency of each profile, ns, and its changes */
 	o = json_object();
 	a = json_array();

@@ -86,7 +86,7 @@ int diff_markdown(FILE *f, const void *model, const struct render_options *o)
 		render_md_code(f, d->prof[i].path);
 		fputs(" (", f);
 		render_md_text(f, d->prof[i].label);
-		fprintf(f, ", %d run%s)\n", d->prof[i].m->nrepeats,
+		fprintf(f, ", %d window%s)\n", d->prof[i].m->nrepeats,
 			d->prof[i].m->nrepeats > 1 ? "s" : "");
 	}
 	fprintf(f, "\n");
@@ -112,8 +112,12 @@ int diff_markdown(FILE *f, const void *model, const struct render_options *o)
 		md_row(f, d, &v->other, DIFF_OTHER_NAME);
 	md_row(f, d, &d->total, "**total**");
 	md_row(f, d, &d->busy, "busy (total minus idle)");
-	fprintf(f, "\nsig: `*` |delta| > %.0f sd, `**` > %.0f sd (%s).\n",
-		DIFF_SIGMA_1, DIFF_SIGMA_2, diff_sig_basis(d));
+	{
+		char rule[600];
+
+		diff_sig_rule(rule, sizeof(rule), d);
+		fprintf(f, "\nsig: %s.\n", rule);
+	}
 	if (fflush(f) || ferror(f))
 		return error("cannot write diff: %s", strerror(errno));
 	return 0;

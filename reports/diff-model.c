@@ -126,8 +126,8 @@ void diff_cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 	const struct profile *p = dp->m->profile;
 
 	c->mean = c->value;
-	c->sd = 0;
-	c->se = c->err;
+	c->sd = c->se = 0;
+	c->n = 1;
 	if (c->rep) {
 		struct cell_windows w = { c, p };
 		struct spread s;
@@ -136,21 +136,10 @@ void diff_cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 		if (s.n > 1) {
 			c->mean = s.mean;
 			c->sd = s.sd;
-			c->se = s.sd / sqrt((double)s.n);
-			return;
+			c->se = s.se;
+			c->n = s.n;
 		}
 	}
-	/* No samples is not no error: it could have been one sample. An
-	 * exact count has none either way. */
-	if (c->se == 0 && p->round_trips && !dp->m->run.exact)
-		c->se = (double)p->events[dp->event].period * dp->scale /
-			(double)p->round_trips;
-}
-
-int diff_both_exact(const struct diff *d, size_t i)
-{
-	return d->prof[0].m->run.exact && d->prof[i].m->run.exact &&
-	       !(diff_deterministic(d));
 }
 
 static void row_cmp(struct diff_row *r, const struct diff *d)
@@ -159,7 +148,7 @@ static void row_cmp(struct diff_row *r, const struct diff *d)
 
 	for (i = 1; i < d->n; i++)
 		diff_cmp_cells(&r->cmp[i], &r->cell[0], &r->cell[i],
-			       diff_both_exact(d, i));
+			       diff_deterministic(d));
 }
 
 static void drow_clear(struct diff_row *r)
@@ -289,6 +278,10 @@ static int hidden(const struct diff_row *r, size_t idx, size_t n,
 
 	if (r->apart)
 		return 0;
+	/* a marked row is what the diff is for: never cut */
+	for (i = 1; i < n; i++)
+		if (r->cmp[i].mark)
+			return 0;
 	if (o->limit > 0 && idx >= (size_t)o->limit)
 		return 1;
 	if (o->threshold <= 0)
@@ -334,6 +327,9 @@ static int cut_view(struct diff *d, struct diff_view *v,
 	for (i = keep; i < v->n; i++)
 		drow_sum(&v->other, &v->rows[i], d->n);
 	drow_finish(&v->other, d);
+	/* rows left out, summed: not one of the rows tested */
+	for (i = 1; i < d->n; i++)
+		v->other.cmp[i].mark = 0;
 	return 0;
 }
 
@@ -450,13 +446,8 @@ static void check_conditions(struct diff *d)
 		return;
 	}
 	if (k == d->n) {
+		/* one boot a side: said by diff_find_untested */
 		warn_add(d, "%s", PROFILE_EXACT_NOTE);
-		for (i = 0; i < d->n; i++)
-			if (d->prof[i].m->nrepeats < 2)
-				break;
-		if (i < d->n)
-			warn_add(d, "exact counts of one boot in '%s': how much boots differ is not known, so no difference is marked; record with -r N (N boots) for marks",
-				 d->prof[i].path);
 		check_workloads(d);
 		return;
 	}
@@ -531,12 +522,15 @@ static void percentiles_of(struct diff_profile *dp)
 		struct spread s;
 
 		dp->pct[k] = p->latency.count ? (double)pct_of(&p->latency, k) : -1;
-		dp->pct_se[k] = 0;
+		dp->pct_se[k] = dp->pct_sd[k] = 0;
+		dp->pct_n[k] = 1;
 		spread_over(p->nrepeats, pct_window, &w, 0, &s);
 		if (s.n < 2)
 			continue;
 		dp->pct[k] = s.mean;
-		dp->pct_se[k] = s.sd / sqrt((double)s.n);
+		dp->pct_se[k] = s.se;
+		dp->pct_sd[k] = s.sd;
+		dp->pct_n[k] = s.n;
 	}
 }
 
@@ -548,16 +542,19 @@ static void latency_of(struct diff_profile *dp, int kept)
 	const struct latency_summary *l = &m->profile->latency;
 
 	percentiles_of(dp);
-	dp->latency = dp->latency_se = -1;
+	dp->latency = dp->latency_se = dp->latency_sd = -1;
+	dp->latency_n = 0;
 	if (m->nrepeats > 1 && m->rep_latency_mean >= 0) {
 		dp->latency = m->rep_latency_mean;
+		dp->latency_sd = m->rep_latency_sd;
+		dp->latency_n = m->nrepeats;
 		dp->latency_se = m->rep_latency_sd / sqrt((double)m->nrepeats);
 	} else if (l->count && l->mean > 0) {
-		/* the decomposition's basis: the mean without stalls */
+		/* the decomposition's basis: the mean without stalls; one
+		 * window, so no spread a test could stand on */
 		dp->latency = kept ? latency_basis(l) : l->mean;
-		dp->latency_se = kept ?
-			latency_basis_sd(l) / sqrt((double)(l->count - l->stalls)) :
-			l->stddev / sqrt((double)l->count);
+		dp->latency_se = dp->latency_sd = 0;
+		dp->latency_n = 1;
 	}
 }
 
@@ -617,14 +614,21 @@ static int build_totals(struct diff *d)
 	drow_finish(&d->busy, d);
 	for (i = 1; i < d->n; i++) {
 		const struct diff_profile *a = &d->prof[0], *b = &d->prof[i];
-		int rep = a->m->nrepeats > 1 && b->m->nrepeats > 1;
+		struct diff_figure fa = { a->latency, a->latency_sd,
+					  a->latency_se, a->latency_n },
+				   fb = { b->latency, b->latency_sd,
+					  b->latency_se, b->latency_n };
 		size_t k;
 
-		diff_cmp_latency(&d->latency[i], a->latency, a->latency_se,
-			    b->latency, b->latency_se, rep);
-		for (k = 0; k < DIFF_NPCT; k++)
-			diff_cmp_latency(&d->pct[k][i], a->pct[k], a->pct_se[k],
-				    b->pct[k], b->pct_se[k], rep);
+		diff_cmp_latency(&d->latency[i], &fa, &fb);
+		for (k = 0; k < DIFF_NPCT; k++) {
+			struct diff_figure pa = { a->pct[k], a->pct_sd[k],
+						  a->pct_se[k], a->pct_n[k] },
+					   pb = { b->pct[k], b->pct_sd[k],
+						  b->pct_se[k], b->pct_n[k] };
+
+			diff_cmp_latency(&d->pct[k][i], &pa, &pb);
+		}
 	}
 	return 0;
 }
@@ -674,14 +678,16 @@ int diff_build(struct diff *d, const struct model *const *m,
 	if (check_per(d, o) || choose_unit(d, o))
 		return -1;
 	check_conditions(d);
+	diff_find_untested(d);
 	if (build_view(d, &d->functions, MODEL_BY_FUNCTION) ||
 	    build_view(d, &d->buckets, MODEL_BY_BUCKET) ||
 	    add_others(d, &d->functions) || add_others(d, &d->buckets) ||
 	    build_totals(d) ||
+	    (d->by == MODEL_BY_LINE && build_view(d, &d->lines, MODEL_BY_LINE)) ||
+	    diff_mark_all(d) ||
 	    cut_view(d, &d->functions, o) || cut_view(d, &d->buckets, o))
 		return -1;
-	if (d->by == MODEL_BY_LINE &&
-	    (build_view(d, &d->lines, MODEL_BY_LINE) || cut_view(d, &d->lines, o)))
+	if (d->by == MODEL_BY_LINE && cut_view(d, &d->lines, o))
 		return -1;
 	return 0;
 }
@@ -713,6 +719,7 @@ void diff_free(struct diff *d)
 	}
 	free(d->aliases);
 	diff_conditions_free(d->conds);
+	free(d->untested);
 	memset(d, 0, sizeof(*d));
 }
 

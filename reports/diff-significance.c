@@ -1,54 +1,196 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Where a diff decides that B differs from A, beyond the noise.
+ *
+ * On this kind of host the figures of two runs of the same thing move
+ * by more than any error one run can state of itself: a run's own
+ * round trips, or its Poisson sampling error, make every shift
+ * "significant". So a mark stands only on the spread between a
+ * profile's windows (the default record restarts the workload before
+ * each, so each window also draws its own sockets and processes), with
+ * Welch's t and Satterthwaite's degrees of freedom; the rows a
+ * comparison tests at once are controlled together (Benjamini-
+ * Hochberg); and a change under DIFF_FLOOR of busy is never marked,
+ * however sure. Only a deterministic exact diff marks every nonzero
+ * difference: a boot repeats to the instruction.
+ */
 #include "reports/diff-significance.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-int diff_mark_of(double shift, double sigma)
-{
-	double z;
+#include "error.h"
+#include "stats/stats.h"
 
-	if (!(sigma > 0))
-		return shift != 0 ? 2 : 0;
-	z = fabs(shift) / sigma;
-	return z > DIFF_SIGMA_2 ? 2 : z > DIFF_SIGMA_1 ? 1 : 0;
+static void cmp_clear(struct diff_cmp *c)
+{
+	c->sigma = c->df = 0;
+	c->p = c->q = NAN;
+	c->mark = c->from_repeats = c->floored = 0;
+}
+
+static void spread_of_cell(const struct diff_cell *c, struct spread *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->n = c->n;
+	s->mean = c->mean;
+	s->sd = c->sd;
+	s->se = c->se;
+}
+
+/* Welch on two sides' windows into c; untested where a side has one. */
+static void cmp_welch(struct diff_cmp *c, const struct spread *a,
+		      const struct spread *b)
+{
+	struct welch w;
+
+	welch_test(a, b, &w);
+	if (!w.tested)
+		return;
+	c->from_repeats = 1;
+	c->sigma = w.se;
+	c->df = w.df;
+	c->p = w.p;
 }
 
 void diff_cmp_cells(struct diff_cmp *cmp, const struct diff_cell *a,
-		    const struct diff_cell *b, int exact)
+		    const struct diff_cell *b, int deterministic)
 {
-	double shift;
+	struct spread sa, sb;
 
 	cmp->delta = b->value - a->value;
 	cmp->rel = a->value != 0 ? cmp->delta / fabs(a->value) : DIFF_NO_REL;
-	/* Welch: the spread of each side over its repeats, s^2/n, else its
-	 * Poisson error; the test is on the means of the windows */
-	cmp->from_repeats = a->rep && b->rep;
-	shift = cmp->from_repeats ? b->mean - a->mean : cmp->delta;
-	cmp->sigma = hypot(a->se, b->se);
-	cmp->mark = 0;
-	/* exact counts of one boot a side: how much boots differ is not
-	 * known, so no mark (-r N boots gives the spread) */
-	if (exact && !cmp->from_repeats)
+	cmp_clear(cmp);
+	if (deterministic) {
+		/* a boot repeats to the instruction: any difference is real */
+		cmp->from_repeats = 1;
+		cmp->p = cmp->delta != 0 ? 0 : 1;
 		return;
-	cmp->mark = diff_mark_of(shift, cmp->sigma);
+	}
+	spread_of_cell(a, &sa);
+	spread_of_cell(b, &sb);
+	cmp_welch(cmp, &sa, &sb);
 }
 
-void diff_cmp_latency(struct diff_cmp *c, double a, double a_se, double b,
-		      double b_se, int from_repeats)
+void diff_cmp_latency(struct diff_cmp *c, const struct diff_figure *a,
+		      const struct diff_figure *b)
 {
+	struct spread sa = { .n = a->n, .mean = a->value, .sd = a->sd,
+			     .se = a->se },
+		      sb = { .n = b->n, .mean = b->value, .sd = b->sd,
+			     .se = b->se };
+
 	memset(c, 0, sizeof(*c));
+	cmp_clear(c);
 	c->rel = DIFF_NO_REL;
-	if (a < 0 || b < 0 || a == 0)
+	if (a->value < 0 || b->value < 0 || a->value == 0)
 		return;
-	c->delta = b - a;
-	c->rel = c->delta / a;
-	c->sigma = hypot(a_se, b_se);
-	c->from_repeats = from_repeats;
-	/* a latency's error of 0 is one not known (no spread stated), not
-	 * an exact figure: no mark */
-	if (c->sigma > 0)
-		c->mark = diff_mark_of(c->delta, c->sigma);
+	c->delta = b->value - a->value;
+	c->rel = c->delta / a->value;
+	cmp_welch(c, &sa, &sb);
+}
+
+/* The rows comparison i tests, in one list: the views' rows but the
+ * other tasks' and the totals, the latency and its percentiles. */
+static size_t family(struct diff *d, size_t i, struct diff_cmp **out,
+		     double *floor_of, size_t cap)
+{
+	struct diff_view *views[] = { &d->functions, &d->buckets, &d->lines };
+	double busy = fmax(fabs(d->busy.cell[0].value), fabs(d->busy.cell[i].value));
+	size_t n = 0, v, k;
+
+#define ADD(cmp, floor) do { \
+		if (n < cap) { out[n] = (cmp); floor_of[n] = (floor); n++; } \
+	} while (0)
+	for (v = 0; v < sizeof(views) / sizeof(views[0]); v++)
+		for (k = 0; k < views[v]->n; k++)
+			if (!views[v]->rows[k].apart)
+				ADD(&views[v]->rows[k].cmp[i], DIFF_FLOOR * busy);
+	ADD(&d->total.cmp[i], DIFF_FLOOR * busy);
+	ADD(&d->busy.cmp[i], DIFF_FLOOR * busy);
+	ADD(&d->latency[i], DIFF_FLOOR * fabs(d->prof[0].latency));
+	for (k = 0; k < DIFF_NPCT; k++)
+		ADD(&d->pct[k][i], DIFF_FLOOR * fabs(d->prof[0].pct[k]));
+#undef ADD
+	return n;
+}
+
+static size_t family_size(const struct diff *d)
+{
+	return d->functions.n + d->buckets.n + d->lines.n + 2 + 1 + DIFF_NPCT;
+}
+
+int diff_mark_all(struct diff *d)
+{
+	size_t cap = family_size(d), n, i, k;
+	struct diff_cmp **rows = calloc(cap, sizeof(*rows));
+	double *floor_of = calloc(cap, sizeof(*floor_of));
+	double *p = calloc(cap, sizeof(*p)), *q = calloc(cap, sizeof(*q));
+	int deterministic = diff_deterministic(d), ret = -1;
+
+	if (!rows || !floor_of || !p || !q) {
+		error("out of memory marking the diff");
+		goto out;
+	}
+	for (i = 1; i < d->n; i++) {
+		n = family(d, i, rows, floor_of, cap);
+		for (k = 0; k < n; k++)
+			p[k] = rows[k]->from_repeats ? rows[k]->p : NAN;
+		if (bh_adjust(p, n, q)) {
+			error("out of memory marking the diff");
+			goto out;
+		}
+		d->tested[i] = 0;
+		for (k = 0; k < n; k++) {
+			struct diff_cmp *c = rows[k];
+
+			c->q = q[k];
+			c->mark = 0;
+			if (isnan(q[k]))
+				continue;
+			d->tested[i]++;
+			if (deterministic) {
+				c->mark = c->delta != 0 ? 2 : 0;
+				continue;
+			}
+			c->mark = q[k] < DIFF_FDR_2 ? 2 : q[k] < DIFF_FDR_1 ? 1 : 0;
+			/* sure, but too small to matter: said, not marked */
+			if (c->mark && fabs(c->delta) < floor_of[k]) {
+				c->mark = 0;
+				c->floored = 1;
+			}
+		}
+	}
+	ret = 0;
+out:
+	free(rows);
+	free(floor_of);
+	free(p);
+	free(q);
+	return ret;
+}
+
+/* Why a side cannot be tested: the first profile of one window. */
+void diff_find_untested(struct diff *d)
+{
+	size_t i;
+
+	if (diff_deterministic(d))
+		return;
+	for (i = 0; i < d->n; i++) {
+		int windows = (int)d->prof[i].m->nrepeats;
+
+		if (windows >= 2)
+			continue;
+		if (asprintf(&d->untested, d->prof[i].m->run.exact ?
+			     "'%s' is one boot: how much boots differ is not known; record with -r N (N boots) for marks" :
+			     "'%s' has one window, so no spread to judge a change by (not its round trips' own, nor Poisson's: both miss what moves between runs); record with the default windows or -r N",
+			     d->prof[i].path) < 0)
+			d->untested = NULL;
+		return;
+	}
 }
 
 int diff_deterministic(const struct diff *d)
@@ -65,7 +207,22 @@ const char *diff_sig_basis(const struct diff *d)
 {
 	if (diff_deterministic(d))
 		return "exact counts on the instruction clock: a boot repeats to the instruction, so every nonzero difference is exact and marked **";
+	if (d->untested)
+		return "none: a side has one window, and a mark stands only on the spread between windows";
 	return d->prof[0].m->run.exact && d->prof[1].m->run.exact ?
-	       "Welch across boots: exact counts have no sampling error, one boot a side marks nothing" :
-	       "Welch across repeats when both sides have them, else Poisson sampling error";
+	       "Welch's t across boots (Satterthwaite's df), Benjamini-Hochberg over the rows tested" :
+	       "Welch's t across windows (Satterthwaite's df), Benjamini-Hochberg over the rows tested";
+}
+
+void diff_sig_rule(char *buf, size_t len, const struct diff *d)
+{
+	if (diff_deterministic(d))
+		snprintf(buf, len, "** every nonzero difference: exact counts on the instruction clock repeat to the instruction");
+	else if (d->untested)
+		snprintf(buf, len, "no marks: %s", d->untested);
+	else
+		snprintf(buf, len, "** and * : Welch's t across %s, Benjamini-Hochberg over the %zu rows tested: expected false marks under %g%% (**) and %g%% (*) of the marks; no mark for a change under %g%% of busy (of the latency, for its lines)",
+			 d->prof[0].m->run.exact ? "boots" : "windows",
+			 d->tested[1], DIFF_FDR_2 * 100, DIFF_FDR_1 * 100,
+			 DIFF_FLOOR * 100);
 }

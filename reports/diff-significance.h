@@ -5,31 +5,37 @@
 #include "reports/diff.h"
 
 /*
- * Where a diff decides that B differs from A: the shift over the
- * standard error of the shift (Welch across repeats when both sides
- * have them, else the Poisson sampling error), marked "**" beyond
- * DIFF_SIGMA_2 and "*" beyond DIFF_SIGMA_1 (reports/diff.h).
- * diff_sig_basis() (diff.h) says it in words for the renderers.
+ * Where a diff decides that B differs from A (the rule and why:
+ * diff-significance.c). Each row's comparison is tested when it is
+ * built; diff_mark_all() then marks them together, once every row is
+ * in. diff_sig_basis() and diff_sig_rule() (diff.h) say it in words.
  */
 
-/* The mark of `shift` whose standard error is `sigma` > 0: 2, 1 or 0;
- * a sigma of 0 is a shift known exactly, marked 2 unless it is 0. */
-int diff_mark_of(double shift, double sigma);
-/* One row, B's cell against A's; `exact`: both profiles hold exact
- * counts, so one boot a side marks nothing. */
+/* One figure of a side over its windows: the mean (value, < 0 unknown),
+ * their sd and the standard error; n < 2: no spread. */
+struct diff_figure {
+	double value, sd, se;
+	int n;
+};
+
+/* One row, B's cell against A's: the delta, and Welch's p where both
+ * sides have windows; `deterministic`: exact on the instruction clock,
+ * any difference is exact. */
 void diff_cmp_cells(struct diff_cmp *cmp, const struct diff_cell *a,
-		    const struct diff_cell *b, int exact);
-/* A cell's mean, spread and standard error once its rows are in (the
- * Poisson error without repeats; one sample's worth when it has none). */
+		    const struct diff_cell *b, int deterministic);
+/* A cell's mean, spread and standard error over its windows once its
+ * rows are in (n < 2: no spread). */
 void diff_cell_finish(struct diff_cell *c, const struct diff_profile *dp);
 /* Both profiles of comparison i hold exact counts of the threaded
- * clock, which move from boot to boot: one boot a side marks nothing.
- * On the instruction clock (diff_deterministic) a boot repeats to the
- * instruction, so every difference is exact and marked as such. */
+ * clock, which move from boot to boot: tested across boots. */
 int diff_both_exact(const struct diff *d, size_t i);
-/* One latency figure, b against a (< 0: unknown), with their standard
- * errors; rel DIFF_NO_REL when unknown. */
-void diff_cmp_latency(struct diff_cmp *c, double a, double a_se, double b,
-		      double b_se, int from_repeats);
+/* One latency figure, b against a, tested as the rows are. */
+void diff_cmp_latency(struct diff_cmp *c, const struct diff_figure *a,
+		      const struct diff_figure *b);
+/* Mark every comparison's rows together (Benjamini-Hochberg over the
+ * rows it tested, the floor); -1 after printing (out of memory). */
+int diff_mark_all(struct diff *d);
+/* Set d->untested when a side has one window (or one boot). */
+void diff_find_untested(struct diff *d);
 
 #endif

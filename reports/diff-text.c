@@ -149,7 +149,7 @@ static void put_profiles(FILE *f, const struct diff *d)
 		const struct run_facts *run = &dp->m->run;
 
 		fprintf(f, "%c: %s\n", diff_letter(i), dp->path);
-		fprintf(f, "   %s, %s over %s, %u bytes, %llu RTs, %d run%s%s%s\n",
+		fprintf(f, "   %s, %s over %s, %u bytes, %llu RTs, %d window%s%s%s\n",
 			dp->label, run->transport ? run->transport : "?",
 			run->network ? run->network : "?", run->message_size,
 			(unsigned long long)run->round_trips, dp->m->nrepeats,
@@ -229,11 +229,14 @@ static void put_latency(FILE *f, const struct diff *d)
 		fprintf(f, "  kernel time per %s: total %+.2f us, busy %+.2f us\n",
 			d->prof[0].m->run.unit.abbrev, total / 1e3,
 			busy / 1e3);
-		if (lc->delta != 0)
+		/* a share of a change that is noise means nothing */
+		if (lc->mark && lc->delta != 0)
 			fprintf(f, "  busy kernel time explains %+.2f of the %+.2f us (%.0f%%);\n  residual %+.2f us (user time and off-CPU: waiting, wire)\n",
 				busy / 1e3, lc->delta / 1e3,
 				100 * busy / lc->delta,
 				(lc->delta - busy) / 1e3);
+		else if (lc->from_repeats)
+			fprintf(f, "  no latency change beyond the noise to explain\n");
 	}
 }
 
@@ -246,33 +249,17 @@ static void put_others_note(FILE *f, const struct diff *d)
 			   "(--all-tasks gives their rows).\n", MODEL_OTHER_TASKS);
 }
 
-static void put_notes(FILE *f, const struct diff *d)
+static void put_notes(FILE *f, const struct diff *d, int width)
 {
-	if (diff_deterministic(d)) {
-		fprintf(f, "\nsig: ** every nonzero delta: on the instruction clock a\n"
-			   "boot repeats to the instruction, so a difference is\n"
-			   "exact, not noise. Rows sum to the totals; total delta\n"
-			   "%+.1f %s = sum of the rows' deltas.\n",
-			d->total.cmp[1].delta, d->unit);
-		put_others_note(f, d);
+	char rule[600], *text;
+
+	diff_sig_rule(rule, sizeof(rule), d);
+	if (asprintf(&text, "sig: %s. Rows sum to the totals; total delta %+.1f %s = sum of the rows' deltas.",
+		     rule, d->total.cmp[1].delta, d->unit) < 0)
 		return;
-	}
-	if (d->prof[0].m->run.exact && d->prof[1].m->run.exact) {
-		fprintf(f, "\nsig: * |delta| > %.0f sd of the delta, ** > %.0f sd; the sd is\n"
-			   "from the spread across boots (Welch): exact counts have\n"
-			   "no sampling error, and one boot a side marks nothing.\n"
-			   "Rows sum to the totals; total delta %+.1f %s = sum\n"
-			   "of the rows' deltas.\n",
-			DIFF_SIGMA_1, DIFF_SIGMA_2, d->total.cmp[1].delta, d->unit);
-		put_others_note(f, d);
-		return;
-	}
-	fprintf(f, "\nsig: * |delta| > %.0f sd of the delta, ** > %.0f sd; the sd is\n"
-		   "from the spread across repeats (Welch) when both sides\n"
-		   "have repeats, else from sampling error (Poisson, at least\n"
-		   "one sample's worth). Rows sum to the totals; total delta\n"
-		   "%+.1f %s = sum of the rows' deltas.\n",
-		DIFF_SIGMA_1, DIFF_SIGMA_2, d->total.cmp[1].delta, d->unit);
+	fprintf(f, "\n");
+	wrap(f, text, width);
+	free(text);
 	put_others_note(f, d);
 }
 
@@ -330,12 +317,21 @@ int diff_text(FILE *f, const void *model, const struct render_options *o)
 	if (first >= d->nwarnings)
 		put_conditions(f, d, width);
 	put_profiles(f, d);
+	/* what the marks cannot say, before any of them is read */
+	if (d->untested) {
+		char *w;
+
+		if (asprintf(&w, "marks: none: %s", d->untested) < 0)
+			return error("out of memory");
+		wrap(f, w, width);
+		free(w);
+	}
 	fprintf(f, "\n");
 	put_latency(f, d);
 	if (d->by != MODEL_BY_BUCKET)
 		put_table(f, d, &d->buckets, "bucket", width, 0);
 	put_table(f, d, diff_view(d), model_by_name(d->by), width, 1);
-	put_notes(f, d);
+	put_notes(f, d, width);
 	if (fflush(f) || ferror(f))
 		return error("cannot write diff: %s", strerror(errno));
 	return 0;

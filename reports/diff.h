@@ -24,10 +24,17 @@
 struct diff_conditions;
 #define DIFF_OTHER_NAME "[other]"
 
-/* Significance marks: |delta| over the standard error of the delta
- * (the rule: reports/diff-significance.c). */
-#define DIFF_SIGMA_1 2.0   /* "*" */
-#define DIFF_SIGMA_2 3.0   /* "**" */
+/*
+ * Significance marks (the rule: reports/diff-significance.c): Welch's
+ * t across each side's windows, Benjamini-Hochberg over every row a
+ * comparison tests, "**" where the false discovery rate is below
+ * DIFF_FDR_2 and "*" below DIFF_FDR_1; never a change smaller than
+ * DIFF_FLOOR of the baseline's busy kernel time (of its latency, for
+ * the latency lines). A side of one window marks nothing.
+ */
+#define DIFF_FDR_1 0.05    /* "*" */
+#define DIFF_FDR_2 0.01    /* "**" */
+#define DIFF_FLOOR 0.02
 
 /* One row's value in one profile. */
 struct diff_cell {
@@ -38,6 +45,7 @@ struct diff_cell {
 	double *rep;      /* value per repeat, nrep of them; NULL with one */
 	size_t nrep;
 	double se;        /* standard error of the mean, for the test */
+	int n;            /* windows the spread stands on (< 2: none) */
 };
 
 /* The comparison of one profile (index >= 1) against the baseline. */
@@ -46,7 +54,12 @@ struct diff_cmp {
 	double rel;       /* delta / baseline, < -1e300 (DIFF_NO_REL) if none */
 	double sigma;     /* standard error of the delta, 0 if none */
 	int mark;         /* 0, 1 ("*") or 2 ("**") */
-	int from_repeats; /* both sides had repeats: Welch; else Poisson */
+	int from_repeats; /* tested: Welch across both sides' windows, or
+			   * exact on the instruction clock; 0: no test */
+	double df;        /* Welch's degrees of freedom */
+	double p;         /* two-sided p of the shift; NaN: not tested */
+	double q;         /* Benjamini-Hochberg over the comparison's rows */
+	int floored;      /* beyond the noise but under DIFF_FLOOR */
 };
 
 #define DIFF_NO_REL (-1e308)
@@ -82,9 +95,12 @@ struct diff_profile {
 	double scale;           /* multiply its values to get diff.unit */
 	const char *unit_from;  /* its own unit */
 	double latency, latency_se;  /* mean round-trip latency, ns; < 0 unknown */
+	int latency_n;          /* windows behind latency_se (< 2: none) */
+	double latency_sd;
 	/* percentiles, ns, < 0 unknown; with repeats the windows' mean and
 	 * its standard error, else the whole run's and se 0 (no test) */
-	double pct[DIFF_NPCT], pct_se[DIFF_NPCT];
+	double pct[DIFF_NPCT], pct_se[DIFF_NPCT], pct_sd[DIFF_NPCT];
+	int pct_n[DIFF_NPCT];
 };
 
 struct diff_options {
@@ -123,6 +139,10 @@ struct diff {
 	enum model_by by;
 	/* the conditions that differ (reports/diff-conditions.h) */
 	struct diff_conditions *conds;
+	/* why no time-based row can be marked ("'a.json' has one window"),
+	 * or NULL; tested[i]: the rows comparison i tested */
+	char *untested;
+	size_t tested[DIFF_MAX_PROFILES];
 };
 
 /*
@@ -137,9 +157,12 @@ int diff_build(struct diff *d, const struct model *const *m,
 	       const struct diff_options *o);
 void diff_free(struct diff *d);
 /* What the significance marks are measured against, in words: the
- * spread across boots for exact profiles, else across repeats or the
- * Poisson sampling error. */
+ * spread across boots for exact profiles, else across windows. */
 const char *diff_sig_basis(const struct diff *d);
+/* The rule in one line, for the renderers' legends: "Welch across
+ * windows, Benjamini-Hochberg over 41 rows: ** FDR < 1%, * < 5%; no
+ * mark under 2% of busy", or what stands in for it. */
+void diff_sig_rule(char *buf, size_t len, const struct diff *d);
 /* 1 when every profile holds exact counts on the instruction clock
  * (record --kernel --exact, deterministic): differences are exact. */
 int diff_deterministic(const struct diff *d);

@@ -224,6 +224,7 @@ int run_facts_fill(struct run_facts *f, const struct profile *p)
 	f->asked_ns = p->asked_ns;
 	f->wall_ns = p->wall_ns;
 	f->nwindows = p->nrepeats;
+	f->restarted = profile_condition(p, "workload.restart") != NULL;
 	f->npartial = profile_npartial(p);
 	f->partial_fraction = first_partial_fraction(p);
 	f->latency = p->latency;

@@ -78,6 +78,7 @@ struct run_facts {
 	 * run. 0 when unknown */
 	uint64_t asked_window_ns, asked_ns, wall_ns;
 	size_t nwindows;          /* windows listed, 0 in older profiles */
+	int restarted;            /* the ping-pong restarted before each */
 	size_t npartial;          /* of those, cut short */
 	double partial_fraction;  /* share the first cut-short one reached */
 	struct latency_summary latency;

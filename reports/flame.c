@@ -369,7 +369,7 @@ int flame_build_diff(struct flame *f, const struct diff *d, size_t k)
 
 		self_cell(&ca, n, 1, a);
 		self_cell(&cb, n, 0, b);
-		diff_cmp_cells(&n->cmp, &ca, &cb, diff_both_exact(d, k));
+		diff_cmp_cells(&n->cmp, &ca, &cb, diff_deterministic(d));
 		if (n->value[0] > 0 && fabs(n->cmp.delta) > f->max_self_delta)
 			f->max_self_delta = fabs(n->cmp.delta);
 	}

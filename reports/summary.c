@@ -220,7 +220,13 @@ static void put_facts(struct summary *s, const struct model *m)
 		     or_unknown(run->transport), or_unknown(run->network),
 		     run->message_size);
 	snprintf(units, sizeof(units), "%ss", run->unit.name);
-	if (run->window_ns)
+	if (run->window_ns && run->nwindows > 1)
+		FACT(s, units, "%llu in %zu windows, %.3f s in all (%.1f per second), after %.1f s warm-up%s",
+		     (unsigned long long)run->round_trips, run->nwindows,
+		     run->window_ns / 1e9,
+		     run->round_trips / (run->window_ns / 1e9), run->warmup_s,
+		     run->restarted ? "; the ping-pong restarted before each" : "");
+	else if (run->window_ns)
 		FACT(s, units, "%llu in a %.3f s window (%.1f per second), after %.1f s warm-up",
 		     (unsigned long long)run->round_trips, run->window_ns / 1e9,
 		     run->round_trips / (run->window_ns / 1e9), run->warmup_s);

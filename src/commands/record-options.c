@@ -138,6 +138,41 @@ static int check_own_workload(struct record_options *o)
 	return 0;
 }
 
+/* The built-in ping-pong on loopback with nothing of the host's
+ * changed for it: restarting it costs a fork and two sockets. */
+static int restartable(const struct record_options *o)
+{
+	const struct builtin_request *b = &o->builtin;
+
+	return (!b->network || !strcmp(b->network, "loopback")) &&
+	       !b->rps_cpus && b->irq_cpu < 0;
+}
+
+int record_default_windows(struct record_options *o)
+{
+	struct window_request *win = &o->window;
+	const struct builtin_request *b = &o->builtin;
+	int elsewhere = o->kernel.kernel || o->own.argv || o->own.nattach ||
+			b->peer || b->echo;
+
+	if (win->restart && (o->own.argv || o->own.nattach || b->peer || b->echo))
+		return error("--restart starts the built-in ping-pong anew: %s",
+			     b->peer || b->echo ? "a peer's responder is not ours to restart" :
+			     "run the command again instead");
+	if (!win->repeat_set && !elsewhere && !win->count && !win->fifo &&
+	    !win->gap_fifo && !b->window_marks) {
+		win->repeat = RECORD_DEFAULT_WINDOWS;
+		win->duration /= RECORD_DEFAULT_WINDOWS;
+		win->restart = restartable(o);
+	}
+	/* long enough to leave the first round trips' cold caches behind,
+	 * short beside the window, and never more than -w asked */
+	win->restart_warmup = win->duration / 2 < 0.2 ? win->duration / 2 : 0.2;
+	if (win->warmup < win->restart_warmup)
+		win->restart_warmup = win->warmup;
+	return 0;
+}
+
 int record_common_option(int c, const char *arg, struct record_options *o)
 {
 	uint64_t v;
@@ -611,6 +646,10 @@ int record_guest_args(struct record_options *o, int argc, char **argv,
 		if (!ret && optarg)
 			ret = guest_push(k, &cap, "", optarg);
 	}
+	/* one window a boot with --exact, and no default windows of the
+	 * guest's own: the host resolved them */
+	if (!ret && (o->kernel.exact || !o->window.repeat_set))
+		ret = guest_push(k, &cap, "", "-r") || guest_push(k, &cap, "", "1");
 	if (!ret && optind < argc)
 		ret = guest_push(k, &cap, "", "--");
 	for (; !ret && optind < argc; optind++)

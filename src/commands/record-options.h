@@ -231,6 +231,13 @@ int record_common_option(int c, const char *arg, struct record_options *o);
 /* After getopt: words left from optind on are -- CMD; then options
  * that exclude each other. -1 after printing which. */
 int record_check_options(struct record_options *o, int argc, char **argv);
+/* record's windows when -r is not given: where the built-in ping-pong
+ * runs here (no guest, peer, echo, command or -n), RECORD_DEFAULT_WINDOWS
+ * windows sharing -d, restarted before each on loopback, so that a
+ * profile measures its own spread; else one. --restart's warm-up.
+ * -1 after printing what --restart cannot go with. */
+#define RECORD_DEFAULT_WINDOWS 5
+int record_default_windows(struct record_options *o);
 /* One option of RECORD_KERNEL_LONGOPTS: 1 taken, 0 not one of them,
  * -1 after printing what is wrong with arg. */
 int record_kernel_option(int c, const char *arg, struct record_options *o);

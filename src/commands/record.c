@@ -26,6 +26,12 @@ static const char record_usage[] =
 FORCE_OUTPUT_HELP
 "  -r, --repeat N         N measurement windows of -d each, one after the\n"
 "                         other, kept apart so every figure has a spread\n"
+"                         (default, for the ping-pong here: 5 windows\n"
+"                         sharing -d, restarted before each on loopback;\n"
+"                         -r 1: one window, and no spread for diff)\n"
+"      --restart          start the ping-pong anew before each window:\n"
+"                         new processes and sockets on the same CPUs, so\n"
+"                         the spread covers what differs between runs\n"
 "      --between SECONDS  with -r: the workload runs SECONDS with the\n"
 "                         counters off before each window after the\n"
 "                         first, its latency kept beside the window's\n"
@@ -82,6 +88,7 @@ enum record_own_option {
 	OPT_BETWEEN,
 	OPT_WINDOW_FIFO,
 	OPT_GAP_FIFO,
+	OPT_RESTART,
 };
 
 /* after a '+': the first word that is not an option starts CMD */
@@ -97,6 +104,7 @@ static const struct option record_longopts[] = {
 		{ "between", required_argument, NULL, OPT_BETWEEN },
 		{ "window-fifo", required_argument, NULL, OPT_WINDOW_FIFO },
 		{ "gap-fifo", required_argument, NULL, OPT_GAP_FIFO },
+		{ "restart", no_argument, NULL, OPT_RESTART },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -159,6 +167,10 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
 				return -1;
 			o->window.repeat = (int)v;
+			o->window.repeat_set = 1;
+			break;
+		case OPT_RESTART:
+			o->window.restart = 1;
 			break;
 		case 'c':
 			if (parse_u64(optarg, "--period", 1, UINT64_MAX / 2, &o->sampling.period))
@@ -236,7 +248,10 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 	if (o->builtin.window_marks && o->kernel.kernel)
 		return error("--window-marks is what --exact runs inside the guest: "
 			     "give --exact");
-	return record_check_options(o, argc, argv);
+	if (o->window.restart && o->kernel.exact)
+		return error("--restart: --exact boots a guest for each window, "
+			     "each its own start already");
+	return record_check_options(o, argc, argv) || record_default_windows(o);
 }
 
 int cmd_record(int argc, char **argv)

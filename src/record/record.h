@@ -40,6 +40,11 @@ struct window_request {
 	double duration, warmup;   /* seconds */
 	int duration_set, warmup_set;  /* -d / -w given */
 	int repeat;                /* measurement windows (--repeat), >= 1 */
+	int repeat_set;            /* -r given */
+	/* --restart: the workload started anew before each window after
+	 * the first, warmed up for restart_warmup seconds */
+	int restart;
+	double restart_warmup;
 	uint64_t count;            /* -n: round trips instead of -d */
 	double between;            /* --between: seconds of traffic with the
 				    * counters off before each window after

@@ -57,16 +57,15 @@ static int warm_up(struct record_workload *w)
 	return error("%s during the warm-up: nothing measured", why);
 }
 
-/* --between before window r > 0: 1 when the run ends there, the
- * windows before it kept (a signal, or a workload that failed). */
-static int between(struct record_workload *w, int r, int *cut)
+/* Traffic with the counters off before window r > 0: --restart's
+ * warm-up, --between's gap. 1 when the run ends there, the windows
+ * before it kept (a signal, or a workload that failed). */
+static int gap(struct record_workload *w, int r, double secs,
+	       const char *what, int *cut)
 {
-	char what[40], why[200];
+	char why[200];
 
-	if (r == 0 || w->window->between <= 0)
-		return 0;
-	snprintf(what, sizeof(what), "gap before window %d", r + 1);
-	if (!counters_off(w, w->window->between, what, why, sizeof(why)))
+	if (!counters_off(w, secs, what, why, sizeof(why)))
 		return 0;
 	if (!why[0]) {
 		*cut = 1;
@@ -77,6 +76,34 @@ static int between(struct record_workload *w, int r, int *cut)
 	partial("%s: the %d window%s before it kept", w->error, r,
 		r == 1 ? "" : "s");
 	return 1;
+}
+
+/* Before window r > 0: --restart, then --between. */
+static int between(struct record_workload *w, int r, int *cut)
+{
+	char what[64];
+
+	if (r == 0)
+		return 0;
+	if (w->window->restart && w->ops->restart) {
+		if (w->ops->restart(w)) {
+			w->partial = 1;
+			snprintf(w->error, sizeof(w->error),
+				 "the workload did not start again before window %d",
+				 r + 1);
+			partial("%s: the %d window%s before it kept", w->error, r,
+				r == 1 ? "" : "s");
+			return 1;
+		}
+		snprintf(what, sizeof(what), "warm-up after the restart before window %d",
+			 r + 1);
+		if (gap(w, r, w->window->restart_warmup, what, cut))
+			return 1;
+	}
+	if (w->window->between <= 0)
+		return 0;
+	snprintf(what, sizeof(what), "gap before window %d", r + 1);
+	return gap(w, r, w->window->between, what, cut);
 }
 
 /* Whether a progress line is wanted: a terminal, a long enough run. */
@@ -233,6 +260,14 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 		rp->client_cpu_ns = procstat_task_cpu(&a, &b, ROLE_CLIENT);
 		rp->responder_cpu_ns = procstat_task_cpu(&a, &b, ROLE_RESPONDER);
 		rp->snapshot_ns = procstat_span(&a, &b);
+		/* restarted: each window's processes are their own, so the
+		 * tasks' times are the windows' added up */
+		if (w->window->restart && w->ops->restart &&
+		    procstat_tasks_add(&a, &b, p)) {
+			procstat_free(&a);
+			procstat_free(&b);
+			goto out;
+		}
 		record_window_counts(plan->evs, plan->nev, plan->ncpus, prev, cur,
 				     rp->counts);
 		memcpy(prev, cur, ncounts * sizeof(*cur));

@@ -7,6 +7,7 @@
  */
 #include "record/workload-ops.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,9 @@ struct builtin {
 	struct workload_result total;
 	struct workload_result last;   /* the window just closed */
 	int windows;
+	struct sampler *sampler;   /* for a restart: start()'s */
+	cpu_set_t affinity;        /* perpkt's before it pinned itself */
+	int have_affinity;
 };
 
 static struct builtin *of(struct record_workload *w)
@@ -193,7 +197,7 @@ static void describe(const struct record_workload *base,
 	const struct builtin_request *rq = b->rq;
 	const struct window_request *win = base->window;
 	char events[512] = "", list[256] = "", self[32] = "perpkt not pinned",
-	     span[64], cpus[64];
+	     span[128], cpus[64];
 	size_t len = 0, clen = 0;
 	int e, i;
 
@@ -223,8 +227,9 @@ static void describe(const struct record_workload *base,
 	if (b->self >= 0)
 		snprintf(self, sizeof(self), "perpkt on CPU %d", b->self);
 	if (win->repeat > 1)
-		snprintf(span, sizeof(span), "%d windows of %g s (%g s)", win->repeat,
-			 win->duration, win->repeat * win->duration);
+		snprintf(span, sizeof(span), "%d windows of %g s (%g s)%s",
+			 win->repeat, win->duration, win->repeat * win->duration,
+			 win->restart ? ", the ping-pong restarted before each" : "");
 	else
 		snprintf(span, sizeof(span), "%g s", win->duration);
 	if (b->nflows > 1)
@@ -294,10 +299,11 @@ static const struct control_setup *peer_request(struct builtin *b)
 	return rq;
 }
 
-static int start(struct record_workload *base, const struct record_plan *plan,
-		 struct sampler *s)
+/* Client and responder started anew, pinned as before, and the sampler
+ * told their pids: the first start, and each restart. */
+static int begin(struct builtin *b, struct sampler *s)
 {
-	struct builtin *b = of(base);
+	struct record_workload *base = &b->base;
 	const struct builtin_request *rq = b->rq;
 	const int *fds;
 	int nfds = sampler_fds(s, &fds), i;
@@ -336,12 +342,43 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 	base->clients = b->fclient_pid;
 	base->responders = b->fresponder_pid;
 	base->npids = workload_nflows(b->w);
+	return 0;
+}
+
+static int start(struct record_workload *base, const struct record_plan *plan,
+		 struct sampler *s)
+{
+	struct builtin *b = of(base);
+
+	(void)plan;
+	b->sampler = s;
+	b->have_affinity = !sched_getaffinity(0, sizeof(b->affinity), &b->affinity);
+	if (begin(b, s))
+		return -1;
 	/* the spinners run from here, through the warm-up and the windows */
-	if (busy_start(&b->busy, rq->busy_cpus, rq->nbusy) < 0)
+	if (busy_start(&b->busy, b->rq->busy_cpus, b->rq->nbusy) < 0)
 		return -1;
 	sampler_set_busy(s, b->busy.pid, b->busy.n);
 	histogram_init(&b->total.latency);
 	return 0;
+}
+
+/* Between two windows: new processes, new sockets, pinned again, so
+ * that each window draws its own start-up (socket hash, slab and page
+ * placement) as two runs would. The spinners go on. */
+static int restart(struct record_workload *base)
+{
+	struct builtin *b = of(base);
+
+	workload_stop(b->w);
+	b->w = NULL;
+	/* perpkt pinned itself off the workload's CPUs: the new client and
+	 * responder are checked against, and forked with, what it had */
+	if (b->have_affinity &&
+	    sched_setaffinity(0, sizeof(b->affinity), &b->affinity))
+		return error("cannot restore perpkt's CPU affinity to restart "
+			     "the workload: %m");
+	return begin(b, b->sampler);
 }
 
 static int open_window(struct record_workload *base)
@@ -496,6 +533,9 @@ static int after(struct record_workload *base, struct profile *p)
 		attach_remote(b, p);
 	workload_add_conditions(b->w, p);
 	busy_conditions(b, p);
+	/* what a window's spread covers: new processes and sockets each */
+	if (win->restart && win->repeat > 1)
+		profile_add_condition(p, "workload.restart", "before each window");
 	return 0;
 }
 
@@ -550,6 +590,7 @@ static void destroy(struct record_workload *base)
 
 static const struct record_workload_ops builtin_ops = {
 	.prepare = prepare, .cpus = cpus, .describe = describe, .start = start,
+	.restart = restart,
 	.open = open_window, .running = running, .close = close_window,
 	.after = after, .stop = stop, .fill = fill, .destroy = destroy,
 };

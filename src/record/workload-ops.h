@@ -39,6 +39,10 @@ struct record_workload_ops {
 	/* During the warm-up: 1 with why (e.g. "the command exited with
 	 * status 1") when it ended. NULL: it cannot end by itself. */
 	int (*ended)(struct record_workload *w, char *why, size_t len);
+	/* Between windows (--restart): stop the traffic and start it
+	 * anew, new processes and sockets on the same CPUs, the sampler
+	 * told. NULL: the workload cannot restart. -1 after printing. */
+	int (*restart)(struct record_workload *w);
 	/* Open a window: the counters are enabled when it returns. */
 	int (*open)(struct record_workload *w);
 	/* Whether the window goes on (a count not reached, the command

@@ -279,7 +279,7 @@ int procstat_delta(const struct procstat *b, const struct procstat *a,
 		   const int *cpus, int ncpus, struct profile *p)
 {
 	size_t r;
-	int i, j;
+	int i;
 
 	p->cpu_times = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*p->cpu_times));
 	if (!p->cpu_times)
@@ -313,24 +313,45 @@ int procstat_delta(const struct procstat *b, const struct procstat *a,
 				return -1;
 		}
 	}
-	p->tasks = calloc(2, sizeof(*p->tasks));
-	if (!p->tasks)
+	if (p->tasks)
+		return 0;  /* added window by window (procstat_tasks_add) */
+	return procstat_tasks_add(b, a, p);
+}
+
+int procstat_tasks_add(const struct procstat *b, const struct procstat *a,
+		       struct profile *p)
+{
+	int i, j;
+	size_t k;
+
+	if (!p->tasks && !(p->tasks = calloc(2, sizeof(*p->tasks))))
 		return error("out of memory");
 	for (i = 0; i < a->ntasks; i++) {
 		for (j = 0; j < b->ntasks; j++) {
 			const struct profile_task *ta = &a->task[i], *tb = &b->task[j];
-			struct profile_task *d = &p->tasks[p->ntasks];
+			struct profile_task *d;
 
 			if (ta->pid != tb->pid)
 				continue;
-			*d = *ta;
-			d->cpu_ns = sub(ta->cpu_ns, tb->cpu_ns);
-			d->wait_ns = sub(ta->wait_ns, tb->wait_ns);
-			d->switches = sub(ta->switches, tb->switches);
-			d->user_ns = sub(ta->user_ns, tb->user_ns);
-			d->system_ns = sub(ta->system_ns, tb->system_ns);
-			d->span_ns = procstat_span(b, a);
-			p->ntasks++;
+			/* the role's slot: one per role, its pid the latest */
+			for (k = 0; k < p->ntasks && p->tasks[k].role != ta->role; k++)
+				;
+			if (k == p->ntasks) {
+				if (k >= 2)
+					continue;
+				memset(&p->tasks[k], 0, sizeof(p->tasks[k]));
+				p->ntasks++;
+			}
+			d = &p->tasks[k];
+			d->role = ta->role;
+			d->pid = ta->pid;
+			d->cpu = ta->cpu;
+			d->cpu_ns += sub(ta->cpu_ns, tb->cpu_ns);
+			d->wait_ns += sub(ta->wait_ns, tb->wait_ns);
+			d->switches += sub(ta->switches, tb->switches);
+			d->user_ns += sub(ta->user_ns, tb->user_ns);
+			d->system_ns += sub(ta->system_ns, tb->system_ns);
+			d->span_ns += procstat_span(b, a);
 		}
 	}
 	return 0;

@@ -39,9 +39,14 @@ int procstat_take(struct procstat *s, pid_t client, pid_t responder);
 int procstat_take_flows(struct procstat *s, const pid_t *clients,
 			const pid_t *responders, int n);
 /* after - before into the profile: cpu_times and irqs for the CPUs in
- * cpus[], tasks for the workload's processes. */
+ * cpus[], tasks for the workload's processes unless p has them. */
 int procstat_delta(const struct procstat *before, const struct procstat *after,
 		   const int *cpus, int ncpus, struct profile *p);
+/* The tasks' part of procstat_delta for one window, added to p->tasks
+ * by role (record --restart: each window has processes of its own);
+ * procstat_delta then leaves p->tasks as they are. */
+int procstat_tasks_add(const struct procstat *before,
+		       const struct procstat *after, struct profile *p);
 /* CPU time of the task of `role` between two snapshots; 0 when either
  * lacks it. */
 uint64_t procstat_task_cpu(const struct procstat *before,
