@@ -104,10 +104,16 @@ static size_t family(struct diff *d, size_t i, struct diff_cmp **out,
 #define ADD(cmp, floor) do { \
 		if (n < cap) { out[n] = (cmp); floor_of[n] = (floor); n++; } \
 	} while (0)
+	/* a row under the floor on both sides cannot move by the floor:
+	 * no hypothesis to spend the family's rate on */
 	for (v = 0; v < sizeof(views) / sizeof(views[0]); v++)
-		for (k = 0; k < views[v]->n; k++)
-			if (!views[v]->rows[k].apart)
-				ADD(&views[v]->rows[k].cmp[i], DIFF_FLOOR * busy);
+		for (k = 0; k < views[v]->n; k++) {
+			struct diff_row *r = &views[v]->rows[k];
+
+			if (!r->apart && fmax(fabs(r->cell[0].value),
+					      fabs(r->cell[i].value)) >= DIFF_FLOOR * busy)
+				ADD(&r->cmp[i], DIFF_FLOOR * busy);
+		}
 	ADD(&d->total.cmp[i], DIFF_FLOOR * busy);
 	ADD(&d->busy.cmp[i], DIFF_FLOOR * busy);
 	ADD(&d->latency[i], DIFF_FLOOR * fabs(d->prof[0].latency));
@@ -120,6 +126,20 @@ static size_t family(struct diff *d, size_t i, struct diff_cmp **out,
 static size_t family_size(const struct diff *d)
 {
 	return d->functions.n + d->buckets.n + d->lines.n + 2 + 1 + DIFF_NPCT;
+}
+
+/* Every row's mark and q of comparison i cleared: a row the family
+ * leaves out stays unmarked. */
+static void clear_marks(struct diff *d, size_t i)
+{
+	struct diff_view *views[] = { &d->functions, &d->buckets, &d->lines };
+	size_t v, k;
+
+	for (v = 0; v < sizeof(views) / sizeof(views[0]); v++)
+		for (k = 0; k < views[v]->n; k++) {
+			views[v]->rows[k].cmp[i].mark = 0;
+			views[v]->rows[k].cmp[i].q = NAN;
+		}
 }
 
 int diff_mark_all(struct diff *d)
@@ -136,8 +156,10 @@ int diff_mark_all(struct diff *d)
 	}
 	for (i = 1; i < d->n; i++) {
 		n = family(d, i, rows, floor_of, cap);
-		for (k = 0; k < n; k++)
-			p[k] = rows[k]->from_repeats ? rows[k]->p : NAN;
+		/* rows left out of the family are not tested at all */
+		for (k = 0; k < cap; k++)
+			p[k] = k < n && rows[k]->from_repeats ? rows[k]->p : NAN;
+		clear_marks(d, i);
 		if (bh_adjust(p, n, q)) {
 			error("out of memory marking the diff");
 			goto out;
@@ -186,7 +208,7 @@ void diff_find_untested(struct diff *d)
 			continue;
 		if (asprintf(&d->untested, d->prof[i].m->run.exact ?
 			     "'%s' is one boot: how much boots differ is not known; record with -r N (N boots) for marks" :
-			     "'%s' has one window, so no spread to judge a change by (not its round trips' own, nor Poisson's: both miss what moves between runs); record with the default windows or -r N",
+			     "'%s' has one window: no spread between runs to judge a change by; record with the default windows or -r N",
 			     d->prof[i].path) < 0)
 			d->untested = NULL;
 		return;
@@ -219,7 +241,7 @@ void diff_sig_rule(char *buf, size_t len, const struct diff *d)
 	if (diff_deterministic(d))
 		snprintf(buf, len, "** every nonzero difference: exact counts on the instruction clock repeat to the instruction");
 	else if (d->untested)
-		snprintf(buf, len, "no marks: %s", d->untested);
+		snprintf(buf, len, "none: a mark needs the spread of several windows a side (see the head)");
 	else
 		snprintf(buf, len, "** and * : Welch's t across %s, Benjamini-Hochberg over the %zu rows tested: expected false marks under %g%% (**) and %g%% (*) of the marks; no mark for a change under %g%% of busy (of the latency, for its lines)",
 			 d->prof[0].m->run.exact ? "boots" : "windows",

@@ -122,7 +122,7 @@ static const char *bucket_color(const struct legend *l, const char *bucket)
  * A differential frame's colour: red when its own time grew, blue when
  * it shrank, strength by the size of the change against the largest
  * one; a change without a significance mark is drawn at a third of
- * that, one of no size grey.
+ * that where the diff could test it, one of no size grey.
  */
 static void diff_color(char *buf, size_t len, const struct flame *f,
 		       const struct flame_node *n)
@@ -135,7 +135,7 @@ static void diff_color(char *buf, size_t len, const struct flame *f,
 		snprintf(buf, len, COLOR_NEUTRAL);
 		return;
 	}
-	if (!n->cmp.mark)
+	if (!n->cmp.mark && f->dim_unmarked)
 		s /= 3;
 	fade = (int)lround(220 - 190 * s);
 	if (n->cmp.delta > 0)

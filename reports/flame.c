@@ -339,6 +339,20 @@ static int list_gone(struct flame *f)
 	return 0;
 }
 
+static int table_mark(const struct diff *d, size_t k,
+		      const struct flame_node *n, int stacks)
+{
+	const struct diff_row *r;
+	char buf[512];
+
+	if (!stacks && n->depth == 1)
+		r = diff_find(&d->buckets, n->name);
+	else
+		r = diff_find(&d->functions,
+			      diff_match_name(d, n->name, buf, sizeof(buf)));
+	return r ? r->cmp[k].mark : 0;
+}
+
 int flame_build_diff(struct flame *f, const struct diff *d, size_t k)
 {
 	const struct diff_profile *a = &d->prof[0], *b = &d->prof[k];
@@ -347,6 +361,8 @@ int flame_build_diff(struct flame *f, const struct diff *d, size_t k)
 	if (start(f))
 		goto oom;
 	f->diff = 1;
+	/* where nothing could be tested, no frame is faded for it */
+	f->dim_unmarked = !d->untested;
 	/* stacks are of the first event: compare them when both sides
 	 * compare that event and have them */
 	f->stacks = a->m->nstacks && b->m->nstacks && !a->event && !b->event;
@@ -370,6 +386,9 @@ int flame_build_diff(struct flame *f, const struct diff *d, size_t k)
 		self_cell(&ca, n, 1, a);
 		self_cell(&cb, n, 0, b);
 		diff_cmp_cells(&n->cmp, &ca, &cb, diff_deterministic(d));
+		/* a frame carries its function's mark (its bucket's, one
+		 * level down): the table's, tested across windows */
+		n->cmp.mark = table_mark(d, k, n, f->stacks);
 		if (n->value[0] > 0 && fabs(n->cmp.delta) > f->max_self_delta)
 			f->max_self_delta = fabs(n->cmp.delta);
 	}

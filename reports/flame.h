@@ -49,6 +49,7 @@ struct flame {
 	char title[160];        /* what the graph is of, one line */
 	char side[2][96];       /* diff: "B: file" and "A: file" */
 	double max_self_delta;  /* diff: largest |own delta|, full colour */
+	int dim_unmarked;       /* diff: an unmarked change drawn faint */
 	struct flame_gone *gone;   /* diff: heaviest first */
 	size_t ngone;
 	/* frames narrower than min_width (drawing units) are not drawn */

@@ -5,6 +5,7 @@
  * marks from repeats (Welch) and from sampling error (Poisson).
  */
 #include <math.h>
+#include <string.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,9 +41,12 @@ static void test_known_deltas(void **state)
 	assert_true(r->cell[0].value == 12000 && r->cell[1].value == 15000);
 	assert_true(r->cmp[1].delta == 3000);
 	assert_true(fabs(r->cmp[1].rel - 0.25) < 1e-12);
-	/* 3000 / sqrt(346.4^2 + 387.3^2) = 5.8 sd */
-	assert_int_equal(r->cmp[1].mark, 2);
+	/* 3000 is 5.8 Poisson sd, but one window a side: nothing measured
+	 * what moves between runs, so no test and no mark, said once */
+	assert_int_equal(r->cmp[1].mark, 0);
 	assert_false(r->cmp[1].from_repeats);
+	assert_non_null(f.d.untested);
+	assert_non_null(strstr(f.d.untested, "one window"));
 	/* .isra.0 in A and .constprop.0 in B are one function */
 	r = row(&f.d.functions, "udp_recvmsg");
 	assert_true(r->cell[0].present && r->cell[1].present);
@@ -120,6 +124,34 @@ static void test_significance_repeats(void **state)
 	/* no change and no spread: no mark */
 	r = row(&f.d.functions, "finish_task_switch");
 	assert_int_equal(r->cmp[2].mark, 0);
+	/* the test is Welch's t (its df between the sides' n-1 and their
+	 * sum) and the mark stands on the row's BH-adjusted q, never
+	 * below its own p */
+	r = row(&f.d.functions, "udp_sendmsg");
+	assert_true(r->cmp[2].df >= 3 - 1e-9 && r->cmp[2].df <= 6 + 1e-9);
+	assert_true(r->cmp[2].p < 0.01);
+	assert_true(r->cmp[2].q >= r->cmp[2].p && r->cmp[2].q < DIFF_FDR_2);
+	assert_null(f.d.untested);
+	assert_true(f.d.tested[2] > 0);
+	fixture_diff_close(&f);
+}
+
+/* --limit never hides a marked row: it is what the diff is for */
+static void test_limit_keeps_marked(void **state)
+{
+	static const char *const names[] = { "rep-a", "rep-shift" };
+	struct diff_options o = { .by = MODEL_BY_FUNCTION, .limit = 1 };
+	struct fixture_diff f;
+	size_t i, marked = 0, shown_marked = 0;
+
+	assert_int_equal(fixture_diff_open(&f, names, 2, &o), 0);
+	for (i = 0; i < f.d.functions.n; i++)
+		marked += f.d.functions.rows[i].cmp[1].mark > 0;
+	for (i = 0; i < f.d.functions.shown; i++)
+		shown_marked += f.d.functions.rows[i].cmp[1].mark > 0;
+	assert_true(marked > 0);
+	assert_int_equal(shown_marked, marked);
+	assert_int_equal(f.d.functions.other.cmp[1].mark, 0);
 	fixture_diff_close(&f);
 }
 
@@ -149,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_known_deltas),
 		cmocka_unit_test(test_alias_and_other),
 		cmocka_unit_test(test_significance_repeats),
+		cmocka_unit_test(test_limit_keeps_marked),
 		cmocka_unit_test(test_refusals),
 	};
 
