@@ -90,6 +90,7 @@ static json_t *marks_json(const struct diff *d, int *bad)
 	set(o, "fdr", fdr, bad);
 	set(o, "control", json_string("benjamini-hochberg"), bad);
 	set(o, "floor_share_of_busy", json_real(DIFF_FLOOR), bad);
+	set(o, "floor_share_of_latency", json_real(DIFF_FLOOR_LATENCY), bad);
 	for (i = 0; i < d->n; i++)
 		push(tested, i ? json_integer((json_int_t)d->tested[i]) :
 		     json_null(), bad);

@@ -116,9 +116,9 @@ static size_t family(struct diff *d, size_t i, struct diff_cmp **out,
 		}
 	ADD(&d->total.cmp[i], DIFF_FLOOR * busy);
 	ADD(&d->busy.cmp[i], DIFF_FLOOR * busy);
-	ADD(&d->latency[i], DIFF_FLOOR * fabs(d->prof[0].latency));
+	ADD(&d->latency[i], DIFF_FLOOR_LATENCY * fabs(d->prof[0].latency));
 	for (k = 0; k < DIFF_NPCT; k++)
-		ADD(&d->pct[k][i], DIFF_FLOOR * fabs(d->prof[0].pct[k]));
+		ADD(&d->pct[k][i], DIFF_FLOOR_LATENCY * fabs(d->prof[0].pct[k]));
 #undef ADD
 	return n;
 }
@@ -243,8 +243,8 @@ void diff_sig_rule(char *buf, size_t len, const struct diff *d)
 	else if (d->untested)
 		snprintf(buf, len, "none: a mark needs the spread of several windows a side (see the head)");
 	else
-		snprintf(buf, len, "** and * : Welch's t across %s, Benjamini-Hochberg over the %zu rows tested: expected false marks under %g%% (**) and %g%% (*) of the marks; no mark for a change under %g%% of busy (of the latency, for its lines)",
+		snprintf(buf, len, "** and * : Welch's t across %s, Benjamini-Hochberg over the %zu rows tested: expected false marks under %g%% (**) and %g%% (*) of the marks; no mark for a change under %g%% of busy, or %g%% of the latency",
 			 d->prof[0].m->run.exact ? "boots" : "windows",
 			 d->tested[1], DIFF_FDR_2 * 100, DIFF_FDR_1 * 100,
-			 DIFF_FLOOR * 100);
+			 DIFF_FLOOR * 100, DIFF_FLOOR_LATENCY * 100);
 }

@@ -29,12 +29,14 @@ struct diff_conditions;
  * t across each side's windows, Benjamini-Hochberg over every row a
  * comparison tests, "**" where the false discovery rate is below
  * DIFF_FDR_2 and "*" below DIFF_FDR_1; never a change smaller than
- * DIFF_FLOOR of the baseline's busy kernel time (of its latency, for
- * the latency lines). A side of one window marks nothing.
+ * DIFF_FLOOR of busy kernel time (the larger side's), nor a latency
+ * change under DIFF_FLOOR_LATENCY of A's. A side of one window marks
+ * nothing.
  */
 #define DIFF_FDR_1 0.05    /* "*" */
 #define DIFF_FDR_2 0.01    /* "**" */
 #define DIFF_FLOOR 0.02
+#define DIFF_FLOOR_LATENCY 0.01
 
 /* One row's value in one profile. */
 struct diff_cell {

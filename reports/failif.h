@@ -55,9 +55,13 @@ void failif_free(struct failif *f);
 /*
  * Evaluate against comparison `i` (1..n-1) of d: 1 when the condition
  * holds, 0 when not, -1 after printing why it cannot be evaluated.
- * *delta gets the tested delta (a fraction when relative).
+ * *delta gets the tested delta (a fraction when relative). On the
+ * diff's own basis: a delta past the limit holds only when the diff
+ * marks it (beyond the noise); *noise (may be NULL) is then 1 for one
+ * that passed the limit unmarked. Where the diff can mark nothing (a
+ * side of one window: d->untested), the raw delta decides.
  */
 int failif_eval(const struct failif *f, const struct diff *d, size_t i,
-		double *delta);
+		double *delta, int *noise);
 
 #endif

@@ -334,15 +334,25 @@ static int failif_known(const struct failif *f, const struct loaded *l,
  * -1 when one cannot be evaluated. */
 static int check_failif(const struct diff_args *a, const struct diff *d)
 {
-	int any = 0, r;
+	int any = 0, r, noise;
 	size_t i, k;
 	double delta;
 
+	if (d->untested && a->nfail)
+		warning("--fail-if judges the raw deltas: %s", d->untested);
 	for (k = 0; k < a->nfail; k++) {
 		for (i = 1; i < d->n; i++) {
-			r = failif_eval(&a->fail[k], d, i, &delta);
+			r = failif_eval(&a->fail[k], d, i, &delta, &noise);
 			if (r < 0)
 				return -1;
+			if (noise)
+				info("fail-if '%s' does not hold for '%s': %+.1f%s passes the limit but not the noise (unmarked)",
+				     a->fail[k].expr, d->prof[i].path,
+				     a->fail[k].relative ? delta * 100 : delta,
+				     a->fail[k].relative ? "%" :
+				     a->fail[k].target == FAILIF_LATENCY ||
+				     a->fail[k].target == FAILIF_PERCENTILE ||
+				     a->fail[k].time ? " ns" : "");
 			if (!r)
 				continue;
 			any = 1;

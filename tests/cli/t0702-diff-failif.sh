@@ -19,6 +19,14 @@ expect_exit 1 "$PERPKT" diff "$A" "$B" --fail-if 'latency > +10us' --fail-if 'bu
 # the repeats: a shift inside the noise still passes a loose bound
 expect_exit 0 "$PERPKT" diff "$P/rep-a.json" "$P/rep-noise.json" --fail-if 'function:udp_sendmsg > +1500'
 expect_exit 1 "$PERPKT" diff "$P/rep-a.json" "$P/rep-shift.json" --fail-if 'function:udp_sendmsg > +1500'
+# the marks' basis: +1000 passes +500 but not the windows' noise
+expect_exit 0 "$PERPKT" diff "$P/rep-a.json" "$P/rep-noise.json" --fail-if 'function:udp_sendmsg > +500'
+grep -q "fail-if 'function:udp_sendmsg > +500' does not hold for '.*rep-noise.json': +1000.0 passes the limit but not the noise" "$TMP/err" ||
+	fail "a change inside the noise not said: $(cat "$TMP/err")"
+# one window a side: the raw delta decides, and the diff says so
+expect_exit 1 "$PERPKT" diff "$A" "$B" --fail-if 'total > +200'
+grep -q "fail-if judges the raw deltas: .* has one window" "$TMP/err" ||
+	fail "raw-delta basis not said: $(cat "$TMP/err")"
 
 # unknown expression: usage with an example; 192 = 128 + 64 aborts a bisect
 expect_exit 192 "$PERPKT" diff "$A" "$B" --fail-if 'udp is slower'

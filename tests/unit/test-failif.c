@@ -53,7 +53,7 @@ static int eval_missing(struct diff *d, const char *expr, double *delta,
 
 	assert_int_equal(failif_parse(expr, &f), 0);
 	f.allow_missing = allow_missing;
-	r = failif_eval(&f, d, 1, delta);
+	r = failif_eval(&f, d, 1, delta, NULL);
 	failif_free(&f);
 	return r;
 }
@@ -97,11 +97,36 @@ static void test_eval(void **state)
 	fixture_diff_close(&f);
 }
 
+/* With windows, the marks' basis: +1000 inside the noise passes the
+ * limit but does not hold; +4000 beyond it does. */
+static void test_eval_noise(void **state)
+{
+	static const char *const noise[] = { "rep-a", "rep-noise" };
+	static const char *const shift[] = { "rep-a", "rep-shift" };
+	struct diff_options o = { .by = MODEL_BY_FUNCTION };
+	struct fixture_diff f;
+	struct failif c;
+	double dl;
+	int in_noise;
+
+	assert_int_equal(failif_parse("function:udp_sendmsg > +500", &c), 0);
+	assert_int_equal(fixture_diff_open(&f, noise, 2, &o), 0);
+	assert_int_equal(failif_eval(&c, &f.d, 1, &dl, &in_noise), 0);
+	assert_true(dl == 1000 && in_noise == 1);
+	fixture_diff_close(&f);
+	assert_int_equal(fixture_diff_open(&f, shift, 2, &o), 0);
+	assert_int_equal(failif_eval(&c, &f.d, 1, &dl, &in_noise), 1);
+	assert_true(dl == 4000 && in_noise == 0);
+	fixture_diff_close(&f);
+	failif_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_eval),
+		cmocka_unit_test(test_eval_noise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
