@@ -18,6 +18,7 @@
 #include "reports/render.h"
 #include "parse.h"
 #include "profile/profile.h"
+#include "profile/turns.h"
 #include "profile/nameset.h"
 #include "symbolize/symbolize.h"
 #include "commands/report-options.h"
@@ -27,6 +28,8 @@
 
 static const char diff_usage[] =
 "usage: perpkt diff [options] A B [C...]\n"
+"       perpkt diff [options] TURNS (one profile of record --turn-on:\n"
+"                                    its off windows against its on)\n"
 "\n"
 "Value per round trip (or --per unit) of every function and bucket in each profile,\n"
 "its change against the first (A, the baseline), and whether that\n"
@@ -231,8 +234,9 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 			return -1;
 		}
 	}
-	if (argc - optind < 2)
-		return error("diff needs at least two profiles, the baseline first");
+	if (argc - optind < 1)
+		return error("diff needs at least two profiles, the baseline first "
+			     "(or one recorded by turns)");
 	if (argc - optind > DIFF_MAX_PROFILES)
 		return error("diff compares at most %d profiles", DIFF_MAX_PROFILES);
 	/* diff_folded says so too, but only after loading the profiles */
@@ -268,8 +272,10 @@ static int pick_vmlinux(const struct diff_args *a, const struct profile *p,
 	return 0;
 }
 
+/* turn: the side of a profile recorded by turns (0 off, 1 on), -1 the
+ * whole profile. */
 static int load(struct loaded *l, const char *path, const struct diff_args *a,
-		struct anonymizer *anon)
+		struct anonymizer *anon, int turn)
 {
 	const char *buckets = a->buckets, *side = a->side;
 	const struct sample_filter *filter = &a->filter;
@@ -282,6 +288,9 @@ static int load(struct loaded *l, const char *path, const struct diff_args *a,
 	l->have_p = 1;
 	if (profile_take_side(&l->p, side, path))
 		return -1;
+	if (turn >= 0 && profile_take_turn(&l->p, turn, path))
+		return error("perpkt diff compares two profiles, or the two sides "
+			     "of one recorded by turns");
 	if (sample_filter_apply(filter, &l->p))
 		return -1;
 	l->p.include_partial = include_partial;
@@ -380,8 +389,9 @@ int cmd_diff(int argc, char **argv)
 	const struct model *models[DIFF_MAX_PROFILES];
 	const char *paths[DIFF_MAX_PROFILES];
 	struct diff d;
-	int ret = RESULT_FAILURE, built = 0, r;
-	size_t i, n, remotes = 0;
+	int ret = RESULT_FAILURE, built = 0, r, by_turns = 0;
+	size_t i, n = 0, remotes = 0;
+	char *turn_name[2] = { NULL, NULL };
 
 	memset(&d, 0, sizeof(d));
 	for (i = 1; i < (size_t)argc; i++)
@@ -404,6 +414,15 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	n = argc - optind;
+	/* one profile recorded by turns: its off windows against its on */
+	if (n == 1 &&
+	    (asprintf(&turn_name[0], "%s (off)", argv[optind]) < 0 ||
+	     asprintf(&turn_name[1], "%s (on)", argv[optind]) < 0)) {
+		error("out of memory");
+		goto out;
+	}
+	by_turns = n == 1;
+	n += by_turns;
 	model_set_callchains(renderer_draws_callchains(&diff_renderers, a.format));
 	l = calloc(n, sizeof(*l));
 	if (!l) {
@@ -411,8 +430,9 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		paths[i] = argv[optind + i];
-		if (load(&l[i], paths[i], &a, anon))
+		paths[i] = by_turns ? turn_name[i] : argv[optind + i];
+		if (load(&l[i], argv[optind + (by_turns ? 0 : i)], &a, anon,
+			 by_turns ? (int)i : -1))
 			goto out;
 		models[i] = &l[i].m;
 		remotes += l[i].p.remote != NULL;
@@ -436,8 +456,10 @@ int cmd_diff(int argc, char **argv)
 out:
 	if (built || l)
 		diff_free(&d);
-	for (i = 0; l && i < (size_t)(argc - optind); i++)
+	for (i = 0; l && i < n; i++)
 		unload(&l[i]);
+	free(turn_name[0]);
+	free(turn_name[1]);
 	free(l);
 	anonymizer_free(anon);
 	for (i = 0; i < a.nfail; i++)

@@ -155,6 +155,28 @@ int record_default_windows(struct record_options *o)
 	int elsewhere = o->kernel.kernel || o->own.argv || o->own.nattach ||
 			b->peer || b->echo;
 
+	if (!win->turn_on != !win->turn_off)
+		return error("--turn-on and --turn-off go together: one switches "
+			     "the setting on, the other puts it back");
+	if (win->turn_on) {
+		if (elsewhere || (b->network && strcmp(b->network, "loopback")))
+			return error("--turn-on runs its commands here, in this "
+				     "network namespace: the built-in ping-pong on "
+				     "loopback only (run perpkt inside 'ip netns "
+				     "exec NS' for another namespace)");
+		if (win->count || win->restart || win->fifo || win->gap_fifo)
+			return error("--turn-on compares by turns in one ping-pong "
+				     "of timed windows: not with %s",
+				     win->count ? "-n" : win->restart ? "--restart" :
+				     win->fifo ? "--window-fifo" : "--gap-fifo");
+		/* -r: windows a side */
+		win->repeat = 2 * (win->repeat_set ? win->repeat : 10);
+		if (!win->duration_set)
+			win->duration = 0.2;
+		if (win->between <= 0)
+			win->between = 0.05;
+		return 0;
+	}
 	if (win->restart && (o->own.argv || o->own.nattach || b->peer || b->echo))
 		return error("--restart starts the built-in ping-pong anew: %s",
 			     b->peer || b->echo ? "a peer's responder is not ours to restart" :

@@ -31,7 +31,12 @@ FORCE_OUTPUT_HELP
 "                         -r 1: one window, and no spread for diff)\n"
 "      --restart          start the ping-pong anew before each window:\n"
 "                         new processes and sockets on the same CPUs, so\n"
-"                         the spread covers what differs between runs\n"
+"                         the spread covers what differs between runs\n""      --turn-on CMD      compare a setting by turns in one ping-pong:\n"
+"      --turn-off CMD     sh -c CMD switches it on before each odd window\n"
+"                         and off before each even one, and off at the\n"
+"                         end; -r N windows a side (default 10 of 0.2 s,\n"
+"                         --between 0.05); 'perpkt diff PROFILE' compares\n"
+"                         the sides (docs/diff.md)\n"
 "      --between SECONDS  with -r: the workload runs SECONDS with the\n"
 "                         counters off before each window after the\n"
 "                         first, its latency kept beside the window's\n"
@@ -89,6 +94,8 @@ enum record_own_option {
 	OPT_WINDOW_FIFO,
 	OPT_GAP_FIFO,
 	OPT_RESTART,
+	OPT_TURN_ON,
+	OPT_TURN_OFF,
 };
 
 /* after a '+': the first word that is not an option starts CMD */
@@ -105,6 +112,8 @@ static const struct option record_longopts[] = {
 		{ "window-fifo", required_argument, NULL, OPT_WINDOW_FIFO },
 		{ "gap-fifo", required_argument, NULL, OPT_GAP_FIFO },
 		{ "restart", no_argument, NULL, OPT_RESTART },
+		{ "turn-on", required_argument, NULL, OPT_TURN_ON },
+		{ "turn-off", required_argument, NULL, OPT_TURN_OFF },
 		{ "help", no_argument, NULL, 'h' },
 		RECORD_COMMON_LONGOPTS,
 		{ 0 }
@@ -172,6 +181,12 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 		case OPT_RESTART:
 			o->window.restart = 1;
 			break;
+		case OPT_TURN_ON:
+			o->window.turn_on = optarg;
+			break;
+		case OPT_TURN_OFF:
+			o->window.turn_off = optarg;
+			break;
 		case 'c':
 			if (parse_u64(optarg, "--period", 1, UINT64_MAX / 2, &o->sampling.period))
 				return -1;
@@ -232,7 +247,7 @@ int record_parse_args(int argc, char **argv, struct record_options *o,
 			     o->builtin.no_remote ? "no-remote" : "remote-cpus");
 	if (o->builtin.no_remote && o->builtin.remote_cpus)
 		return error("--no-remote and --remote-cpus both given: choose one");
-	if (o->window.between > 0 && o->window.repeat < 2)
+	if (o->window.between > 0 && o->window.repeat < 2 && !o->window.turn_on)
 		return error("--between is the gap between windows: give -r N, "
 			     "N of 2 or more");
 	if (o->window.between > 0 && o->kernel.exact)

@@ -52,6 +52,10 @@ struct window_request {
 	const char *fifo;          /* --window-fifo CTL[,ACK]; NULL: none */
 	const char *gap_fifo;      /* --gap-fifo CTL[,ACK]: the same, told
 				    * of the gaps between windows */
+	/* --turn-off CMD, --turn-on CMD: a setting compared by turns, the
+	 * windows alternating off (even) and on (odd), each switched by sh
+	 * in the gap before it; NULL: none */
+	const char *turn_on, *turn_off;
 };
 
 /* The built-in ping-pong (docs/workload.md); NULL/0/-1: the default. */

@@ -11,11 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "error.h"
 #include "record/internal.h"
 #include "record/window-fifo.h"
+#include "profile/turns.h"
 
 double record_now(void)
 {
@@ -78,13 +81,69 @@ static int gap(struct record_workload *w, int r, double secs,
 	return 1;
 }
 
-/* Before window r > 0: --restart, then --between. */
+/* sh -c cmd, waited for (30 s at most): 0, or -1 after printing. */
+static int run_setting(const char *opt, const char *cmd)
+{
+	double t0 = record_now();
+	int status;
+	pid_t pid = fork(), r;
+
+	if (pid < 0)
+		return error("cannot run %s '%s': %m", opt, cmd);
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	while ((r = waitpid(pid, &status, WNOHANG)) == 0 && record_now() - t0 < 30)
+		usleep(1000);
+	if (r == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return error("%s '%s' ran for 30 s: it must switch the setting "
+			     "and end", opt, cmd);
+	}
+	if (r < 0)
+		return error("cannot wait for %s '%s': %m", opt, cmd);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return error("%s '%s' failed (%s %d): the setting may be half "
+			     "switched", opt, cmd, WIFEXITED(status) ? "exit status" :
+			     "signal", WIFEXITED(status) ? WEXITSTATUS(status) :
+			     WTERMSIG(status));
+	return 0;
+}
+
+/* By turns: the setting switched on or off, w->setting_on kept. */
+static int record_turn(struct record_workload *w, int on)
+{
+	const struct window_request *win = w->window;
+
+	if (!win->turn_on)
+		return 0;
+	/* switching counts as on until the off command has succeeded */
+	w->setting_on = 1;
+	if (on)
+		return run_setting("--turn-on", win->turn_on);
+	if (run_setting("--turn-off", win->turn_off))
+		return -1;
+	w->setting_on = 0;
+	return 0;
+}
+
+/* Before window r > 0: --restart, the setting's turn, then --between. */
 static int between(struct record_workload *w, int r, int *cut)
 {
 	char what[64];
 
 	if (r == 0)
 		return 0;
+	if (record_turn(w, r % 2)) {
+		w->partial = 1;
+		snprintf(w->error, sizeof(w->error),
+			 "the setting did not switch before window %d", r + 1);
+		partial("%s: the %d window%s before it kept", w->error, r,
+			r == 1 ? "" : "s");
+		return 1;
+	}
 	if (w->window->restart && w->ops->restart) {
 		if (w->ops->restart(w)) {
 			w->partial = 1;
@@ -228,7 +287,7 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 	     window_fifo_open(&fifo[0], w->window->fifo, "--window-fifo")) ||
 	    (w->window->gap_fifo &&
 	     window_fifo_open(&fifo[1], w->window->gap_fifo, "--gap-fifo")) ||
-	    warm_up(w))
+	    record_turn(w, 0) || warm_up(w))
 		goto out;
 	for (r = 0; r < nrep && !*w->interrupted && !w->partial; r++) {
 		struct profile_repeat *rp = &p->repeats[r];
@@ -287,7 +346,18 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 	}
 	w->t_end = record_now();
 	ret = 0;
+	if (w->window->turn_on) {
+		char turns[600];
+
+		snprintf(turns, sizeof(turns), "off: %s; on: %s",
+			 w->window->turn_off, w->window->turn_on);
+		if (profile_add_condition(p, PROFILE_COND_TURNS, turns))
+			ret = -1;
+	}
 out:
+	/* by turns: the setting is left off, however the run ends */
+	if (w->setting_on && record_turn(w, 0))
+		ret = -1;
 	window_fifo_close(&fifo[0]);
 	window_fifo_close(&fifo[1]);
 	free(prev);

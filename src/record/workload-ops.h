@@ -89,6 +89,8 @@ struct record_workload {
 	int partial;              /* a failure cut the run: kept up to it */
 	char error[256];          /* its message */
 	uint64_t units;           /* over every window */
+	int setting_on;           /* by turns: --turn-on ran last (or may
+				   * have: it failed part-way) */
 };
 
 /* The built-in ping-pong, its client and server placed by cpus; the
