@@ -18,12 +18,15 @@ static const char *field_cpu(const struct profile *p) { return p->cpu_model; }
 static const char *field_tool(const struct profile *p) { return p->tool_version; }
 
 /* In the order a reader asks: which kernel, how it booted, how it was
- * measured, what sat in the path, where it ran, with what. */
+ * measured, what sat in the path, where it ran, with what. Routing comes
+ * first of all: rules and routes change the cost of every lookup and
+ * nothing else in a diff names them (issue 49). */
 static const struct {
 	const char *what, *key;
 	const char *(*field)(const struct profile *p);  /* NULL: a condition */
 	int list;  /* "k=v, k=v": only the entries that differ */
 } known[] = {
+	{ "routing", "net.routing", NULL, 1 },
 	{ "kernel release", "kernel.release", field_release, 0 },
 	{ "build-id", "build_id", field_build_id, 0 },
 	{ "kernel commit", "lab.commit", NULL, 0 },
