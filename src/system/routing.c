@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "system/append.h"
@@ -206,6 +207,11 @@ void routing_describe(const char *prefix, char *out, size_t len)
 			 prefix, strerror(errno));
 		return;
 	}
+	/* a dump that never ends must not hold the record up: after a
+	 * few seconds it is "unknown (...)" */
+	struct timeval limit = { .tv_sec = 5 };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
 	/* nexthop objects came in Linux 5.3: say so, but count the rest */
 	nh_err = dump(fd, RTM_GETNEXTHOP, AF_UNSPEC, sizeof(struct nhmsg), &c);
 	for (k = 0; k < 2; k++) {
