@@ -15,6 +15,9 @@ struct diff_condition {
 	const char *what;      /* "kernel release" */
 	const char *key;       /* "kernel.release", the profile's name */
 	char *value[DIFF_MAX_PROFILES];  /* per profile; "(not recorded)" */
+	/* how the profiles were recorded (sampling, callchains, windows):
+	 * what the difference does to the figures, one line; else NULL */
+	const char *effect;
 };
 
 struct diff_conditions {

@@ -173,7 +173,8 @@ static json_t *profiles_json(const struct diff *d, int *bad)
 }
 
 /* What differs between the profiles: one object per condition, its
- * value in each profile in order. */
+ * value in each profile in order, and for how they were recorded what
+ * the difference does to the figures ("effect"). */
 static json_t *conditions_json(const struct diff *d, int *bad)
 {
 	const struct diff_conditions *c = d->conds;
@@ -188,6 +189,8 @@ static json_t *conditions_json(const struct diff *d, int *bad)
 		for (i = 0; i < d->n; i++)
 			push(v, json_string(c->rows[r].value[i]), bad);
 		set(o, "values", v, bad);
+		if (c->rows[r].effect)
+			set(o, "effect", json_string(c->rows[r].effect), bad);
 		push(a, o, bad);
 	}
 	return a;

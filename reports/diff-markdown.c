@@ -59,6 +59,20 @@ static void put_conditions(FILE *f, const struct diff *d)
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\n");
+	/* how the profiles were recorded: what a difference does */
+	for (r = 0; r < c->n; r++) {
+		if (!c->rows[r].effect)
+			continue;
+		fputs("- ", f);
+		render_md_text(f, c->rows[r].what);
+		fputs(": ", f);
+		render_md_text(f, c->rows[r].effect);
+		fputc('\n', f);
+	}
+	for (r = 0; r < c->n && !c->rows[r].effect; r++)
+		;
+	if (r < c->n)
+		fputc('\n', f);
 }
 
 int diff_markdown(FILE *f, const void *model, const struct render_options *o)

@@ -292,6 +292,11 @@ static void put_conditions(FILE *f, const struct diff *d, int width)
 		if (line)
 			wrap(f, line, width);
 		free(line);
+		if (c->rows[r].effect && asprintf(&line, "  what it does: %s",
+						  c->rows[r].effect) >= 0) {
+			wrap(f, line, width);
+			free(line);
+		}
 	}
 }
 

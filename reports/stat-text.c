@@ -256,11 +256,19 @@ int stat_text(FILE *f, const void *model, const struct render_options *o)
 	fprintf(f, "\nservice demand: %.2f us of CPU per %s (netperf's\n"
 		   "  definition, over the counted CPUs)\n", m->service_demand_us,
 		run->unit.name);
+	/* a negative off-CPU is flagged "! " at the line's start, as the
+	 * report flags it (reports/summary.c), with the reason */
 	if (m->have_tasks)
 		fprintf(f, "round trip %.2f us = client CPU %.2f + responder CPU %.2f\n"
-			   "  + off-CPU %.2f (waiting, wake-up, wire, softirqs "
+			   "%s+ off-CPU %.2f (waiting, wake-up, wire, softirqs "
 			   "elsewhere)\n", m->latency_us, m->client_us,
-			m->responder_us, m->rest_us);
+			m->responder_us, m->rest_us < 0 ? "! " : "  ", m->rest_us);
+	if (m->have_tasks && m->rest_us < 0)
+		fprintf(f, "  (negative: client and responder CPU time exceed the\n"
+			   "  round trip%s)\n",
+			run->client_cpu >= 0 && run->client_cpu == run->server_cpu ?
+			"; the clocks of schedstat and of the round trips disagree" :
+			": on different CPUs they run at the same time");
 	if (m->have_tasks && run->flows_spread)
 		fprintf(f, "  (--flows: CPU per round trip of all flows together,\n"
 			   "  a round trip a flow's own, which waits for the others)\n");

@@ -25,10 +25,37 @@
 #include "system/sysinfo.h"
 #include "workload/command-cgroup.h"
 
+/* How it was sampled, beyond the events' own fields: the callchain
+ * depth and --between, which diff compares (issue 49). */
+static void recording_conditions(struct profile *p, const struct record_options *o,
+				 const struct record_plan *plan)
+{
+	int depth = record_callchain_depth(&o->sampling, plan->evs, plan->nev);
+	char buf[256];
+
+	if (!depth)
+		snprintf(buf, sizeof(buf), "none");
+	else if (o->sampling.callchain > 0)
+		snprintf(buf, sizeof(buf), "%d kernel frames (-g)", depth);
+	else
+		/* enough to charge a sample at an irq-enable point to its caller */
+		snprintf(buf, sizeof(buf), "%d kernel frames (short, without -g)",
+			 depth);
+	profile_add_condition(p, "record.callchain", buf);
+	if (o->window.between > 0)
+		snprintf(buf, sizeof(buf), "%g s of traffic with the counters off "
+			 "before each window after the first (--between)",
+			 o->window.between);
+	else
+		snprintf(buf, sizeof(buf), "none");
+	profile_add_condition(p, "record.between", buf);
+}
+
 /* What every profile says of how it was made. */
 static int fill(struct profile *p, const struct record_options *o,
 		const struct record_plan *plan)
 {
+	recording_conditions(p, o, plan);
 	p->version = PROFILE_VERSION;
 	p->tool_version = strdup("perpkt " PERPKT_VERSION);
 	p->command = profile_command_line(o->argc, o->argv);

@@ -16,16 +16,22 @@
 #include <unistd.h>
 
 #include "system/attached.h"
+#include "system/routing.h"
 
 #define NETNS_VALUE_MAX 1024
 
 static const char *const keys[] = { "net.netfilter", "net.tc", "net.taps",
-				    "net.bpf" };
+				    "net.bpf", "net.routing" };
+/* net.routing is a list ("k=v, ..."): its entries carry the label
+ * ("client ipv4 rules=3"), so that diff compares them one by one */
+#define ROUTING 4
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 /* In the child: enter the namespace, write each key's value and a NUL. */
-static void child(int ns, int out)
+static void child(int ns, const char *label, int out)
 {
+	char prefix[64];
+
 	char v[NKEYS][NETNS_VALUE_MAX];
 	size_t k;
 
@@ -38,6 +44,8 @@ static void child(int ns, int out)
 		attached_tc(v[1], sizeof(v[1]));
 		attached_taps(v[2], sizeof(v[2]));
 		attached_bpf(v[3], sizeof(v[3]));
+		snprintf(prefix, sizeof(prefix), "%s ", label);
+		routing_describe(prefix, v[ROUTING], sizeof(v[ROUTING]));
 	}
 	for (k = 0; k < NKEYS; k++)
 		if (write(out, v[k], strlen(v[k]) + 1) < 0)
@@ -46,7 +54,7 @@ static void child(int ns, int out)
 }
 
 /* The values read in namespace fd, each NUL-ended, into buf. */
-static int read_in(int fd, char *buf, size_t len)
+static int read_in(int fd, const char *label, char *buf, size_t len)
 {
 	int pfd[2], status;
 	size_t got = 0;
@@ -58,7 +66,7 @@ static int read_in(int fd, char *buf, size_t len)
 	pid = fork();
 	if (!pid) {
 		close(pfd[0]);
-		child(fd, pfd[1]);
+		child(fd, label, pfd[1]);
 	}
 	close(pfd[1]);
 	if (pid < 0) {
@@ -85,16 +93,21 @@ void conditions_netns(struct profile *p, const int *fds,
 	for (k = 0; k < NKEYS; k++)
 		value[k][0] = '\0';
 	for (i = 0; i < n; i++) {
-		int len = read_in(fds[i], got, sizeof(got));
+		int len = read_in(fds[i], labels[i], got, sizeof(got));
 		const char *v = got, *end = got + (len > 0 ? len : 0);
 
 		for (k = 0; k < NKEYS; k++) {
 			size_t used = strlen(value[k]);
 			int here = v < end;
 
-			snprintf(value[k] + used, sizeof(value[k]) - used, "%s%s: %s",
-				 i ? " | " : "", labels[i], here ? v :
-				 "unknown (the namespace could not be read)");
+			if (k == ROUTING)
+				snprintf(value[k] + used, sizeof(value[k]) - used,
+					 "%s%s%s", i ? ", " : "", here ? "" : labels[i],
+					 here ? v : " unknown (the namespace could not be read)");
+			else
+				snprintf(value[k] + used, sizeof(value[k]) - used, "%s%s: %s",
+					 i ? " | " : "", labels[i], here ? v :
+					 "unknown (the namespace could not be read)");
 			if (here)
 				v += strlen(v) + 1;
 		}

@@ -14,6 +14,7 @@
 #include "system/attached.h"
 #include "system/placement.h"
 #include "system/procfile.h"
+#include "system/routing.h"
 
 #define VALUE_MAX 1024
 
@@ -458,6 +459,10 @@ void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
 	if (!profile_condition(p, "net.bpf")) {
 		attached_bpf(value, sizeof(value));
 		add(p, "net.bpf", value);
+	}
+	if (!profile_condition(p, "net.routing")) {
+		routing_describe("", value, sizeof(value));
+		add(p, "net.routing", value);
 	}
 	attached_perf_users(value, sizeof(value), getpid());
 	add(p, "host.perf_users", value);

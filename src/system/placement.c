@@ -208,7 +208,14 @@ void placement_describe(const char *root, int client, int server,
 			strncat(dst, idx, 127 - strlen(dst));
 		}
 	}
-	snprintf(buf + n, len - n, "; share %s, not %s",
-		 shared[0] ? shared : "no cache",
-		 not_shared[0] ? not_shared : "-");
+	/* each case in words: "not -" read as a typo (issue 49) */
+	if (!shared[0] && !not_shared[0])
+		snprintf(buf + n, len - n, "; which caches they share is unknown (no cache/index* in sysfs)");
+	else if (!shared[0])
+		snprintf(buf + n, len - n, "; share no cache (each has its own %s)",
+			 not_shared);
+	else if (!not_shared[0])
+		snprintf(buf + n, len - n, "; share every cache: %s", shared);
+	else
+		snprintf(buf + n, len - n, "; share %s, not %s", shared, not_shared);
 }

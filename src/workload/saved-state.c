@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "system/netns-id.h"
 #include "workload/netns.h"
 
 #define LINE_MAX_LEN 512
@@ -21,7 +22,73 @@
 
 struct saved_lock {
 	int fd;
+	struct netns_id net;
 };
+
+/*
+ * A note is one line, "PATH OLD net=DEV:INO netns=NAME device=DEV":
+ * the setting, its value before the run, and the network namespace the
+ * run was in (nsfs device and inode, its /run/netns name or "-") and
+ * the network device PATH is of ("-" for none). /sys/class/net/lo is
+ * the lo of the reader's namespace, so a note is put back only by a run
+ * in the same one (issue 49: a dead run's note was written to the lo of
+ * another). Lines of older perpkt versions have PATH and OLD only.
+ */
+struct note {
+	char *path, *old;
+	int keyed;              /* net= was there */
+	struct netns_id net;
+	char name[128], device[64];
+};
+
+/* Split a line (changed in place); -1 when it is not a note. */
+static int note_parse(char *line, struct note *n)
+{
+	char *tok, *save = NULL;
+
+	memset(n, 0, sizeof(*n));
+	line[strcspn(line, "\n")] = '\0';
+	n->path = strtok_r(line, " ", &save);
+	n->old = strtok_r(NULL, " ", &save);
+	if (!n->path || !n->old || strstr(n->path, ".."))
+		return -1;
+	while ((tok = strtok_r(NULL, " ", &save))) {
+		if (sscanf(tok, "net=%llu:%llu", &n->net.dev, &n->net.ino) == 2)
+			n->keyed = 1;
+		else if (!strncmp(tok, "netns=", 6) && strcmp(tok + 6, "-"))
+			snprintf(n->name, sizeof(n->name), "%s", tok + 6);
+		else if (!strncmp(tok, "device=", 7) && strcmp(tok + 7, "-"))
+			snprintf(n->device, sizeof(n->device), "%s", tok + 7);
+	}
+	return 0;
+}
+
+/* The network device of a /sys/class/net/DEV/... path, or "-". */
+static void device_of(const char *path, char *buf, size_t len)
+{
+	const char *d = "/sys/class/net/";
+
+	if (strncmp(path, d, strlen(d)))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*s", (int)strcspn(path + strlen(d), "/"),
+			 path + strlen(d));
+}
+
+/* "net=DEV:INO netns=NAME device=DEV" of this process for path. */
+static int note_tail(const char *path, char *buf, size_t len)
+{
+	struct netns_id net;
+	char name[128], device[64];
+
+	if (netns_id_self(&net))
+		return -1;
+	netns_id_name(&net, name, sizeof(name));
+	device_of(path, device, sizeof(device));
+	snprintf(buf, len, "net=%llu:%llu netns=%s device=%s", net.dev, net.ino,
+		 name[0] && !strchr(name, ' ') ? name : "-", device);
+	return 0;
+}
 
 /* RUNDIR/state.ID: what this run changed. */
 static int own_file(char *buf, size_t len)
@@ -34,10 +101,10 @@ static int own_file(char *buf, size_t len)
 	return 0;
 }
 
-/* Lines "PATH VALUE" of one state file, rewritten without `drop`
- * (NULL: keep all) and with "path old" added (NULL: add nothing). */
+/* Lines "PATH VALUE ..." of one state file, rewritten without `drop`
+ * (NULL: keep all) and with "path old tail" added (NULL: add nothing). */
 static int rewrite(const char *file, const char *drop, const char *path,
-		   const char *old)
+		   const char *old, const char *tail)
 {
 	char tmp[RUNDIR_FILE_LEN + 8], line[LINE_MAX_LEN];
 	FILE *in = fopen(file, "r"), *out;
@@ -57,7 +124,7 @@ static int rewrite(const char *file, const char *drop, const char *path,
 	if (in)
 		fclose(in);
 	if (path)
-		fprintf(out, "%s %s\n", path, old);
+		fprintf(out, "%s %s %s\n", path, old, tail);
 	size = ftell(out);
 	if (fflush(out) || fsync(fileno(out))) {
 		fclose(out);
@@ -77,12 +144,15 @@ static int rewrite(const char *file, const char *drop, const char *path,
 
 int saved_state_record(const char *path, const char *old)
 {
-	char file[RUNDIR_FILE_LEN];
+	char file[RUNDIR_FILE_LEN], tail[256];
 
+	if (note_tail(path, tail, sizeof(tail)))
+		return error("cannot read this process's network namespace "
+			     "(/proc/self/ns/net): %s", strerror(errno));
 	if (own_file(file, sizeof(file)))
 		return error("cannot make '%s' to note what perpkt changes: %s",
 			     RUNDIR_ROOT, strerror(errno));
-	if (rewrite(file, path, path, old))
+	if (rewrite(file, path, path, old, tail))
 		return error("cannot write '%s': %s", file, strerror(errno));
 	return 0;
 }
@@ -93,7 +163,7 @@ void saved_state_forget(const char *path)
 
 	if (own_file(file, sizeof(file)))
 		return;
-	if (rewrite(file, path, NULL, NULL))
+	if (rewrite(file, path, NULL, NULL, NULL))
 		warning("cannot update '%s': %s", file, strerror(errno));
 }
 
@@ -113,18 +183,15 @@ void saved_state_forget_netns(const char *name)
 	saved_state_forget(key);
 }
 
-/* One line "PATH VALUE" put back; 0 done, -1 not (said). who: the run
- * that changed it. */
-static int restore_line(char *line, const char *who)
+/* One note put back; 1 done, 0 nothing to do, -1 not (said). who: the
+ * run that changed it. */
+static int restore_note(const struct note *n, const char *who)
 {
-	char *sp = strchr(line, ' '), *nl = strchr(line, '\n');
+	char where[320] = "";
 	FILE *w;
 
-	if (!nl || !sp || strstr(line, ".."))
-		return 0;  /* not one of ours */
-	*nl = *sp = '\0';
-	if (!strncmp(line, NETNS_KEY, strlen(NETNS_KEY))) {
-		const char *name = line + strlen(NETNS_KEY);
+	if (!strncmp(n->path, NETNS_KEY, strlen(NETNS_KEY))) {
+		const char *name = n->path + strlen(NETNS_KEY);
 
 		if (strncmp(name, NETNS_PREFIX, strlen(NETNS_PREFIX)) ||
 		    !netns_exists(name))
@@ -139,20 +206,44 @@ static int restore_line(char *line, const char *who)
 			"%s was killed before it could", name, who);
 		return 1;
 	}
-	if (strncmp(line, "/sys/", 5))
+	if (strncmp(n->path, "/sys/", 5))
 		return 0;  /* only settings under /sys are ever noted */
-	w = fopen(line, "w");
-	if (!w || fputs(sp + 1, w) < 0 || fclose(w)) {
+	if (n->keyed) {
+		char ns[200];
+
+		netns_id_describe(&n->net, n->name, ns, sizeof(ns));
+		snprintf(where, sizeof(where), " in network namespace %s%s%s%s", ns,
+			 n->device[0] ? " (device " : "", n->device,
+			 n->device[0] ? ")" : "");
+	}
+	w = fopen(n->path, "w");
+	if (!w || fputs(n->old, w) < 0 || fclose(w)) {
 		if (w)
 			fclose(w);
-		warning("cannot restore '%s' to '%s' (changed by %s, "
-			"which was killed): %s: set it by hand", line, sp + 1, who,
-			strerror(errno));
+		warning("cannot restore '%s' to '%s'%s (changed by %s, "
+			"which was killed): %s: set it by hand", n->path, n->old,
+			where, who, strerror(errno));
 		return -1;
 	}
-	warning("restored '%s' to '%s': %s was killed before it "
-		"could", line, sp + 1, who);
+	warning("restored '%s' to '%s'%s: %s was killed before it could",
+		n->path, n->old, where, who);
 	return 1;
+}
+
+/* The network namespace a state file's notes were made in: 1 and *net
+ * set, 0 when none says (older lines, or none), -1 unreadable. */
+static int file_netns(const char *file, struct note *first, char *line,
+		      size_t len)
+{
+	FILE *f = fopen(file, "r");
+	int keyed = 0;
+
+	if (!f)
+		return -1;
+	while (!keyed && fgets(line, (int)len, f))
+		keyed = !note_parse(line, first) && first->keyed;
+	fclose(f);
+	return keyed;
 }
 
 /* Put back what one dead run noted: the count, or -1 if one failed. */
@@ -161,11 +252,14 @@ static int restore_file(const char *file, const char *who)
 	char line[LINE_MAX_LEN];
 	FILE *f = fopen(file, "r");
 	int failed = 0, done = 0, r;
+	struct note n;
 
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
-		r = restore_line(line, who);
+		if (note_parse(line, &n))
+			continue;  /* not one of ours */
+		r = restore_note(&n, who);
 		failed |= r < 0;
 		done += r > 0;
 	}
@@ -175,13 +269,20 @@ static int restore_file(const char *file, const char *who)
 	return failed ? -1 : done;
 }
 
-/* Every state file of a dead run put back (restore: the caller holds
- * the lock, so every other run's is a dead one's, whatever PID
- * namespace it ran in) or, with note, what live runs have changed
- * described there. */
-static int restore_dead(int restore, char *note, size_t len)
+static int saved_state_held(const struct netns_id *net);
+
+/*
+ * Every state file of a dead run of this network namespace put back
+ * (restore: the caller holds the namespace's lock, so every other run's
+ * there is a dead one's, whatever PID namespace it ran in) or, with
+ * note, what live runs have changed described there. Files of other
+ * namespaces are left to runs there: dropped when the namespace is
+ * gone, said by `perpkt restore` (tell) while their run is dead.
+ */
+static int restore_dead(int restore, char *note, size_t len, int tell)
 {
-	char dir[256], own[RUNDIR_ID_LEN] = "", who[128];
+	char dir[256], own[RUNDIR_ID_LEN] = "", who[128], line[LINE_MAX_LEN];
+	struct netns_id self;
 	struct dirent *de;
 	size_t at = 0;
 	int total = 0, failed = 0;
@@ -189,12 +290,14 @@ static int restore_dead(int restore, char *note, size_t len)
 
 	if (note && len)
 		note[0] = '\0';
-	if (rundir_path(dir, sizeof(dir)) || !(d = opendir(dir)))
+	if (netns_id_self(&self) || rundir_path(dir, sizeof(dir)) ||
+	    !(d = opendir(dir)))
 		return 0;
 	rundir_own_id(own, sizeof(own));
 	while ((de = readdir(d))) {
-		char file[sizeof(dir) + 300];
+		char file[sizeof(dir) + 300], ns[200];
 		const char *id = de->d_name + 6;
+		struct note first;
 		int r;
 
 		if (strncmp(de->d_name, "state.", 6) || !strcmp(id, own) ||
@@ -202,6 +305,22 @@ static int restore_dead(int restore, char *note, size_t len)
 			continue;
 		snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
 		rundir_id_describe(id, who, sizeof(who));
+		r = file_netns(file, &first, line, sizeof(line));
+		if (r > 0 && !netns_id_same(&first.net, &self)) {
+			netns_id_describe(&first.net, first.name, ns, sizeof(ns));
+			if (restore && netns_id_gone(&first.net)) {
+				info("dropped what %s noted for network namespace "
+				     "%s: the namespace is gone, and its devices "
+				     "with it", who, ns);
+				unlink(file);
+			} else if (tell && !saved_state_held(&first.net)) {
+				info("left what %s changed in network namespace %s: "
+				     "put it back there ('ip netns exec %s perpkt "
+				     "restore')", who, ns,
+				     first.name[0] ? first.name : "NAME");
+			}
+			continue;
+		}
 		if (restore) {
 			r = restore_file(file, who);
 			failed |= r < 0;
@@ -227,47 +346,75 @@ static int open_lock(void)
 	return open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
-/* Who holds the lock: "perpkt pid N (CMD)". */
-static void holder(int fd, char *buf, size_t len)
+/* The lock of a network namespace: one byte of RUNDIR/lock, at its
+ * inode, so that runs in two namespaces change their own at once and
+ * a run in one never waits for, nor settles for, another's. */
+static struct flock lock_range(const struct netns_id *net, short type)
 {
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	char text[256] = "";
-	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_len = 1 };
 
-	text[n > 0 ? n : 0] = '\0';
-	text[strcspn(text, "\n")] = '\0';
-	if (fcntl(fd, F_GETLK, &fl) || fl.l_type == F_UNLCK)
-		snprintf(buf, len, "another perpkt");
-	else if (text[0])
-		snprintf(buf, len, "perpkt pid %d (%s)", (int)fl.l_pid, text);
-	else
-		snprintf(buf, len, "perpkt pid %d", (int)fl.l_pid);
+	fl.l_start = (off_t)(net->ino & 0x3fffffffffffULL);
+	return fl;
 }
 
-/* This process's command line, for the lock file. */
-static void say_holder(int fd)
+/* Whether a live run holds the lock of namespace net. */
+static int saved_state_held(const struct netns_id *net)
 {
-	char cmd[200] = "";
-	FILE *f = fopen("/proc/self/cmdline", "r");
-	size_t n = f ? fread(cmd, 1, sizeof(cmd) - 1, f) : 0, i;
+	struct flock fl = lock_range(net, F_WRLCK);
+	int fd = open_lock(), held;
 
-	if (f)
+	if (fd < 0)
+		return 0;
+	held = !fcntl(fd, F_GETLK, &fl) && fl.l_type != F_UNLCK;
+	close(fd);
+	return held;
+}
+
+/* Who holds the lock of net: "perpkt pid N (CMD)". */
+static void holder(int fd, const struct netns_id *net, char *buf, size_t len)
+{
+	struct flock fl = lock_range(net, F_WRLCK);
+	char cmd[200] = "", path[64];
+	FILE *f;
+	size_t n = 0, i;
+
+	if (fcntl(fd, F_GETLK, &fl) || fl.l_type == F_UNLCK) {
+		snprintf(buf, len, "another perpkt");
+		return;
+	}
+	/* 0: a process of a PID namespace this one cannot see */
+	if (fl.l_pid <= 0) {
+		snprintf(buf, len, "a perpkt of another PID namespace");
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)fl.l_pid);
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(cmd, 1, sizeof(cmd) - 1, f);
 		fclose(f);
+	}
 	for (i = 0; i + 1 < n; i++)
 		if (!cmd[i])
 			cmd[i] = ' ';
 	cmd[n] = '\0';
-	if (ftruncate(fd, 0) == 0 && pwrite(fd, cmd, strlen(cmd), 0) < 0)
-		return;
+	if (cmd[0])
+		snprintf(buf, len, "perpkt pid %d (%s)", (int)fl.l_pid, cmd);
+	else
+		snprintf(buf, len, "perpkt pid %d", (int)fl.l_pid);
 }
 
 static int take_lock(struct saved_lock **out, int no_wait)
 {
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct netns_id net;
+	struct flock fl;
 	char who[320];
 	int fd;
 
 	*out = NULL;
+	if (netns_id_self(&net))
+		return error("cannot read this process's network namespace "
+			     "(/proc/self/ns/net): %s", strerror(errno));
+	fl = lock_range(&net, F_WRLCK);
 	fd = open_lock();
 	if (fd < 0) {
 		if (geteuid() != 0)
@@ -281,7 +428,7 @@ static int take_lock(struct saved_lock **out, int no_wait)
 			return error("cannot lock '%s/lock': %s", RUNDIR_ROOT,
 				     strerror(errno));
 		}
-		holder(fd, who, sizeof(who));
+		holder(fd, &net, who, sizeof(who));
 		if (no_wait) {
 			close(fd);
 			return error("%s is changing the system's settings: not "
@@ -301,13 +448,13 @@ static int take_lock(struct saved_lock **out, int no_wait)
 			return error("interrupted while waiting for %s", who);
 		}
 	}
-	say_holder(fd);
 	*out = malloc(sizeof(**out));
 	if (!*out) {
 		close(fd);
 		return error("out of memory");
 	}
 	(*out)->fd = fd;
+	(*out)->net = net;
 	return 0;
 }
 
@@ -315,8 +462,8 @@ int saved_state_lock(struct saved_lock **out, int no_wait)
 {
 	if (take_lock(out, no_wait))
 		return -1;
-	/* the lock is ours: every other run's notes are a dead run's */
-	restore_dead(1, NULL, 0);
+	/* the lock is ours: every other run's notes here are a dead run's */
+	restore_dead(1, NULL, 0, 0);
 	return 0;
 }
 
@@ -324,29 +471,29 @@ void saved_state_unlock(struct saved_lock *l)
 {
 	if (!l)
 		return;
-	/* closing the file drops the lock; the holder's line goes first */
-	if (ftruncate(l->fd, 0) < 0)
-		warning("cannot empty the lock file: %s", strerror(errno));
-	close(l->fd);
+	close(l->fd);  /* drops the lock */
 	free(l);
 }
 
 void saved_state_settle(char *note, size_t len)
 {
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	int fd = open_lock();
+	struct netns_id net;
+	struct flock fl;
+	int fd;
 
 	note[0] = '\0';
-	if (fd < 0)
+	if (netns_id_self(&net) || (fd = open_lock()) < 0)
 		return;
+	fl = lock_range(&net, F_WRLCK);
 	if (!fcntl(fd, F_SETLK, &fl)) {
-		/* no run is changing anything: what is noted is a dead run's */
-		restore_dead(1, NULL, 0);
+		/* no run is changing this namespace: what is noted here is
+		 * a dead run's */
+		restore_dead(1, NULL, 0, 0);
 		close(fd);
 		return;
 	}
 	close(fd);
-	restore_dead(0, note, len);
+	restore_dead(0, note, len, 0);
 }
 
 int saved_state_restore_all(int no_wait)
@@ -356,7 +503,7 @@ int saved_state_restore_all(int no_wait)
 
 	if (take_lock(&l, no_wait))
 		return -1;
-	n = restore_dead(1, NULL, 0);
+	n = restore_dead(1, NULL, 0, 1);
 	saved_state_unlock(l);
 	return n;
 }

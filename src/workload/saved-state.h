@@ -11,14 +11,19 @@
  * network namespaces of --net veth), and the lock that lets one run at
  * a time change it.
  *
- * A run that changes the system takes the lock (RUNDIR/lock, a POSIX
+ * Both are per network namespace: /sys/class/net/lo is the lo of the
+ * namespace the reader is in, so a note says the namespace (nsfs device
+ * and inode of /proc/self/ns/net, and its /run/netns name) and the
+ * device it applies to, and only a run in the same namespace puts it
+ * back (a note made under `ip netns exec pp1` is pp1's lo, never the
+ * host's). The lock is one byte of RUNDIR/lock per namespace (a POSIX
  * record lock: the kernel drops it when the process dies, and children
- * do not inherit it) before its first change and holds it until all is
- * put back; a second such run waits for it, or fails with --no-wait.
- * Every change is noted in RUNDIR/state.<id> (rundir.h) before it is made ("PATH
- * OLD-VALUE", or "netns/NAME -" for a namespace), so that whatever
- * point a SIGKILL comes at, the next run that takes the lock, or
- * `perpkt restore`, puts it back.
+ * do not inherit it), taken before a run's first change and held until
+ * all is put back; a second such run in the same namespace waits for
+ * it, or fails with --no-wait. Every change is noted in RUNDIR/state.<id>
+ * (rundir.h) before it is made, so that whatever point a SIGKILL comes
+ * at, the next run in that namespace that takes the lock, or `perpkt
+ * restore` there, puts it back.
  */
 struct saved_lock;
 
@@ -48,8 +53,11 @@ void saved_state_forget_netns(const char *name);
 void saved_state_settle(char *note, size_t len);
 /*
  * perpkt restore: under the lock (waiting for it unless no_wait), put
- * back what every dead run left; the number of settings and namespaces
- * put back (each said), or -1 when one could not be (said).
+ * back what every dead run of this network namespace left; the number
+ * of settings and namespaces put back (each said, with the namespace
+ * and device), or -1 when one could not be (said). Dead runs' notes for
+ * other namespaces are said (where to run it) and left, or dropped when
+ * their namespace is gone.
  */
 int saved_state_restore_all(int no_wait);
 

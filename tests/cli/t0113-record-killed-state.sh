@@ -32,7 +32,7 @@ ours=1
 expect_exit 0 "$PERPKT" record -d 0.2 -w 0.1 -o "$TMP/killed.json"  # not -q: the restore is a warning
 [ "$(cat $RPS)" = "$orig" ] || fail "the next run left the mask at $(cat $RPS), not $orig"
 if [ $ours = 1 ]; then
-	grep -q "restored '$RPS' to '$orig': perpkt pid $pid was killed" "$TMP/err" ||
+	grep -q "restored '$RPS' to '$orig' in network namespace net:\[[0-9]*\] (device lo): perpkt pid $pid was killed" "$TMP/err" ||
 		fail "the next run did not say what it restored: $(cat "$TMP/err")"
 else
 	echo "note: another perpkt on this machine restored the mask before the next run" >&2

@@ -67,7 +67,7 @@ state=$(run_file state $D)
 [ -s "$state" ] || fail "no state file for pid $D"
 kill -KILL $D; wait $D 2>/dev/null; D=
 expect_exit 0 "$PERPKT" restore
-grep -q "restored '$RPS' to '$orig': perpkt pid [0-9]* was killed" "$TMP/err" ||
+grep -q "restored '$RPS' to '$orig' in network namespace net:\[[0-9]*\] (device lo): perpkt pid [0-9]* was killed" "$TMP/err" ||
 	fail "restore did not say what it put back: $(cat "$TMP/err")"
 [ "$(cat $RPS)" = "$orig" ] || fail "restore left the mask at $(cat $RPS)"
 [ ! -e "$state" ] || fail "state file left after restore"

@@ -3,13 +3,20 @@
 # one is SIGKILLed, and the next run, PID 1 of another, must put the
 # killed run's mask back (its state file is not the next run's own,
 # though both are pid 1) and record the original as the system's.
+# Beside them, all along, another perpkt record changes the mask of a
+# network namespace of its own (issue 49: with other runs going on, the
+# next run left the mask at 2): neither waits for the other, nor puts
+# back the other's.
 . "$(dirname "$0")/lib.sh"
 need_perf
 need_lo_rps
 command -v unshare >/dev/null || skip "needs unshare (util-linux)"
 unshare -pf --mount-proc true 2>/dev/null || skip "cannot unshare a PID namespace here"
 orig=$(cat $RPS)
+NS= B=
 cleanup() {
+	[ -n "$B" ] && kill -TERM $B 2>/dev/null && wait $B 2>/dev/null
+	[ -n "$NS" ] && ip netns del "$NS" 2>/dev/null
 	# the namespace's PID 1 first: killing unshare leaves it running
 	[ -n "${U:-}" ] && [ -z "${IN:-}" ] && IN=$(cat /proc/$U/task/$U/children 2>/dev/null)
 	[ -n "${IN:-}" ] && kill -KILL $IN 2>/dev/null
@@ -20,6 +27,21 @@ cleanup() {
 trap cleanup EXIT
 want=2
 [ "$((16#$orig))" = 2 ] && want=1
+
+# beside: a run in a namespace of its own, holding that namespace's
+# lock, its lo's mask set to $want there, until this test ends
+test_namespace beside
+in_ns sh -c "[ -w $RPS ]" || skip "no writable $RPS in a new network namespace"
+# not in_ns: a function would run in a subshell, and B be its pid
+ip netns exec "$NS" "$PERPKT" record -q -d 300 -w 0.1 --rps-cpus $want \
+	-o "$TMP/beside.json" 2>"$TMP/errb" &
+B=$!
+end=$((SECONDS + 120))
+until [ "$((16#$(in_ns cat $RPS)))" = $want ]; do
+	alive $B || fail "the run beside ended: $(cat "$TMP/errb")"
+	[ $SECONDS -lt $end ] || fail "the run beside never set its mask: $(cat "$TMP/errb")"
+	sleep 0.05
+done
 
 # the first run: PID 1 of a namespace of its own
 unshare -pf --mount-proc "$PERPKT" record -q -d 300 -w 0.1 --rps-cpus $want \
@@ -47,7 +69,7 @@ ours=1
 expect_exit 0 unshare -pf --mount-proc "$PERPKT" record -d 0.2 -w 0.1 -o "$TMP/next.json"
 [ "$(cat $RPS)" = "$orig" ] || fail "the next run left the mask at $(cat $RPS), not $orig: $(cat "$TMP/err")"
 if [ $ours = 1 ]; then
-	grep -q "restored '$RPS' to '$orig': perpkt pid 1 of another PID namespace was killed" "$TMP/err" ||
+	grep -q "restored '$RPS' to '$orig' in network namespace net:\[[0-9]*\] (device lo): perpkt pid 1 of another PID namespace was killed" "$TMP/err" ||
 		fail "the next run did not say what it restored: $(cat "$TMP/err")"
 else
 	echo "note: another perpkt on this machine restored the mask before the next run" >&2
@@ -55,4 +77,11 @@ fi
 [ ! -e "$state" ] || fail "the killed run's state file is still there"
 jq -e --arg m "$orig" '.conditions["net.rps_cpus"] == "lo rx-0: \($m)"' "$TMP/next.json" >/dev/null ||
 	fail "the next profile recorded: $(jq -c '.conditions["net.rps_cpus"]' "$TMP/next.json")"
-echo "ok: a killed run's mask put back from another PID namespace ($want -> $orig)"
+[ "$((16#$(in_ns cat $RPS)))" = $want ] ||
+	fail "the mask beside, in namespace $NS, was changed: $(in_ns cat $RPS)"
+grep -q "waiting for" "$TMP/err1" "$TMP/err" &&
+	fail "a run waited for the one in another namespace: $(cat "$TMP/err1" "$TMP/err")"
+kill -TERM $B; wait $B; B=
+[ "$((16#$(in_ns cat $RPS)))" = 0 ] ||
+	fail "the run beside did not put its mask back: $(in_ns cat $RPS)"
+echo "ok: a killed run's mask put back from another PID namespace ($want -> $orig), another namespace's run beside"

@@ -129,7 +129,9 @@ static void test_describe(void **state)
 	placement_describe(root, 0, 2, buf, sizeof(buf));
 	assert_string_equal(buf, "client 0, server 2: shared-cache; share L3 (index2), not L1d/L2");
 	placement_describe(root, 0, 1, buf, sizeof(buf));
-	assert_string_equal(buf, "client 0, server 1: smt; share L1d (index0), L2 (index1), L3 (index2), not -");
+	assert_string_equal(buf, "client 0, server 1: smt; share every cache: L1d (index0), L2 (index1), L3 (index2)");
+	placement_describe(root, 0, 4, buf, sizeof(buf));
+	assert_string_equal(buf, "client 0, server 4: cross-socket; share no cache (each has its own L1d/L2/L3)");
 	placement_describe(root, 5, 5, buf, sizeof(buf));
 	assert_string_equal(buf, "client 5, server 5: same");
 }
