@@ -117,6 +117,8 @@ static const struct {
 	int list;  /* "k=v, k=v": only the entries that differ */
 	const char *effect;  /* what the difference does to the figures */
 } known[] = {
+	{ "setting (by turns)", "workload.turns_side", NULL, 0,
+	  "one ping-pong's windows, taken by turns: only the setting differs" },
 	{ "routing", "net.routing", NULL, 1, NULL },
 	{ "kernel release", "kernel.release", field_release, 0, NULL },
 	{ "build-id", "build_id", field_build_id, 0, NULL },
@@ -131,6 +133,8 @@ static const struct {
 	{ "user space", "counters.user", field_user, 0, EFFECT_USER },
 	{ "callchains", "record.callchain", NULL, 0, EFFECT_CALLCHAIN },
 	{ "windows", "workload.windows", field_windows, 0, EFFECT_WINDOWS },
+	{ "restarts", "workload.restart", NULL, 0,
+	  "a restarted window draws its own sockets and processes: the spread covers start-up" },
 	{ "netfilter", "net.netfilter", NULL, 0, NULL },
 	{ "tc", "net.tc", NULL, 0, NULL },
 	{ "packet taps", "net.taps", NULL, 0, NULL },

@@ -57,7 +57,8 @@ static void cmps_json(json_t *o, const struct diff *d,
 		     bad);
 		push(test, i ? json_string(!c[i].from_repeats ? "none" :
 					   diff_deterministic(d) ? "exact" :
-					   "welch") : json_null(), bad);
+					   d->paired ? "paired" : "welch") :
+		     json_null(), bad);
 		push(p, i && c[i].from_repeats ? num(c[i].p) : json_null(), bad);
 		push(q, i && c[i].from_repeats && !isnan(c[i].q) ? num(c[i].q) :
 		     json_null(), bad);
@@ -82,7 +83,8 @@ static json_t *marks_json(const struct diff *d, int *bad)
 
 	set(o, "basis", json_string(diff_sig_basis(d)), bad);
 	set(o, "test", json_string(diff_deterministic(d) ? "exact" :
-				   d->untested ? "none" : "welch"), bad);
+				   d->untested ? "none" : d->paired ? "paired" :
+				   "welch"), bad);
 	set(o, "untested", d->untested ? json_string(d->untested) : json_null(),
 	    bad);
 	set(fdr, "*", json_real(DIFF_FDR_1), bad);

@@ -142,13 +142,35 @@ void diff_cell_finish(struct diff_cell *c, const struct diff_profile *dp)
 	}
 }
 
+/* A cell's windows, NaN where one tells nothing; NULL without. */
+static double *cell_windows(const struct diff_cell *c, const struct diff_profile *dp)
+{
+	struct cell_windows w = { c, dp->m->profile };
+	double *v = c->rep ? calloc(c->nrep, sizeof(*v)) : NULL;
+	size_t k;
+
+	for (k = 0; v && k < c->nrep; k++)
+		v[k] = cell_window(&w, k);
+	return v;
+}
+
 static void row_cmp(struct diff_row *r, const struct diff *d)
 {
 	size_t i;
 
-	for (i = 1; i < d->n; i++)
+	for (i = 1; i < d->n; i++) {
 		diff_cmp_cells(&r->cmp[i], &r->cell[0], &r->cell[i],
 			       diff_deterministic(d));
+		if (d->paired && r->cell[0].nrep == r->cell[i].nrep) {
+			double *a = cell_windows(&r->cell[0], &d->prof[0]);
+			double *b = cell_windows(&r->cell[i], &d->prof[i]);
+
+			if (a && b)
+				diff_cmp_paired(&r->cmp[i], a, b, r->cell[0].nrep);
+			free(a);
+			free(b);
+		}
+	}
 }
 
 static void drow_clear(struct diff_row *r)
@@ -593,6 +615,39 @@ static int add_others(struct diff *d, struct diff_view *v)
 	return 0;
 }
 
+/* By turns: the latency and its percentiles window by window. */
+static void paired_latency(struct diff *d, size_t i)
+{
+	const struct model *ma = d->prof[0].m, *mb = d->prof[i].m;
+	size_t n = ma->nrepeats, k, q;
+	double *a = calloc(n ? n : 1, sizeof(*a)), *b = calloc(n ? n : 1, sizeof(*b));
+
+	if (!a || !b || (size_t)mb->nrepeats != n)
+		goto out;
+	for (k = 0; k < n; k++) {
+		a[k] = model_repeat_latency(ma, k);
+		b[k] = model_repeat_latency(mb, k);
+		a[k] = a[k] < 0 ? NAN : a[k];
+		b[k] = b[k] < 0 ? NAN : b[k];
+	}
+	if (d->latency[i].rel != DIFF_NO_REL)
+		diff_cmp_paired(&d->latency[i], a, b, n);
+	for (q = 0; q < DIFF_NPCT; q++) {
+		struct pct_windows wa = { ma->profile, q }, wb = { mb->profile, q };
+
+		if (d->pct[q][i].rel == DIFF_NO_REL)
+			continue;
+		for (k = 0; k < n; k++) {
+			a[k] = pct_window(&wa, k);
+			b[k] = pct_window(&wb, k);
+		}
+		diff_cmp_paired(&d->pct[q][i], a, b, n);
+	}
+out:
+	free(a);
+	free(b);
+}
+
 /* Busy is each profile's own (its idle bucket), total the rows' sum. */
 static int build_totals(struct diff *d)
 {
@@ -629,6 +684,8 @@ static int build_totals(struct diff *d)
 
 			diff_cmp_latency(&d->pct[k][i], &pa, &pb);
 		}
+		if (d->paired)
+			paired_latency(d, i);
 	}
 	return 0;
 }
@@ -679,6 +736,7 @@ int diff_build(struct diff *d, const struct model *const *m,
 		return -1;
 	check_conditions(d);
 	diff_find_untested(d);
+	d->paired = diff_by_turns(d);
 	if (build_view(d, &d->functions, MODEL_BY_FUNCTION) ||
 	    build_view(d, &d->buckets, MODEL_BY_BUCKET) ||
 	    add_others(d, &d->functions) || add_others(d, &d->buckets) ||

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile/turns.h"
 #include "stats/stats.h"
 
 static void cmp_clear(struct diff_cmp *c)
@@ -90,6 +91,39 @@ void diff_cmp_latency(struct diff_cmp *c, const struct diff_figure *a,
 	c->delta = b->value - a->value;
 	c->rel = c->delta / a->value;
 	cmp_welch(c, &sa, &sb);
+}
+
+void diff_cmp_paired(struct diff_cmp *c, const double *a, const double *b,
+		     size_t n)
+{
+	struct welch w;
+
+	paired_test(a, b, n, &w);
+	c->from_repeats = 0;
+	c->sigma = c->df = 0;
+	c->p = NAN;
+	if (!w.tested)
+		return;
+	c->from_repeats = 1;
+	c->sigma = w.se;
+	c->df = w.df;
+	c->p = w.p;
+}
+
+int diff_by_turns(const struct diff *d)
+{
+	const struct profile *a = d->prof[0].m->profile;
+	const struct profile *b = d->n == 2 ? d->prof[1].m->profile : NULL;
+	const char *ta, *tb;
+
+	if (!b || !profile_condition(a, PROFILE_COND_TURNS "_side") ||
+	    !profile_condition(b, PROFILE_COND_TURNS "_side"))
+		return 0;
+	ta = profile_condition(a, PROFILE_COND_TURNS);
+	tb = profile_condition(b, PROFILE_COND_TURNS);
+	/* the two sides of one run: the same turns, the same start */
+	return ta && tb && !strcmp(ta, tb) && a->created && b->created &&
+	       !strcmp(a->created, b->created) && a->nrepeats == b->nrepeats;
 }
 
 /* The rows comparison i tests, in one list: the views' rows but the
@@ -231,6 +265,8 @@ const char *diff_sig_basis(const struct diff *d)
 		return "exact counts on the instruction clock: a boot repeats to the instruction, so every nonzero difference is exact and marked **";
 	if (d->untested)
 		return "none: a side has one window, and a mark stands only on the spread between windows";
+	if (d->paired)
+		return "Student's t on the differences between the windows of one ping-pong taken by turns, Benjamini-Hochberg over the rows tested";
 	return d->prof[0].m->run.exact && d->prof[1].m->run.exact ?
 	       "Welch's t across boots (Satterthwaite's df), Benjamini-Hochberg over the rows tested" :
 	       "Welch's t across windows (Satterthwaite's df), Benjamini-Hochberg over the rows tested";
@@ -243,7 +279,9 @@ void diff_sig_rule(char *buf, size_t len, const struct diff *d)
 	else if (d->untested)
 		snprintf(buf, len, "none: a mark needs the spread of several windows a side (see the head)");
 	else
-		snprintf(buf, len, "** and * : Welch's t across %s, Benjamini-Hochberg over the %zu rows tested: expected false marks under %g%% (**) and %g%% (*) of the marks; no mark for a change under %g%% of busy, or %g%% of the latency",
+		snprintf(buf, len, "** and * : %s across %s, Benjamini-Hochberg over the %zu rows tested: expected false marks under %g%% (**) and %g%% (*) of the marks; no mark for a change under %g%% of busy, or %g%% of the latency",
+			 d->paired ? "paired t" : "Welch's t",
+			 d->paired ? "the windows taken by turns" :
 			 d->prof[0].m->run.exact ? "boots" : "windows",
 			 d->tested[1], DIFF_FDR_2 * 100, DIFF_FDR_1 * 100,
 			 DIFF_FLOOR * 100, DIFF_FLOOR_LATENCY * 100);

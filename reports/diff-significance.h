@@ -32,6 +32,12 @@ int diff_both_exact(const struct diff *d, size_t i);
 /* One latency figure, b against a, tested as the rows are. */
 void diff_cmp_latency(struct diff_cmp *c, const struct diff_figure *a,
 		      const struct diff_figure *b);
+/* The paired test of one row or figure window by window (a side's
+ * values a[k], b[k], NaN for a window that tells nothing). */
+void diff_cmp_paired(struct diff_cmp *c, const double *a, const double *b,
+		     size_t n);
+/* 1 when the diff's two profiles are the sides of one run by turns. */
+int diff_by_turns(const struct diff *d);
 /* Mark every comparison's rows together (Benjamini-Hochberg over the
  * rows it tested, the floor); -1 after printing (out of memory). */
 int diff_mark_all(struct diff *d);

@@ -145,6 +145,8 @@ struct diff {
 	 * or NULL; tested[i]: the rows comparison i tested */
 	char *untested;
 	size_t tested[DIFF_MAX_PROFILES];
+	int paired;             /* the sides of one run by turns: window k
+				 * of A against window k of B */
 };
 
 /*

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "error.h"
@@ -151,8 +152,25 @@ static void keep_windows(struct profile *p, int on)
 	latency_of(&p->latency, p->repeats, p->nrepeats);
 }
 
+/* "on: CMD" from "off: CMD; on: CMD", or "on" when it says otherwise */
+static const char *side_of(const struct profile *p, int on, char *buf,
+			   size_t len)
+{
+	const char *t = profile_condition(p, PROFILE_COND_TURNS);
+	const char *sep = t ? strstr(t, "; on: ") : NULL;
+
+	if (!sep || strncmp(t, "off: ", 5))
+		return on ? "on" : "off";
+	if (on)
+		snprintf(buf, len, "%s", sep + 2);
+	else
+		snprintf(buf, len, "%.*s", (int)(sep - t), t);
+	return buf;
+}
+
 int profile_take_turn(struct profile *p, int on, const char *path)
 {
+	char buf[600];
 	size_t i;
 
 	if (!profile_has_turns(p))
@@ -195,5 +213,5 @@ int profile_take_turn(struct profile *p, int on, const char *path)
 			 "a turn's side is its windows alone: these are the whole run's"))
 		return -1;
 	return profile_add_condition(p, PROFILE_COND_TURNS "_side",
-				     on ? "on" : "off");
+				     side_of(p, on, buf, sizeof(buf)));
 }

@@ -19,6 +19,7 @@
 #include "record/internal.h"
 #include "record/window-fifo.h"
 #include "profile/turns.h"
+#include "workload/saved-state.h"
 
 double record_now(void)
 {
@@ -287,6 +288,8 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 	     window_fifo_open(&fifo[0], w->window->fifo, "--window-fifo")) ||
 	    (w->window->gap_fifo &&
 	     window_fifo_open(&fifo[1], w->window->gap_fifo, "--gap-fifo")) ||
+	    (w->window->turn_on &&
+	     saved_state_record_turn_off(w->window->turn_off)) ||
 	    record_turn(w, 0) || warm_up(w))
 		goto out;
 	for (r = 0; r < nrep && !*w->interrupted && !w->partial; r++) {
@@ -357,7 +360,10 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 out:
 	/* by turns: the setting is left off, however the run ends */
 	if (w->setting_on && record_turn(w, 0))
-		ret = -1;
+		ret = error("the setting may still be on: the next perpkt run "
+			    "here, or 'perpkt restore', runs --turn-off again");
+	else if (w->window->turn_on)
+		saved_state_forget_turn_off();
 	window_fifo_close(&fifo[0]);
 	window_fifo_close(&fifo[1]);
 	free(prev);

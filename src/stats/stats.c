@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * The continued fraction of the regularized incomplete beta function
@@ -172,6 +173,37 @@ void welch_test(const struct spread *a, const struct spread *b,
 		  ((a->n > 1 ? va * va / (a->n - 1) : 0) +
 		   (b->n > 1 ? vb * vb / (b->n - 1) : 0));
 	out->t = out->shift / out->se;
+	out->p = student_t_p(out->t, out->df);
+}
+
+void paired_test(const double *a, const double *b, size_t n,
+		 struct welch *out)
+{
+	double *d = calloc(n ? n : 1, sizeof(*d));
+	struct spread s;
+	size_t k, m = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->p = NAN;
+	if (!d)
+		return;
+	for (k = 0; k < n; k++)
+		if (!isnan(a[k]) && !isnan(b[k]))
+			d[m++] = b[k] - a[k];
+	spread_of(d, (int)m, 0, &s);
+	free(d);
+	out->shift = s.mean;
+	out->tested = s.n >= 2;
+	if (!out->tested)
+		return;
+	out->df = s.n - 1;
+	out->se = s.se;
+	if (!(s.se > 0)) {
+		out->p = s.mean != 0 ? 0 : 1;
+		out->t = s.mean != 0 ? INFINITY : 0;
+		return;
+	}
+	out->t = s.mean / s.se;
 	out->p = student_t_p(out->t, out->df);
 }
 

@@ -58,6 +58,12 @@ struct welch {
 void welch_test(const struct spread *a, const struct spread *b,
 		struct welch *out);
 
+/* The paired test of b against a window by window (the same ping-pong
+ * taken by turns): Student's t on the differences b[k] - a[k] that are
+ * both known (not NaN), n - 1 degrees of freedom; tested needs 2. */
+void paired_test(const double *a, const double *b, size_t n,
+		 struct welch *out);
+
 /*
  * Benjamini-Hochberg over n p-values: q[i] is the smallest false
  * discovery rate at which p[i] is declared a discovery (the adjusted

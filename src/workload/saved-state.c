@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,7 +18,9 @@
 #include "system/netns-id.h"
 #include "workload/netns.h"
 
-#define LINE_MAX_LEN 512
+#define LINE_MAX_LEN 2048
+/* record --turn-off CMD: the command that puts a setting back, in hex */
+#define TURN_KEY "turn-off"
 #define NETNS_KEY "netns/"
 
 struct saved_lock {
@@ -183,12 +186,62 @@ void saved_state_forget_netns(const char *name)
 	saved_state_forget(key);
 }
 
+int saved_state_record_turn_off(const char *cmd)
+{
+	char hex[2 * SAVED_TURN_MAX + 1];
+	size_t i, n = strlen(cmd);
+
+	if (n > SAVED_TURN_MAX)
+		return error("--turn-off '%.40s...' is longer than %d bytes: put "
+			     "it in a script", cmd, SAVED_TURN_MAX);
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", (unsigned char)cmd[i]);
+	hex[2 * n] = '\0';
+	return saved_state_record(TURN_KEY, n ? hex : "-");
+}
+
+void saved_state_forget_turn_off(void)
+{
+	saved_state_forget(TURN_KEY);
+}
+
+/* A dead run's --turn-off, run in its namespace: 1 done, -1 not. */
+static int restore_turn(const struct note *n, const char *who)
+{
+	char cmd[SAVED_TURN_MAX + 1];
+	size_t i, len = strlen(n->old) / 2;
+	unsigned v;
+	int status;
+	pid_t pid;
+
+	for (i = 0; i < len && i < SAVED_TURN_MAX && sscanf(n->old + 2 * i, "%2x", &v) == 1; i++)
+		cmd[i] = (char)v;
+	cmd[i] = '\0';
+	pid = fork();
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		warning("cannot switch a setting back off: '%s' (the --turn-off "
+			"of %s, which was killed) failed: run it by hand", cmd, who);
+		return -1;
+	}
+	warning("ran '%s' to switch a setting back off: %s was killed before "
+		"it could", cmd, who);
+	return 1;
+}
+
 /* One note put back; 1 done, 0 nothing to do, -1 not (said). who: the
  * run that changed it. */
 static int restore_note(const struct note *n, const char *who)
 {
 	char where[320] = "";
 	FILE *w;
+
+	if (!strcmp(n->path, TURN_KEY))
+		return n->keyed ? restore_turn(n, who) : 0;
 
 	if (!strncmp(n->path, NETNS_KEY, strlen(NETNS_KEY))) {
 		const char *name = n->path + strlen(NETNS_KEY);

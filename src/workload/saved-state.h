@@ -40,6 +40,12 @@ void saved_state_unlock(struct saved_lock *l);
 int saved_state_record(const char *path, const char *old);
 /* The change to `path` was undone: forget it. */
 void saved_state_forget(const char *path);
+/* record --turn-off CMD: run by the next run in this namespace (or
+ * perpkt restore there) if this one dies with the setting on; forgotten
+ * once this run has switched it off. -1 printed (a command too long). */
+#define SAVED_TURN_MAX 400
+int saved_state_record_turn_off(const char *cmd);
+void saved_state_forget_turn_off(void);
 /* A namespace this process is about to make, and made no more. */
 int saved_state_record_netns(const char *name);
 void saved_state_forget_netns(const char *name);
