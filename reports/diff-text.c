@@ -11,6 +11,7 @@
 #include "error.h"
 #include "profile/latency-stalls.h"
 #include "reports/diff.h"
+#include "stats/stats.h"
 #include "reports/diff-conditions.h"
 
 #define VAL_W 10
@@ -210,6 +211,16 @@ static void put_latency(FILE *f, const struct diff *d)
 			lc->delta / 1e3, lc->rel * 100, lc->mark ? " " : "",
 			diff_mark(lc->mark));
 		put_stalls(f, d, i);
+		/* what the windows can resolve, marked or not */
+		if (lc->from_repeats && lc->sigma > 0 && lc->df > 0) {
+			double h = student_t(0.95, lc->df) * lc->sigma;
+
+			fprintf(f, "  95%% interval of the change: %+.2f to %+.2f us\n"
+				   "  (%s, %.0f df)\n", (lc->delta - h) / 1e3,
+				(lc->delta + h) / 1e3,
+				d->paired ? "paired t over the turns" : "Welch's t",
+				lc->df);
+		}
 		put_percentile(f, d, i, DIFF_P50);
 		put_percentile(f, d, i, DIFF_P99);
 		if (diff_deterministic(d)) {

@@ -205,6 +205,10 @@ struct profile_repeat {
 	uint64_t client_cpu_ns;  /* schedstat, 0 when unknown */
 	uint64_t responder_cpu_ns;
 	uint64_t snapshot_ns;    /* what those two span (0: unknown) */
+	/* the host's speed on the client's CPU just before the window
+	 * (system/host-speed.h): ns of one getppid(), of 1000 dependent
+	 * integer steps; 0: not measured */
+	double host_syscall_ns, host_loop_ns;
 	/* cut short (SIGINT, a responder that died): "complete": false in
 	 * the file, with the share of the asked-for window it reached */
 	int partial;

@@ -394,6 +394,10 @@ static void read_repeats(struct reader *r, json_t *a, struct profile *p)
 		rp->client_cpu_ns = reader_u64_opt(r, o, "client_cpu_ns");
 		rp->responder_cpu_ns = reader_u64_opt(r, o, "responder_cpu_ns");
 		rp->snapshot_ns = reader_u64_opt(r, o, "snapshot_ns");
+		if (json_object_get(o, "host_syscall_ns"))
+			rp->host_syscall_ns = reader_num(r, o, "host_syscall_ns");
+		if (json_object_get(o, "host_loop_ns"))
+			rp->host_loop_ns = reader_num(r, o, "host_loop_ns");
 		/* older profiles lack both: complete, as they were shown */
 		rp->fraction = 1;
 		if (json_object_get(o, "complete")) {

@@ -186,6 +186,12 @@ static json_t *repeats_to_json(const struct profile *p)
 		if (o && r->before.count)
 			json_object_set_new(o, "latency_before_ns",
 					    latency_to_json(&r->before));
+		if (o && r->host_syscall_ns > 0)
+			json_object_set_new(o, "host_syscall_ns",
+					    json_real(r->host_syscall_ns));
+		if (o && r->host_loop_ns > 0)
+			json_object_set_new(o, "host_loop_ns",
+					    json_real(r->host_loop_ns));
 	}
 	return a;
 }

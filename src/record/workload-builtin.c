@@ -16,6 +16,7 @@
 #include "error.h"
 #include "record/plan.h"
 #include "record/window.h"
+#include "system/host-speed.h"
 #include "system/sysinfo.h"
 #include "workload/workload.h"
 
@@ -38,6 +39,9 @@ struct builtin {
 	struct sampler *sampler;   /* for a restart: start()'s */
 	cpu_set_t affinity;        /* perpkt's before it pinned itself */
 	int have_affinity;
+	/* --restart: the host's speed on the client's CPU, taken while
+	 * nothing of the workload runs, for the window about to open */
+	struct host_speed speed;
 };
 
 static struct builtin *of(struct record_workload *w)
@@ -353,6 +357,8 @@ static int start(struct record_workload *base, const struct record_plan *plan,
 	(void)plan;
 	b->sampler = s;
 	b->have_affinity = !sched_getaffinity(0, sizeof(b->affinity), &b->affinity);
+	if (base->window->restart)
+		host_speed_probe(b->client, &b->speed);
 	if (begin(b, s))
 		return -1;
 	/* the spinners run from here, through the warm-up and the windows */
@@ -378,6 +384,7 @@ static int restart(struct record_workload *base)
 	    sched_setaffinity(0, sizeof(b->affinity), &b->affinity))
 		return error("cannot restore perpkt's CPU affinity to restart "
 			     "the workload: %m");
+	host_speed_probe(b->client, &b->speed);
 	return begin(b, b->sampler);
 }
 
@@ -431,6 +438,8 @@ static int close_window(struct record_workload *base, struct profile_repeat *rp)
 	rp->round_trips = res->round_trips;
 	rp->window_ns = res->window_ns;
 	rp->partial = res->partial;
+	rp->host_syscall_ns = b->speed.syscall_ns;
+	rp->host_loop_ns = b->speed.loop_ns;
 	histogram_summary(&res->latency, &rp->latency);
 	histogram_summary(&res->before, &rp->before);
 	total->round_trips += res->round_trips;
