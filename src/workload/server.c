@@ -182,14 +182,19 @@ static void send_profile(struct serve_client *c, struct serve_recording *rec,
 }
 
 /* How long the client may take before its next request: its warm-up
- * and a grace before the first start, its window before the stop. */
+ * and a grace before the first start, its window before the stop. With
+ * flows, the client pins a process per flow end on its CPUs before its
+ * warm-up, as serve pins its responders before answering the setup:
+ * the same CONTROL_RESPONDERS_MS more (32 or 64 flows with both ends
+ * on one CPU of a loaded host took longer than the grace alone). */
 static int request_limit(const struct control_setup *setup, int started,
 			 int in_window)
 {
 	uint64_t ms = IDLE_MS;
 
 	if (!started)
-		ms = setup->warmup_ms + CONTROL_SETUP_GRACE_MS;
+		ms = setup->warmup_ms + CONTROL_SETUP_GRACE_MS +
+		     (setup->flows > 1 ? CONTROL_RESPONDERS_MS : 0);
 	else if (in_window && setup->window_ms)
 		ms = setup->window_ms + CONTROL_SETUP_GRACE_MS;
 	return ms > IDLE_MS ? IDLE_MS : (int)ms;
