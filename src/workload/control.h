@@ -44,7 +44,8 @@
  * connection stays); before the setup is authenticated, and when it is
  * not, the error carries no mac. A client that sends no setup within
  * CONTROL_TIMEOUT_MS, or no start within its warm-up and
- * CONTROL_SETUP_GRACE_MS, is dropped. Version 1 (before the key) is
+ * CONTROL_SETUP_GRACE_MS (and CONTROL_RESPONDERS_MS with flows: its
+ * processes' pinning), is dropped. Version 1 (before the key) is
  * refused by name either way round.
  */
 

@@ -11,12 +11,47 @@
 #include "workload/serve-priv.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <arpa/inet.h>
 
 #include "error.h"
+
+void serve_log_flush(struct serve_log *l, const struct serve_config *o,
+		     int64_t now_ms, int final)
+{
+	if (!final && now_ms - l->since_ms < SERVE_LOG_WINDOW_MS)
+		return;
+	if (l->held && !o->quiet)
+		warning("serve: %lu more rejected connection%s not logged in "
+			"the last %lld s", l->held, l->held == 1 ? "" : "s",
+			(long long)((now_ms - l->since_ms + 999) / 1000));
+	l->since_ms = now_ms;
+	l->said = 0;
+	l->held = 0;
+}
+
+void serve_log_reject(struct serve_log *l, const struct serve_config *o,
+		      const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	serve_log_flush(l, o, control_now_ms(), 0);
+	if (o->quiet)
+		return;
+	if (l->said >= SERVE_LOG_BURST) {
+		l->held++;
+		return;
+	}
+	l->said++;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	warning("serve: %s", msg);
+}
 
 void serve_pending_init(struct serve_pending *p, int fd,
 			const struct sockaddr_in *peer,
@@ -53,7 +88,7 @@ static int read_some(struct serve_pending *p, char *err, size_t errlen)
 }
 
 int serve_pending_step(struct serve_pending *p, const struct serve_config *o,
-		       struct control_setup *setup)
+		       struct serve_log *log, struct control_setup *setup)
 {
 	char err[200], out[CONTROL_LINE_MAX];
 	struct serve_client *c = &p->c;
@@ -62,8 +97,7 @@ int serve_pending_step(struct serve_pending *p, const struct serve_config *o,
 	if (r < 0 && !strcmp(err, "connection closed"))
 		return -1;
 	if (r < 0) {
-		if (!o->quiet)
-			warning("serve: rejected a client from %s: %s", c->addr, err);
+		serve_log_reject(log, o, "rejected a client from %s: %s", c->addr, err);
 		serve_reply_error(c, err);
 		return -1;
 	}
@@ -73,8 +107,8 @@ int serve_pending_step(struct serve_pending *p, const struct serve_config *o,
 		if (control_parse_hello(p->line, c->auth.nonce[CONTROL_CLIENT],
 					sizeof(c->auth.nonce[CONTROL_CLIENT]), err,
 					sizeof(err)) < 0) {
-			if (!o->quiet)
-				warning("serve: rejected a client from %s: %s", c->addr, err);
+			serve_log_reject(log, o, "rejected a client from %s: %s",
+					 c->addr, err);
 			serve_reply_error(c, err);
 			return -1;
 		}
@@ -86,9 +120,8 @@ int serve_pending_step(struct serve_pending *p, const struct serve_config *o,
 		return control_write_line(c->fd, out) < 0 ? -1 : 0;
 	}
 	if (control_open(&c->auth, p->line) < 0) {
-		if (!o->quiet)
-			warning("serve: refused a client from %s: it does not hold "
-				"this serve's key (%s)", c->addr, c->auth.id);
+		serve_log_reject(log, o, "refused a client from %s: it does not "
+				 "hold this serve's key (%s)", c->addr, c->auth.id);
 		snprintf(err, sizeof(err), "authentication failed: the setup is not "
 			 "from a holder of this serve's key (%s); give record "
 			 "--peer-key a copy of it", c->auth.id);
@@ -97,8 +130,7 @@ int serve_pending_step(struct serve_pending *p, const struct serve_config *o,
 	}
 	c->authenticated = 1;
 	if (control_parse_setup(p->line, setup, err, sizeof(err)) < 0) {
-		if (!o->quiet)
-			warning("serve: rejected a client from %s: %s", c->addr, err);
+		serve_log_reject(log, o, "rejected a client from %s: %s", c->addr, err);
 		serve_reply_error(c, err);
 		return -1;
 	}

@@ -89,12 +89,33 @@ struct serve_pending {
 	int said_hello;
 	int64_t deadline_ms;
 };
+/*
+ * Rejected connections (bad hellos, wrong keys, handshakes not finished
+ * in time, pushed out, refused) are said at most SERVE_LOG_BURST times
+ * per SERVE_LOG_WINDOW_MS; the others are counted, and one line says
+ * how many when the window ends (serve_log_flush), so a flood from
+ * anyone cannot fill serve's log.
+ */
+#define SERVE_LOG_BURST 10
+#define SERVE_LOG_WINDOW_MS 10000
+struct serve_log {
+	int64_t since_ms;	/* this window's start */
+	int said;		/* lines said in it */
+	unsigned long held;	/* rejections not said in it */
+};
+/* "serve: ..." as a warning, unless -q or past this window's burst */
+void serve_log_reject(struct serve_log *l, const struct serve_config *o,
+		      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* At a window's end (or, final, at serve's), say how many were held. */
+void serve_log_flush(struct serve_log *l, const struct serve_config *o,
+		     int64_t now_ms, int final);
+
 void serve_pending_init(struct serve_pending *p, int fd,
 			const struct sockaddr_in *peer,
 			const struct serve_config *o, int64_t deadline_ms);
 /* Read what has come: 1 authenticated, with the setup in *setup; 0 not
  * yet; -1 refused (answered why) or gone: the caller closes it. */
 int serve_pending_step(struct serve_pending *p, const struct serve_config *o,
-		       struct control_setup *setup);
+		       struct serve_log *log, struct control_setup *setup);
 
 #endif

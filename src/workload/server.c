@@ -38,8 +38,9 @@
 #define KEEPCNT 3
 /* The handshake: a connection has HANDSHAKE_MS from its accept to an
  * authenticated setup; HANDSHAKE_MAX connections go through it at
- * once, HANDSHAKE_PER_SOURCE of them from one address, so none holds
- * serve's one slot, or its handshakes, without the key. */
+ * once, HANDSHAKE_PER_SOURCE of them from one address, and a newcomer
+ * pushes one out when all are taken, so none holds serve's one slot,
+ * or its handshakes, without the key. */
 #define HANDSHAKE_MS 5000
 #define HANDSHAKE_MAX 32
 #define HANDSHAKE_PER_SOURCE 4
@@ -181,14 +182,19 @@ static void send_profile(struct serve_client *c, struct serve_recording *rec,
 }
 
 /* How long the client may take before its next request: its warm-up
- * and a grace before the first start, its window before the stop. */
+ * and a grace before the first start, its window before the stop. With
+ * flows, the client pins a process per flow end on its CPUs before its
+ * warm-up, as serve pins its responders before answering the setup:
+ * the same CONTROL_RESPONDERS_MS more (32 or 64 flows with both ends
+ * on one CPU of a loaded host took longer than the grace alone). */
 static int request_limit(const struct control_setup *setup, int started,
 			 int in_window)
 {
 	uint64_t ms = IDLE_MS;
 
 	if (!started)
-		ms = setup->warmup_ms + CONTROL_SETUP_GRACE_MS;
+		ms = setup->warmup_ms + CONTROL_SETUP_GRACE_MS +
+		     (setup->flows > 1 ? CONTROL_RESPONDERS_MS : 0);
 	else if (in_window && setup->window_ms)
 		ms = setup->window_ms + CONTROL_SETUP_GRACE_MS;
 	return ms > IDLE_MS ? IDLE_MS : (int)ms;
@@ -290,31 +296,91 @@ out:
 	serve_flows_stop(&f);
 }
 
+static void drop_pending(struct serve_pending *pend, int *npend, int i);
+
+/* Who may make room when every place in the handshake is taken: a
+ * connection from the address that holds the most places, of those the
+ * one that got least far (no hello yet), then the oldest; its address's
+ * count in *n. */
+static int pick_pushed_out(const struct serve_pending *pend, int npend, int *n)
+{
+	int i, j, best = 0;
+
+	*n = 0;
+	for (i = 0; i < npend; i++) {
+		const struct serve_pending *a = &pend[i], *b = &pend[best];
+		int k = 0;
+
+		for (j = 0; j < npend; j++)
+			k += pend[j].from.s_addr == a->from.s_addr;
+		if (k > *n ||
+		    (k == *n && (a->said_hello < b->said_hello ||
+		     (a->said_hello == b->said_hello &&
+		      a->deadline_ms < b->deadline_ms)))) {
+			best = i;
+			*n = k;
+		}
+	}
+	return best;
+}
+
+/* "error busy: ..." to a connection not taken, and the log's line */
+static void refuse_pending(int fd, const char *why, const char *addr,
+			   const struct serve_config *o, struct serve_log *log)
+{
+	char line[200];
+
+	snprintf(line, sizeof(line), "error busy: %s; try again in a few seconds",
+		 why);
+	control_write_line(fd, line);
+	close(fd);
+	serve_log_reject(log, o, "refused a connection from %s: %s", addr, why);
+}
+
 /* A new connection into the handshake, unless its address has
- * HANDSHAKE_PER_SOURCE there already or all HANDSHAKE_MAX are taken:
- * then it hears why and is closed. */
+ * HANDSHAKE_PER_SOURCE there already. When all HANDSHAKE_MAX places
+ * are taken, it pushes out a connection (pick_pushed_out) of an address
+ * that holds more places than the newcomer's would: the places are
+ * shared out by address, so a flood from other addresses cannot keep
+ * out, or push out, a client from an address of its own. */
 static void take_pending(int lfd, struct serve_pending *pend, int *npend,
-			 const struct serve_config *o)
+			 const struct serve_config *o, struct serve_log *log)
 {
 	struct sockaddr_in peer;
 	socklen_t plen = sizeof(peer);
-	char line[160], addr[32];
-	int fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC), i, same = 0;
+	char why[120], addr[32];
+	int fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC), i, same = 0, n;
 
 	if (fd < 0)
 		return;
+	inet_ntop(AF_INET, &peer.sin_addr, addr, sizeof(addr));
 	for (i = 0; i < *npend; i++)
 		same += pend[i].from.s_addr == peer.sin_addr.s_addr;
-	if (same >= HANDSHAKE_PER_SOURCE || *npend >= HANDSHAKE_MAX) {
-		inet_ntop(AF_INET, &peer.sin_addr, addr, sizeof(addr));
-		snprintf(line, sizeof(line), "error busy: %d connections %s%s are "
-			 "authenticating already; try again in a few seconds",
-			 same >= HANDSHAKE_PER_SOURCE ? same : *npend,
-			 same >= HANDSHAKE_PER_SOURCE ? "from " : "",
-			 same >= HANDSHAKE_PER_SOURCE ? addr : "");
-		control_write_line(fd, line);
-		close(fd);
+	if (same >= HANDSHAKE_PER_SOURCE) {
+		snprintf(why, sizeof(why), "%d connections from %s are "
+			 "authenticating already", same, addr);
+		refuse_pending(fd, why, addr, o, log);
 		return;
+	}
+	if (*npend >= HANDSHAKE_MAX) {
+		i = pick_pushed_out(pend, *npend, &n);
+		if (n <= same + 1) {
+			snprintf(why, sizeof(why), "all %d places in the handshake "
+				 "are taken, at most %d by one address", *npend, n);
+			refuse_pending(fd, why, addr, o, log);
+			return;
+		}
+		serve_log_reject(log, o, "pushed out a connection from %s (one of "
+				 "its %d) that had not authenticated (%s, %lld ms "
+				 "old): all %d places in the handshake were taken",
+				 pend[i].c.addr, n,
+				 pend[i].said_hello ? "after its hello" : "silent",
+				 (long long)(control_now_ms() - pend[i].deadline_ms +
+					     HANDSHAKE_MS), HANDSHAKE_MAX);
+		serve_reply_error(&pend[i].c, "busy: pushed out by a connection "
+				  "from another address before it authenticated; "
+				  "try again");
+		drop_pending(pend, npend, i);
 	}
 	keepalive(fd);
 	serve_pending_init(&pend[(*npend)++], fd, &peer, o,
@@ -334,6 +400,7 @@ int serve_run(const struct serve_config *o)
 	struct serve_pending pend[HANDSHAKE_MAX];
 	struct pollfd p[HANDSHAKE_MAX + 1];
 	int lfd, one = 1, code = RESULT_OK, npend = 0, i, served = 0;
+	struct serve_log log = { .since_ms = control_now_ms() };
 
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (lfd < 0)
@@ -368,10 +435,11 @@ int serve_run(const struct serve_config *o)
 		if (poll(p, (nfds_t)npend + 1, 200) < 0)
 			continue;
 		now = control_now_ms();
+		serve_log_flush(&log, o, now, 0);
 		/* from the last: drop_pending moves the last into i */
 		for (i = npend - 1; i >= 0; i--) {
 			int r = p[i + 1].revents ?
-				serve_pending_step(&pend[i], o, &setup) : 0;
+				serve_pending_step(&pend[i], o, &log, &setup) : 0;
 
 			if (r < 0) {
 				drop_pending(pend, &npend, i);
@@ -391,10 +459,9 @@ int serve_run(const struct serve_config *o)
 				served = 1;
 				break;
 			} else if (now > pend[i].deadline_ms) {
-				if (!o->quiet)
-					warning("serve: dropped a client from %s that did "
-						"not authenticate within %d ms",
-						pend[i].c.addr, HANDSHAKE_MS);
+				serve_log_reject(&log, o, "dropped a client from %s "
+						 "that did not authenticate within %d ms",
+						 pend[i].c.addr, HANDSHAKE_MS);
 				serve_reply_error(&pend[i].c, "no authenticated setup "
 						  "in time: dropped");
 				drop_pending(pend, &npend, i);
@@ -402,10 +469,11 @@ int serve_run(const struct serve_config *o)
 		}
 		if (!served || !o->once)
 			if (p[0].revents & POLLIN)
-				take_pending(lfd, pend, &npend, o);
+				take_pending(lfd, pend, &npend, o, &log);
 	}
 	while (npend)
 		drop_pending(pend, &npend, npend - 1);
+	serve_log_flush(&log, o, control_now_ms(), 1);
 	close(lfd);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
