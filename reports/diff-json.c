@@ -75,6 +75,26 @@ static void cmps_json(json_t *o, const struct diff *d,
 	set(o, "df", df, bad);
 }
 
+/* The host's speed before the windows: each side's mean and B's
+ * change against A's, as the latency's. */
+static json_t *host_json(const struct diff *d, int *bad)
+{
+	static const char *const names[] = { "syscall", "loop" };
+	json_t *o = json_object();
+	size_t q, i;
+
+	for (q = 0; q < 2; q++) {
+		json_t *h = json_object(), *ns = json_array();
+
+		for (i = 0; i < d->n; i++)
+			push(ns, json_real(d->host[q][i]), bad);
+		set(h, "mean_ns", ns, bad);
+		cmps_json(h, d, d->host_cmp[q], bad);
+		set(o, names[q], h, bad);
+	}
+	return o;
+}
+
 /* What a mark stands on, stated once for every row and figure. */
 static json_t *marks_json(const struct diff *d, int *bad)
 {
@@ -220,6 +240,8 @@ static json_t *build(const struct diff *d, int *bad)
 	set(root, "warnings", a, bad);
 	set(root, "conditions_differ", conditions_json(d, bad), bad);
 	set(root, "marks", marks_json(d, bad), bad);
+	if (d->have_host)
+		set(root, "host_speed", host_json(d, bad), bad);
 	/* mean round-trip latency of each profile, ns, and its changes */
 	o = json_object();
 	a = json_array();

@@ -648,6 +648,53 @@ out:
 	free(b);
 }
 
+struct host_windows {
+	const struct profile *p;
+	int loop;
+};
+
+static double host_window(const void *ctx, size_t k)
+{
+	const struct host_windows *w = ctx;
+	const struct profile_repeat *r = &w->p->repeats[k];
+	double v = w->loop ? r->host_loop_ns : r->host_syscall_ns;
+
+	return v > 0 && profile_repeat_used(w->p, k) ? v : NAN;
+}
+
+/* The host's speed on each side, and B's against A's: not a row (it is
+ * no kernel function), said beside the profiles when it moved. */
+static void host_speed(struct diff *d)
+{
+	int q;
+	size_t i;
+
+	for (q = 0; q < 2; q++) {
+		struct spread s[DIFF_MAX_PROFILES];
+
+		for (i = 0; i < d->n; i++) {
+			struct host_windows w = { d->prof[i].m->profile, q };
+
+			spread_over(w.p->nrepeats, host_window, &w, 0, &s[i]);
+			d->host[q][i] = s[i].n ? s[i].mean : -1;
+		}
+		d->have_host = d->host[q][0] > 0;
+		for (i = 1; i < d->n; i++) {
+			struct diff_figure a = { s[0].n ? s[0].mean : -1, s[0].sd,
+						 s[0].se, s[0].n },
+					   b = { s[i].n ? s[i].mean : -1, s[i].sd,
+						 s[i].se, s[i].n };
+			struct diff_cmp *c = &d->host_cmp[q][i];
+
+			d->have_host &= d->host[q][i] > 0;
+			diff_cmp_latency(c, &a, &b);
+			c->q = c->p;
+			c->mark = !c->from_repeats || fabs(c->rel) < DIFF_FLOOR ? 0 :
+				  c->p < DIFF_FDR_2 ? 2 : c->p < DIFF_FDR_1 ? 1 : 0;
+		}
+	}
+}
+
 /* Busy is each profile's own (its idle bucket), total the rows' sum. */
 static int build_totals(struct diff *d)
 {
@@ -737,6 +784,7 @@ int diff_build(struct diff *d, const struct model *const *m,
 	check_conditions(d);
 	diff_find_untested(d);
 	d->paired = diff_by_turns(d);
+	host_speed(d);
 	if (build_view(d, &d->functions, MODEL_BY_FUNCTION) ||
 	    build_view(d, &d->buckets, MODEL_BY_BUCKET) ||
 	    add_others(d, &d->functions) || add_others(d, &d->buckets) ||

@@ -160,6 +160,31 @@ static void put_profiles(FILE *f, const struct diff *d)
 	}
 }
 
+/* The host's speed before the windows, when both sides measured it:
+ * whether B met a slower host than A, before any figure is read. */
+static void put_host(FILE *f, const struct diff *d, int width)
+{
+	char *text;
+	size_t i;
+
+	if (!d->have_host)
+		return;
+	for (i = 1; i < d->n; i++) {
+		const struct diff_cmp *s = &d->host_cmp[DIFF_HOST_SYSCALL][i];
+		const struct diff_cmp *l = &d->host_cmp[DIFF_HOST_LOOP][i];
+
+		if (asprintf(&text, "host speed %c-A (before each window): getppid %.0f -> %.0f ns (%+.1f%%)%s%s, 1000 integer steps %.0f -> %.0f ns (%+.1f%%)%s%s",
+			     diff_letter(i), d->host[DIFF_HOST_SYSCALL][0],
+			     d->host[DIFF_HOST_SYSCALL][i], s->rel * 100,
+			     s->mark ? " " : "", diff_mark(s->mark),
+			     d->host[DIFF_HOST_LOOP][0], d->host[DIFF_HOST_LOOP][i],
+			     l->rel * 100, l->mark ? " " : "", diff_mark(l->mark)) < 0)
+			return;
+		wrap(f, text, width);
+		free(text);
+	}
+}
+
 static void put_percentile(FILE *f, const struct diff *d, size_t i,
 			   enum diff_pct k)
 {
@@ -333,6 +358,7 @@ int diff_text(FILE *f, const void *model, const struct render_options *o)
 	if (first >= d->nwarnings)
 		put_conditions(f, d, width);
 	put_profiles(f, d);
+	put_host(f, d, width);
 	/* what the marks cannot say, before any of them is read */
 	if (d->untested) {
 		char *w;

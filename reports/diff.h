@@ -81,6 +81,8 @@ struct diff_view {
 	struct diff_row other;  /* sum of rows[shown..n-1]; name DIFF_OTHER_NAME */
 };
 
+enum { DIFF_HOST_SYSCALL, DIFF_HOST_LOOP };
+
 /* Latency percentiles compared beside the mean. */
 enum diff_pct { DIFF_P50, DIFF_P90, DIFF_P99, DIFF_P999, DIFF_NPCT };
 /* "p50", "p90", "p99", "p999": the names --fail-if takes after "latency." */
@@ -147,6 +149,11 @@ struct diff {
 	size_t tested[DIFF_MAX_PROFILES];
 	int paired;             /* the sides of one run by turns: window k
 				 * of A against window k of B */
+	/* the host's speed before each window (record's restarted ones):
+	 * DIFF_HOST_SYSCALL, DIFF_HOST_LOOP; value[k][i] < 0: not measured */
+	int have_host;
+	double host[2][DIFF_MAX_PROFILES];
+	struct diff_cmp host_cmp[2][DIFF_MAX_PROFILES];
 };
 
 /*
