@@ -54,6 +54,11 @@ static char *fold_stack(struct symbolizer *s, const struct profile_stack *st)
 		if (len)
 			buf[len++] = ';';
 		memcpy(buf + len, fn, fl + 1);
+		/* ';' joins frames: one in a name (a vmlinux's, say) would
+		 * make two, a newline a folded line of its own */
+		for (size_t k = len; k < len + fl; k++)
+			if (buf[k] == ';' || (unsigned char)buf[k] < 0x20)
+				buf[k] = '?';
 		len += fl;
 	}
 	return buf;
