@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "error.h"
+#include "escape.h"
 #include "profile/latency-stalls.h"
 #include "profile/read-check.h"
 #include "profile/read-fields.h"
@@ -93,6 +94,7 @@ static void read_modules(struct reader *r, json_t *a, struct profile *p)
 			json_decref(wrap);
 			if (!(sc->name = strdup(key)))
 				return;
+			escape_name(sc->name);
 			m->nsections++;
 		}
 	}
@@ -101,6 +103,20 @@ static void read_modules(struct reader *r, json_t *a, struct profile *p)
 static void read_tasks(struct reader *r, json_t *a, struct profile *p);
 static void read_repeats(struct reader *r, json_t *a, struct profile *p);
 static void read_histogram(struct reader *r, json_t *a, struct profile *p);
+
+/* The names src/system/unit.c gives --per's units: a heading says
+ * "ns per <name>", so no other word reaches it. */
+static int known_unit_name(const char *name)
+{
+	static const char *const names[] = { "round trip", "packet",
+		"udp-datagram", "tcp-segment", "irq", "transaction" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
 
 /* Absent in profiles made before --per: round trips. */
 static void read_unit(struct reader *r, json_t *o, struct profile *p)
@@ -121,8 +137,11 @@ static void read_unit(struct reader *r, json_t *o, struct profile *p)
 	u->outside_ns = reader_u64_opt(r, o, "outside_ns");
 	b = json_object_get(o, "outside_busy");
 	u->outside_busy = b && json_is_true(b);
-	if (!r->failed && (!u->name[0] || strlen(u->name) > 40))
-		reader_bad(r, "field 'unit.name' must be a short noun");
+	/* a known name is a short noun, as headings and columns want */
+	if (!r->failed && !known_unit_name(u->name))
+		reader_inconsistent(r, "workload.unit.name '%.40s' is not a unit this "
+				    "perpkt knows (round trip, packet, udp-datagram, "
+				    "tcp-segment, irq or transaction)", u->name);
 }
 
 /* --flows: a [client, responder] pair of CPUs per flow (optional) */
@@ -198,6 +217,46 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 					      p->nhistogram);
 }
 
+/* What an event name, as libpfm4 and perf spell them, is made of
+ * ("cycles", "skl::INST_RETIRED:ANY_P:k=1", "cpu/event=0x3c/"). */
+static int event_word(const char *s)
+{
+	return s && *s && strlen(s) < 256 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.:=,/+@-") == strlen(s);
+}
+
+/*
+ * Fields with a known vocabulary are checked, not only escaped: a unit
+ * this perpkt does not know (event-encode.c's) or an event name of
+ * other characters is no profile it wrote. Inconsistent, not broken:
+ * --force reads it anyway, every output escaping it.
+ */
+static void check_event_words(struct reader *r, const struct profile_event *e,
+			      size_t i)
+{
+	static const char *const units[] = { "ns", "cycles", "instructions",
+					     "events" };
+	size_t k;
+
+	if (r->failed)
+		return;
+	for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if (!strcmp(e->unit, units[k]))
+			break;
+	if (k == sizeof(units) / sizeof(units[0]))
+		reader_inconsistent(r, "counters.events[%zu].unit '%.40s' is not a "
+				    "unit this perpkt knows (ns, cycles, "
+				    "instructions or events)", i, e->unit);
+	else if (!event_word(e->name) || !event_word(e->requested) ||
+		 !event_word(e->pmu))
+		reader_inconsistent(r, "counters.events[%zu]: its name, requested "
+				    "name or PMU '%.40s' is no event name (letters, "
+				    "digits and _.:=,/+@-)", i,
+				    !event_word(e->name) ? e->name :
+				    !event_word(e->requested) ? e->requested : e->pmu);
+}
+
 static void read_events(struct reader *r, json_t *a, struct profile *p)
 {
 	size_t i;
@@ -233,6 +292,7 @@ static void read_events(struct reader *r, json_t *a, struct profile *p)
 		e->freq = reader_u64_opt(r, o, "freq");
 		e->enabled_ns = reader_u64_opt(r, o, "enabled_ns");
 		e->running_ns = reader_u64_opt(r, o, "running_ns");
+		check_event_words(r, e, i);
 		/* optional: absent in profiles before it was written */
 		e->user = json_is_boolean(json_object_get(o, "user")) ?
 			  json_is_true(json_object_get(o, "user")) : -1;
@@ -558,8 +618,13 @@ static void read_conditions(struct reader *r, json_t *o, struct profile *p)
 			reader_bad(r, "'conditions' must be an object of strings");
 			return;
 		}
-		if (profile_add_condition(p, key, json_string_value(v)))
+		if (profile_add_condition(p, key, json_string_value(v))) {
 			reader_bad(r, "out of memory");
+			return;
+		}
+		/* cleaned as reader_str() cleans every string */
+		escape_name(p->conditions[p->nconditions - 1].key);
+		escape_name(p->conditions[p->nconditions - 1].value);
 	}
 }
 
