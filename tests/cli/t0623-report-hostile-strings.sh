@@ -136,6 +136,18 @@ done
 jq -e '[.. | strings | select(test("pwned"))] | length > 5' "$TMP/report-local.json" >/dev/null ||
 	fail "report --format json lost the hostile strings"
 
+# CSV: every row as many fields as the header (a raw '"' or ',' of the
+# profile's would add some)
+for f in report-local report-remote diff; do
+	python3 - "$TMP/$f.csv" <<'EOF' || fail "$f --format csv: rows of other widths"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+widths = {len(r) for r in rows if r}
+print(sys.argv[1], len(rows), "rows of", widths, file=sys.stderr)
+sys.exit(0 if len(rows) > 1 and len(widths) == 1 else 1)
+EOF
+done
+
 # folded: every line "frames weight(s)", none forged from a name
 for f in report-local report-remote; do
 	bad=$(grep -cvE '^[^ ].* [0-9]+$' "$TMP/$f.folded")
