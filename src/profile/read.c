@@ -139,9 +139,10 @@ static void read_unit(struct reader *r, json_t *o, struct profile *p)
 	u->outside_busy = b && json_is_true(b);
 	/* a known name is a short noun, as headings and columns want */
 	if (!r->failed && !known_unit_name(u->name))
-		reader_inconsistent(r, "workload.unit.name '%.40s' is not a unit this "
-				    "perpkt knows (round trip, packet, udp-datagram, "
-				    "tcp-segment, irq or transaction)", u->name);
+		reader_inconsistent(r, "%sworkload.unit.name '%.40s' is not a unit "
+				    "this perpkt knows (round trip, packet, "
+				    "udp-datagram, tcp-segment, irq or transaction)",
+				    r->side ? r->side : "", u->name);
 }
 
 /* --flows: a [client, responder] pair of CPUs per flow (optional) */
@@ -237,6 +238,7 @@ static void check_event_words(struct reader *r, const struct profile_event *e,
 {
 	static const char *const units[] = { "ns", "cycles", "instructions",
 					     "events" };
+	const char *side = r->side ? r->side : "";
 	size_t k;
 
 	if (r->failed)
@@ -245,14 +247,14 @@ static void check_event_words(struct reader *r, const struct profile_event *e,
 		if (!strcmp(e->unit, units[k]))
 			break;
 	if (k == sizeof(units) / sizeof(units[0]))
-		reader_inconsistent(r, "counters.events[%zu].unit '%.40s' is not a "
-				    "unit this perpkt knows (ns, cycles, "
-				    "instructions or events)", i, e->unit);
+		reader_inconsistent(r, "%scounters.events[%zu].unit '%.40s' is not "
+				    "a unit this perpkt knows (ns, cycles, "
+				    "instructions or events)", side, i, e->unit);
 	else if (!event_word(e->name) || !event_word(e->requested) ||
 		 !event_word(e->pmu))
-		reader_inconsistent(r, "counters.events[%zu]: its name, requested "
+		reader_inconsistent(r, "%scounters.events[%zu]: its name, requested "
 				    "name or PMU '%.40s' is no event name (letters, "
-				    "digits and _.:=,/+@-)", i,
+				    "digits and _.:=,/+@-)", side, i,
 				    !event_word(e->name) ? e->name :
 				    !event_word(e->requested) ? e->requested : e->pmu);
 }
@@ -736,6 +738,7 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 		return;
 	}
 	p->version = (int)version;
+	r->side = depth ? "remote." : NULL;
 	if (version >= 2)
 		check_units(r, root, depth ? "remote." : "");
 	p->tool_version = reader_str(r, root, "tool", 0);
@@ -763,6 +766,7 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 			reader_bad(r, "out of memory");
 		else
 			read_document(r, v, p->remote, 1);
+		r->side = NULL;
 	}
 }
 
@@ -807,7 +811,7 @@ int profile_read(struct profile *p, const char *path)
 
 int profile_read_force(struct profile *p, const char *path, int force)
 {
-	struct reader r = { path, 0, "" };
+	struct reader r = { path, 0, "", NULL };
 	json_error_t jerr;
 	struct stat st;
 
@@ -824,7 +828,7 @@ int profile_read_force(struct profile *p, const char *path, int force)
 int profile_read_json(struct profile *p, const char *text, size_t len,
 		      const char *what)
 {
-	struct reader r = { what, 0, "" };
+	struct reader r = { what, 0, "", NULL };
 	json_error_t jerr;
 
 	memset(p, 0, sizeof(*p));
