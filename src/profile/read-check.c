@@ -370,8 +370,75 @@ static void check_v2(struct reader *r, const struct profile *p, const char *side
 				    (unsigned long long)p->window_ns);
 }
 
+/* What an event name, as libpfm4 and perf spell them, is made of
+ * ("cycles", "skl::INST_RETIRED:ANY_P:k=1", "cpu/event=0x3c/"). */
+static int event_word(const char *s)
+{
+	return s && *s && strlen(s) < 256 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.:=,/+@-") == strlen(s);
+}
+
+static int one_of(const char *s, const char *const *words, size_t n)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(s, words[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Fields of a known vocabulary are checked, not only escaped: a unit
+ * other than event-encode.c's, a --per unit other than
+ * src/system/unit.c's names (a heading says "ns per <name>") or an
+ * event name of other characters is no profile perpkt wrote.
+ */
+static int check_words(struct reader *r, const struct profile *p,
+		       const char *side)
+{
+	static const char *const units[] = { "ns", "cycles", "instructions",
+					     "events" };
+	static const char *const per[] = { "round trip", "packet",
+		"udp-datagram", "tcp-segment", "irq", "transaction" };
+	size_t i;
+
+	if (p->unit.name && !one_of(p->unit.name, per, sizeof(per) / sizeof(per[0]))) {
+		reader_inconsistent(r, "%sworkload.unit.name '%.40s' is not a unit "
+				    "this perpkt knows (round trip, packet, "
+				    "udp-datagram, tcp-segment, irq or transaction)",
+				    side, p->unit.name);
+		return -1;
+	}
+	for (i = 0; i < p->nevents; i++) {
+		const struct profile_event *e = &p->events[i];
+
+		if (!one_of(e->unit, units, sizeof(units) / sizeof(units[0]))) {
+			reader_inconsistent(r, "%scounters.events[%zu].unit '%.40s' is "
+					    "not a unit this perpkt knows (ns, cycles, "
+					    "instructions or events)", side, i,
+					    e->unit ? e->unit : "");
+			return -1;
+		}
+		if (!event_word(e->name) || !event_word(e->requested) ||
+		    !event_word(e->pmu)) {
+			reader_inconsistent(r, "%scounters.events[%zu]: its name, "
+					    "requested name or PMU '%.40s' is no event "
+					    "name (letters, digits and _.:=,/+@-)", side, i,
+					    !event_word(e->name) ? e->name :
+					    !event_word(e->requested) ? e->requested :
+					    e->pmu);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void profile_check(struct reader *r, const struct profile *p, const char *side)
 {
+	if (check_words(r, p, side))
+		return;
 	check_latency(r, p, side);
 	if (check_summaries(r, p, side))
 		return;

@@ -17,8 +17,6 @@ struct reader {
 	/* the first inconsistency between fields (read-check.c): an error
 	 * unless the profile is read with force */
 	char problem[300];
-	/* "remote." while the remote side is read, for messages; or NULL */
-	const char *side;
 };
 
 int reader_bad(struct reader *r, const char *what);

@@ -104,20 +104,6 @@ static void read_tasks(struct reader *r, json_t *a, struct profile *p);
 static void read_repeats(struct reader *r, json_t *a, struct profile *p);
 static void read_histogram(struct reader *r, json_t *a, struct profile *p);
 
-/* The names src/system/unit.c gives --per's units: a heading says
- * "ns per <name>", so no other word reaches it. */
-static int known_unit_name(const char *name)
-{
-	static const char *const names[] = { "round trip", "packet",
-		"udp-datagram", "tcp-segment", "irq", "transaction" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
-			return 1;
-	return 0;
-}
-
 /* Absent in profiles made before --per: round trips. */
 static void read_unit(struct reader *r, json_t *o, struct profile *p)
 {
@@ -137,12 +123,7 @@ static void read_unit(struct reader *r, json_t *o, struct profile *p)
 	u->outside_ns = reader_u64_opt(r, o, "outside_ns");
 	b = json_object_get(o, "outside_busy");
 	u->outside_busy = b && json_is_true(b);
-	/* a known name is a short noun, as headings and columns want */
-	if (!r->failed && !known_unit_name(u->name))
-		reader_inconsistent(r, "%sworkload.unit.name '%.40s' is not a unit "
-				    "this perpkt knows (round trip, packet, "
-				    "udp-datagram, tcp-segment, irq or transaction)",
-				    r->side ? r->side : "", u->name);
+	/* its vocabulary: profile_check() */
 }
 
 /* --flows: a [client, responder] pair of CPUs per flow (optional) */
@@ -218,47 +199,6 @@ static void read_workload(struct reader *r, json_t *o, struct profile *p)
 					      p->nhistogram);
 }
 
-/* What an event name, as libpfm4 and perf spell them, is made of
- * ("cycles", "skl::INST_RETIRED:ANY_P:k=1", "cpu/event=0x3c/"). */
-static int event_word(const char *s)
-{
-	return s && *s && strlen(s) < 256 &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		      "0123456789_.:=,/+@-") == strlen(s);
-}
-
-/*
- * Fields with a known vocabulary are checked, not only escaped: a unit
- * this perpkt does not know (event-encode.c's) or an event name of
- * other characters is no profile it wrote. Inconsistent, not broken:
- * --force reads it anyway, every output escaping it.
- */
-static void check_event_words(struct reader *r, const struct profile_event *e,
-			      size_t i)
-{
-	static const char *const units[] = { "ns", "cycles", "instructions",
-					     "events" };
-	const char *side = r->side ? r->side : "";
-	size_t k;
-
-	if (r->failed)
-		return;
-	for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
-		if (!strcmp(e->unit, units[k]))
-			break;
-	if (k == sizeof(units) / sizeof(units[0]))
-		reader_inconsistent(r, "%scounters.events[%zu].unit '%.40s' is not "
-				    "a unit this perpkt knows (ns, cycles, "
-				    "instructions or events)", side, i, e->unit);
-	else if (!event_word(e->name) || !event_word(e->requested) ||
-		 !event_word(e->pmu))
-		reader_inconsistent(r, "%scounters.events[%zu]: its name, requested "
-				    "name or PMU '%.40s' is no event name (letters, "
-				    "digits and _.:=,/+@-)", side, i,
-				    !event_word(e->name) ? e->name :
-				    !event_word(e->requested) ? e->requested : e->pmu);
-}
-
 static void read_events(struct reader *r, json_t *a, struct profile *p)
 {
 	size_t i;
@@ -294,7 +234,6 @@ static void read_events(struct reader *r, json_t *a, struct profile *p)
 		e->freq = reader_u64_opt(r, o, "freq");
 		e->enabled_ns = reader_u64_opt(r, o, "enabled_ns");
 		e->running_ns = reader_u64_opt(r, o, "running_ns");
-		check_event_words(r, e, i);
 		/* optional: absent in profiles before it was written */
 		e->user = json_is_boolean(json_object_get(o, "user")) ?
 			  json_is_true(json_object_get(o, "user")) : -1;
@@ -738,7 +677,6 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 		return;
 	}
 	p->version = (int)version;
-	r->side = depth ? "remote." : NULL;
 	if (version >= 2)
 		check_units(r, root, depth ? "remote." : "");
 	p->tool_version = reader_str(r, root, "tool", 0);
@@ -766,7 +704,6 @@ static void read_document(struct reader *r, json_t *root, struct profile *p,
 			reader_bad(r, "out of memory");
 		else
 			read_document(r, v, p->remote, 1);
-		r->side = NULL;
 	}
 }
 
@@ -811,7 +748,7 @@ int profile_read(struct profile *p, const char *path)
 
 int profile_read_force(struct profile *p, const char *path, int force)
 {
-	struct reader r = { path, 0, "", NULL };
+	struct reader r = { path, 0, "" };
 	json_error_t jerr;
 	struct stat st;
 
@@ -828,7 +765,7 @@ int profile_read_force(struct profile *p, const char *path, int force)
 int profile_read_json(struct profile *p, const char *text, size_t len,
 		      const char *what)
 {
-	struct reader r = { what, 0, "", NULL };
+	struct reader r = { what, 0, "" };
 	json_error_t jerr;
 
 	memset(p, 0, sizeof(*p));
