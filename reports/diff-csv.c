@@ -38,8 +38,14 @@ int diff_csv(FILE *f, const void *model, const struct render_options *o)
 	size_t i;
 
 	fprintf(f, "kind,name,bucket");
-	for (i = 0; i < d->n; i++)
-		fprintf(f, ",%c_%s_per_rt", (char)('A' + i), d->unit);
+	for (i = 0; i < d->n; i++) {
+		char name[64];
+
+		/* the unit is the profile's: a field like any other */
+		snprintf(name, sizeof(name), "%c_%s_per_rt", (char)('A' + i), d->unit);
+		fputc(',', f);
+		render_csv_field(f, name);
+	}
 	for (i = 1; i < d->n; i++)
 		fprintf(f, ",%c_delta,%c_rel,%c_sigma,%c_mark", (char)('A' + i),
 			(char)('A' + i), (char)('A' + i), (char)('A' + i));

@@ -49,8 +49,11 @@ static char *frames_of(const struct diff *d, const char *frames)
 
 		if (ftell(f))
 			fputc(';', f);
-		for (; *n; n++)
-			fputc(*n == ' ' ? '_' : *n, f);
+		for (; *n; n++) {
+			char one[2] = { *n == ' ' ? '_' : *n, '\0' };
+
+			render_folded_frame(f, one);
+		}
 	}
 	fclose(f);
 	free(copy);
@@ -85,9 +88,13 @@ int diff_folded(FILE *f, const void *model, const struct render_options *o)
 				/* stacks carry the first event only */
 				l[n].value = m->stacks[i].per_rt * dp->scale;
 			} else {
+				/* a ';' of a name is no frame of its own */
 				snprintf(buf, sizeof(buf), "%s;%s",
 					 r->bucket ? r->bucket : "other",
 					 r->name);
+				for (char *p = strchr(buf, ';') + 1; *p; p++)
+					if (*p == ';')
+						*p = '?';
 				l[n].frames = frames_of(d, buf);
 				l[n].value = r->per_rt[dp->event] * dp->scale;
 			}

@@ -18,6 +18,7 @@
 #include "reports/diff-conditions.h"
 #include "reports/flame.h"
 #include "reports/html-common.h"
+#include "reports/markup.h"
 
 #define COLOR_MORE "#d62728"
 #define COLOR_LESS "#2ca02c"
@@ -41,9 +42,9 @@ static void delta_chart(FILE *f, const struct diff *d,
 		if (x > max)
 			max = x;
 	}
-	fprintf(f, "<svg id=\"delta-%zu\" width=\"%d\" height=\"%d\" role=\"img\">\n",
+	markup_printf(f, "<svg id=\"delta-%zu\" width=\"%d\" height=\"%d\" role=\"img\">\n",
 		k, CHART_W, h);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" stroke=\"#444\"/>\n",
+	markup_printf(f, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" stroke=\"#444\"/>\n",
 		zero, zero, h - 20);
 	for (i = 0; i < n; i++) {
 		const struct diff_row *r = &v->rows[i];
@@ -53,18 +54,18 @@ static void delta_chart(FILE *f, const struct diff *d,
 		double x = dl < 0 ? zero - w : zero, c = zero + (dl < 0 ? -w : w);
 		int y = 5 + 20 * (int)i;
 
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
+		markup_printf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
 			LABEL_W - 6, y + 13);
-		html_escape(f, r->name);
-		fprintf(f, "</text><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>%+.1f %s %s</title></rect>",
+		markup_escape(f, r->name);
+		markup_printf(f, "</text><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>%+.1f %s %s</title></rect>",
 			x, y, w, dl < 0 ? COLOR_LESS : COLOR_MORE, dl, d->unit,
 			diff_mark(r->cmp[k].mark));
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>\n",
+		markup_printf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>\n",
 			c - e, y + 8, c + e, y + 8);
 	}
-	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">&#8592; less %s per %s | more &#8594; (bars: delta, lines: &#177;1 sd)</text>\n",
+	markup_printf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">&#8592; less %s per %s | more &#8594; (bars: delta, lines: &#177;1 sd)</text>\n",
 		zero, h - 5, d->unit, d->per);
-	fprintf(f, "</svg>\n");
+	markup_printf(f, "</svg>\n");
 }
 
 static void table_row(FILE *f, const struct diff *d, const struct diff_row *r,
@@ -72,20 +73,20 @@ static void table_row(FILE *f, const struct diff *d, const struct diff_row *r,
 {
 	size_t i;
 
-	fprintf(f, "<tr><td>");
-	html_escape(f, label ? label : r->name);
-	fprintf(f, "</td><td class=n>%.1f</td>", r->cell[0].value);
+	markup_printf(f, "<tr><td>");
+	markup_escape(f, label ? label : r->name);
+	markup_printf(f, "</td><td class=n>%.1f</td>", r->cell[0].value);
 	for (i = 1; i < d->n; i++) {
-		fprintf(f, "<td class=n>%.1f</td><td class=n>%+.1f</td>",
+		markup_printf(f, "<td class=n>%.1f</td><td class=n>%+.1f</td>",
 			r->cell[i].value, r->cmp[i].delta);
 		if (r->cmp[i].rel == DIFF_NO_REL)
-			fprintf(f, "<td class=n>new</td>");
+			markup_printf(f, "<td class=n>new</td>");
 		else
-			fprintf(f, "<td class=n>%+.1f%%</td>",
+			markup_printf(f, "<td class=n>%+.1f%%</td>",
 				r->cmp[i].rel * 100);
-		fprintf(f, "<td>%s</td>", diff_mark(r->cmp[i].mark));
+		markup_printf(f, "<td>%s</td>", diff_mark(r->cmp[i].mark));
 	}
-	fprintf(f, "</tr>\n");
+	markup_printf(f, "</tr>\n");
 }
 
 /* What differs between the profiles, before any number. */
@@ -96,22 +97,22 @@ static void put_conditions(FILE *f, const struct diff *d)
 
 	if (!c || !c->n)
 		return;
-	fprintf(f, "<table class=differs><tr><th>differs</th>");
+	markup_printf(f, "<table class=differs><tr><th>differs</th>");
 	for (i = 0; i < d->n; i++)
-		fprintf(f, "<th>%c</th>", diff_letter(i));
-	fprintf(f, "</tr>\n");
+		markup_printf(f, "<th>%c</th>", diff_letter(i));
+	markup_printf(f, "</tr>\n");
 	for (r = 0; r < c->n; r++) {
-		fprintf(f, "<tr><td>");
-		html_escape(f, c->rows[r].what);
-		fprintf(f, "</td>");
+		markup_printf(f, "<tr><td>");
+		markup_escape(f, c->rows[r].what);
+		markup_printf(f, "</td>");
 		for (i = 0; i < d->n; i++) {
-			fprintf(f, "<td>");
-			html_escape(f, c->rows[r].value[i]);
-			fprintf(f, "</td>");
+			markup_printf(f, "<td>");
+			markup_escape(f, c->rows[r].value[i]);
+			markup_printf(f, "</td>");
 		}
-		fprintf(f, "</tr>\n");
+		markup_printf(f, "</tr>\n");
 	}
-	fprintf(f, "</table>\n");
+	markup_printf(f, "</table>\n");
 }
 
 /* Comparison k as a differential flame graph: where along which path
@@ -124,7 +125,7 @@ static void flame_section(FILE *f, const struct diff *d, size_t k)
 	if (flame_build_diff(&fl, d, k))
 		return;
 	snprintf(id, sizeof(id), "flame-%zu", k);
-	fprintf(f, "<h2>%c - A along the call paths</h2>\n", diff_letter(k));
+	markup_printf(f, "<h2>%c - A along the call paths</h2>\n", diff_letter(k));
 	flame_html(f, &fl, id);
 	flame_free(&fl);
 }
@@ -134,55 +135,56 @@ static void write_doc(FILE *f, const struct diff *d)
 	const struct diff_view *v = diff_view(d);
 	size_t i, first;
 
-	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-		   "<title>perpkt diff</title><style>%s</style></head><body>\n",
-		html_style);
-	fprintf(f, "<h1>perpkt diff: %s per %s</h1>\n", d->unit, d->per);
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+	      "<title>perpkt diff</title><style>", f);
+	fputs(html_style, f);  /* markup: the stylesheet, ours */
+	fputs("</style></head><body>\n", f);
+	markup_printf(f, "<h1>perpkt diff: %s per %s</h1>\n", d->unit, d->per);
 	/* a forced comparison of worlds first, then what differs */
 	first = d->conds ? d->conds->first_warnings : 0;
 	for (i = 0; i < first && i < d->nwarnings; i++) {
-		fprintf(f, "<p class=warn>warning: ");
-		html_escape(f, d->warnings[i]);
-		fprintf(f, "</p>\n");
+		markup_printf(f, "<p class=warn>warning: ");
+		markup_escape(f, d->warnings[i]);
+		markup_printf(f, "</p>\n");
 	}
 	put_conditions(f, d);
-	fprintf(f, "<ul>\n");
+	markup_printf(f, "<ul>\n");
 	for (i = 0; i < d->n; i++) {
-		fprintf(f, "<li><b>%c</b>: ", (char)('A' + i));
-		html_escape(f, d->prof[i].path);
-		fprintf(f, " (");
-		html_escape(f, d->prof[i].label);
-		fprintf(f, ", %d window%s)</li>\n", d->prof[i].m->nrepeats,
+		markup_printf(f, "<li><b>%c</b>: ", (char)('A' + i));
+		markup_escape(f, d->prof[i].path);
+		markup_printf(f, " (");
+		markup_escape(f, d->prof[i].label);
+		markup_printf(f, ", %d window%s)</li>\n", d->prof[i].m->nrepeats,
 			d->prof[i].m->nrepeats > 1 ? "s" : "");
 	}
-	fprintf(f, "</ul>\n");
+	markup_printf(f, "</ul>\n");
 	for (i = first; i < d->nwarnings; i++) {
-		fprintf(f, "<p class=warn>warning: ");
-		html_escape(f, d->warnings[i]);
-		fprintf(f, "</p>\n");
+		markup_printf(f, "<p class=warn>warning: ");
+		markup_escape(f, d->warnings[i]);
+		markup_printf(f, "</p>\n");
 	}
 	for (i = 1; i < d->n; i++) {
 		if (d->latency[i].rel == DIFF_NO_REL)
 			continue;
-		fprintf(f, "<p>Latency %c-A%s: %+.2f us (%+.1f%%) %s; busy kernel time per %s %+.2f %s.</p>\n",
+		markup_printf(f, "<p>Latency %c-A%s: %+.2f us (%+.1f%%) %s; busy kernel time per %s %+.2f %s.</p>\n",
 			(char)('A' + i), d->stalls_apart ?
 			" (means without stalls)" : "", d->latency[i].delta / 1e3,
 			d->latency[i].rel * 100, diff_mark(d->latency[i].mark),
 			d->per, d->busy.cmp[i].delta, d->unit);
 	}
 	for (i = 1; i < d->n; i++) {
-		fprintf(f, "<h2>%c - A by %s</h2>\n", (char)('A' + i),
+		markup_printf(f, "<h2>%c - A by %s</h2>\n", (char)('A' + i),
 			model_by_name(d->by));
 		delta_chart(f, d, v, i);
 	}
 	for (i = 1; i < d->n; i++)
 		flame_section(f, d, i);
-	fprintf(f, "<h2>Table</h2>\n<table><tr><th>%s</th><th>A</th>",
+	markup_printf(f, "<h2>Table</h2>\n<table><tr><th>%s</th><th>A</th>",
 		model_by_name(d->by));
 	for (i = 1; i < d->n; i++)
-		fprintf(f, "<th>%c</th><th>%c-A</th><th>rel</th><th>sig</th>",
+		markup_printf(f, "<th>%c</th><th>%c-A</th><th>rel</th><th>sig</th>",
 			(char)('A' + i), (char)('A' + i));
-	fprintf(f, "</tr>\n");
+	markup_printf(f, "</tr>\n");
 	for (i = 0; i < v->shown; i++)
 		table_row(f, d, &v->rows[i], NULL);
 	if (v->shown < v->n)
@@ -193,9 +195,7 @@ static void write_doc(FILE *f, const struct diff *d)
 		char rule[600];
 
 		diff_sig_rule(rule, sizeof(rule), d);
-		fprintf(f, "</table>\n<p>sig: ");
-		html_escape(f, rule);
-		fprintf(f, ".</p>\n");
+		markup_printf(f, "</table>\n<p>sig: %s.</p>\n", rule);
 	}
 	flame_html_script(f);
 	fputs("</body></html>\n", f);
@@ -215,7 +215,7 @@ int diff_html(FILE *f, const void *model, const struct render_options *o)
 		free(buf);
 		return error("out of memory for the HTML diff");
 	}
-	fwrite(buf, 1, len, f);
+	fwrite(buf, 1, len, f);  /* markup: the page, made above */
 	free(buf);
 	if (fflush(f) || ferror(f))
 		return error("cannot write HTML diff: %s", strerror(errno));

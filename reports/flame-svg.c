@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "reports/html-common.h"
+#include "reports/markup.h"
 #include "reports/renderers.h"
 
 #define X0 10                   /* the graph's left edge */
@@ -52,7 +53,7 @@ static void put_value(FILE *out, double v)
 {
 	double a = fabs(v);
 
-	fprintf(out, a >= 100 || a == 0 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f",
+	markup_printf(out, a >= 100 || a == 0 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f",
 		v);
 }
 
@@ -154,14 +155,14 @@ static void put_figure(FILE *out, const struct flame *f,
 
 	if (!f->diff) {
 		put_value(out, n->value[0]);
-		fprintf(out, " %s, %.1f%%", f->unit, 100 * flame_share(f, n));
+		markup_printf(out, " %s, %.1f%%", f->unit, 100 * flame_share(f, n));
 		return;
 	}
-	fprintf(out, "%s%c", own ? "" : "calls ", dl >= 0 ? '+' : '-');
+	markup_printf(out, "%s%c", own ? "" : "calls ", dl >= 0 ? '+' : '-');
 	put_value(out, fabs(dl));
-	fprintf(out, " %s", f->unit);
+	markup_printf(out, " %s", f->unit);
 	if (own && n->cmp.mark)
-		fprintf(out, " %s", diff_mark(n->cmp.mark));
+		markup_printf(out, " %s", diff_mark(n->cmp.mark));
 }
 
 /* The hover: every figure of the frame, in one line. */
@@ -170,36 +171,36 @@ static void put_title(FILE *out, const struct flame *f,
 {
 	double err = n->samples[0] > 0 ? n->value[0] / sqrt(n->samples[0]) : 0;
 
-	html_escape(out, n->name);
+	markup_escape(out, n->name);
 	fputs(": ", out);
 	put_value(out, n->value[0]);
-	fprintf(out, " %s per ", f->unit);
-	html_escape(out, f->per);
-	fprintf(out, " (%.1f%%) &#177; ", 100 * flame_share(f, n));
+	markup_printf(out, " %s per ", f->unit);
+	markup_escape(out, f->per);
+	markup_printf(out, " (%.1f%%) &#177; ", 100 * flame_share(f, n));
 	put_value(out, err);
 	if (n->depth) {
 		fputs(", bucket ", out);
-		html_escape(out, bucket_of(n));
+		markup_escape(out, bucket_of(n));
 	}
 	if (n->file) {
 		fputs(", ", out);
-		html_escape(out, n->file);
+		markup_escape(out, n->file);
 		if (n->line)
-			fprintf(out, ":%d", n->line);
+			markup_printf(out, ":%d", n->line);
 	}
 	if (!f->diff)
 		return;
 	fputs("; A ", out);
 	put_value(out, n->value[1]);
-	fprintf(out, "%s; own time ", n->value[1] > 0 ? "" : " (new)");
+	markup_printf(out, "%s; own time ", n->value[1] > 0 ? "" : " (new)");
 	put_value(out, n->self[1]);
 	fputs(" -> ", out);
 	put_value(out, n->self[0]);
-	fprintf(out, " %s, %c", f->unit, n->cmp.delta >= 0 ? '+' : '-');
+	markup_printf(out, " %s, %c", f->unit, n->cmp.delta >= 0 ? '+' : '-');
 	put_value(out, fabs(n->cmp.delta));
-	fprintf(out, " &#177; ");
+	markup_printf(out, " &#177; ");
 	put_value(out, n->cmp.sigma);
-	fprintf(out, " %s", diff_mark(n->cmp.mark));
+	markup_printf(out, " %s", diff_mark(n->cmp.mark));
 }
 
 /* The label that fits w pixels: name and figure, the name, or a cut
@@ -221,12 +222,12 @@ static void put_label(FILE *out, const struct flame *f,
 		fclose(mem);
 	}
 	if (fig && len + flen + 3 <= fit) {
-		html_escape(out, n->name);
+		markup_escape(out, n->name);
 		fputs(" (", out);
-		fputs(fig, out);
+		fputs(fig, out);  /* markup: put_figure escaped it */
 		fputc(')', out);
 	} else if (len <= fit) {
-		html_escape(out, n->name);
+		markup_escape(out, n->name);
 	} else {
 		char *cut = strndup(n->name, fit - 2);
 
@@ -237,7 +238,7 @@ static void put_label(FILE *out, const struct flame *f,
 			if (len && ((unsigned char)cut[len - 1] & 0xc0) == 0xc0)
 				len--;
 			cut[len] = '\0';
-			html_escape(out, cut);
+			markup_escape(out, cut);
 			fputs("..", out);
 		}
 		free(cut);
@@ -263,16 +264,18 @@ static void put_frame(FILE *out, const struct flame *f,
 		snprintf(fill, sizeof(fill), "%s", n->depth ?
 			 bucket_color(l, bucket_of(n)) : COLOR_NEUTRAL);
 	fputs("<g class=\"f\" data-n=\"", out);
-	html_escape(out, n->name);
+	markup_escape(out, n->name);
 	fputs("\" data-f=\"", out);
 	put_figure(out, f, n);
-	fprintf(out, "\" data-x=\"%.7g\" data-w=\"%.7g\" data-d=\"%d\"><title>",
+	markup_printf(out, "\" data-x=\"%.7g\" data-w=\"%.7g\" data-d=\"%d\"><title>",
 		x, w, n->depth);
 	put_title(out, f, n);
-	fprintf(out, "</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"%s/><text x=\"%.2f\" y=\"%d\">",
-		px, y, pw, FRAME_H - 1, fill,
-		fresh ? " class=\"new\"" : "",
-		px + 3, y + FRAME_H - 4);
+	markup_printf(out, "</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"",
+		      px, y, pw, FRAME_H - 1, fill);
+	if (fresh)
+		fputs(" class=\"new\"", out);
+	markup_printf(out, "/><text x=\"%.2f\" y=\"%d\">", px + 3,
+		      y + FRAME_H - 4);
 	put_label(out, f, n, pw);
 	fputs("</text></g>\n", out);
 }
@@ -291,15 +294,17 @@ static void put_legend(FILE *out, const struct flame *f,
 	for (i = 0; i < n; i++) {
 		const char *color = f->diff ? diff_keys[i][0] : palette[i];
 
-		fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"%s/><text x=\"%.1f\" y=\"%d\">",
-			x, y - 10, color, f->diff && i == 4 ? " class=\"new\"" : "",
-			x + 16, y);
+		markup_printf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"",
+			      x, y - 10, color);
+		if (f->diff && i == 4)
+			fputs(" class=\"new\"", out);
+		markup_printf(out, "/><text x=\"%.1f\" y=\"%d\">", x + 16, y);
 		if (f->diff) {
-			fputs(diff_keys[i][1], out);
+			markup_escape(out, diff_keys[i][1]);
 			x += 28 + CHAR_W * strlen(diff_keys[i][1]);
 		} else {
-			html_escape(out, l->bucket[i]);
-			fprintf(out, " %.0f%%", 100 * l->self[i] / f->nodes[0].value[0]);
+			markup_escape(out, l->bucket[i]);
+			markup_printf(out, " %.0f%%", 100 * l->self[i] / f->nodes[0].value[0]);
 			/* swatch, name, " 23%", a gap */
 			x += 16 + CHAR_W * (strlen(l->bucket[i]) + 4) + 14;
 		}
@@ -308,7 +313,7 @@ static void put_legend(FILE *out, const struct flame *f,
 			break;
 	}
 	if (f->diff)
-		fprintf(out, "<text x=\"%.1f\" y=\"%d\">* ** as in the tables</text>\n",
+		markup_printf(out, "<text x=\"%.1f\" y=\"%d\">* ** as in the tables</text>\n",
 			x, y);
 }
 
@@ -320,19 +325,18 @@ static void put_path(FILE *out, const char *path)
 	const char *tail, *root_end = strchr(path, ';');
 
 	if (len <= fit || !root_end || (size_t)(root_end - path) + 5 >= fit) {
-		html_escape(out, path);
+		markup_escape(out, path);
 		return;
 	}
 	for (tail = path + len - (fit - (size_t)(root_end - path) - 5);
 	     *tail && *tail != ';'; tail++)
 		;
 	if (!*tail || tail <= root_end) {
-		html_escape(out, path);
+		markup_escape(out, path);
 		return;
 	}
-	fwrite(path, 1, (size_t)(root_end - path), out);
-	fputs(";...", out);
-	html_escape(out, tail);
+	markup_printf(out, "%.*s;...", (int)(root_end - path), path);
+	markup_escape(out, tail);
 }
 
 /* Frames of A that B has no more, under the graph. */
@@ -342,13 +346,13 @@ static int put_gone(FILE *out, const struct flame *f, int y)
 
 	if (!f->ngone)
 		return y;
-	fprintf(out, "<text class=\"gone\" x=\"%d\" y=\"%d\">Only in A (not drawn), %s per ",
+	markup_printf(out, "<text class=\"gone\" x=\"%d\" y=\"%d\">Only in A (not drawn), %s per ",
 		X0, y, f->unit);
-	html_escape(out, f->per);
+	markup_escape(out, f->per);
 	fputs(":</text>\n", out);
 	for (i = 0; i < f->ngone && i < GONE_SHOWN; i++) {
 		y += FRAME_H;
-		fprintf(out, "<text class=\"gone\" x=\"%d\" y=\"%d\">", X0 + 10, y);
+		markup_printf(out, "<text class=\"gone\" x=\"%d\" y=\"%d\">", X0 + 10, y);
 		put_value(out, f->gone[i].value);
 		fputs("  ", out);
 		put_path(out, f->gone[i].path);
@@ -356,7 +360,7 @@ static int put_gone(FILE *out, const struct flame *f, int y)
 	}
 	if (f->ngone > GONE_SHOWN) {
 		y += FRAME_H;
-		fprintf(out, "<text class=\"gone\" x=\"%d\" y=\"%d\">and %zu more</text>\n",
+		markup_printf(out, "<text class=\"gone\" x=\"%d\" y=\"%d\">and %zu more</text>\n",
 			X0 + 10, y, f->ngone - GONE_SHOWN);
 	}
 	return y;
@@ -385,49 +389,49 @@ void flame_svg(FILE *out, const struct flame *f, const char *id,
 		 (int)gone_lines * FRAME_H;
 	if (standalone)
 		fputs("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"no\"?>\n", out);
-	fprintf(out, "<svg id=\"%s\" class=\"flame\" ", id);
+	markup_printf(out, "<svg id=\"%s\" class=\"flame\" ", id);
 	if (standalone)
-		fprintf(out, "version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\"",
+		markup_printf(out, "version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\"",
 			FLAME_WIDTH, height);
 	else
 		fputs("width=\"100%\"", out);
-	fprintf(out, " viewBox=\"0 0 %d %d\" data-x0=\"%d\" data-width=\"%d\" role=\"img\">\n",
+	markup_printf(out, " viewBox=\"0 0 %d %d\" data-x0=\"%d\" data-width=\"%d\" role=\"img\">\n",
 		FLAME_WIDTH, height, X0, GRAPH_W);
 	fputs("<style>.flame text{font-family:sans-serif;font-size:11px;fill:#000}"
 	      ".flame .title{font-size:15px}.flame g.f{cursor:pointer}"
 	      ".flame g.f rect{stroke:#fff;stroke-width:0.5}"
 	      ".flame rect.new{stroke:#b00000;stroke-width:1.5}"
 	      ".flame .btn{cursor:pointer;fill:#0645ad}</style>\n", out);
-	fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fafafa\"/>\n",
+	markup_printf(out, "<rect width=\"%d\" height=\"%d\" fill=\"#fafafa\"/>\n",
 		FLAME_WIDTH, height);
-	fprintf(out, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">",
+	markup_printf(out, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">",
 		FLAME_WIDTH / 2);
-	html_escape(out, f->title);
+	markup_escape(out, f->title);
 	fputs("</text>\n", out);
 	if (f->diff) {
-		fprintf(out, "<text x=\"%d\" y=\"38\" text-anchor=\"middle\">width: ",
+		markup_printf(out, "<text x=\"%d\" y=\"38\" text-anchor=\"middle\">width: ",
 			FLAME_WIDTH / 2);
-		html_escape(out, f->side[0]);
+		markup_escape(out, f->side[0]);
 		fputs(" per frame; colour: change of its own time from ", out);
-		html_escape(out, f->side[1]);
+		markup_escape(out, f->side[1]);
 		fputs("</text>\n", out);
 	}
 	put_legend(out, f, &l, 56);
-	fprintf(out, "<text class=\"btn reset\" x=\"%d\" y=\"%d\" style=\"display:none\">Reset zoom</text>\n",
+	markup_printf(out, "<text class=\"btn reset\" x=\"%d\" y=\"%d\" style=\"display:none\">Reset zoom</text>\n",
 		X0, 74);
 	if (standalone)
-		fprintf(out, "<text class=\"btn search-btn\" x=\"%d\" y=\"%d\" text-anchor=\"end\">Search</text>\n",
+		markup_printf(out, "<text class=\"btn search-btn\" x=\"%d\" y=\"%d\" text-anchor=\"end\">Search</text>\n",
 			FLAME_WIDTH - X0, 74);
-	fprintf(out, "<text class=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"></text>\n",
+	markup_printf(out, "<text class=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"></text>\n",
 		FLAME_WIDTH - X0 - 60, 74);
 	for (i = 0; i < f->n; i++)
 		if (drawn(f, &f->nodes[i]) &&
 		    (!i || drawn(f, &f->nodes[f->nodes[i].parent])))
 			put_frame(out, f, &f->nodes[i], &l, top);
 	y = top + FRAME_H + 16;
-	fprintf(out, "<text class=\"details\" x=\"%d\" y=\"%d\">", X0, y);
+	markup_printf(out, "<text class=\"details\" x=\"%d\" y=\"%d\">", X0, y);
 	if (left_out)
-		fprintf(out, "%zu frames under %.2f%% of the total not drawn. ",
+		markup_printf(out, "%zu frames under %.2f%% of the total not drawn. ",
 			left_out, 100 * FLAME_MIN_SHARE);
 	if (f->nodes[0].value[0] > 0)
 		fputs("Click a frame to zoom, hover for its figures.", out);
@@ -436,26 +440,30 @@ void flame_svg(FILE *out, const struct flame *f, const char *id,
 	fputs("</text>\n", out);
 	if (note) {
 		y += FRAME_H;
-		fprintf(out, "<text class=\"note\" x=\"%d\" y=\"%d\">%s</text>\n",
+		markup_printf(out, "<text class=\"note\" x=\"%d\" y=\"%d\">%s</text>\n",
 			X0, y, note);
 	}
 	put_gone(out, f, y + FRAME_H);
-	if (standalone)
-		fprintf(out, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n",
-			flame_script);
+	if (standalone) {
+		fputs("<script type=\"text/ecmascript\"><![CDATA[\n", out);
+		fputs(flame_script, out);  /* markup: the script, ours */
+		fputs("]]></script>\n", out);
+	}
 	fputs("</svg>\n", out);
 }
 
 void flame_html(FILE *out, const struct flame *f, const char *id)
 {
-	fprintf(out, "<p><input type=\"search\" class=\"flame-search\" data-for=\"%s\" size=\"40\" placeholder=\"search functions (regular expression)\"> click a frame to zoom, hover for its figures</p>\n",
+	markup_printf(out, "<p><input type=\"search\" class=\"flame-search\" data-for=\"%s\" size=\"40\" placeholder=\"search functions (regular expression)\"> click a frame to zoom, hover for its figures</p>\n",
 		id);
 	flame_svg(out, f, id, 0);
 }
 
 void flame_html_script(FILE *out)
 {
-	fprintf(out, "<script>\n%s</script>\n", flame_script);
+	fputs("<script>\n", out);
+	fputs(flame_script, out);  /* markup: the script, ours */
+	fputs("</script>\n", out);
 }
 
 int flame_svg_document(FILE *out, struct flame *f, const char *id)
@@ -472,7 +480,7 @@ int flame_svg_document(FILE *out, struct flame *f, const char *id)
 		free(doc);
 		return error("out of memory writing the flame graph");
 	}
-	fwrite(doc, 1, len, out);
+	fwrite(doc, 1, len, out);  /* markup: the document, made above */
 	free(doc);
 	return render_flush(out, "the flame graph");
 }

@@ -9,16 +9,3 @@ const char html_style[] =
 	".flag,.warn{color:#b00;font-weight:bold}"
 	"svg text{font-family:sans-serif;font-size:12px}"
 	"h2{font-size:1.1em;margin-top:1.5em}";
-
-void html_escape(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}

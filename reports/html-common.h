@@ -4,11 +4,10 @@
 
 #include <stdio.h>
 
-/* What the HTML report and the HTML diff share: one look, one escaper. */
+/* What the HTML report and the HTML diff share: one look (the escaper
+ * is reports/markup.h's). */
 
 /* The page's whole stylesheet: the pages fetch nothing. */
 extern const char html_style[];
-/* Text into HTML: & < > " escaped; NULL writes nothing. */
-void html_escape(FILE *f, const char *s);
 
 #endif

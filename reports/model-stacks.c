@@ -11,6 +11,13 @@
 #include "error.h"
 #include "reports/model-internal.h"
 
+/*
+ * The folded names of all callchains together: the reader expands at
+ * most 2^22 addresses (stack-nodes.c), but a name can be long, and
+ * 2^22 names of 4 KB would be 16 GB. A real profile folds to a few MB.
+ */
+#define FOLDED_BYTES_MAX ((size_t)256 << 20)
+
 static int cmp_stack(const void *pa, const void *pb)
 {
 	const struct model_stack *a = pa, *b = pb;
@@ -54,6 +61,11 @@ static char *fold_stack(struct symbolizer *s, const struct profile_stack *st)
 		if (len)
 			buf[len++] = ';';
 		memcpy(buf + len, fn, fl + 1);
+		/* ';' joins frames: one in a name (a vmlinux's, say) would
+		 * make two, a newline a folded line of its own */
+		for (size_t k = len; k < len + fl; k++)
+			if (buf[k] == ';' || (unsigned char)buf[k] < 0x20)
+				buf[k] = '?';
 		len += fl;
 	}
 	return buf;
@@ -75,7 +87,7 @@ int model_build_stacks(struct model *m, struct symbolizer *s)
 {
 	const struct profile *p = m->profile;
 	uint64_t rt = p->round_trips;
-	size_t i, n = 0;
+	size_t i, n = 0, bytes = 0;
 
 	if (!p->nstacks || !fold_callchains)
 		return 0;
@@ -97,6 +109,15 @@ int model_build_stacks(struct model *m, struct symbolizer *s)
 		ms->samples = st->count;
 		ms->weight = (double)st->weight;
 		n++;
+		bytes += strlen(ms->frames) + 1;
+		if (bytes > FOLDED_BYTES_MAX) {
+			m->nstacks = n;
+			return error("the callchains fold to more than %zu MB of "
+				     "names (stack %zu of %zu): more than this perpkt "
+				     "draws; a format without callchains (text, "
+				     "markdown, csv, json) reports the profile",
+				     FOLDED_BYTES_MAX >> 20, i, p->nstacks);
+		}
 	}
 	/* stacks that differ only in raw addresses fold to one line */
 	if (n > 1)

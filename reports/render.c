@@ -157,6 +157,25 @@ void render_md_code(FILE *f, const char *s)
 		fputc('`', f);
 }
 
+static void put_folded(FILE *f, const char *s, int one)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		fputc(c < 0x20 || c == 0x7f || (one && c == ';') ? '?' : c, f);
+	}
+}
+
+void render_folded_frame(FILE *f, const char *name)
+{
+	put_folded(f, name, 1);
+}
+
+void render_folded_frames(FILE *f, const char *frames)
+{
+	put_folded(f, frames, 0);
+}
+
 int render_flush(FILE *f, const char *what)
 {
 	if (fflush(f) || ferror(f))

@@ -51,6 +51,15 @@ void render_md_text(FILE *f, const char *s);
 /* The same as inline code: a code span whose fence no backtick in s
  * can close. */
 void render_md_code(FILE *f, const char *s);
+/*
+ * Folded stacks ("a;b;c 12"), the one way a name gets there: a byte
+ * that is a control character (a newline would start a line of its
+ * own) becomes '?', and in a single frame's name a ';' too, which
+ * would add a frame. Frames may keep spaces: flamegraph.pl and
+ * speedscope split the count off at the last one.
+ */
+void render_folded_frame(FILE *f, const char *name);
+void render_folded_frames(FILE *f, const char *frames);
 /* fflush and ferror: 0, or -1 after "cannot write <what>: ...". */
 int render_flush(FILE *f, const char *what);
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,8 +25,10 @@ static void put(FILE *f, const char *frames, double per_rt)
 	long long w = llround(per_rt * FOLDED_SCALE);
 
 	/* a line of weight 0 would only clutter the graph */
-	if (w > 0)
-		fprintf(f, "%s %lld\n", frames, w);
+	if (w > 0) {
+		render_folded_frames(f, frames);
+		fprintf(f, " %lld\n", w);
+	}
 }
 
 int report_folded(FILE *f, const void *model, const struct render_options *o)
@@ -42,15 +45,25 @@ int report_folded(FILE *f, const void *model, const struct render_options *o)
 		/* flamegraph.pl and speedscope merge and order frames themselves */
 		for (i = 0; i < m->nfunctions; i++) {
 			const struct model_row *r = &m->functions[i];
-			char buf[1024];
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *mem = open_memstream(&buf, &len);
 
-			snprintf(buf, sizeof(buf), "%s;%s",
-				 r->bucket ? r->bucket : "other", r->name);
+			if (!mem)
+				return error("out of memory");
+			render_folded_frame(mem, r->bucket ? r->bucket : "other");
+			fputc(';', mem);
+			render_folded_frame(mem, r->name);
+			if (fclose(mem) || !buf) {
+				free(buf);
+				return error("out of memory");
+			}
 			/* flamegraph.pl splits on the last space */
 			for (char *p = buf; *p; p++)
 				if (*p == ' ')
 					*p = '_';
 			put(f, buf, r->per_rt[0]);
+			free(buf);
 		}
 	}
 	if (fflush(f) || ferror(f))

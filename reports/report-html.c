@@ -10,6 +10,7 @@
 #include "error.h"
 #include "reports/flame.h"
 #include "reports/html-common.h"
+#include "reports/markup.h"
 #include "reports/report-table.h"
 #include "reports/sides.h"
 #include "reports/summary.h"
@@ -46,7 +47,7 @@ static void bar_chart(FILE *f, const struct model *m,
 		if (v->rows[i].per_rt[0] > max)
 			max = v->rows[i].per_rt[0];
 	h = 20 * (int)n + 10;
-	fprintf(f, "<svg id=\"%s\" width=\"%d\" height=\"%d\" role=\"img\">\n",
+	markup_printf(f, "<svg id=\"%s\" width=\"%d\" height=\"%d\" role=\"img\">\n",
 		id, CHART_W, h + 30);
 	for (i = 0; i < n; i++) {
 		const struct model_row *r = &v->rows[i];
@@ -54,17 +55,17 @@ static void bar_chart(FILE *f, const struct model *m,
 			   r->per_rt[0] / max : 0;
 		int y = 5 + 20 * (int)i;
 
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
+		markup_printf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
 			LABEL_W - 6, y + 13);
-		html_escape(f, r->name);
-		fprintf(f, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"/>",
+		markup_escape(f, r->name);
+		markup_printf(f, "</text><rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"/>",
 			LABEL_W, y, w, color);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%.1f &#177; %.1f</text>\n",
+		markup_printf(f, "<text x=\"%.1f\" y=\"%d\">%.1f &#177; %.1f</text>\n",
 			LABEL_W + w + 4, y + 13, r->per_rt[0],
 			model_row_error(m, r, 0));
 	}
 	/* the value axis: 0 and the largest bar, with the unit */
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>"
+	markup_printf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>"
 		"<text x=\"%d\" y=\"%d\">0</text>"
 		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.1f</text>"
 		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s per round trip (&#177; %s)</text>\n",
@@ -93,7 +94,7 @@ static void decomp_chart(FILE *f, const struct model *m)
 		total += parts[i] > 0 ? parts[i] : 0;
 	if (total <= 0)
 		return;
-	fprintf(f, "<svg id=\"decomposition\" width=\"%d\" height=\"60\" role=\"img\">\n",
+	markup_printf(f, "<svg id=\"decomposition\" width=\"%d\" height=\"60\" role=\"img\">\n",
 		CHART_W);
 	for (i = 0; i < 3; i++) {
 		double w;
@@ -101,9 +102,9 @@ static void decomp_chart(FILE *f, const struct model *m)
 		if (parts[i] <= 0)
 			continue;
 		w = (CHART_W - 20) * parts[i] / total;
-		fprintf(f, "<rect x=\"%.1f\" y=\"5\" width=\"%.1f\" height=\"24\" fill=\"%s\"/>",
+		markup_printf(f, "<rect x=\"%.1f\" y=\"5\" width=\"%.1f\" height=\"24\" fill=\"%s\"/>",
 			x, w, colors[i]);
-		fprintf(f, "<text x=\"%.1f\" y=\"46\">%s %.2f us</text>\n",
+		markup_printf(f, "<text x=\"%.1f\" y=\"46\">%s %.2f us</text>\n",
 			x + 2, names[i], parts[i] / 1e3);
 		x += w;
 	}
@@ -132,16 +133,16 @@ static void latency_chart(FILE *f, const struct latency_summary *l)
 		x[i] = 40 + (CHART_W - 80) *
 		       (log10(pts[i] > 0 ? pts[i] : 1) - lo) / span;
 	xm = 40 + (CHART_W - 80) * (log10(l->mean > 1 ? l->mean : 1) - lo) / span;
-	fprintf(f, "<svg id=\"latency\" width=\"%d\" height=\"90\" role=\"img\">\n",
+	markup_printf(f, "<svg id=\"latency\" width=\"%d\" height=\"90\" role=\"img\">\n",
 		CHART_W);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"30\" x2=\"%.1f\" y2=\"30\" stroke=\"%s\" stroke-width=\"2\"/>",
+	markup_printf(f, "<line x1=\"%.1f\" y1=\"30\" x2=\"%.1f\" y2=\"30\" stroke=\"%s\" stroke-width=\"2\"/>",
 		x[0], x[5], COLOR_LATENCY);
-	fprintf(f, "<rect x=\"%.1f\" y=\"15\" width=\"%.1f\" height=\"30\" fill=\"%s\"/>",
+	markup_printf(f, "<rect x=\"%.1f\" y=\"15\" width=\"%.1f\" height=\"30\" fill=\"%s\"/>",
 		x[1], x[3] - x[1] > 2 ? x[3] - x[1] : 2, COLOR_LATENCY);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"12\" x2=\"%.1f\" y2=\"48\" stroke=\"#000\" stroke-width=\"2\"/>",
+	markup_printf(f, "<line x1=\"%.1f\" y1=\"12\" x2=\"%.1f\" y2=\"48\" stroke=\"#000\" stroke-width=\"2\"/>",
 		xm, xm);
 	for (i = 0; i < 6; i++)
-		fprintf(f, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"50\" stroke=\"%s\"/>"
+		markup_printf(f, "<line x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"50\" stroke=\"%s\"/>"
 			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s %.1f</text>\n",
 			x[i], x[i], COLOR_LATENCY, x[i], i % 2 ? 82 : 66,
 			names[i], pts[i] / 1e3);
@@ -170,7 +171,7 @@ static void histogram_chart(FILE *f, const struct model *m)
 	lo = log10(h[0].lo > 0 ? (double)h[0].lo : 1);
 	hi = log10((double)h[m->nhistogram - 1].hi);
 	span = hi - lo > 0 ? hi - lo : 1;
-	fprintf(f, "<svg id=\"latency\" width=\"%d\" height=\"175\" role=\"img\">\n",
+	markup_printf(f, "<svg id=\"latency\" width=\"%d\" height=\"175\" role=\"img\">\n",
 		CHART_W);
 	for (pass = 0; pass < 2; pass++) {	/* 0: the scale, 1: draw */
 		for (i = 0; i < m->nhistogram; i++) {
@@ -187,7 +188,7 @@ static void histogram_chart(FILE *f, const struct model *m)
 				continue;
 			}
 			y = PLOT_H * log10(1 + (double)h[i].count) / log10(1 + top);
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+			markup_printf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
 				X0 + x0, Y0 + PLOT_H - y, x1 - x0, y, COLOR_LATENCY);
 		}
 		for (x = 0; x < PLOT_W; x++) {
@@ -198,7 +199,7 @@ static void histogram_chart(FILE *f, const struct model *m)
 			if (!col[x])
 				continue;
 			y = PLOT_H * log10(1 + col[x]) / log10(1 + top);
-			fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"1\" height=\"%.1f\" fill=\"%s\"/>\n",
+			markup_printf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"1\" height=\"%.1f\" fill=\"%s\"/>\n",
 				X0 + x, Y0 + PLOT_H - y, y, COLOR_LATENCY);
 		}
 	}
@@ -207,14 +208,14 @@ static void histogram_chart(FILE *f, const struct model *m)
 			   (double)m->run.latency.p50;
 		double xv = X0 + (PLOT_W - 1) * (log10(v > 1 ? v : 1) - lo) / span;
 
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
+		markup_printf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
 			"<text x=\"%.1f\" y=\"%d\">%s %.1f us</text>\n",
 			xv, i ? 18 : 4, xv, Y0 + PLOT_H + 2, xv + 3, i ? 26 : 12,
 			i ? "p99" : "p50", v / 1e3);
 	}
 	/* axes: time ticks at 1, 2 and 5 of each power of ten that fits;
 	 * counts at 1 and the tallest column */
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>"
+	markup_printf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>"
 		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n",
 		X0, Y0 + PLOT_H, X0 + PLOT_W, Y0 + PLOT_H, X0, Y0, X0, Y0 + PLOT_H);
 	for (dec = pow(10, floor(lo)); dec <= pow(10, hi); dec *= 10) {
@@ -227,16 +228,16 @@ static void histogram_chart(FILE *f, const struct model *m)
 			if (log10(v) < lo || log10(v) > hi)
 				continue;
 			xv = X0 + (PLOT_W - 1) * (log10(v) - lo) / span;
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
+			markup_printf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>"
 				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
 				xv, Y0 + PLOT_H, xv, Y0 + PLOT_H + 4, xv,
 				Y0 + PLOT_H + 16, v / 1e3);
 		}
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>"
+	markup_printf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>"
 		"<text x=\"%d\" y=\"%d\" text-anchor=\"end\">1</text>\n",
 		X0 - 4, Y0 + 8, top, X0 - 4, Y0 + PLOT_H);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">round-trip latency (us, log scale)</text>"
+	markup_printf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">round-trip latency (us, log scale)</text>"
 		"<text x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">round trips (log)</text>\n",
 		X0 + PLOT_W / 2, Y0 + PLOT_H + 34, Y0 + PLOT_H / 2, Y0 + PLOT_H / 2);
 	fputs("</svg>\n<p>Round trips per latency bucket (log time axis, log "
@@ -251,16 +252,16 @@ static void row(FILE *f, const struct model *m, const struct model_row *r,
 
 	report_row_cells(m, r, &c);
 	fputs("<tr><td>", f);
-	html_escape(f, name);
-	fprintf(f, "</td><td class=n>%llu</td><td class=n>%.2f</td><td class=n>%.2f</td>",
+	markup_escape(f, name);
+	markup_printf(f, "</td><td class=n>%llu</td><td class=n>%.2f</td><td class=n>%.2f</td>",
 		c.samples, 100 * c.share, 100 * c.cum);
 	for (e = 0; e < m->nevents; e++) {
-		fprintf(f, "<td class=n>%.1f</td>", c.value[e]);
+		markup_printf(f, "<td class=n>%.1f</td>", c.value[e]);
 		if (!e)
-			fprintf(f, "<td class=n>%.1f</td>", c.error[0]);
+			markup_printf(f, "<td class=n>%.1f</td>", c.error[0]);
 	}
 	if (c.ipc >= 0)
-		fprintf(f, "<td class=n>%.2f</td></tr>\n", c.ipc);
+		markup_printf(f, "<td class=n>%.2f</td></tr>\n", c.ipc);
 	else
 		fputs("<td class=n>-</td></tr>\n", f);
 }
@@ -270,14 +271,14 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 {
 	size_t i, e;
 
-	fprintf(f, "<table><tr><th>");
-	html_escape(f, title);
+	markup_printf(f, "<table><tr><th>");
+	markup_escape(f, title);
 	fputs("</th><th>samples</th><th>%</th><th>cum %</th>", f);
 	for (e = 0; e < m->nevents; e++) {
 		fputs("<th>", f);
-		html_escape(f, m->run.events[e].name);
+		markup_escape(f, m->run.events[e].name);
 		fputc('/', f);
-		html_escape(f, m->run.unit.abbrev);
+		markup_escape(f, m->run.unit.abbrev);
 		fputs("</th>", f);
 		if (!e)
 			fputs(report_error_is_spread(m) ? "<th>sd</th>" : "<th>&#177;</th>", f);
@@ -293,7 +294,7 @@ static void table(FILE *f, const struct model *m, const struct model_view *v,
 		row(f, m, model_others_row(m), MODEL_OTHER_TASKS);
 	fputs("</table>\n", f);
 	if (i < v->n)
-		fprintf(f, "<p>%zu more rows not shown.</p>\n", v->n - i);
+		markup_printf(f, "<p>%zu more rows not shown.</p>\n", v->n - i);
 }
 
 /* record --peer: local and remote side by side. */
@@ -307,21 +308,21 @@ static void sides(FILE *f, const struct model *m)
 		return;
 	}
 	fputs("<h2>Both sides</h2>\n<p>", f);
-	html_escape(f, sd.title);
+	markup_escape(f, sd.title);
 	fputs("</p>\n<table id=sides>\n<tr><th></th><th>local</th><th>remote</th></tr>\n", f);
 	for (i = 0; i < sd.n; i++) {
-		fprintf(f, "<tr><td>%s", sd.lines[i].bucket ? "&nbsp;&nbsp;&nbsp;" : "");
-		html_escape(f, sd.lines[i].label + (sd.lines[i].bucket ? 2 : 0));
+		fputs(sd.lines[i].bucket ? "<tr><td>&nbsp;&nbsp;&nbsp;" : "<tr><td>", f);
+		markup_escape(f, sd.lines[i].label + (sd.lines[i].bucket ? 2 : 0));
 		fputs("</td><td class=n>", f);
-		html_escape(f, sd.lines[i].local);
+		markup_escape(f, sd.lines[i].local);
 		fputs("</td><td class=n>", f);
-		html_escape(f, sd.lines[i].remote);
+		markup_escape(f, sd.lines[i].remote);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n<p>", f);
-	html_escape(f, sd.tops);
+	markup_escape(f, sd.tops);
 	fputs("</p>\n<p>", f);
-	html_escape(f, sd.note);
+	markup_escape(f, sd.note);
 	fputs("</p>\n", f);
 	sides_free(&sd);
 }
@@ -334,7 +335,7 @@ static void flame_section(FILE *f, const struct model *m)
 	if (flame_build(&fl, m))
 		return;
 	fputs("<h2>Where the time of a ", f);
-	html_escape(f, m->run.unit.name);
+	markup_escape(f, m->run.unit.name);
 	fputs(" goes</h2>\n", f);
 	flame_html(f, &fl, "flame");
 	flame_free(&fl);
@@ -348,68 +349,67 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 
 	fputs("<h1>perpkt report: ", f);
 	if (run->workload_command) {
-		html_escape(f, run->workload_command);
+		markup_escape(f, run->workload_command);
 		fputs(", per ", f);
-		html_escape(f, run->unit.name);
+		markup_escape(f, run->unit.name);
 		fputs("</h1>\n", f);
 	} else {
-		html_escape(f, run->transport);
+		markup_escape(f, run->transport);
 		fputs(" over ", f);
-		html_escape(f, run->network);
-		fprintf(f, ", %u-byte messages</h1>\n", run->message_size);
+		markup_escape(f, run->network);
+		markup_printf(f, ", %u-byte messages</h1>\n", run->message_size);
 	}
 	if (s->headline) {
 		fputs("<p><strong>", f);
-		html_escape(f, s->headline);
+		markup_escape(f, s->headline);
 		fputs("</strong></p>\n", f);
 	}
 	for (i = 0; i < s->nwarnings; i++) {
 		fputs("<p class=warn>warning: ", f);
-		html_escape(f, s->warnings[i]);
+		markup_escape(f, s->warnings[i]);
 		fputs("</p>\n", f);
 	}
 	fputs("<table>\n", f);
 	for (i = 0; i < s->nfacts; i++) {
 		fputs("<tr><th>", f);
-		html_escape(f, s->facts[i].key);
+		markup_escape(f, s->facts[i].key);
 		fputs("</th><td>", f);
-		html_escape(f, s->facts[i].value);
+		markup_escape(f, s->facts[i].value);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n<details><summary>test conditions</summary><ul>\n", f);
 	for (i = 0; i < s->nconds; i++) {
 		fputs("<li><code>", f);
-		html_escape(f, s->conds[i].key);
+		markup_escape(f, s->conds[i].key);
 		fputs("</code> = ", f);
-		html_escape(f, s->conds[i].value);
+		markup_escape(f, s->conds[i].value);
 		fputs("</li>\n", f);
 	}
 	if (s->nconds_hidden)
-		fprintf(f, "<li>and %zu more (--all-conditions)</li>\n",
+		markup_printf(f, "<li>and %zu more (--all-conditions)</li>\n",
 			s->nconds_hidden);
 	if (!s->nconds)
 		fputs("<li>none recorded</li>\n", f);
 	fputs("</ul></details>\n<h2>Latency decomposition</h2>\n<p>", f);
-	html_escape(f, s->decomp_title);
+	markup_escape(f, s->decomp_title);
 	fputs("</p>\n", f);
 	decomp_chart(f, m);
 	fputs("<table>\n", f);
 	for (i = 0; i < s->ndecomp; i++) {
-		fprintf(f, "<tr%s><td>%s", s->decomp[i].flag ?
-			" class=flag" : "",
-			s->decomp[i].indent ? "&nbsp;&nbsp;&nbsp;" : "");
-		html_escape(f, s->decomp[i].label);
+		fputs(s->decomp[i].flag ? "<tr class=flag><td>" : "<tr><td>", f);
+		if (s->decomp[i].indent)
+			fputs("&nbsp;&nbsp;&nbsp;", f);
+		markup_escape(f, s->decomp[i].label);
 		fputs("</td><td class=n>", f);
-		html_escape(f, s->decomp[i].value);
+		markup_escape(f, s->decomp[i].value);
 		fputs("</td><td class=n>", f);
-		html_escape(f, s->decomp[i].share);
+		markup_escape(f, s->decomp[i].share);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n<h2>Reconciliation</h2>\n<ul>\n", f);
 	for (i = 0; i < s->nrecon; i++) {
-		fprintf(f, "<li%s>%s", s->recon[i].flag ? " class=flag" : "",
-			s->recon[i].flag ? "! " : "");
-		html_escape(f, s->recon[i].label);
+		fputs(s->recon[i].flag ? "<li class=flag>! " : "<li>", f);
+		markup_escape(f, s->recon[i].label);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n<h2>Latency</h2>\n", f);
@@ -419,27 +419,27 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 		latency_chart(f, &run->latency);
 	if (s->empty) {
 		fputs("<p><strong>", f);
-		html_escape(f, s->empty);
+		markup_escape(f, s->empty);
 		fputs("</strong></p>\n", f);
 	} else {
 		flame_section(f, m);
 		fputs("<h2>Buckets per ", f);
-		html_escape(f, run->unit.name);
+		markup_escape(f, run->unit.name);
 		fputs("</h2>\n", f);
 		bar_chart(f, m, &m->views[MODEL_BY_BUCKET],
 			  m->views[MODEL_BY_BUCKET].n, COLOR_BUCKET, "buckets");
-		fprintf(f, "<h2>Top %d functions per ", TOP_FUNCTIONS);
-		html_escape(f, run->unit.name);
+		markup_printf(f, "<h2>Top %d functions per ", TOP_FUNCTIONS);
+		markup_escape(f, run->unit.name);
 		fputs("</h2>\n", f);
 		bar_chart(f, m, &m->views[MODEL_BY_FUNCTION], TOP_FUNCTIONS,
 			  COLOR_FUNCTION, "functions");
 		fputs("<h2>Roles</h2>\n", f);
 		table(f, m, &m->views[MODEL_BY_ROLE], "role", o);
-		fprintf(f, "<h2>By %s</h2>\n", model_view_title(m, o->by));
+		markup_printf(f, "<h2>By %s</h2>\n", model_view_title(m, o->by));
 		table(f, m, &m->views[o->by], model_view_title(m, o->by), o);
 		if (m->callers_of) {
 			fputs("<h2>Callers of ", f);
-			html_escape(f, m->callers_of);
+			markup_escape(f, m->callers_of);
 			fputs("</h2>\n", f);
 			table(f, m, &m->callers, "caller", o);
 		}
@@ -448,7 +448,7 @@ static void body(FILE *f, const struct model *m, const struct summary *s,
 	fputs("<h2>Notes</h2>\n<ul>\n", f);
 	for (i = 0; i < s->nnotes; i++) {
 		fputs("<li>", f);
-		html_escape(f, s->notes[i]);
+		markup_escape(f, s->notes[i]);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
@@ -475,9 +475,10 @@ int report_html(FILE *f, const void *model, const struct render_options *o)
 		summary_free(&s);
 		return error("out of memory writing the report");
 	}
-	fprintf(mem, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-		"<title>perpkt report</title><style>%s</style></head><body>\n",
-		html_style);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<title>perpkt report</title><style>", mem);
+	fputs(html_style, mem);  /* markup: the stylesheet, ours */
+	fputs("</style></head><body>\n", mem);
 	body(mem, m, &s, o);
 	if (!s.empty)
 		flame_html_script(mem);
@@ -487,6 +488,7 @@ int report_html(FILE *f, const void *model, const struct render_options *o)
 		free(doc);
 		return error("out of memory writing the report");
 	}
+	/* markup: the page, made above */
 	if (fwrite(doc, 1, len, f) != len || fflush(f) || ferror(f)) {
 		free(doc);
 		return error("cannot write report: %s", strerror(errno));

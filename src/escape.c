@@ -44,6 +44,21 @@ static int is_c0(unsigned char b)
 	return (b < 0x20 && b != '\n' && b != '\t') || b == 0x7f;
 }
 
+/*
+ * Three-byte characters that become U+FFFD (as many bytes): U+FFFE and
+ * U+FFFF, which no XML document may hold (an SVG with one shows no
+ * graph), the other noncharacters U+FDD0..U+FDEF, and the bidirectional
+ * embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069),
+ * which make a line read in an order other than its bytes'.
+ */
+static int replaced(const unsigned char *c)
+{
+	return (c[0] == 0xef && c[1] == 0xbf && c[2] >= 0xbe) ||
+	       (c[0] == 0xef && c[1] == 0xb7 && c[2] >= 0x90 && c[2] <= 0xaf) ||
+	       (c[0] == 0xe2 && c[1] == 0x80 && c[2] >= 0xaa && c[2] <= 0xae) ||
+	       (c[0] == 0xe2 && c[1] == 0x81 && c[2] >= 0xa6 && c[2] <= 0xa9);
+}
+
 /* Feeds b; what may be written now goes to out, its count returned
  * (at most 4, never more bytes than were fed in all). */
 static int escape_feed(struct escape_state *s, unsigned char b,
@@ -56,11 +71,16 @@ static int escape_feed(struct escape_state *s, unsigned char b,
 			s->held[s->nheld++] = b;
 			if (s->nheld < s->need)
 				return 0;
+			n = s->nheld;
+			if (replaced(s->held)) {
+				memcpy(out, "\xef\xbf\xbd", 3);
+				s->nheld = 0;
+				return 3;
+			}
 			/* C1 controls are U+0080..U+009F: 0xc2 0x80..0x9f */
 			for (i = 0; i < s->nheld; i++)
 				out[i] = s->held[0] == 0xc2 && s->held[1] <= 0x9f ?
 					 '?' : s->held[i];
-			n = s->nheld;
 			s->nheld = 0;
 			return n;
 		}
@@ -104,6 +124,16 @@ void escape_controls(char *str, size_t len)
 	}
 	n = escape_end(&s, out);
 	memcpy(p + at, out, (size_t)n);
+}
+
+void escape_name(char *s)
+{
+	size_t len = strlen(s), i;
+
+	escape_controls(s, len);
+	for (i = 0; i < len; i++)
+		if (s[i] == '\n' || s[i] == '\t')
+			s[i] = '?';
 }
 
 struct escape_cookie {

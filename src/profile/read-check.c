@@ -176,6 +176,55 @@ static int weight_fits(uint64_t weight, uint64_t count, uint64_t period,
 	return weight <= (unsigned __int128)count + count / 32 + slack;
 }
 
+/*
+ * A callchain is taken with a sample and counted in both, so the stacks
+ * of an event hold no more samples, and weigh no more, than its samples
+ * (fewer where a chain could not be read). Unchecked, one stack's
+ * weight made the flame graphs, folded and --callers say 10^14 ns per
+ * round trip under a text headline of 18,289.
+ */
+static int check_stacks(struct reader *r, const struct profile *p, size_t e,
+			uint64_t samples, uint64_t weight, const char *side)
+{
+	uint64_t count = 0, w = 0;
+	int more = 0;   /* 1: more samples than listed, 2: more weight */
+	size_t i;
+
+	for (i = 0; i < p->nstacks; i++) {
+		const struct profile_stack *st = &p->stacks[i];
+
+		if (st->event != e)
+			continue;
+		if (st->weight < st->count) {
+			reader_inconsistent(r, "%sstacks[%zu] weighs %llu for %llu "
+					    "samples of '%s': a sample stands for a "
+					    "period of at least 1", side, i,
+					    (unsigned long long)st->weight,
+					    (unsigned long long)st->count,
+					    p->events[e].name);
+			return -1;
+		}
+		/* compared before adding: no sum can wrap */
+		more = st->count > samples - count ? 1 :
+		       st->weight > weight - w ? 2 : 0;
+		if (more)
+			break;
+		count += st->count;
+		w += st->weight;
+	}
+	if (more == 1)
+		reader_inconsistent(r, "%sstacks hold more samples of '%s' than the "
+				    "%llu %ssamples lists", side, p->events[e].name,
+				    (unsigned long long)samples, side);
+	else if (more == 2)
+		reader_inconsistent(r, "%sstacks of '%s' weigh more than the %llu "
+				    "its %ssamples weigh: the call paths' figures "
+				    "would not be the samples'", side,
+				    p->events[e].name, (unsigned long long)weight,
+				    side);
+	return more ? -1 : 0;
+}
+
 static void check_samples(struct reader *r, const struct profile *p, const char *side)
 {
 	size_t e, i, k, ncpus = p->ncpus_sampled ? p->ncpus_sampled :
@@ -212,6 +261,8 @@ static void check_samples(struct reader *r, const struct profile *p, const char 
 					    (unsigned long long)p->events[e].samples);
 			return;
 		}
+		if (check_stacks(r, p, e, listed, weight, side))
+			return;
 		if (!listed)
 			continue;
 		period = longest_period(p, e);
@@ -319,8 +370,75 @@ static void check_v2(struct reader *r, const struct profile *p, const char *side
 				    (unsigned long long)p->window_ns);
 }
 
+/* What an event name, as libpfm4 and perf spell them, is made of
+ * ("cycles", "skl::INST_RETIRED:ANY_P:k=1", "cpu/event=0x3c/"). */
+static int event_word(const char *s)
+{
+	return s && *s && strlen(s) < 256 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.:=,/+@-") == strlen(s);
+}
+
+static int one_of(const char *s, const char *const *words, size_t n)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++)
+		if (!strcmp(s, words[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Fields of a known vocabulary are checked, not only escaped: a unit
+ * other than event-encode.c's, a --per unit other than
+ * src/system/unit.c's names (a heading says "ns per <name>") or an
+ * event name of other characters is no profile perpkt wrote.
+ */
+static int check_words(struct reader *r, const struct profile *p,
+		       const char *side)
+{
+	static const char *const units[] = { "ns", "cycles", "instructions",
+					     "events" };
+	static const char *const per[] = { "round trip", "packet",
+		"udp-datagram", "tcp-segment", "irq", "transaction" };
+	size_t i;
+
+	if (p->unit.name && !one_of(p->unit.name, per, sizeof(per) / sizeof(per[0]))) {
+		reader_inconsistent(r, "%sworkload.unit.name '%.40s' is not a unit "
+				    "this perpkt knows (round trip, packet, "
+				    "udp-datagram, tcp-segment, irq or transaction)",
+				    side, p->unit.name);
+		return -1;
+	}
+	for (i = 0; i < p->nevents; i++) {
+		const struct profile_event *e = &p->events[i];
+
+		if (!one_of(e->unit, units, sizeof(units) / sizeof(units[0]))) {
+			reader_inconsistent(r, "%scounters.events[%zu].unit '%.40s' is "
+					    "not a unit this perpkt knows (ns, cycles, "
+					    "instructions or events)", side, i,
+					    e->unit ? e->unit : "");
+			return -1;
+		}
+		if (!event_word(e->name) || !event_word(e->requested) ||
+		    !event_word(e->pmu)) {
+			reader_inconsistent(r, "%scounters.events[%zu]: its name, "
+					    "requested name or PMU '%.40s' is no event "
+					    "name (letters, digits and _.:=,/+@-)", side, i,
+					    !event_word(e->name) ? e->name :
+					    !event_word(e->requested) ? e->requested :
+					    e->pmu);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void profile_check(struct reader *r, const struct profile *p, const char *side)
 {
+	if (check_words(r, p, side))
+		return;
 	check_latency(r, p, side);
 	if (check_summaries(r, p, side))
 		return;

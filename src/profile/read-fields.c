@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "escape.h"
 #include "profile/profile.h"
 
 int reader_bad(struct reader *r, const char *what)
@@ -33,10 +34,15 @@ void reader_inconsistent(struct reader *r, const char *fmt, ...)
 char *reader_str(struct reader *r, json_t *obj, const char *key, int required)
 {
 	json_t *v = json_object_get(obj, key);
-	char msg[160];
+	char msg[160], *s;
 
-	if (v && json_is_string(v))
-		return strdup(json_string_value(v));
+	/* every string of a profile is someone else's: cleaned once here,
+	 * so no renderer gets a newline, a noncharacter or an override */
+	if (v && json_is_string(v)) {
+		if ((s = strdup(json_string_value(v))))
+			escape_name(s);
+		return s;
+	}
 	if ((!v || json_is_null(v)) && !required)
 		return NULL;
 	snprintf(msg, sizeof(msg), "field '%s' must be a string", key);

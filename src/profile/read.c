@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "error.h"
+#include "escape.h"
 #include "profile/latency-stalls.h"
 #include "profile/read-check.h"
 #include "profile/read-fields.h"
@@ -93,6 +94,7 @@ static void read_modules(struct reader *r, json_t *a, struct profile *p)
 			json_decref(wrap);
 			if (!(sc->name = strdup(key)))
 				return;
+			escape_name(sc->name);
 			m->nsections++;
 		}
 	}
@@ -121,8 +123,7 @@ static void read_unit(struct reader *r, json_t *o, struct profile *p)
 	u->outside_ns = reader_u64_opt(r, o, "outside_ns");
 	b = json_object_get(o, "outside_busy");
 	u->outside_busy = b && json_is_true(b);
-	if (!r->failed && (!u->name[0] || strlen(u->name) > 40))
-		reader_bad(r, "field 'unit.name' must be a short noun");
+	/* its vocabulary: profile_check() */
 }
 
 /* --flows: a [client, responder] pair of CPUs per flow (optional) */
@@ -562,8 +563,13 @@ static void read_conditions(struct reader *r, json_t *o, struct profile *p)
 			reader_bad(r, "'conditions' must be an object of strings");
 			return;
 		}
-		if (profile_add_condition(p, key, json_string_value(v)))
+		if (profile_add_condition(p, key, json_string_value(v))) {
 			reader_bad(r, "out of memory");
+			return;
+		}
+		/* cleaned as reader_str() cleans every string */
+		escape_name(p->conditions[p->nconditions - 1].key);
+		escape_name(p->conditions[p->nconditions - 1].value);
 	}
 }
 

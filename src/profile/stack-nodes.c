@@ -7,6 +7,14 @@
 #include <string.h>
 
 #define MAX_DEPTH 512  /* a stack's addresses, as the kernel's callchain */
+/*
+ * The addresses of all stacks, each expanded from its leaf node: a
+ * 70-byte stack can name a 512-deep node, so 200,000 of them (15 MB)
+ * asked 800 MB of addresses and a flame graph of 4 GB. A 60 s `record
+ * -a -g` has 117,730 (see stack-nodes.h); 2^22 costs 32 MB here, and
+ * a flame graph of them 3 s and 180 MB (t0624).
+ */
+#define MAX_ADDRESSES (1u << 22)
 
 /* Kernel addresses exceed 2^53, so they travel as hex strings. */
 static json_t *hex(uint64_t v)
@@ -142,7 +150,8 @@ static int read_tree(struct reader *r, json_t *a, struct stack_tree *t)
 /* The addresses of a stack: from version 3 its leaf node's path to the
  * root, before that its "ips" list. */
 static int read_ips(struct reader *r, json_t *o, const struct stack_tree *t,
-		    struct profile_stack *st)
+		    struct profile_stack *st, uint64_t *total, size_t at_stack,
+		    size_t nstacks)
 {
 	json_t *ips = NULL;
 	uint64_t node = 0;
@@ -164,6 +173,16 @@ static int read_ips(struct reader *r, json_t *o, const struct stack_tree *t,
 		if (!st->depth || st->depth > MAX_DEPTH)
 			return reader_bad(r, "a stack must have 1 to 512 addresses");
 	}
+	*total += st->depth;
+	if (*total > MAX_ADDRESSES) {
+		char msg[200];
+
+		snprintf(msg, sizeof(msg), "its stacks hold more than %u addresses "
+			 "in all (stack %zu of %zu reaches %llu): more than this "
+			 "perpkt expands", MAX_ADDRESSES, at_stack, nstacks,
+			 (unsigned long long)*total);
+		return reader_bad(r, msg);
+	}
 	st->ips = calloc(st->depth, sizeof(*st->ips));
 	if (!st->ips)
 		return reader_bad(r, "out of memory");
@@ -182,6 +201,7 @@ void stack_nodes_read(struct reader *r, json_t *a, json_t *nodes,
 		      int version, struct profile *p)
 {
 	struct stack_tree t;
+	uint64_t total = 0;   /* addresses expanded so far */
 	size_t i;
 
 	if (!a)
@@ -215,7 +235,8 @@ void stack_nodes_read(struct reader *r, json_t *a, json_t *nodes,
 		st->count = reader_u64(r, o, "count");
 		st->weight = reader_u64(r, o, "weight");
 		if (!r->failed)
-			read_ips(r, o, version >= 3 ? &t : NULL, st);
+			read_ips(r, o, version >= 3 ? &t : NULL, st, &total, i,
+				 p->nstacks);
 	}
 	if (version >= 3)
 		stack_tree_free(&t);

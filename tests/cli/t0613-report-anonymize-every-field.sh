@@ -45,6 +45,17 @@ def plant(o, key=None):
         for x in o:
             plant(x)
 plant(p)
+# words of a vocabulary the reader checks (units, event names): the
+# profile is refused with a marker there, so they keep their own words
+def unplant(o, k):
+    v, m = o[k].rsplit(" ", 1)
+    markers.remove(m)
+    o[k] = v
+for side in (p, p["remote"]):
+    unplant(side["workload"]["unit"], "name")
+    for e in side["counters"]["events"]:
+        for k in ("name", "requested", "pmu", "unit"):
+            unplant(e, k)
 for side in (p, p["remote"]):
     side["workload"]["workload_command"] = ("sudo -u alice /home/alice/bin/loadgen "
         "--token=ABCDEF123 --target 203.0.113.9 db9.corp.example.net ~erin/run")

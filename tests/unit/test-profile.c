@@ -379,8 +379,9 @@ static void test_stack_tree(void **state)
 	a.nstacks = 5;
 	a.stacks = calloc(a.nstacks, sizeof(*a.stacks));
 	for (i = 0; i < a.nstacks; i++) {
+		/* one sample each: the stacks hold no more than the 13 listed */
 		a.stacks[i] = (struct profile_stack){ 0, i == 3 ? ROLE_RESPONDER :
-			ROLE_CLIENT, i + 1, 100 * (i + 1), depth[i],
+			ROLE_CLIENT, 1, 100 * (i + 1), depth[i],
 			calloc(depth[i], sizeof(uint64_t)) };
 		memcpy(a.stacks[i].ips, chains[i], depth[i] * sizeof(uint64_t));
 	}
