@@ -106,6 +106,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
 				return -1;
 			o->window.repeat = (int)v;
+			o->window.repeat_set = 1;
 			break;
 		case OPT_CONFIDENCE:
 			if (parse_confidence(optarg, confidence))

@@ -6,7 +6,7 @@
 need_perf
 
 # -v says when the 30 s window opens; a second in it makes round trips
-spawn "$TMP/err" "$PERPKT" record -v -d 30 -w 0.2 -o "$TMP/int.json"
+spawn "$TMP/err" "$PERPKT" record -v -r 1 -d 30 -w 0.2 -o "$TMP/int.json"
 pid=$SPAWNED
 wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
 sleep 1

@@ -38,7 +38,7 @@ grep -q "left out of means" "$TMP/err" || fail "diff did not say: $(cat "$TMP/er
 # under way): the profile is complete and so is the exit code
 # (the workload's processes run from before the window opens until it
 # is over)
-spawn "$TMP/err" "$PERPKT" record -v -d 0.5 -w 0.1 -g -o "$TMP/late.json"
+spawn "$TMP/err" "$PERPKT" record -v -r 1 -d 0.5 -w 0.1 -g -o "$TMP/late.json"
 pid=$SPAWNED
 wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
 while [ -n "$(pgrep -P $pid)" ]; do

@@ -61,10 +61,12 @@ run() {
 }
 
 # the host's options abbreviated, with = and as two words
-run "-d 0.2 -w 0.1 --net veth" \
+# -r 1 ends a record's: the guest keeps the host's one window, not
+# record's default windows of its own
+run "-d 0.2 -w 0.1 --net veth -r 1" \
 	record --kern="$img" -d 0.2 --qemu-t 30 --acc=tcg -w 0.1 --out "$TMP/p.json" \
 	--net veth --appe quiet
-run "-d 0.2 --size 100" \
+run "-d 0.2 --size 100 -r 1" \
 	record --kernel "$img" --accel tcg -d0.2 -o"$TMP/p.json" --si=100 --qemu-arg=-m \
 	--qemu-arg 512 --guest-c 2
 # stat's own (--format, --confidence) are the host's too; the guest
@@ -73,12 +75,12 @@ run "-d 0.2 -r 2 --window-marks" \
 	stat --ker "$img" --acc tcg --form json -d 0.2 -r 2 --confid 99
 # --net nic: --busy is the responder guest's (the first to boot, the
 # one the fake QEMU keeps), in its /init's environment, not an argument
-run "-d 0.2" record --kernel "$img" --accel tcg --net nic --busy 0-1 -d 0.2 -o "$TMP/p.json"
+run "-d 0.2 -r 1" record --kernel "$img" --accel tcg --net nic --busy 0-1 -d 0.2 -o "$TMP/p.json"
 guest_args perpkt/env | grep -qx 'BUSY=0,1' ||
 	fail "--net nic --busy 0-1: the responder guest's environment: $(guest_args perpkt/env | tr '\n' ' ')"
 guest_args perpkt/env | grep -q '^BIND=' || fail "not the responder guest's initramfs"
 # without --net nic it is the guest's record's own
-run "--busy 0-1 -d 0.2" record --kernel "$img" --accel tcg --busy 0-1 -d 0.2 -o "$TMP/p.json"
+run "--busy 0-1 -d 0.2 -r 1" record --kernel "$img" --accel tcg --busy 0-1 -d 0.2 -o "$TMP/p.json"
 guest_args perpkt/env | grep -qx 'BUSY=' || fail "--busy without --net nic reached /init's environment"
 [ ! -e "$TMP/p.json" ] || fail "a profile from a guest that never ran"
 echo "ok: abbreviated host options stay on the host"
