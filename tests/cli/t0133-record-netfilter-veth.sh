@@ -46,8 +46,9 @@ echo "$V" | grep -qE '^client: .*nft rules: 0[;, ].* \| responder: .*nft rules: 
 	fail "rules in the responder's namespace: net.netfilter '$V'"
 
 expect_exit 0 "$PERPKT" diff --width 200 "$TMP/a.json" "$TMP/b.json"
-# its value wraps: the first "differs:" entry, lines joined
-awk 'NR > 1 && /^differs: / { if (n++) exit } n { printf "%s ", $0 }' "$TMP/out" |
+# its value wraps: the netfilter "differs:" entry, lines joined (other
+# entries, such as how the two were recorded, may come before it)
+awk '/^(differs: |[A-Z]: )/ { on = /^differs: netfilter: / } on { printf "%s ", $0 }' "$TMP/out" |
 	grep -qE '^differs: netfilter: .*-> .*responder: .*nft rules: 5; nft: table inet t0133' ||
 	fail "diff does not name netfilter: $(head -8 "$TMP/out")"
 exit 0
