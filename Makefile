@@ -11,7 +11,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        libjansson-dev libsodium-dev libcmocka-dev zlib1g-dev iproute2 jq elfutils binutils procps \
        chromium python3 python3-jsonschema socat qemu-system-x86 busybox-static sockperf \
-       linux-perf bc clang libclang-rt-14-dev llvm strace libxml2-utils nftables
+       linux-perf bc clang libclang-rt-14-dev llvm strace libxml2-utils nftables time
 # make check-lab: what building a kernel tree needs (t0809 builds
 # Debian's linux-source-6.1 and bisects commits on it)
 LAB_DEBS = linux-source-6.1 flex bison ccache libssl-dev libelf-dev git perl xz-utils
