@@ -50,18 +50,25 @@ for r in $(seq 1 "$rounds"); do
 	for m in deterministic threaded sampled; do
 		read -r rt1 w1 t1 b1 <<<"$(one $m 0.5)" || exit 2
 		read -r rt2 w2 t2 b2 <<<"$(one $m 1.5)" || exit 2
-		rate=$(calc "($rt2 - $rt1) / ($w2 - $w1)" %.0f)
+		rate=$(window_rate "$rt1" "$w1" "$rt2" "$w2")
 		echo "round $r $m: -d 0.5 $rt1 RT in ${w1} s of QEMU (${t1} s in all, /init at ${b1} s), -d 1.5 $rt2 RT in ${w2} s: $rate RT per host second in the window"
-		echo "$rate" >>"$tmp/rate.$m"
+		# a round whose two runs give no rate is said, not averaged in
+		[ "$rate" = - ] || echo "$rate" >>"$tmp/rate.$m"
 		printf '%s\n%s\n' "$b1" "$b2" >>"$tmp/boot.$m"
 		[ $m = deterministic ] && echo "$t1" >>"$tmp/whole"
 	done
 done
-det=$(median <"$tmp/rate.deterministic") thr=$(median <"$tmp/rate.threaded")
-smp=$(median <"$tmp/rate.sampled") whole=$(median <"$tmp/whole")
-ratio=$(calc "$det / $thr" %.2f)
-bench_row "exact: deterministic / threaded, RT per host second in the window" \
-	"${ratio}x ($det vs $thr RT/s, medians of $rounds)" ">= 0.5x" "$(verdict "$(calc "($ratio >= 0.5)" %d)")"
+det=$(median <"$tmp/rate.deterministic" 2>/dev/null) thr=$(median <"$tmp/rate.threaded" 2>/dev/null)
+smp=$(median <"$tmp/rate.sampled" 2>/dev/null) whole=$(median <"$tmp/whole")
+if [ -n "$det" ] && [ -n "$thr" ] && [ -n "$smp" ]; then
+	ratio=$(calc "$det / $thr" %.2f)
+	bench_row "exact: deterministic / threaded, RT per host second in the window" \
+		"${ratio}x ($det vs $thr RT/s, medians of $(wc -l <"$tmp/rate.deterministic") and $(wc -l <"$tmp/rate.threaded") rounds)" ">= 0.5x" "$(verdict "$(calc "($ratio >= 0.5)" %d)")"
+else
+	bench_row "exact: deterministic / threaded, RT per host second in the window" \
+		"-" ">= 0.5x" "skipped: no round gave a rate (the longer run counted no more; rounds above)"
+	det=1 smp=1
+fi
 bench_row "exact: record --kernel --exact -d 0.5, whole, kallsyms kept" \
 	"$whole s (median of $rounds)" "<= 20 s" "$(verdict "$(calc "($whole <= 20)" %d)")"
 bench_row "exact: deterministic exact / sampled TCG, RT per host second" \

@@ -25,7 +25,20 @@ command -v jq >/dev/null || { echo "needs jq" >&2; exit 77; }
 NS=perpkt-bench-$$-f
 TMP=$(mktemp -d)
 PIDS=""
-trap 'for p in $PIDS; do kill $p 2>/dev/null; done; ip netns del $NS 2>/dev/null; rm -rf "$TMP"' EXIT
+stop() {
+	local p
+	for p in $PIDS; do kill $p 2>/dev/null; done
+	for p in $PIDS; do wait $p 2>/dev/null; done
+	# nothing of ours may outlive the run: a server still in the
+	# namespace is named and killed
+	if [ -n "$(ip netns pids $NS 2>/dev/null)" ]; then
+		echo "bench-flows: left running in $NS, killed: $(ip netns pids $NS | tr '\n' ' ')" >&2
+		ip netns pids $NS | xargs -r kill -9 2>/dev/null
+	fi
+	ip netns del $NS 2>/dev/null
+	rm -rf "$TMP"
+}
+trap stop EXIT
 ip netns add $NS && ip -n $NS link set lo up
 in_ns() { ip netns exec $NS "$@"; }
 
@@ -39,7 +52,10 @@ perpkt_run() {	# -> "transactions/s p50-us"
 # sockperf_pair PORT SERVER-CPU CLIENT-CPU OUT: a server, then a client
 # in the background writing OUT; the server's pid into PIDS
 sockperf_server() {
-	in_ns taskset -c "$2" sockperf server -i 127.0.0.1 -p "$1" >/dev/null 2>&1 &
+	# not through in_ns: a function in the background is a subshell,
+	# and killing it left sockperf running (issue 54); ip netns exec
+	# execs in place, so $! is the server itself
+	ip netns exec $NS taskset -c "$2" sockperf server -i 127.0.0.1 -p "$1" >/dev/null 2>&1 &
 	PIDS="$PIDS $!"
 	until in_ns ss -Hlun "sport = :$1" | grep -q .; do sleep 0.05; done
 }

@@ -77,6 +77,17 @@ calc() {
 	awk "BEGIN { printf \"${2:-%g}\\n\", $1 }"
 }
 
+# window_rate RT1 W1 RT2 W2: units per second between two runs of one
+# set-up, -d short and long ((RT2 - RT1) / (W2 - W1): the fixed costs
+# cancel), or "-" when the two cannot give one (the longer run counted
+# no more, or took no longer: noise larger than the difference). A rate
+# is never negative.
+window_rate() {
+	awk -v r1="$1" -v w1="$2" -v r2="$3" -v w2="$4" 'BEGIN {
+		if (w2 <= w1 || r2 <= r1) print "-"
+		else printf "%.0f\n", (r2 - r1) / (w2 - w1) }'
+}
+
 # free_port: a UDP and TCP port on 127.0.0.1 that nothing holds now, so
 # that a benchmark never talks to someone else's server
 free_port() {
