@@ -44,6 +44,7 @@ struct sampler {
 	int nflows;
 	int nbusy;
 	int repeat;
+	int by_turns;          /* stacks kept apart by the window's parity */
 	struct pollfd *pfds;
 	int npfds;
 };
@@ -367,6 +368,11 @@ void sampler_set_repeat(struct sampler *s, int repeat)
 	s->repeat = repeat;
 }
 
+void sampler_set_by_turns(struct sampler *s)
+{
+	s->by_turns = 1;
+}
+
 struct drain_ctx {
 	struct sampler *s;
 	struct group *g;
@@ -397,7 +403,9 @@ static void on_sample(void *ctx, const struct ring_sample *rs)
 	if (aggregate_add(&d->s->agg, &k, rs->period))
 		d->g->stats.bad++;  /* out of memory: counted, not silently lost */
 	if (d->s->callchain && rs->nr &&
-	    stacks_add(&d->s->stacks, k.event, k.role, rs->chain, rs->nr,
+	    stacks_add(&d->s->stacks, k.event, k.role,
+		       d->s->by_turns ? (uint8_t)(d->s->repeat % 2 + 1) : 0,
+		       rs->chain, rs->nr,
 		       rs->period))
 		d->g->stats.bad++;
 }

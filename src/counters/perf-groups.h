@@ -72,6 +72,9 @@ void sampler_set_owner(struct sampler *s, int (*owns)(void *ctx, pid_t pid),
 /* Tag samples from now on with this repeat (window) index. Drain first:
  * samples still in the rings would be counted for the new one. */
 void sampler_set_repeat(struct sampler *s, int repeat);
+/* A setting compared by turns: callchains of even and odd windows kept
+ * apart (the profile's stacks carry "turn"). */
+void sampler_set_by_turns(struct sampler *s);
 /* Wait up to timeout_ms for a ring to pass its watermark or fd (-1:
  * none) to become readable, then drain all. */
 int sampler_poll(struct sampler *s, int fd, int timeout_ms);

@@ -52,7 +52,8 @@ static int grow(struct stack_table *t)
 }
 
 int stacks_add(struct stack_table *t, uint32_t event, uint16_t role,
-	       const uint64_t *chain, uint64_t nr, uint64_t weight)
+	       uint8_t turn, const uint64_t *chain, uint64_t nr,
+	       uint64_t weight)
 {
 	uint64_t ips[STACK_MAX_DEPTH];
 	struct stack_entry *e;
@@ -64,9 +65,10 @@ int stacks_add(struct stack_table *t, uint32_t event, uint16_t role,
 			ips[n++] = chain[i];
 	if (!n)
 		return 0;
-	h = hash_chain(event, role, ips, n);
+	h = hash_chain(event, role, ips, n) ^ ((uint64_t)turn << 56);
 	for (e = t->buckets[h & (t->nbuckets - 1)]; e; e = e->next) {
 		if (e->hash == h && e->event == event && e->role == role &&
+		    e->turn == turn &&
 		    e->depth == n && !memcmp(e->ips, ips, n * sizeof(*ips))) {
 			e->count++;
 			e->weight += weight;
@@ -81,6 +83,7 @@ int stacks_add(struct stack_table *t, uint32_t event, uint16_t role,
 	e->hash = h;
 	e->event = event;
 	e->role = role;
+	e->turn = turn;
 	e->depth = (uint16_t)n;
 	e->count = 1;
 	e->weight = weight;

@@ -17,6 +17,7 @@ struct stack_entry {
 	uint32_t event;
 	uint16_t role;
 	uint16_t depth;
+	uint8_t turn;               /* by turns: 1 off, 2 on; 0 none */
 	uint64_t count, weight;
 	uint64_t ips[];             /* leaf first */
 };
@@ -28,9 +29,11 @@ struct stack_table {
 };
 
 int stacks_init(struct stack_table *t);
-/* Add one sample's chain; context markers (PERF_CONTEXT_*) are dropped. */
+/* Add one sample's chain; context markers (PERF_CONTEXT_*) are dropped.
+ * turn: a setting's side by turns (1 off, 2 on) kept apart, 0 none. */
 int stacks_add(struct stack_table *t, uint32_t event, uint16_t role,
-	       const uint64_t *chain, uint64_t nr, uint64_t weight);
+	       uint8_t turn, const uint64_t *chain, uint64_t nr,
+	       uint64_t weight);
 void stacks_free(struct stack_table *t);
 
 #endif

@@ -89,6 +89,9 @@ struct profile_stack {
 	uint64_t weight;   /* sum of their periods */
 	uint32_t depth;
 	uint64_t *ips;     /* leaf first: ips[0] is the sampled ip */
+	/* record --turn-on: the side whose windows it was sampled in, 1
+	 * off, 2 on ("turn": 0 or 1 in the file); 0 not by turns */
+	int turn;
 };
 
 /* A kallsyms entry referenced by samples. */

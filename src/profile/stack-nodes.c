@@ -104,11 +104,14 @@ json_t *stack_node_json(const struct stack_tree *t, size_t i)
 json_t *stack_json(const struct profile *p, const struct stack_tree *t, size_t i)
 {
 	const struct profile_stack *st = &p->stacks[i];
+	json_t *o = json_pack("{s:I, s:s, s:I, s:I, s:I}",
+			      "event", (json_int_t)st->event, "role", role_name(st->role),
+			      "count", (json_int_t)st->count,
+			      "weight", (json_int_t)st->weight, "node", (json_int_t)t->leaf[i]);
 
-	return json_pack("{s:I, s:s, s:I, s:I, s:I}",
-			 "event", (json_int_t)st->event, "role", role_name(st->role),
-			 "count", (json_int_t)st->count,
-			 "weight", (json_int_t)st->weight, "node", (json_int_t)t->leaf[i]);
+	if (o && st->turn)
+		json_object_set_new(o, "turn", json_integer(st->turn - 1));
+	return o;
 }
 
 static int read_tree(struct reader *r, json_t *a, struct stack_tree *t)
@@ -234,6 +237,12 @@ void stack_nodes_read(struct reader *r, json_t *a, json_t *nodes,
 			reader_bad(r, "a stack has an unknown role");
 		st->count = reader_u64(r, o, "count");
 		st->weight = reader_u64(r, o, "weight");
+		st->turn = 0;
+		if (json_object_get(o, "turn")) {
+			st->turn = reader_int(r, o, "turn") + 1;
+			if (st->turn != 1 && st->turn != 2)
+				reader_bad(r, "a stack's turn is 0 (off) or 1 (on)");
+		}
 		if (!r->failed)
 			read_ips(r, o, version >= 3 ? &t : NULL, st, &total, i,
 				 p->nstacks);

@@ -105,6 +105,30 @@ static void keep_samples(struct profile *p, int on)
 	p->nsamples = n;
 }
 
+/* The side's callchains, when the recorder kept them apart by turn;
+ * else none (an older profile's are the whole run's). */
+static void keep_stacks(struct profile *p, int on)
+{
+	size_t i, n = 0;
+	int apart = p->nstacks > 0;
+
+	for (i = 0; i < p->nstacks; i++)
+		apart &= p->stacks[i].turn != 0;
+	for (i = 0; i < p->nstacks; i++) {
+		if (apart && p->stacks[i].turn == on + 1) {
+			p->stacks[i].turn = 0;
+			p->stacks[n++] = p->stacks[i];
+		} else {
+			free(p->stacks[i].ips);
+		}
+	}
+	p->nstacks = n;
+	if (!n) {
+		free(p->stacks);
+		p->stacks = NULL;
+	}
+}
+
 /* The side's windows; the run's totals and the tasks' CPU from them. */
 static void keep_windows(struct profile *p, int on)
 {
@@ -183,12 +207,7 @@ int profile_take_turn(struct profile *p, int on, const char *path)
 	}
 	keep_samples(p, on);
 	keep_windows(p, on);
-	/* the run's own, not the side's: left out, said */
-	for (i = 0; i < p->nstacks; i++)
-		free(p->stacks[i].ips);
-	free(p->stacks);
-	p->stacks = NULL;
-	p->nstacks = 0;
+	keep_stacks(p, on);
 	free(p->histogram);
 	p->histogram = NULL;
 	p->nhistogram = 0;
@@ -209,7 +228,8 @@ int profile_take_turn(struct profile *p, int on, const char *path)
 	free(p->counts);
 	p->counts = NULL;
 	p->ncounts = 0;
-	if (note_missing(p, "callchains, latency histogram, CPU times, interrupts, counts per CPU",
+	if (note_missing(p, p->nstacks ? "latency histogram, CPU times, interrupts, counts per CPU" :
+			 "callchains, latency histogram, CPU times, interrupts, counts per CPU",
 			 "a turn's side is its windows alone: these are the whole run's"))
 		return -1;
 	return profile_add_condition(p, PROFILE_COND_TURNS "_side",

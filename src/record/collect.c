@@ -193,6 +193,7 @@ int record_collect_stacks(struct profile *p, const struct stack_table *t)
 			st->role = (enum role)e->role;
 			st->count = e->count;
 			st->weight = e->weight;
+			st->turn = e->turn;
 			st->depth = e->depth;
 			st->ips = malloc(sizeof(uint64_t) * e->depth);
 			if (!st->ips)

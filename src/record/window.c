@@ -289,7 +289,7 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 	    (w->window->gap_fifo &&
 	     window_fifo_open(&fifo[1], w->window->gap_fifo, "--gap-fifo")) ||
 	    (w->window->turn_on &&
-	     saved_state_record_turn_off(w->window->turn_off)) ||
+	     (sampler_set_by_turns(s), saved_state_record_turn_off(w->window->turn_off))) ||
 	    record_turn(w, 0) || warm_up(w))
 		goto out;
 	for (r = 0; r < nrep && !*w->interrupted && !w->partial; r++) {

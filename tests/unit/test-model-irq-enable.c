@@ -55,11 +55,11 @@ static uint64_t st_c[] = { 0x3010, 0x4010 };
 static uint64_t st_d[] = { 0x6010, 0x5010, 0x3010, 0x4010 };
 static uint64_t st_e[] = { 0x6010, 0x4010 };
 static struct profile_stack stacks[] = {
-	{ 0, ROLE_CLIENT, 3, 3000, 3, st_a },
-	{ 0, ROLE_CLIENT, 1, 1000, 2, st_b },
-	{ 0, ROLE_IDLE, 5, 5000, 2, st_c },
-	{ 0, ROLE_IDLE, 1, 1000, 4, st_d },
-	{ 0, ROLE_IDLE, 1, 1000, 2, st_e },
+	{ 0, ROLE_CLIENT, 3, 3000, 3, st_a, 0 },
+	{ 0, ROLE_CLIENT, 1, 1000, 2, st_b, 0 },
+	{ 0, ROLE_IDLE, 5, 5000, 2, st_c, 0 },
+	{ 0, ROLE_IDLE, 1, 1000, 4, st_d, 0 },
+	{ 0, ROLE_IDLE, 1, 1000, 2, st_e, 0 },
 };
 
 struct fixture {
@@ -325,8 +325,8 @@ static void test_helper_takes_caller_bucket(void **state)
 	static uint64_t st_ct[] = { 0x7010, 0x7110 };
 	static uint64_t st_rps[] = { 0x7010, 0x7210 };
 	static struct profile_stack hst[] = {
-		{ 0, ROLE_CLIENT, 3, 3000, 2, st_ct },
-		{ 0, ROLE_CLIENT, 1, 1000, 2, st_rps },
+		{ 0, ROLE_CLIENT, 3, 3000, 2, st_ct, 0 },
+		{ 0, ROLE_CLIENT, 1, 1000, 2, st_rps, 0 },
 	};
 	struct fixture *fx = *state;
 	size_t i;

@@ -493,8 +493,8 @@ static void test_callers(void **state)
 	uint64_t a[3] = { 0x1110, 0x1010, 0x4010 };  /* recv <- send <- long */
 	uint64_t b[2] = { 0x1110, 0x3010 };          /* recv <- unlock */
 	struct profile_stack st[2] = {
-		{ 0, ROLE_CLIENT, 3, 3000, 3, a },
-		{ 0, ROLE_CLIENT, 1, 1000, 2, b },
+		{ 0, ROLE_CLIENT, 3, 3000, 3, a, 0 },
+		{ 0, ROLE_CLIENT, 1, 1000, 2, b, 0 },
 	};
 
 	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);

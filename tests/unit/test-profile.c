@@ -103,7 +103,7 @@ static void make_profile(struct profile *p)
 	p->nstacks = 1;
 	p->stacks = calloc(1, sizeof(*p->stacks));
 	p->stacks[0] = (struct profile_stack){ 0, ROLE_CLIENT, 4, 400000, 3,
-					       calloc(3, sizeof(uint64_t)) };
+					       calloc(3, sizeof(uint64_t)), 0 };
 	p->stacks[0].ips[0] = 0xffffffff81a2b3c5ULL;
 	p->stacks[0].ips[2] = 0xffffffff81000001ULL;
 	p->ncounts = 2;
@@ -382,7 +382,7 @@ static void test_stack_tree(void **state)
 		/* one sample each: the stacks hold no more than the 13 listed */
 		a.stacks[i] = (struct profile_stack){ 0, i == 3 ? ROLE_RESPONDER :
 			ROLE_CLIENT, 1, 100 * (i + 1), depth[i],
-			calloc(depth[i], sizeof(uint64_t)) };
+			calloc(depth[i], sizeof(uint64_t)), 0 };
 		memcpy(a.stacks[i].ips, chains[i], depth[i] * sizeof(uint64_t));
 	}
 	doc = profile_to_json(&a);
