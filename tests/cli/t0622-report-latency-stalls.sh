@@ -42,10 +42,11 @@ near "$(jq '.latency.mean_ns[1]' "$TMP/out")" 106000 1 ||
 expect_exit 0 "$PERPKT" diff "$F/diff-a.json" "$TMP/b.json"
 grep -q '^latency B-A: 100.00 -> 106.00 us, +6.00 us' "$TMP/out" ||
 	fail "diff latency line: $(grep '^latency' "$TMP/out")"
-# (B's 2 more round trips make its kernel time per round trip 0.2% less)
-pct=$(grep -o 'explains [-+0-9.]* of the +6.00 us ([0-9]*%)' "$TMP/out" | grep -o '([0-9]*%' | tr -d '(%')
-[ -n "$pct" ] && [ "$pct" -ge 85 ] && [ "$pct" -le 95 ] ||
-	fail "explains N% not from the means without stalls: $(grep -A1 explains "$TMP/out")"
+# one window a side: nothing measured the noise, so the latency change
+# is not marked and no share of it is "explained" (issue 48)
+sed -n '/^marks: none: /,/^$/p' "$TMP/out" | tr '\n' ' ' | grep -q "diff-a.json' *has *one *window" ||
+	fail "one-window diff not said: $(sed -n 1,8p "$TMP/out")"
+grep -q 'explains' "$TMP/out" && fail "an unmarked latency change explained: $(grep -A1 explains "$TMP/out")"
 tr '\n' ' ' <"$TMP/out" | tr -s ' ' | grep -q '0 over 950.0 us set apart in A, 0.00% of its time; 2 over 1007.0 us in B, 84.99%' ||
 	fail "the stalls set apart are not shown: $(grep -A1 'without stalls' "$TMP/out")"
 
