@@ -144,8 +144,10 @@ static int restartable(const struct record_options *o)
 {
 	const struct builtin_request *b = &o->builtin;
 
+	/* --flows: each flow's gate and pinning are made once (restarting
+	 * them left a flow with no first round trip here) */
 	return (!b->network || !strcmp(b->network, "loopback")) &&
-	       !b->rps_cpus && b->irq_cpu < 0;
+	       !b->rps_cpus && b->irq_cpu < 0 && b->flows <= 1;
 }
 
 int record_default_windows(struct record_options *o)
@@ -181,6 +183,11 @@ int record_default_windows(struct record_options *o)
 		return error("--restart starts the built-in ping-pong anew: %s",
 			     b->peer || b->echo ? "a peer's responder is not ours to restart" :
 			     "run the command again instead");
+	if (win->restart && !o->kernel.kernel && !restartable(o))
+		return error("--restart starts the ping-pong on loopback anew, one "
+			     "flow, nothing of the host's changed for it: not with "
+			     "%s", b->flows > 1 ? "--flows" : b->rps_cpus ?
+			     "--rps-cpus" : b->irq_cpu >= 0 ? "--irq-cpu" : "--net");
 	if (!win->repeat_set && !elsewhere && !win->count && !win->fifo &&
 	    !win->gap_fifo && !b->window_marks) {
 		win->repeat = RECORD_DEFAULT_WINDOWS;

@@ -538,9 +538,12 @@ static int after(struct record_workload *base, struct profile *p)
 					      (uint64_t)(win->repeat > 0 ? win->repeat : 1);
 	p->asked_ns = p->asked_window_ns ? p->asked_window_ns +
 					   (uint64_t)(win->warmup * 1e9) : 0;
-	if (peer_recorded(b))
+	/* a restart that failed left no workload: what it would say of
+	 * itself is not there, the windows before it are */
+	if (b->w && peer_recorded(b))
 		attach_remote(b, p);
-	workload_add_conditions(b->w, p);
+	if (b->w)
+		workload_add_conditions(b->w, p);
 	busy_conditions(b, p);
 	/* what a window's spread covers: new processes and sockets each */
 	if (win->restart && win->repeat > 1)

@@ -37,7 +37,7 @@ ip -o link 2>/dev/null | grep -q 'veth0@' && fail "a veth appeared in the root n
 
 # SIGINT in the middle of the window: partial result, nothing left
 # (-v says when the window opens)
-spawn "$TMP/err" "$PERPKT" record -v -d 15 -w 0.2 --net veth -o "$TMP/int.json"
+spawn "$TMP/err" "$PERPKT" record -v -r 1 -d 15 -w 0.2 --net veth -o "$TMP/int.json"
 pid=$SPAWNED
 wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
 [ -n "$(of $pid)" ] || fail "no namespace while running"

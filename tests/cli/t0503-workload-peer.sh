@@ -48,7 +48,7 @@ fi
 
 # the local responder killed mid-run: exit 1, profile kept and labelled,
 # and the window ends then, not after its 60 s (-v says when it opens)
-spawn "$TMP/err" "$PERPKT" record -v -d 60 -w 0.2 --transport tcp -o "$TMP/killed.json"
+spawn "$TMP/err" "$PERPKT" record -v -r 1 -d 60 -w 0.2 --transport tcp -o "$TMP/killed.json"
 pid=$SPAWNED
 wait_line "$TMP/err" '^perpkt: window 1 of 1 open' $pid
 resp=$(ps -o pid= --ppid $pid | sort -n | head -1)
