@@ -288,9 +288,14 @@ static int load(struct loaded *l, const char *path, const struct diff_args *a,
 	l->have_p = 1;
 	if (profile_take_side(&l->p, side, path))
 		return -1;
+	/* one profile and no turns in it: the command was misused */
+	if (turn >= 0 && !profile_has_turns(&l->p)) {
+		error("diff needs two profiles, the baseline first, or one "
+		      "recorded by turns (record --turn-on): '%s' has no turns", path);
+		return -2;
+	}
 	if (turn >= 0 && profile_take_turn(&l->p, turn, path))
-		return error("perpkt diff compares two profiles, or the two sides "
-			     "of one recorded by turns");
+		return -1;
 	if (sample_filter_apply(filter, &l->p))
 		return -1;
 	l->p.include_partial = include_partial;
@@ -431,8 +436,13 @@ int cmd_diff(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		paths[i] = by_turns ? turn_name[i] : argv[optind + i];
-		if (load(&l[i], argv[optind + (by_turns ? 0 : i)], &a, anon,
-			 by_turns ? (int)i : -1))
+		r = load(&l[i], argv[optind + (by_turns ? 0 : i)], &a, anon,
+			 by_turns ? (int)i : -1);
+		if (r == -2) {
+			help_error(diff_usage, &diff_renderers);
+			ret = RESULT_USAGE;
+		}
+		if (r)
 			goto out;
 		models[i] = &l[i].m;
 		remotes += l[i].p.remote != NULL;
