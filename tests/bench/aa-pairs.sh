@@ -87,7 +87,7 @@ for ((i = 1; i <= pairs; i++)); do
 	in_ns "$PERPKT" record -q "${opts[@]}" -o "$a" 2>"$dir/err" || { failed=$((failed + 1)); continue; }
 	[ "$plant" = 0 ] || rules on
 	in_ns "$PERPKT" record -q "${opts[@]}" -o "$b" 2>"$dir/err" || { failed=$((failed + 1)); continue; }
-	"$PERPKT" diff --format json "$a" "$b" >"$dir/d$i.json" 2>/dev/null
+	"$PERPKT" diff --format json --limit 0 "$a" "$b" >"$dir/d$i.json" 2>/dev/null
 	"$PERPKT" diff "$a" "$b" >"$dir/d$i.txt" 2>/dev/null
 	read -r l r names < <(jq -r '
 		def m: .mark[1] // "";
