@@ -171,12 +171,47 @@ static void put_title(FILE *out, const struct flame *f,
 	markup_printf(out, " %s", diff_mark(n->cmp.mark));
 }
 
+/* A diff frame's figure in its label: its own change when it changed,
+ * what it calls when it has no own time and something under it did;
+ * none for an unchanged frame (the hover still has it). */
+static int label_figure(const struct flame *f, const struct flame_node *n)
+{
+	int own = n->self[0] > 0 || n->self[1] > 0;
+
+	if (!f->diff)
+		return 1;
+	return (n->changed & FLAME_CHANGED) ||
+	       (!own && (n->changed & FLAME_CHANGED_BELOW));
+}
+
+/* name cut to `room` characters, ".." included; never a cut UTF-8
+ * character */
+static void put_cut(FILE *out, const char *name, size_t room)
+{
+	char *cut = room > 2 ? strndup(name, room - 2) : NULL;
+	size_t len;
+
+	if (!cut)
+		return;
+	len = strlen(cut);
+	while (len && ((unsigned char)cut[len - 1] & 0xc0) == 0x80)
+		len--;
+	if (len && ((unsigned char)cut[len - 1] & 0xc0) == 0xc0)
+		len--;
+	cut[len] = '\0';
+	markup_escape(out, cut);
+	fputs("..", out);
+	free(cut);
+}
+
 /* The label that fits w pixels: name and figure, the name, or a cut
- * name; never a cut UTF-8 character. */
+ * name; a changed diff frame keeps its figure before its whole name.
+ * flame-script.c's label() does the same after a zoom. */
 static void put_label(FILE *out, const struct flame *f,
 		      const struct flame_node *n, double w)
 {
 	size_t fit = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0, len;
+	int keep = f->diff && label_figure(f, n);
 	char *fig = NULL;
 	size_t flen = 0;
 	FILE *mem;
@@ -184,7 +219,7 @@ static void put_label(FILE *out, const struct flame *f,
 	if (fit < 3)
 		return;
 	len = strlen(n->name);
-	mem = open_memstream(&fig, &flen);
+	mem = label_figure(f, n) ? open_memstream(&fig, &flen) : NULL;
 	if (mem) {
 		put_figure(mem, f, n);
 		fclose(mem);
@@ -194,22 +229,17 @@ static void put_label(FILE *out, const struct flame *f,
 		fputs(" (", out);
 		fputs(fig, out);  /* markup: put_figure escaped it */
 		fputc(')', out);
+	} else if (keep && fig && fit >= flen + 3 + 5) {
+		put_cut(out, n->name, fit - flen - 3);
+		fputs(" (", out);
+		fputs(fig, out);  /* markup: put_figure escaped it */
+		fputc(')', out);
+	} else if (keep && fig && flen <= fit) {
+		fputs(fig, out);  /* markup: put_figure escaped it */
 	} else if (len <= fit) {
 		markup_escape(out, n->name);
 	} else {
-		char *cut = strndup(n->name, fit - 2);
-
-		if (cut) {
-			len = strlen(cut);
-			while (len && ((unsigned char)cut[len - 1] & 0xc0) == 0x80)
-				len--;
-			if (len && ((unsigned char)cut[len - 1] & 0xc0) == 0xc0)
-				len--;
-			cut[len] = '\0';
-			markup_escape(out, cut);
-			fputs("..", out);
-		}
-		free(cut);
+		put_cut(out, n->name, fit);
 	}
 	free(fig);
 }
@@ -234,6 +264,12 @@ static void put_frame(FILE *out, const struct flame *f,
 	markup_escape(out, n->name);
 	fputs("\" data-f=\"", out);
 	put_figure(out, f, n);
+	if (f->diff) {
+		/* the label's figure, empty for an unchanged frame */
+		fputs("\" data-l=\"", out);
+		if (label_figure(f, n))
+			put_figure(out, f, n);
+	}
 	markup_printf(out, "\" data-x=\"%.7g\" data-w=\"%.7g\" data-d=\"%d\"><title>",
 		x, w, n->depth);
 	put_title(out, f, n);

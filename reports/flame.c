@@ -446,7 +446,14 @@ int flame_build_diff(struct flame *f, const struct diff *d, size_t k)
 		n->cmp.mark = table_mark(d, k, n, f->stacks);
 		if (n->value[0] > 0 && fabs(n->cmp.delta) > f->max_self_delta)
 			f->max_self_delta = fabs(n->cmp.delta);
+		if ((n->self[0] > 0 || n->self[1] > 0) && n->cmp.delta != 0 &&
+		    (n->cmp.mark || !f->dim_unmarked))
+			n->changed = FLAME_CHANGED;
 	}
+	/* children come after their parents in nodes[] */
+	for (i = f->n; i-- > 1;)
+		if (f->nodes[i].changed)
+			f->nodes[f->nodes[i].parent].changed |= FLAME_CHANGED_BELOW;
 	if (list_gone(f))
 		goto oom;
 	return 0;

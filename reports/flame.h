@@ -36,7 +36,13 @@ struct flame_node {
 	double samples[2], self_samples[2];
 	double x;               /* left edge, per round trip from the left */
 	struct diff_cmp cmp;    /* diff: own time B against A */
+	/* diff: FLAME_CHANGED its own time (marked, or any change where
+	 * nothing could be tested), FLAME_CHANGED_BELOW a frame it calls:
+	 * what its label gives a figure for */
+	int changed;
 };
+#define FLAME_CHANGED 1
+#define FLAME_CHANGED_BELOW 2
 
 /* A bucket of the tables, for a report graph's legend. */
 struct flame_bucket {
