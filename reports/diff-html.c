@@ -26,14 +26,27 @@
 #define LABEL_W 240
 #define CHART_ROWS 20
 
-/* Bars of comparison `k` of the view's shown rows. */
+/* A tick step of 1, 2 or 5 times a power of ten: about 3 a side. */
+static double tick_step(double max)
+{
+	double raw = max / 3, p, m;
+
+	if (!(raw > 0))
+		return 0;
+	p = pow(10, floor(log10(raw)));
+	m = raw / p;
+	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+/* Bars of comparison `k` of the view's shown rows, against a numbered
+ * axis: one scale for every bar, so a small change looks small. */
 static void delta_chart(FILE *f, const struct diff *d,
 			const struct diff_view *v, size_t k)
 {
 	size_t n = v->shown < CHART_ROWS ? v->shown : CHART_ROWS, i;
-	double max = 0, half = (CHART_W - LABEL_W - 20) / 2.0;
+	double max = 0, half = (CHART_W - LABEL_W - 20) / 2.0, step, t;
 	double zero = LABEL_W + half;
-	int h = 20 * (int)n + 30;
+	int axis = 20 * (int)n + 8, h = axis + 40;
 
 	for (i = 0; i < n; i++) {
 		double x = fabs(v->rows[i].cmp[k].delta) +
@@ -42,10 +55,24 @@ static void delta_chart(FILE *f, const struct diff *d,
 		if (x > max)
 			max = x;
 	}
-	markup_printf(f, "<svg id=\"delta-%zu\" width=\"%d\" height=\"%d\" role=\"img\">\n",
-		k, CHART_W, h);
+	/* the axis ends on a whole tick */
+	step = tick_step(max);
+	if (step > 0)
+		max = ceil(max / step - 1e-9) * step;
+	markup_printf(f, "<svg id=\"delta-%zu\" class=delta width=\"%d\" height=\"%d\" role=\"img\">\n",
+		k, CHART_W + 20, h);  /* room for the last tick's number */
+	for (t = -max; step > 0 && t <= max + step / 2; t += step) {
+		double x = zero + half * t / max, tv = fabs(t) < step / 2 ? 0 : t;
+
+		markup_printf(f, "<line class=tick data-v=\"%.6g\" x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>",
+			tv, x, x, axis + 4);
+		markup_printf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s%.6g</text>\n",
+			x, axis + 16, tv > 0 ? "+" : "", tv);
+	}
 	markup_printf(f, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" stroke=\"#444\"/>\n",
-		zero, zero, h - 20);
+		zero, zero, axis);
+	markup_printf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>\n",
+		LABEL_W, axis, CHART_W - 20, axis);
 	for (i = 0; i < n; i++) {
 		const struct diff_row *r = &v->rows[i];
 		double dl = r->cmp[k].delta;
@@ -57,7 +84,7 @@ static void delta_chart(FILE *f, const struct diff *d,
 		markup_printf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
 			LABEL_W - 6, y + 13);
 		markup_escape(f, r->name);
-		markup_printf(f, "</text><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>%+.1f %s %s</title></rect>",
+		markup_printf(f, "</text><rect class=bar x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>%+.1f %s %s</title></rect>",
 			x, y, w, dl < 0 ? COLOR_LESS : COLOR_MORE, dl, d->unit,
 			diff_mark(r->cmp[k].mark));
 		markup_printf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\"/>\n",
@@ -71,10 +98,13 @@ static void delta_chart(FILE *f, const struct diff *d,
 static void table_row(FILE *f, const struct diff *d, const struct diff_row *r,
 		      const char *label)
 {
+	char pres[32];
 	size_t i;
 
+	diff_presence(pres, sizeof(pres), d, r);
 	markup_printf(f, "<tr><td>");
 	markup_escape(f, label ? label : r->name);
+	markup_escape(f, pres);
 	markup_printf(f, "</td><td class=n>%.1f</td>", r->cell[0].value);
 	for (i = 1; i < d->n; i++) {
 		markup_printf(f, "<td class=n>%.1f</td><td class=n>%+.1f</td>",
@@ -87,6 +117,61 @@ static void table_row(FILE *f, const struct diff *d, const struct diff_row *r,
 		markup_printf(f, "<td>%s</td>", diff_mark(r->cmp[i].mark));
 	}
 	markup_printf(f, "</tr>\n");
+}
+
+/* A table of view v as the text diff has it: its shown rows, the rest
+ * in one, and the totals under the main one. */
+static void put_table(FILE *f, const struct diff *d,
+		      const struct diff_view *v, const char *what, int totals)
+{
+	size_t i;
+
+	markup_printf(f, "<table class=\"by-%s\"><tr><th>%s</th><th>A</th>",
+		what, what);
+	for (i = 1; i < d->n; i++)
+		markup_printf(f, "<th>%c</th><th>%c-A</th><th>rel</th><th>sig</th>",
+			diff_letter(i), diff_letter(i));
+	markup_printf(f, "</tr>\n");
+	for (i = 0; i < v->shown; i++)
+		table_row(f, d, &v->rows[i], NULL);
+	if (v->shown < v->n) {
+		char label[64];
+
+		snprintf(label, sizeof(label), "%s (%zu rows)",
+			 DIFF_OTHER_NAME, v->n - v->shown);
+		table_row(f, d, &v->other, label);
+	}
+	if (totals) {
+		table_row(f, d, &d->total, "total");
+		table_row(f, d, &d->busy, "busy (total minus idle)");
+	}
+	markup_printf(f, "</table>\n");
+}
+
+/* Lines of the text diff's prose (diff-text.c), as it words them. */
+enum prose { PROSE_HOST, PROSE_MARKS, PROSE_LATENCY };
+
+static void put_prose(FILE *f, const struct diff *d, enum prose what,
+		      const char *cls)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return;
+	if (what == PROSE_HOST)
+		diff_put_host(mem, d, 72);
+	else if (what == PROSE_MARKS)
+		diff_put_marks(mem, d, 72);
+	else
+		diff_put_latency(mem, d);
+	if (!fclose(mem) && buf && len) {
+		markup_printf(f, "<pre class=%s>", cls);
+		markup_escape(f, buf);
+		markup_printf(f, "</pre>\n");
+	}
+	free(buf);
 }
 
 /* What differs between the profiles, before any number. */
@@ -163,15 +248,9 @@ static void write_doc(FILE *f, const struct diff *d)
 		markup_escape(f, d->warnings[i]);
 		markup_printf(f, "</p>\n");
 	}
-	for (i = 1; i < d->n; i++) {
-		if (d->latency[i].rel == DIFF_NO_REL)
-			continue;
-		markup_printf(f, "<p>Latency %c-A%s: %+.2f us (%+.1f%%) %s; busy kernel time per %s %+.2f %s.</p>\n",
-			(char)('A' + i), d->stalls_apart ?
-			" (means without stalls)" : "", d->latency[i].delta / 1e3,
-			d->latency[i].rel * 100, diff_mark(d->latency[i].mark),
-			d->per, d->busy.cmp[i].delta, d->unit);
-	}
+	put_prose(f, d, PROSE_HOST, "host");
+	put_prose(f, d, PROSE_MARKS, "marks");
+	put_prose(f, d, PROSE_LATENCY, "latency");
 	for (i = 1; i < d->n; i++) {
 		markup_printf(f, "<h2>%c - A by %s</h2>\n", (char)('A' + i),
 			model_by_name(d->by));
@@ -179,23 +258,17 @@ static void write_doc(FILE *f, const struct diff *d)
 	}
 	for (i = 1; i < d->n; i++)
 		flame_section(f, d, i);
-	markup_printf(f, "<h2>Table</h2>\n<table><tr><th>%s</th><th>A</th>",
-		model_by_name(d->by));
-	for (i = 1; i < d->n; i++)
-		markup_printf(f, "<th>%c</th><th>%c-A</th><th>rel</th><th>sig</th>",
-			(char)('A' + i), (char)('A' + i));
-	markup_printf(f, "</tr>\n");
-	for (i = 0; i < v->shown; i++)
-		table_row(f, d, &v->rows[i], NULL);
-	if (v->shown < v->n)
-		table_row(f, d, &v->other, NULL);
-	table_row(f, d, &d->total, "total");
-	table_row(f, d, &d->busy, "busy (total minus idle)");
+	if (d->by != MODEL_BY_BUCKET) {
+		markup_printf(f, "<h2>Buckets</h2>\n");
+		put_table(f, d, &d->buckets, "bucket", 0);
+	}
+	markup_printf(f, "<h2>Table</h2>\n");
+	put_table(f, d, v, model_by_name(d->by), 1);
 	{
 		char rule[600];
 
 		diff_sig_rule(rule, sizeof(rule), d);
-		markup_printf(f, "</table>\n<p>sig: %s.</p>\n", rule);
+		markup_printf(f, "<p>sig: %s.</p>\n", rule);
 	}
 	flame_html_script(f);
 	fputs("</body></html>\n", f);

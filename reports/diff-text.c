@@ -162,7 +162,7 @@ static void put_profiles(FILE *f, const struct diff *d)
 
 /* The host's speed before the windows, when both sides measured it:
  * whether B met a slower host than A, before any figure is read. */
-static void put_host(FILE *f, const struct diff *d, int width)
+void diff_put_host(FILE *f, const struct diff *d, int width)
 {
 	char *text;
 	size_t i;
@@ -216,7 +216,7 @@ static void put_stalls(FILE *f, const struct diff *d, size_t i)
 }
 
 /* Latency beside the kernel time: how much of the change it explains. */
-static void put_latency(FILE *f, const struct diff *d)
+void diff_put_latency(FILE *f, const struct diff *d)
 {
 	size_t i;
 
@@ -274,6 +274,16 @@ static void put_latency(FILE *f, const struct diff *d)
 		else if (lc->from_repeats)
 			fprintf(f, "  no latency change beyond the noise to explain\n");
 	}
+}
+
+void diff_put_marks(FILE *f, const struct diff *d, int width)
+{
+	char *w;
+
+	if (!d->untested || asprintf(&w, "marks: none: %s", d->untested) < 0)
+		return;
+	wrap(f, w, width);
+	free(w);
 }
 
 /* The other tasks' row, when the rows are the workload's. */
@@ -358,18 +368,11 @@ int diff_text(FILE *f, const void *model, const struct render_options *o)
 	if (first >= d->nwarnings)
 		put_conditions(f, d, width);
 	put_profiles(f, d);
-	put_host(f, d, width);
+	diff_put_host(f, d, width);
 	/* what the marks cannot say, before any of them is read */
-	if (d->untested) {
-		char *w;
-
-		if (asprintf(&w, "marks: none: %s", d->untested) < 0)
-			return error("out of memory");
-		wrap(f, w, width);
-		free(w);
-	}
+	diff_put_marks(f, d, width);
 	fprintf(f, "\n");
-	put_latency(f, d);
+	diff_put_latency(f, d);
 	if (d->by != MODEL_BY_BUCKET)
 		put_table(f, d, &d->buckets, "bucket", width, 0);
 	put_table(f, d, diff_view(d), model_by_name(d->by), width, 1);

@@ -203,5 +203,12 @@ void diff_fmt_rel(char *buf, size_t len, const struct diff_cmp *c);
 /* " (only in A)", " (new)", " (not in A)" or "" for row r. */
 void diff_presence(char *buf, size_t len, const struct diff *d,
 		   const struct diff_row *r);
+/* The text diff's prose, one source for text and HTML (diff-text.c):
+ * the host's speed, "marks: none: ..." (nothing when marks could be
+ * made), and the latency lines (change, 95% interval, p50, p99, what
+ * busy kernel time explains), wrapped or laid out for `width`. */
+void diff_put_host(FILE *f, const struct diff *d, int width);
+void diff_put_marks(FILE *f, const struct diff *d, int width);
+void diff_put_latency(FILE *f, const struct diff *d);
 
 #endif

@@ -29,19 +29,41 @@
 #define COLOR_MATCH "#e040fb"
 #define COLOR_NEUTRAL "#dcdcdc"
 
-/* Bucket colours, the heaviest bucket first; the rest are grey. */
-static const char *const palette[LEGEND_MAX] = {
-	"#e45756", "#f58518", "#eeca3b", "#54a24b", "#4c78a8", "#b279a2",
-	"#ff9da6", "#9d755d", "#72b7b2", "#d67195", "#88d27a", "#bab0ac",
+/* Bucket colours: one a bucket in every graph (flame_bucket_color). */
+static const struct {
+	const char *bucket, *color;
+} fixed_colors[] = {
+	{ "scheduler", "#e45756" }, { "net-core", "#f58518" },
+	{ "udp", "#eeca3b" }, { "tcp", "#d6a21e" }, { "ip", "#54a24b" },
+	{ "socket", "#4c78a8" }, { "syscall", "#b279a2" },
+	{ "irq", "#ff9da6" }, { "irq-enable", "#9d755d" },
+	{ "driver", "#72b7b2" }, { "memory", "#d67195" },
+	{ "locking", "#88d27a" }, { "copy", "#bab0ac" },
+	{ "timekeeping", "#8cd1ff" }, { "netfilter", "#c49c94" },
+	{ "tc", "#17becf" }, { "tap", "#aec7e8" }, { "bpf", "#ffbb78" },
+	{ "hash", "#98df8a" }, { "profiler", "#c5b0d5" },
+	{ "user", "#7f7f7f" }, { "idle", "#e7e7e7" },
+	{ "other", "#c8c8c8" }, { "unknown", "#b0b0b0" },
 };
-#define COLOR_OTHER_BUCKETS "#c8c8c8"
+/* for buckets of a rules file of one's own, by a hash of the name */
+static const char *const palette[] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+	"#e377c2", "#bcbd22", "#17a589", "#5dade2", "#f1948a", "#a9cce3",
+};
+#define LEGEND_MAX 12
 
-/* A bucket, what the graph's frames spend in it, and its colour. */
-struct legend {
-	const char *bucket[LEGEND_MAX];
-	double self[LEGEND_MAX];
-	size_t n;
-};
+const char *flame_bucket_color(const char *bucket)
+{
+	unsigned int h = 2166136261u;  /* FNV-1a: the same on every run */
+	size_t i;
+
+	for (i = 0; i < sizeof(fixed_colors) / sizeof(fixed_colors[0]); i++)
+		if (!strcmp(fixed_colors[i].bucket, bucket))
+			return fixed_colors[i].color;
+	for (; *bucket; bucket++)
+		h = (h ^ (unsigned char)*bucket) * 16777619u;
+	return palette[h % (sizeof(palette) / sizeof(palette[0]))];
+}
 
 static int drawn(const struct flame *f, const struct flame_node *n)
 {
@@ -60,63 +82,6 @@ static void put_value(FILE *out, double v)
 static const char *bucket_of(const struct flame_node *n)
 {
 	return n->bucket ? n->bucket : "other";
-}
-
-/* A bucket's own time among the drawn frames, on the way to a legend. */
-struct bucket_time {
-	const char *bucket;
-	double self;
-};
-
-static int cmp_bucket_time(const void *pa, const void *pb)
-{
-	const struct bucket_time *a = pa, *b = pb;
-
-	if (a->self != b->self)
-		return a->self < b->self ? 1 : -1;
-	return strcmp(a->bucket, b->bucket);
-}
-
-/* The buckets by the own time of their drawn frames, heaviest first. */
-static void legend_fill(struct legend *l, const struct flame *f)
-{
-	struct bucket_time all[256];
-	size_t na = 0, i, k;
-
-	memset(l, 0, sizeof(*l));
-	for (i = 1; i < f->n; i++) {
-		const struct flame_node *n = &f->nodes[i];
-		double own = f->stacks ? n->self[0] : n->depth == 1 ? n->value[0] : 0;
-
-		/* a bucket of callers only has no own time, and a colour */
-		if (!drawn(f, n) || own < 0)
-			continue;
-		for (k = 0; k < na && strcmp(all[k].bucket, bucket_of(n)); k++)
-			;
-		if (k == na) {
-			/* past 256 buckets: grey, as past the palette */
-			if (na == sizeof(all) / sizeof(all[0]))
-				continue;
-			all[na].bucket = bucket_of(n);
-			all[na++].self = 0;
-		}
-		all[k].self += own;
-	}
-	qsort(all, na, sizeof(all[0]), cmp_bucket_time);
-	for (i = 0; i < na && i < LEGEND_MAX; i++) {
-		l->bucket[l->n] = all[i].bucket;
-		l->self[l->n++] = all[i].self;
-	}
-}
-
-static const char *bucket_color(const struct legend *l, const char *bucket)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->bucket[i], bucket))
-			return palette[i];
-	return COLOR_OTHER_BUCKETS;
 }
 
 /*
@@ -181,6 +146,9 @@ static void put_title(FILE *out, const struct flame *f,
 	if (n->depth) {
 		fputs(", bucket ", out);
 		markup_escape(out, bucket_of(n));
+		if (n->charged)
+			fputs(" (its time charged to its caller, as in the tables)",
+			      out);
 	}
 	if (n->file) {
 		fputs(", ", out);
@@ -203,12 +171,47 @@ static void put_title(FILE *out, const struct flame *f,
 	markup_printf(out, " %s", diff_mark(n->cmp.mark));
 }
 
+/* A diff frame's figure in its label: its own change when it changed,
+ * what it calls when it has no own time and something under it did;
+ * none for an unchanged frame (the hover still has it). */
+static int label_figure(const struct flame *f, const struct flame_node *n)
+{
+	int own = n->self[0] > 0 || n->self[1] > 0;
+
+	if (!f->diff)
+		return 1;
+	return (n->changed & FLAME_CHANGED) ||
+	       (!own && (n->changed & FLAME_CHANGED_BELOW));
+}
+
+/* name cut to `room` characters, ".." included; never a cut UTF-8
+ * character */
+static void put_cut(FILE *out, const char *name, size_t room)
+{
+	char *cut = room > 2 ? strndup(name, room - 2) : NULL;
+	size_t len;
+
+	if (!cut)
+		return;
+	len = strlen(cut);
+	while (len && ((unsigned char)cut[len - 1] & 0xc0) == 0x80)
+		len--;
+	if (len && ((unsigned char)cut[len - 1] & 0xc0) == 0xc0)
+		len--;
+	cut[len] = '\0';
+	markup_escape(out, cut);
+	fputs("..", out);
+	free(cut);
+}
+
 /* The label that fits w pixels: name and figure, the name, or a cut
- * name; never a cut UTF-8 character. */
+ * name; a changed diff frame keeps its figure before its whole name.
+ * flame-script.c's label() does the same after a zoom. */
 static void put_label(FILE *out, const struct flame *f,
 		      const struct flame_node *n, double w)
 {
 	size_t fit = w > 6 ? (size_t)((w - 6) / CHAR_W) : 0, len;
+	int keep = f->diff && label_figure(f, n);
 	char *fig = NULL;
 	size_t flen = 0;
 	FILE *mem;
@@ -216,7 +219,7 @@ static void put_label(FILE *out, const struct flame *f,
 	if (fit < 3)
 		return;
 	len = strlen(n->name);
-	mem = open_memstream(&fig, &flen);
+	mem = label_figure(f, n) ? open_memstream(&fig, &flen) : NULL;
 	if (mem) {
 		put_figure(mem, f, n);
 		fclose(mem);
@@ -226,29 +229,23 @@ static void put_label(FILE *out, const struct flame *f,
 		fputs(" (", out);
 		fputs(fig, out);  /* markup: put_figure escaped it */
 		fputc(')', out);
+	} else if (keep && fig && fit >= flen + 3 + 5) {
+		put_cut(out, n->name, fit - flen - 3);
+		fputs(" (", out);
+		fputs(fig, out);  /* markup: put_figure escaped it */
+		fputc(')', out);
+	} else if (keep && fig && flen <= fit) {
+		fputs(fig, out);  /* markup: put_figure escaped it */
 	} else if (len <= fit) {
 		markup_escape(out, n->name);
 	} else {
-		char *cut = strndup(n->name, fit - 2);
-
-		if (cut) {
-			len = strlen(cut);
-			while (len && ((unsigned char)cut[len - 1] & 0xc0) == 0x80)
-				len--;
-			if (len && ((unsigned char)cut[len - 1] & 0xc0) == 0xc0)
-				len--;
-			cut[len] = '\0';
-			markup_escape(out, cut);
-			fputs("..", out);
-		}
-		free(cut);
+		put_cut(out, n->name, fit);
 	}
 	free(fig);
 }
 
 static void put_frame(FILE *out, const struct flame *f,
-		      const struct flame_node *n, const struct legend *l,
-		      int top)
+		      const struct flame_node *n, int top)
 {
 	double total = f->nodes[0].value[0];
 	double x = n->x / total, w = n->value[0] / total;
@@ -262,11 +259,17 @@ static void put_frame(FILE *out, const struct flame *f,
 		diff_color(fill, sizeof(fill), f, n);
 	else
 		snprintf(fill, sizeof(fill), "%s", n->depth ?
-			 bucket_color(l, bucket_of(n)) : COLOR_NEUTRAL);
+			 flame_bucket_color(bucket_of(n)) : COLOR_NEUTRAL);
 	fputs("<g class=\"f\" data-n=\"", out);
 	markup_escape(out, n->name);
 	fputs("\" data-f=\"", out);
 	put_figure(out, f, n);
+	if (f->diff) {
+		/* the label's figure, empty for an unchanged frame */
+		fputs("\" data-l=\"", out);
+		if (label_figure(f, n))
+			put_figure(out, f, n);
+	}
 	markup_printf(out, "\" data-x=\"%.7g\" data-w=\"%.7g\" data-d=\"%d\"><title>",
 		x, w, n->depth);
 	put_title(out, f, n);
@@ -280,8 +283,7 @@ static void put_frame(FILE *out, const struct flame *f,
 	fputs("</text></g>\n", out);
 }
 
-static void put_legend(FILE *out, const struct flame *f,
-		       const struct legend *l, int y)
+static void put_legend(FILE *out, const struct flame *f, int y)
 {
 	static const char *const diff_keys[][2] = {
 		{ "#ff4040", "own time grew" }, { "#4040ff", "shrank" },
@@ -289,10 +291,12 @@ static void put_legend(FILE *out, const struct flame *f,
 		{ "#ffffff", "outlined: not in A" },
 	};
 	double x = X0;
-	size_t i, n = f->diff ? sizeof(diff_keys) / sizeof(diff_keys[0]) : l->n;
+	size_t i, n = f->diff ? sizeof(diff_keys) / sizeof(diff_keys[0]) :
+		      f->nbuckets < LEGEND_MAX ? f->nbuckets : LEGEND_MAX;
 
 	for (i = 0; i < n; i++) {
-		const char *color = f->diff ? diff_keys[i][0] : palette[i];
+		const char *color = f->diff ? diff_keys[i][0] :
+				    flame_bucket_color(f->buckets[i].name);
 
 		markup_printf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"",
 			      x, y - 10, color);
@@ -303,10 +307,10 @@ static void put_legend(FILE *out, const struct flame *f,
 			markup_escape(out, diff_keys[i][1]);
 			x += 28 + CHAR_W * strlen(diff_keys[i][1]);
 		} else {
-			markup_escape(out, l->bucket[i]);
-			markup_printf(out, " %.0f%%", 100 * l->self[i] / f->nodes[0].value[0]);
+			markup_escape(out, f->buckets[i].name);
+			markup_printf(out, " %.0f%%", 100 * f->buckets[i].share);
 			/* swatch, name, " 23%", a gap */
-			x += 16 + CHAR_W * (strlen(l->bucket[i]) + 4) + 14;
+			x += 16 + CHAR_W * (strlen(f->buckets[i].name) + 4) + 14;
 		}
 		fputs("</text>\n", out);
 		if (x > FLAME_WIDTH - 110)
@@ -314,6 +318,9 @@ static void put_legend(FILE *out, const struct flame *f,
 	}
 	if (f->diff)
 		markup_printf(out, "<text x=\"%.1f\" y=\"%d\">* ** as in the tables</text>\n",
+			x, y);
+	else if (n)
+		markup_printf(out, "<text x=\"%.1f\" y=\"%d\">of busy, as tables</text>\n",
 			x, y);
 }
 
@@ -370,11 +377,9 @@ void flame_svg(FILE *out, const struct flame *f, const char *id,
 	       int standalone)
 {
 	const char *note = flame_no_stacks_note(f);
-	struct legend l;
 	int depth = 0, top, height, y;
 	size_t i, left_out = 0, gone_lines;
 
-	legend_fill(&l, f);
 	for (i = 0; i < f->n; i++) {
 		if (drawn(f, &f->nodes[i]) && f->nodes[i].depth > depth)
 			depth = f->nodes[i].depth;
@@ -416,7 +421,7 @@ void flame_svg(FILE *out, const struct flame *f, const char *id,
 		markup_escape(out, f->side[1]);
 		fputs("</text>\n", out);
 	}
-	put_legend(out, f, &l, 56);
+	put_legend(out, f, 56);
 	markup_printf(out, "<text class=\"btn reset\" x=\"%d\" y=\"%d\" style=\"display:none\">Reset zoom</text>\n",
 		X0, 74);
 	if (standalone)
@@ -427,12 +432,15 @@ void flame_svg(FILE *out, const struct flame *f, const char *id,
 	for (i = 0; i < f->n; i++)
 		if (drawn(f, &f->nodes[i]) &&
 		    (!i || drawn(f, &f->nodes[f->nodes[i].parent])))
-			put_frame(out, f, &f->nodes[i], &l, top);
+			put_frame(out, f, &f->nodes[i], top);
 	y = top + FRAME_H + 16;
 	markup_printf(out, "<text class=\"details\" x=\"%d\" y=\"%d\">", X0, y);
 	if (left_out)
 		markup_printf(out, "%zu frames under %.2f%% of the total not drawn. ",
 			left_out, 100 * FLAME_MIN_SHARE);
+	if (f->charged)
+		fputs("A frame whose time the tables charge to a caller (irq-enable points, helpers) has that bucket's colour. ",
+		      out);
 	if (f->nodes[0].value[0] > 0)
 		fputs("Click a frame to zoom, hover for its figures.", out);
 	else

@@ -53,9 +53,10 @@ static size_t child_of(struct flame *f, size_t parent, const char *name,
 	return node_add(f, parent, name, len) ? 0 : f->n - 1;
 }
 
-/* One path of names ("a;b;c", root first) with its value on `side`. */
+/* One path of names ("a;b;c", root first) with its value on `side`,
+ * its own time in `bucket` (NULL: the frame's own). */
 static int path_add(struct flame *f, const char *path, int side,
-		    double value, double samples)
+		    double value, double samples, const char *bucket)
 {
 	size_t at = 0, len;
 	const char *p = path;
@@ -75,15 +76,18 @@ static int path_add(struct flame *f, const char *path, int side,
 	}
 	f->nodes[at].self[side] += value;
 	f->nodes[at].self_samples[side] += samples;
+	if (bucket && side == 0) {
+		struct flame_node *n = &f->nodes[at];
+
+		/* one colour a frame: the bucket most of its time is in */
+		if (n->own_bucket && !strcmp(n->own_bucket, bucket))
+			n->own_bucket_w += value;
+		else if (!n->own_bucket || value > n->own_bucket_w) {
+			n->own_bucket = bucket;
+			n->own_bucket_w = value;
+		}
+	}
 	return 0;
-}
-
-/* The leaf of a folded path: the function a sample was taken in. */
-static const char *leaf_of(const char *path)
-{
-	const char *semi = strrchr(path, ';');
-
-	return semi ? semi + 1 : path;
 }
 
 /* Function names matched as the diff matches rows, frame by frame;
@@ -115,14 +119,14 @@ static char *path_matched(const struct diff *d, const char *path)
 }
 
 static int add_path(struct flame *f, const struct diff *d, const char *path,
-		    int side, double value, double samples)
+		    int side, double value, double samples, const char *bucket)
 {
 	char *m = path_matched(d, path);
 	int ret;
 
 	if (!m)
 		return -1;
-	ret = path_add(f, m, side, value, samples);
+	ret = path_add(f, m, side, value, samples, bucket);
 	free(m);
 	return ret;
 }
@@ -137,14 +141,13 @@ static int side_add(struct flame *f, const struct diff *d,
 	if (f->stacks) {
 		for (i = 0; i < m->nstacks; i++) {
 			const struct model_stack *st = &m->stacks[i];
-			const struct model_frame_info *fi =
-				model_frame(m, leaf_of(st->frames));
 
-			if (fi && fi->bucket &&
-			    !strcmp(fi->bucket, MODEL_IDLE_BUCKET))
+			/* idle as the tables say: by name or by context */
+			if (!strcmp(st->bucket, MODEL_IDLE_BUCKET))
 				continue;
 			if (add_path(f, d, st->frames, side,
-				     st->per_rt * scale, (double)st->samples))
+				     st->per_rt * scale, (double)st->samples,
+				     st->bucket))
 				return -1;
 		}
 		return 0;
@@ -160,7 +163,7 @@ static int side_add(struct flame *f, const struct diff *d,
 		if (asprintf(&path, "%s;%s", b, r->name) < 0)
 			return -1;
 		ret = add_path(f, d, path, side, r->per_rt[ev] * scale,
-			       (double)r->samples[ev]);
+			       (double)r->samples[ev], NULL);
 		free(path);
 		if (ret)
 			return -1;
@@ -190,6 +193,13 @@ static void describe(struct flame *f, const struct model *m)
 			n->bucket = fi->bucket;
 			n->file = fi->file;
 			n->line = fi->line;
+		}
+		/* coloured where the tables put its own time */
+		if (n->own_bucket && (!n->bucket ||
+				      strcmp(n->own_bucket, n->bucket))) {
+			n->charged = n->bucket != NULL;
+			f->charged |= n->charged;
+			n->bucket = n->own_bucket;
 		}
 	}
 }
@@ -259,6 +269,50 @@ static void title(struct flame *f, const struct model *whole,
 		 f->stacks ? "" : ", by bucket and function");
 }
 
+static int cmp_flame_bucket(const void *pa, const void *pb)
+{
+	const struct model_row *a = *(const struct model_row *const *)pa;
+	const struct model_row *b = *(const struct model_row *const *)pb;
+	int ua = !strcmp(a->name, MODEL_UNKNOWN_BUCKET);
+	int ub = !strcmp(b->name, MODEL_UNKNOWN_BUCKET);
+
+	if (ua != ub)
+		return ua - ub;
+	if (a->weight[0] != b->weight[0])
+		return a->weight[0] > b->weight[0] ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The legend's buckets: the tables' rows, shares of busy as the text
+ * reports them (glance.c's top bucket is the first). */
+static int legend_buckets(struct flame *f, const struct model *m)
+{
+	const struct model_row **rows;
+	size_t i, n = 0;
+
+	if (!m->nevents || !(m->busy.per_rt[0] > 0))
+		return 0;
+	rows = calloc(m->nbuckets ? m->nbuckets : 1, sizeof(*rows));
+	f->buckets = calloc(m->nbuckets ? m->nbuckets : 1,
+			    sizeof(*f->buckets));
+	if (!rows || !f->buckets) {
+		free(rows);
+		return -1;
+	}
+	for (i = 0; i < m->nbuckets; i++)
+		if (strcmp(m->buckets[i].name, MODEL_IDLE_BUCKET) &&
+		    m->buckets[i].samples[0])
+			rows[n++] = &m->buckets[i];
+	qsort(rows, n, sizeof(*rows), cmp_flame_bucket);
+	for (i = 0; i < n; i++) {
+		f->buckets[i].name = rows[i]->name;
+		f->buckets[i].share = rows[i]->per_rt[0] / m->busy.per_rt[0];
+	}
+	f->nbuckets = n;
+	free(rows);
+	return 0;
+}
+
 int flame_build(struct flame *f, const struct model *whole)
 {
 	const struct model *m = model_workload(whole);
@@ -269,7 +323,8 @@ int flame_build(struct flame *f, const struct model *whole)
 	f->unit = m->nevents ? m->run.events[0].unit : "";
 	f->per = m->run.unit.name;
 	title(f, whole, m);
-	if (side_add(f, NULL, m, 0, 0, 1) || lay_out(f))
+	if (side_add(f, NULL, m, 0, 0, 1) || lay_out(f) ||
+	    legend_buckets(f, m))
 		goto oom;
 	describe(f, m);
 	return 0;
@@ -391,7 +446,14 @@ int flame_build_diff(struct flame *f, const struct diff *d, size_t k)
 		n->cmp.mark = table_mark(d, k, n, f->stacks);
 		if (n->value[0] > 0 && fabs(n->cmp.delta) > f->max_self_delta)
 			f->max_self_delta = fabs(n->cmp.delta);
+		if ((n->self[0] > 0 || n->self[1] > 0) && n->cmp.delta != 0 &&
+		    (n->cmp.mark || !f->dim_unmarked))
+			n->changed = FLAME_CHANGED;
 	}
+	/* children come after their parents in nodes[] */
+	for (i = f->n; i-- > 1;)
+		if (f->nodes[i].changed)
+			f->nodes[f->nodes[i].parent].changed |= FLAME_CHANGED_BELOW;
 	if (list_gone(f))
 		goto oom;
 	return 0;
@@ -410,6 +472,7 @@ void flame_free(struct flame *f)
 		free(f->gone[i].path);
 	free(f->nodes);
 	free(f->gone);
+	free(f->buckets);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -20,7 +20,12 @@
 
 struct flame_node {
 	const char *name;       /* folded function, or bucket in one level */
-	const char *bucket;     /* its colour in a report graph */
+	/* its colour in a report graph: the bucket the tables put its own
+	 * time in (an irq-enable point's is its caller's), else its own */
+	const char *bucket;
+	const char *own_bucket; /* from the stacks ending here, NULL: none */
+	double own_bucket_w;
+	int charged;            /* own time in another bucket than its rule's */
 	const char *file;       /* NULL when unknown */
 	int line;               /* 0 when unknown */
 	size_t parent, child, next;  /* indexes; 0 is none (the root) */
@@ -31,6 +36,18 @@ struct flame_node {
 	double samples[2], self_samples[2];
 	double x;               /* left edge, per round trip from the left */
 	struct diff_cmp cmp;    /* diff: own time B against A */
+	/* diff: FLAME_CHANGED its own time (marked, or any change where
+	 * nothing could be tested), FLAME_CHANGED_BELOW a frame it calls:
+	 * what its label gives a figure for */
+	int changed;
+};
+#define FLAME_CHANGED 1
+#define FLAME_CHANGED_BELOW 2
+
+/* A bucket of the tables, for a report graph's legend. */
+struct flame_bucket {
+	const char *name;
+	double share;           /* of the busy time, as the text says it */
 };
 
 /* A frame of A that B no longer has, for the list under the graph. */
@@ -54,7 +71,16 @@ struct flame {
 	size_t ngone;
 	/* frames narrower than min_width (drawing units) are not drawn */
 	size_t left_out;
+	/* report: the model's buckets, heaviest first, idle left out and
+	 * unknown last, what the text's "top bucket" is the first of */
+	struct flame_bucket *buckets;
+	size_t nbuckets;
+	int charged;            /* some frame's time is charged elsewhere */
 };
+
+/* A bucket's colour, the same in every graph: fixed for the built-in
+ * rules' buckets, a hash of the name into the palette for others. */
+const char *flame_bucket_color(const char *bucket);
 
 /* The report graph of m's workload (the whole model without one), the
  * idle loop left out. -1 after printing why. */

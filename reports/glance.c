@@ -55,19 +55,26 @@ static void value_text(char *buf, size_t len, const struct model *m,
 		snprintf(buf, len, "%.0f +- %.0f %s%s", v, err, unit, per);
 }
 
-/* The heaviest bucket of busy time: not idle, not unknown. */
+/* The heaviest bucket of busy time: not idle, not unknown; whatever
+ * order --sort left the rows in (ties by name, as the flame graph's
+ * legend takes them). */
 static const struct model_row *top_bucket(const struct model *m)
 {
+	const struct model_row *top = NULL;
 	size_t i;
 
 	for (i = 0; i < m->nbuckets; i++) {
 		const struct model_row *r = &m->buckets[i];
 
-		if (strcmp(r->name, MODEL_IDLE_BUCKET) &&
-		    strcmp(r->name, MODEL_UNKNOWN_BUCKET) && r->samples[0])
-			return r;
+		if (!strcmp(r->name, MODEL_IDLE_BUCKET) ||
+		    !strcmp(r->name, MODEL_UNKNOWN_BUCKET) || !r->samples[0])
+			continue;
+		if (!top || r->weight[0] > top->weight[0] ||
+		    (r->weight[0] == top->weight[0] &&
+		     strcmp(r->name, top->name) < 0))
+			top = r;
 	}
-	return NULL;
+	return top;
 }
 
 /* The headline is the workload's: its busy kernel time and top bucket;

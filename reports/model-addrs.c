@@ -69,8 +69,9 @@ static int caller_bucket(struct symbolizer *s, struct addr_info *a)
 	return dup_opt(&a->bucket, c.bucket);
 }
 
-static int resolve_addr(struct symbolizer *s, uint64_t ip, struct addr_info *a)
+int addr_resolve(struct symbolizer *s, struct addr_info *a)
 {
+	uint64_t ip = a->ip;
 	struct sym_result res;
 	const char *fn;
 	int ret;
@@ -167,7 +168,8 @@ int collect_addrs(const struct model *m, struct symbolizer *s,
 			addrs[n].orig = n;
 			addrs[n].idle = refs[i].idle;
 			addrs[n].bucket_ip = refs[i].bucket_ip;
-			r = resolve_addr(s, refs[i].ip, &addrs[n]);
+			addrs[n].ip = refs[i].ip;
+			r = addr_resolve(s, &addrs[n]);
 			n++;  /* so a half-filled entry is freed below */
 			if (r < 0)
 				goto out;

@@ -53,6 +53,16 @@ int collect_addrs(const struct model *m, struct symbolizer *s,
 /* m->samples from the profile's, each at its place by context: -1
  * after printing why (model-irq-enable.c). */
 int model_apply_context(struct model *m, struct symbolizer *s);
+/* Where model_apply_context puts a sample whose callchain is st, after
+ * it ran on m: *ip the frame charged, *idle idle by context, *bucket_ip
+ * a helper's caller (0: none). */
+void model_stack_place(const struct model *m, struct symbolizer *s,
+		       const struct profile_stack *st, uint64_t *ip, int *idle,
+		       uint64_t *bucket_ip);
+/* The function, bucket and rule of a->ip as the rows have them, a->idle
+ * and a->bucket_ip set before: 1 for an address in no symbol, -1 after
+ * printing why (model-addrs.c). */
+int addr_resolve(struct symbolizer *s, struct addr_info *a);
 
 /* model_build without the workload's model: for the parts of a model
  * (model_combine, the workload's own). */

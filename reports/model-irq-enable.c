@@ -248,6 +248,30 @@ static int place_sample(struct ctx *c, struct model *m,
 	return split(c, m, sm, lo, hi, pl == PLACE_PASS);
 }
 
+void model_stack_place(const struct model *m, struct symbolizer *s,
+		       const struct profile_stack *st, uint64_t *ip, int *idle,
+		       uint64_t *bucket_ip)
+{
+	struct ctx c = { m->profile, s, NULL, NULL, 0, 0,
+			 m->pass_reason != NULL };
+	enum place pl;
+	int charged;
+
+	*ip = st->depth ? st->ips[0] : 0;
+	*idle = 0;
+	*bucket_ip = 0;
+	if (!st->depth)
+		return;
+	/* as place_sample and split place a sample with this leaf */
+	pl = place_of(s, *ip, c.charge);
+	if (pl != PLACE_PASS && pl != PLACE_CALLER &&
+	    !(st->role == ROLE_IDLE && pl == PLACE_VAGUE))
+		return;
+	*idle = read_stack(s, st, c.charge, st->role == ROLE_IDLE, ip,
+			   &charged);
+	*bucket_ip = bucket_frame(&c, st, *ip);
+}
+
 static int is_arm64(const char *machine)
 {
 	return machine && (!strcmp(machine, "aarch64") || !strcmp(machine, "arm64"));

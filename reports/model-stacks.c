@@ -21,8 +21,29 @@
 static int cmp_stack(const void *pa, const void *pb)
 {
 	const struct model_stack *a = pa, *b = pb;
+	int c = strcmp(a->frames, b->frames);
 
-	return strcmp(a->frames, b->frames);
+	return c ? c : strcmp(a->bucket, b->bucket);
+}
+
+/* The bucket a sample on st is in, by the rules the rows follow:
+ * malloc'd, NULL after printing why. */
+static char *stack_bucket(const struct model *m, struct symbolizer *s,
+			  const struct profile_stack *st)
+{
+	struct addr_info a;
+	char *b = NULL;
+
+	memset(&a, 0, sizeof(a));
+	model_stack_place(m, s, st, &a.ip, &a.idle, &a.bucket_ip);
+	if (addr_resolve(s, &a) >= 0) {
+		b = a.bucket;
+		a.bucket = NULL;
+	}
+	addr_clear(&a);
+	if (!b)
+		error("out of memory placing callchains");
+	return b;
 }
 
 /* "root;...;leaf" of folded names, or NULL when out of memory. */
@@ -106,6 +127,12 @@ int model_build_stacks(struct model *m, struct symbolizer *s)
 			m->nstacks = n;
 			return error("out of memory folding callchains");
 		}
+		ms->bucket = stack_bucket(m, s, st);
+		if (!ms->bucket) {
+			free(ms->frames);
+			m->nstacks = n;
+			return -1;
+		}
 		ms->samples = st->count;
 		ms->weight = (double)st->weight;
 		n++;
@@ -127,10 +154,11 @@ int model_build_stacks(struct model *m, struct symbolizer *s)
 		struct model_stack *last = m->nstacks ?
 			&m->stacks[m->nstacks - 1] : NULL;
 
-		if (last && !strcmp(last->frames, m->stacks[i].frames)) {
+		if (last && !cmp_stack(last, &m->stacks[i])) {
 			last->samples += m->stacks[i].samples;
 			last->weight += m->stacks[i].weight;
 			free(m->stacks[i].frames);
+			free(m->stacks[i].bucket);
 			continue;
 		}
 		m->stacks[m->nstacks++] = m->stacks[i];
@@ -144,8 +172,10 @@ void model_free_stacks(struct model *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->nstacks; i++)
+	for (i = 0; i < m->nstacks; i++) {
 		free(m->stacks[i].frames);
+		free(m->stacks[i].bucket);
+	}
 	free(m->stacks);
 	m->stacks = NULL;
 	m->nstacks = 0;

@@ -111,6 +111,9 @@ struct model_view {
 /* One folded callchain, root first, for flame graphs and --callers. */
 struct model_stack {
 	char *frames;        /* "root;...;leaf" of folded function names */
+	/* the bucket the tables put its samples in: an irq-enable leaf's
+	 * caller's, a helper's caller's, idle by context (model-irq-enable.c) */
+	char *bucket;
 	uint64_t samples;
 	double weight;       /* first event's unit */
 	double per_rt;

@@ -39,8 +39,16 @@ int report_folded(FILE *f, const void *model, const struct render_options *o)
 	if (model_empty(m))
 		return error("report of an empty model");
 	if (m->nstacks) {
-		for (i = 0; i < m->nstacks; i++)
-			put(f, m->stacks[i].frames, m->stacks[i].per_rt);
+		/* one line a path: stacks of one path in two buckets
+		 * (model_stack.bucket) are neighbours */
+		for (i = 0; i < m->nstacks; i++) {
+			double v = m->stacks[i].per_rt;
+
+			while (i + 1 < m->nstacks &&
+			       !strcmp(m->stacks[i].frames, m->stacks[i + 1].frames))
+				v += m->stacks[++i].per_rt;
+			put(f, m->stacks[i].frames, v);
+		}
 	} else {
 		/* flamegraph.pl and speedscope merge and order frames themselves */
 		for (i = 0; i < m->nfunctions; i++) {

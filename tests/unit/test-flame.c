@@ -90,6 +90,56 @@ static void test_report_tree(void **state)
 	profile_free(&p);
 }
 
+/* The legend is the model's buckets, shares of busy, idle left out;
+ * a bucket's colour is fixed, not its rank's (issue 49). */
+static void test_legend(void **state)
+{
+	struct profile p;
+	struct symbolizer *s;
+	struct symsource src = { 0 };
+	struct model m;
+	struct flame f;
+	const struct model *w;
+	double sum = 0;
+	size_t i;
+	char path[512];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/profiles/sw-clock.json", FIXTURES_DIR);
+	assert_int_equal(profile_read(&p, path), 0);
+	assert_int_equal(symsource_open(&s, &src, &p, NULL), 0);
+	assert_int_equal(model_build(&m, &p, s), 0);
+	assert_int_equal(flame_build(&f, &m), 0);
+	w = model_workload(&m);
+	assert_true(f.nbuckets > 1);
+	for (i = 0; i < f.nbuckets; i++) {
+		const struct model_row *r = model_bucket(w, f.buckets[i].name);
+
+		assert_non_null(r);
+		assert_string_not_equal(f.buckets[i].name, MODEL_IDLE_BUCKET);
+		assert_true(fabs(f.buckets[i].share -
+				 r->per_rt[0] / w->busy.per_rt[0]) < 1e-12);
+		if (i)
+			assert_true(f.buckets[i].share <= f.buckets[i - 1].share);
+		sum += f.buckets[i].share;
+	}
+	/* every busy bucket is listed: the shares make the whole */
+	assert_true(fabs(sum - 1) < 1e-9);
+	/* sw-clock: udp 48% of busy, while its stacks hold 72% in udp */
+	assert_string_equal(f.buckets[0].name, "udp");
+	assert_true(fabs(f.buckets[0].share - 0.48) < 0.005);
+	assert_string_equal(flame_bucket_color("udp"), "#eeca3b");
+	assert_string_equal(flame_bucket_color("scheduler"), "#e45756");
+	/* a bucket of one's own rules: the same colour every time */
+	assert_string_equal(flame_bucket_color("my-bucket"),
+			    flame_bucket_color("my-bucket"));
+	assert_true(flame_bucket_color("my-bucket")[0] == '#');
+	flame_free(&f);
+	model_free(&m);
+	symbolizer_close(s);
+	profile_free(&p);
+}
+
 static void test_one_level(void **state)
 {
 	struct profile p;
@@ -187,6 +237,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_tree),
+		cmocka_unit_test(test_legend),
 		cmocka_unit_test(test_one_level),
 		cmocka_unit_test(test_diff_tree),
 	};
