@@ -95,7 +95,7 @@ static int parse_args(int argc, char **argv, struct record_options *o,
 	while ((c = record_getopt(argc, argv, STAT_SHORTOPTS, stat_longopts,
 				  o)) != -1) {
 		switch (c) {
-		case OPT_FORMAT:
+		case OPT_FORMAT_CODE:
 			if (option_format(optarg, &stat_renderers, format))
 				return -1;
 			break;

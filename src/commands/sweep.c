@@ -557,7 +557,7 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 		case OPT_VALUE:
 			s->value = optarg;
 			break;
-		case OPT_FORMAT:
+		case OPT_FORMAT_CODE:
 			if (option_format(optarg, &table_renderers, &s->format))
 				return -1;
 			break;
