@@ -18,7 +18,7 @@
 
 #define HELP_COL 25     /* where descriptions start */
 #define CODE_BASE 256   /* a long option's getopt code: CODE_BASE + index */
-#define MAX_OPTS 128
+#define MAX_OPTS 160
 
 int opt_verbosity(const struct opt *o, const char *arg, void *at)
 {
@@ -33,7 +33,32 @@ static int takes_value(const struct opt *o)
 	return o->argh != NULL;
 }
 
-/* "  -i, --input FILE", padded to the description column */
+/* A command's entries, its included tables' in their place */
+struct flat {
+	const struct opt *o[MAX_OPTS];
+	const char *refused[MAX_OPTS];  /* why, for OPT_REFUSED's */
+	int n;
+};
+
+static int flatten(const struct opt *opts, struct flat *f, const char *why)
+{
+	for (; opts->kind != OPTK_END; opts++) {
+		if (opts->kind == OPTK_INCLUDE || opts->kind == OPTK_REFUSED) {
+			if (flatten(opts->data, f, opts->kind == OPTK_REFUSED ?
+				    opts->help : why))
+				return -1;
+			continue;
+		}
+		if (f->n == MAX_OPTS)
+			return -1;
+		f->refused[f->n] = why;
+		f->o[f->n++] = opts->kind == OPTK_INCLUDE_ONE ? opts->data : opts;
+	}
+	return 0;
+}
+
+/* "  -i, --input FILE", padded to the description column (a long one
+ * two spaces on; a help that starts with a newline, on the next line) */
 static void put_names(FILE *f, const struct opt *o)
 {
 	int n;
@@ -44,8 +69,10 @@ static void put_names(FILE *f, const struct opt *o)
 		n = fprintf(f, "      --%s", o->long_name);
 	if (o->argh)
 		n += fprintf(f, " %s", o->argh);
-	if (o->help)
-		fprintf(f, "%*s", n < HELP_COL - 2 ? HELP_COL - n : 2, "");
+	if (o->help && o->help[0] == '\n')
+		fprintf(f, "\n%*s", HELP_COL, "");
+	else if (o->help)
+		fprintf(f, "%*s", n < HELP_COL ? HELP_COL - n : 2, "");
 }
 
 static void put_entry(FILE *f, const struct opt *o)
@@ -57,7 +84,8 @@ static void put_entry(FILE *f, const struct opt *o)
 		return;
 	}
 	put_names(f, o);
-	for (s = o->help; s && *s; ) {
+	for (s = o->help && o->help[0] == '\n' ? o->help + 1 : o->help;
+	     s && *s; ) {
 		size_t len = strcspn(s, "\n");
 
 		fwrite(s, 1, len, f);
@@ -70,20 +98,26 @@ static void put_entry(FILE *f, const struct opt *o)
 
 void options_help(const struct opt *opts, const struct opt_usage *u)
 {
+	struct flat flat = { .n = 0 };
 	const struct renderer_table *formats = NULL;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	int i;
+	FILE *f;
+
+	flatten(opts, &flat, NULL);
+	f = open_memstream(&text, &len);
 
 	if (!f) {
 		error("cannot print the help: out of memory");
 		return;
 	}
 	fputs(u->head, f);
-	for (; opts->kind != OPTK_END; opts++) {
-		if (opts->kind == OPTK_FORMAT)
-			formats = opts->data;
-		put_entry(f, opts);
+	for (i = 0; i < flat.n; i++) {
+		if (flat.o[i]->kind == OPTK_FORMAT)
+			formats = flat.o[i]->data;
+		if (!(flat.o[i]->flags & OPTF_HIDDEN) && !flat.refused[i])
+			put_entry(f, flat.o[i]);
 	}
 	if (u->tail)
 		fputs(u->tail, f);
@@ -113,6 +147,9 @@ static int take(const struct opt *o, const char *arg, void *args)
 	case OPTK_FLAG:
 		*(int *)at = (int)o->num;
 		return 0;
+	case OPTK_BIT:
+		*(unsigned *)at |= (unsigned)o->num;
+		return 0;
 	case OPTK_STRING:
 		*(const char **)at = arg;
 		return 0;
@@ -134,66 +171,133 @@ static int take(const struct opt *o, const char *arg, void *args)
 	}
 }
 
-/* getopt_long's tables from ours; -1 when ours is too long */
-static int getopt_tables(const struct opt *opts, struct option *lo,
-			 char *shortopts)
+/* getopt_long's tables from the n entries of flat: a long option's
+ * code is CODE_BASE + its index */
+static void getopt_tables(const struct flat *flat, int stop,
+			  struct option *lo, char *shortopts)
 {
-	size_t i, n = 0, s = 0;
+	int i, l = 0;
+	size_t s = 0;
 
-	for (i = 0; opts[i].kind != OPTK_END; i++) {
-		const struct opt *o = &opts[i];
+	if (stop)
+		shortopts[s++] = '+';
+	for (i = 0; i < flat->n; i++) {
+		const struct opt *o = flat->o[i];
 
 		if (o->kind == OPTK_TEXT)
 			continue;
-		if (n + 1 >= MAX_OPTS)
-			return -1;
-		lo[n++] = (struct option){ o->long_name,
+		lo[l++] = (struct option){ o->long_name,
 			takes_value(o) ? required_argument : no_argument,
-			NULL, CODE_BASE + (int)i };
+			NULL, CODE_BASE + i };
 		if (o->short_name) {
 			shortopts[s++] = (char)o->short_name;
 			if (takes_value(o))
 				shortopts[s++] = ':';
 		}
 	}
-	lo[n] = (struct option){ 0 };
+	lo[l] = (struct option){ 0 };
 	shortopts[s] = '\0';
+}
+
+/* The index in flat of getopt's c, -1 for '?' (getopt said why) */
+static int entry_of(const struct flat *flat, int c)
+{
+	int i;
+
+	if (c >= CODE_BASE)
+		return c - CODE_BASE;
+	for (i = 0; i < flat->n; i++)
+		if (flat->o[i]->short_name == c && flat->o[i]->kind != OPTK_TEXT)
+			return i;
+	return -1;
+}
+
+/* The walk both options_parse and options_walk take: fn for each
+ * option; -1 as soon as fn or getopt fails, else optind. */
+static int walk(int argc, char **argv, const struct opt *opts, int stop,
+		int (*fn)(void *ctx, const struct opt *o, const char *arg,
+			  int long_form),
+		void *ctx)
+{
+	struct flat flat = { .n = 0 };
+	struct option lo[MAX_OPTS + 1];
+	char shortopts[2 * MAX_OPTS + 2];
+	int c, idx, i;
+
+	if (flatten(opts, &flat, NULL))
+		return error("internal: too many options (at most %d)", MAX_OPTS);
+	getopt_tables(&flat, stop, lo, shortopts);
+	while ((idx = -1,
+		c = getopt_long(argc, argv, shortopts, lo, &idx)) != -1) {
+		i = entry_of(&flat, c);
+		if (i < 0)
+			return -1;
+		if (flat.refused[i])
+			return error("'--%s' %s", flat.o[i]->long_name,
+				     flat.refused[i]);
+		if (fn(ctx, flat.o[i], optarg, idx >= 0))
+			return -1;
+	}
+	return optind;
+}
+
+struct parse_ctx {
+	const struct opt *opts;
+	const struct opt_usage *u;
+	void *args;
+	int help;
+};
+
+static int parse_one(void *ctx, const struct opt *o, const char *arg,
+		     int long_form)
+{
+	struct parse_ctx *p = ctx;
+
+	(void)long_form;
+	if (o->kind == OPTK_HELP) {
+		options_help(p->opts, p->u);
+		p->help = 1;
+		return -1;
+	}
+	if (take(o, arg, p->args))
+		return -1;
+	if (p->u->seen)
+		p->u->seen(o, p->args);
 	return 0;
 }
 
-static const struct opt *entry_of(const struct opt *opts, int c)
+int options_parse_only(int argc, char **argv, const struct opt *opts,
+		       const struct opt_usage *u, void *args)
 {
-	size_t i;
+	struct parse_ctx p = { opts, u, args, 0 };
+	int next;
 
-	if (c >= CODE_BASE)
-		return &opts[c - CODE_BASE];
-	for (i = 0; opts[i].kind != OPTK_END; i++)
-		if (opts[i].short_name == c && opts[i].kind != OPTK_TEXT)
-			return &opts[i];
-	return NULL;  /* getopt's '?': it said why */
+	optind = 0;  /* getopt initialised anew: another table may be '+' */
+	next = walk(argc, argv, opts, u->stop, parse_one, &p);
+	if (p.help)
+		return OPTIONS_HELP;
+	return next < 0 ? OPTIONS_ERROR : next;
 }
 
 int options_parse(int argc, char **argv, const struct opt *opts,
 		  const struct opt_usage *u, void *args)
 {
-	struct option lo[MAX_OPTS];
-	char shortopts[2 * MAX_OPTS + 1];
-	int c;
+	int next = options_parse_only(argc, argv, opts, u, args);
 
-	if (getopt_tables(opts, lo, shortopts)) {
-		error("internal: too many options (at most %d)", MAX_OPTS - 1);
-		return OPTIONS_ERROR;
-	}
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-		const struct opt *o = entry_of(opts, c);
+	return next == OPTIONS_ERROR ? options_usage_error(u) : next;
+}
 
-		if (o && o->kind == OPTK_HELP) {
-			options_help(opts, u);
-			return OPTIONS_HELP;
-		}
-		if (!o || take(o, optarg, args))
-			return options_usage_error(u);
-	}
-	return optind;
+int options_walk(int argc, char **argv, const struct opt *opts, int stop,
+		 int (*fn)(void *ctx, const struct opt *o, const char *arg,
+			   int long_form),
+		 void *ctx)
+{
+	int saved_optind = optind, saved_opterr = opterr, next;
+
+	optind = 0;  /* argv read anew, from the start */
+	opterr = 0;  /* parsed once already: its errors were said */
+	next = walk(argc, argv, opts, stop, fn, ctx);
+	optind = saved_optind;
+	opterr = saved_opterr;
+	return next;
 }
