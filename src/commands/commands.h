@@ -22,15 +22,6 @@ int cmd_restore(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 
-/*
- * getopt_long's codes for long options without a short letter, in the
- * commands that do not parse by an option table yet (sweep): named
- * constants above every char, so none is taken for a short option or
- * for getopt's '?' (63) and ':' (58).
- */
-#define OPTS_REPORT 256  /* commands/report-options.h: --format */
-#define OPTS_OWN 512     /* a command's own, an enum in its file */
-
 /* The help of --force-output, which record and merge both take (what
  * -o refuses: profile/output.h). */
 #define FORCE_OUTPUT_HELP \

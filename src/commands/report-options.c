@@ -7,15 +7,6 @@
 
 #include "profile/profile.h"
 
-int option_format(const char *arg, const struct renderer_table *t,
-		  const char **format)
-{
-	if (!renderer_find(t, arg))
-		return -1;
-	*format = arg;
-	return 0;
-}
-
 int opt_side(const struct opt *o, const char *arg, void *at)
 {
 	(void)o;

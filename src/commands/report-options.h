@@ -2,8 +2,6 @@
 #ifndef PERPKT_REPORT_OPTIONS_H
 #define PERPKT_REPORT_OPTIONS_H
 
-#include <getopt.h>
-
 #include "commands/commands.h"
 #include "commands/options.h"
 #include "commands/symsource.h"
@@ -63,16 +61,5 @@
 int opt_side(const struct opt *o, const char *arg, void *at);
 /* --role, --cpu, --pid: o->num's kind of filter, into a sample_filter */
 int opt_sample_filter(const struct opt *o, const char *arg, void *at);
-
-/* --format of the commands that do not parse by a table yet (sweep,
- * stat): a getopt_long code and entry, and its parser. */
-enum report_option_code {
-	OPT_FORMAT_CODE = OPTS_REPORT,
-};
-#define OPTION_FORMAT { "format", required_argument, NULL, OPT_FORMAT_CODE }
-#define FORMAT_HELP "      --format FMT\n"
-/* --format: one of t's formats */
-int option_format(const char *arg, const struct renderer_table *t,
-		  const char **format);
 
 #endif
