@@ -116,7 +116,7 @@ void options_help(const struct opt *opts, const struct opt_usage *u)
 	for (i = 0; i < flat.n; i++) {
 		if (flat.o[i]->kind == OPTK_FORMAT)
 			formats = flat.o[i]->data;
-		if (!(flat.o[i]->flags & OPTF_HIDDEN) && !flat.refused[i])
+		if (!flat.refused[i])
 			put_entry(f, flat.o[i]);
 	}
 	if (u->tail)

@@ -59,12 +59,11 @@ enum opt_kind {
  * built-in ping-pong takes it (not -- CMD, not -p).
  */
 enum {
-	OPTF_HIDDEN = 1 << 0,       /* parsed, not in --help */
-	OPTF_HOST = 1 << 1,
-	OPTF_HOST_EXACT = 1 << 2,
-	OPTF_HOST_NIC = 1 << 3,
+	OPTF_HOST = 1 << 0,
+	OPTF_HOST_EXACT = 1 << 1,
+	OPTF_HOST_NIC = 1 << 2,
+	OPTF_HOST_NIC_ARG = 1 << 3, /* the host's when its value is nic... */
 	OPTF_BUILTIN = 1 << 4,
-	OPTF_HOST_NIC_ARG = 1 << 5, /* the host's when its value is nic... */
 };
 
 struct opt {
