@@ -96,6 +96,7 @@ static int parse_sizes(const char *arg, struct builtin_request *b)
 	return 0;
 }
 
+/* at: the struct record_options (off 0) */
 static int opt_pids(const struct opt *o, const char *arg, void *at)
 {
 	(void)o;
@@ -376,7 +377,7 @@ const struct opt record_workload_opts[] = {
 		  "Or a workload of your own, normalised by a count the kernel keeps:\n"
 		  "  -- CMD [ARGS...]       run CMD (its process tree has the role\n"
 		  "                         'workload'); the window is its lifetime, or -d\n"),
-	OPT_CALLBACK('p', "pid", R(own), "PID,...",
+	OPT_CALLBACK('p', "pid", 0, "PID,...",
 		     "attach to running processes for -d seconds", opt_pids),
 	OPT_CALLBACK(0, "per", R(own.per), "UNIT",
 		     "what values are per: rt (round trips of the\n"
