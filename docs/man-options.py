@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-# Rewrite the "<COMMAND> OPTIONS" sections of docs/perpkt.1 from each
-# command's --help, the one source of option text:
-#     python3 docs/man-options.py build/perpkt docs/perpkt.1
-# tests/cli/t0003-help-man-sync.sh fails when they have drifted apart.
+# Rewrite the COMMANDS and "<COMMAND> OPTIONS" sections of docs/perpkt.1
+# from each command's --help, which is printed from its option table
+# (src/commands/options.c), the one source of option text:
+#     python3 docs/man-options.py build/perpkt docs/perpkt.1 [OUT]
+# The build makes build/perpkt.1 so (the page installed); with OUT the
+# page is written there, else rewritten in place.
+# tests/cli/t0003-help-man-sync.sh fails when docs/perpkt.1 is not what
+# this makes.
 import re
 import subprocess
 import sys
@@ -54,6 +58,7 @@ def section(perpkt, cmd):
 
 def main():
     perpkt, man = sys.argv[1], sys.argv[2]
+    out = sys.argv[3] if len(sys.argv) > 3 else man
     text = open(man).read().splitlines()
     keep, skipping = [], False
     for line in text:
@@ -70,7 +75,7 @@ def main():
     gen = summaries(perpkt)
     for cmd in commands(perpkt):
         gen += section(perpkt, cmd)
-    open(man, "w").write("\n".join(keep[:at] + gen + keep[at:]) + "\n")
+    open(out, "w").write("\n".join(keep[:at] + gen + keep[at:]) + "\n")
 
 
 main()

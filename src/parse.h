@@ -9,16 +9,9 @@
 
 #define MAX_CPUS 1024
 
-/* -q and -v, which every command takes (perf's letters): one help text,
- * one pair of option table entries, one handler. */
-#define VERBOSITY_HELP \
-"  -q, --quiet            no warnings or progress on stderr (errors, and why\n" \
-"                         a result is partial, stay)\n" \
-"  -v, --verbose          more detail\n"
-#define VERBOSITY_OPTIONS \
-	{ "quiet", no_argument, NULL, 'q' }, \
-	{ "verbose", no_argument, NULL, 'v' }
-/* Sets the level for 'q' or 'v' and returns 1; 0 for any other option. */
+/* -q and -v, which every command takes (perf's letters; their entries
+ * are OPT_VERBOSITY in commands/options.h): sets the level for 'q' or
+ * 'v' and returns 1; 0 for any other letter. */
 int parse_verbosity(int c);
 
 int parse_u64(const char *s, const char *what, uint64_t min, uint64_t max,

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perpkt annotate: one function, source line by source line, per round trip. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/commands.h"
+#include "commands/options.h"
 #include "commands/report-options.h"
 #include "commands/symsource.h"
 #include "error.h"
@@ -17,7 +17,8 @@
 #include "reports/render.h"
 #include "symbolize/symbolize.h"
 
-static const char annotate_usage[] =
+static const struct opt_usage annotate_usage = {
+	.head =
 "usage: perpkt annotate [options] FUNCTION\n"
 "\n"
 "One kernel function source line by source line, as perf annotate\n"
@@ -26,72 +27,46 @@ static const char annotate_usage[] =
 "instructions), its share of the function, and the code inlined there\n"
 "below it (file:line in the inlined function, and the chain of calls).\n"
 "Needs the kernel's DWARF: --vmlinux, or the one the profile names.\n"
-"\n"
-"  -i, --input FILE       profile to read (default perpkt.json)\n"
-FORMAT_HELP
-"      --vmlinux FILE     the kernel's vmlinux (its -dbg package)\n"
-"      --force            accept a vmlinux whose build-id differs\n"
-"      --source DIR       the kernel source tree: show each line's text\n"
-WIDTH_HELP
-VERBOSITY_HELP
-"  -h, --help             show this help\n";
-
-enum annotate_own_option {
-	OPT_SOURCE = OPTS_OWN,
+"\n",
 };
 
 struct annotate_args {
 	const char *input, *format, *function, *source;
 	struct symsource src;
 	int width;
-	int help;
 };
 
+#define A(field) OPT_AT(struct annotate_args, field)
+static const struct opt annotate_opts[] = {
+	OPT_STRING('i', "input", A(input), "FILE",
+		   "profile to read (default perpkt.json)"),
+	OPT_FORMAT(A(format), &annotate_renderers),
+	OPT_STRING(0, "vmlinux", A(src.vmlinux), "FILE",
+		   "the kernel's vmlinux (its -dbg package)"),
+	OPT_BOOL(0, "force", A(src.force),
+		 "accept a vmlinux whose build-id differs"),
+	OPT_STRING(0, "source", A(source), "DIR",
+		   "the kernel source tree: show each line's text"),
+	READ_OPT_WIDTH(A(width)),
+	OPT_VERBOSITY(),
+	OPT_HELP(),
+	OPT_END()
+};
+#undef A
+
+/* 1: go on; 0: --help shown; -1: a usage error, said */
 static int parse_args(int argc, char **argv, struct annotate_args *a)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		OPTION_FORMAT,
-		OPTION_VMLINUX,
-		OPTION_FORCE,
-		{ "source", required_argument, NULL, OPT_SOURCE },
-		OPTION_WIDTH,
-		VERBOSITY_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int c;
+	int next = options_parse(argc, argv, annotate_opts, &annotate_usage, a);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
-		if (symsource_option(&a->src, c, optarg) || parse_verbosity(c))
-			continue;
-		switch (c) {
-		case 'i':
-			a->input = optarg;
-			break;
-		case OPT_FORMAT:
-			if (option_format(optarg, &annotate_renderers, &a->format))
-				return -1;
-			break;
-		case OPT_SOURCE:
-			a->source = optarg;
-			break;
-		case OPT_WIDTH:
-			if (option_width(optarg, &a->width))
-				return -1;
-			break;
-		case 'h':
-			a->help = 1;
-			return 0;
-		default:
-			return -1;
-		}
+	if (next <= 0)
+		return next;
+	if (argc - next != 1) {
+		error("annotate takes one function name, e.g. perpkt annotate udp_sendmsg");
+		return options_usage_error(&annotate_usage);
 	}
-	if (argc - optind != 1)
-		return error("annotate takes one function name, e.g. perpkt annotate udp_sendmsg");
-	a->function = argv[optind];
-	return 0;
+	a->function = argv[next];
+	return 1;
 }
 
 /* Line `line` of `file` under the source tree, without its newline;
@@ -131,15 +106,10 @@ int cmd_annotate(int argc, char **argv)
 	struct model m;
 	int ret = RESULT_FAILURE, have_m = 0;
 	size_t i;
+	int r = parse_args(argc, argv, &a);
 
-	if (parse_args(argc, argv, &a)) {
-		help_error(annotate_usage, &annotate_renderers);
-		return RESULT_USAGE;
-	}
-	if (a.help) {
-		help_show(annotate_usage, &annotate_renderers);
-		return RESULT_OK;
-	}
+	if (r <= 0)
+		return r ? RESULT_USAGE : RESULT_OK;
 	if (profile_read_force(&p, a.input, a.src.force))
 		return RESULT_FAILURE;
 	if (symsource_open(&sym, &a.src, &p, NULL) || model_build(&m, &p, sym))

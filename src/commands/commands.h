@@ -22,22 +22,12 @@ int cmd_restore(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 
-/*
- * getopt_long's codes for long options without a short letter: named
- * constants above every char, so none is taken for a short option or
- * for getopt's '?' (63) and ':' (58). One range per header's enum:
- */
-#define OPTS_REPORT 256  /* commands/report-options.h: the options the
-			  * reading commands share (--format, --width...) */
-#define OPTS_RECORD 384  /* commands/record-options.h: record's and stat's */
-#define OPTS_OWN 512     /* a command's own, an enum in its file */
-
 /* The help of --force-output, which record and merge both take (what
  * -o refuses: profile/output.h). */
 #define FORCE_OUTPUT_HELP \
-"      --force-output     write into a file or FIFO another user owns,\n" \
-"                         or a FIFO others may read (refused by default,\n" \
-"                         as fs.protected_regular and protected_fifos\n" \
-"                         would: the profile holds kernel addresses)\n"
+	"write into a file or FIFO another user owns,\n" \
+	"or a FIFO others may read (refused by default,\n" \
+	"as fs.protected_regular and protected_fifos\n" \
+	"would: the profile holds kernel addresses)"
 
 #endif

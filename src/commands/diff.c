@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perpkt diff: where did the time per round trip go between profiles. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 
 #include "profile/anonymize.h"
 #include "commands/commands.h"
+#include "commands/options.h"
 #include "reports/diff.h"
 #include "reports/diff-conditions.h"
 #include "error.h"
@@ -26,7 +26,8 @@
 
 #define MAX_FAILIF 16
 
-static const char diff_usage[] =
+static const struct opt_usage diff_usage = {
+	.head =
 "usage: perpkt diff [options] A B [C...]\n"
 "       perpkt diff [options] TURNS (one profile of record --turn-on:\n"
 "                                    its off windows against its on)\n"
@@ -37,62 +38,7 @@ static const char diff_usage[] =
 "It opens with the conditions that differ between the profiles (kernel,\n"
 "command line, mode, accelerator, netfilter, sysctls, CPU, placement,\n"
 "perpkt version).\n"
-"\n"
-FORMAT_HELP
-"      --by KEY           function (default), bucket or line: file:line\n"
-"                         rows with their inline chains (DWARF from the\n"
-"                         profiles' vmlinux, or --vmlinux); a line\n"
-"                         matches its like in the other profile only at\n"
-"                         the same file:line, so it is for variants of\n"
-"                         one kernel (command line, config, sysctls)\n"
-"      --all-tasks        rows of every task sampled; by default the rows\n"
-"                         are the workload's (client, responder or the\n"
-"                         command, and interrupt work on their CPUs) and\n"
-"                         the other tasks' busy time one [other tasks] row,\n"
-"                         never marked\n"
-"      --limit N          rows shown (default 30, 0 = all); the rest is\n"
-"                         one [other] row, so the deltas still add up\n"
-"      --threshold V      hide rows whose |delta| is below V per round\n"
-"                         trip (in the diff's unit)\n"
-"      --alias FILE       lines \"old new\": functions renamed between\n"
-"                         the kernels, matched as one\n"
-"      --convert-cycles-ghz F  compare hardware cycles with\n"
-"                         software-clock ns (or latency) at F GHz\n"
-"      --fail-if EXPR     exit 1 when EXPR holds for any profile against\n"
-"                         A, e.g. 'bucket:udp > +5%', 'total > +200',\n"
-"                         'function:udp_sendmsg > +200', 'latency > +1us',\n"
-"                         'latency.p99 > +5%' (also p50, p90, p999)\n"
-"                         (repeatable; errors then exit 130 or 192 so that\n"
-"                         'git bisect run' stops instead of marking bad)\n"
-ANONYMIZE_HELP("report")
-INCLUDE_PARTIAL_HELP
-"      --allow-missing    a --fail-if bucket or function in no profile\n"
-"                         moved by nothing (default: an error, exit 130)\n"
-"      --force            compare profiles normalised by different --per\n"
-"                         units or measured in different worlds (the\n"
-"                         host, a TCG or a KVM guest; sampled or exact),\n"
-"                         and read profiles whose fields disagree (all\n"
-"                         said at the top of the output)\n"
-BUCKETS_HELP
-"      --vmlinux FILE     a kernel's vmlinux, for --by line (repeatable:\n"
-"                         each profile takes the one of its build-id;\n"
-"                         default: the one the profile was recorded with)\n"
-"      --side SIDE        of two-host profiles (record --peer): local\n"
-"                         (default) or remote, the responder's host;\n"
-"                         each profile's same side is compared\n"
-SAMPLE_FILTER_HELP
-WIDTH_HELP
-VERBOSITY_HELP
-"  -h, --help             show this help\n";
-
-enum diff_own_option {
-	OPT_BY = OPTS_OWN,
-	OPT_THRESHOLD,
-	OPT_ALIAS,
-	OPT_CONVERT_CYCLES_GHZ,
-	OPT_FAIL_IF,
-	OPT_ALLOW_MISSING,
-	OPT_ALL_TASKS,
+"\n",
 };
 
 struct diff_args {
@@ -111,138 +57,161 @@ struct diff_args {
 	char *vmlinux_id[DIFF_MAX_PROFILES];     /* their build-ids */
 	size_t nvmlinux;
 	struct sample_filter filter;
-	int help;
+	int next;  /* argv's first profile */
 };
 
+static int opt_by(const struct opt *o, const char *arg, void *at)
+{
+	int by = model_by_parse(arg);
+
+	(void)o;
+	if (by != MODEL_BY_FUNCTION && by != MODEL_BY_BUCKET &&
+	    by != MODEL_BY_LINE)
+		return error("unknown --by '%s' (use function, bucket or line)",
+			     arg);
+	*(enum model_by *)at = by;
+	return 0;
+}
+
+static int opt_threshold(const struct opt *o, const char *arg, void *at)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	(void)o;
+	if (end == arg || *end || v < 0 || !isfinite(v))
+		return error("invalid --threshold '%s': expected a value per round trip, 0 or more",
+			     arg);
+	*(double *)at = v;
+	return 0;
+}
+
+static int opt_ghz(const struct opt *o, const char *arg, void *at)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	(void)o;
+	if (end == arg || *end || !(v > 0.01) || v > 100)
+		return error("invalid --convert-cycles-ghz '%s': expected a clock in GHz, e.g. 2.9",
+			     arg);
+	*(double *)at = v;
+	return 0;
+}
+
+static int opt_fail_if(const struct opt *o, const char *arg, void *at)
+{
+	struct diff_args *a = at;
+
+	(void)o;
+	if (a->nfail == MAX_FAILIF)
+		return error("too many --fail-if: at most %d", MAX_FAILIF);
+	if (failif_parse(arg, &a->fail[a->nfail]))
+		return error("for example %s", FAILIF_EXAMPLE);
+	a->nfail++;
+	return 0;
+}
+
+static int opt_vmlinux(const struct opt *o, const char *arg, void *at)
+{
+	struct diff_args *a = at;
+
+	(void)o;
+	if (a->nvmlinux == DIFF_MAX_PROFILES)
+		return error("too many --vmlinux: at most %d", DIFF_MAX_PROFILES);
+	a->vmlinux[a->nvmlinux] = arg;
+	a->vmlinux_id[a->nvmlinux] = symbolizer_file_build_id(arg);
+	if (!a->vmlinux_id[a->nvmlinux])
+		return error("'%s' has no build-id: is it a vmlinux?", arg);
+	a->nvmlinux++;
+	return 0;
+}
+
+#define A(field) OPT_AT(struct diff_args, field)
+static const struct opt diff_opts[] = {
+	OPT_FORMAT(A(format), &diff_renderers),
+	OPT_CALLBACK(0, "by", A(o.by), "KEY",
+		     "function (default), bucket or line: file:line\n"
+		     "rows with their inline chains (DWARF from the\n"
+		     "profiles' vmlinux, or --vmlinux); a line\n"
+		     "matches its like in the other profile only at\n"
+		     "the same file:line, so it is for variants of\n"
+		     "one kernel (command line, config, sysctls)", opt_by),
+	OPT_BOOL(0, "all-tasks", A(o.all_tasks),
+		 "rows of every task sampled; by default the rows\n"
+		 "are the workload's (client, responder or the\n"
+		 "command, and interrupt work on their CPUs) and\n"
+		 "the other tasks' busy time one [other tasks] row,\n"
+		 "never marked"),
+	READ_OPT_LIMIT(A(o.limit),
+		       "rows shown (default 30, 0 = all); the rest is\n"
+		       "one [other] row, so the deltas still add up"),
+	OPT_CALLBACK(0, "threshold", A(o.threshold), "V",
+		     "hide rows whose |delta| is below V per round\n"
+		     "trip (in the diff's unit)", opt_threshold),
+	OPT_STRING(0, "alias", A(o.alias_file), "FILE",
+		   "lines \"old new\": functions renamed between\n"
+		   "the kernels, matched as one"),
+	OPT_CALLBACK(0, "convert-cycles-ghz", A(o.ghz), "F",
+		     "compare hardware cycles with\n"
+		     "software-clock ns (or latency) at F GHz", opt_ghz),
+	OPT_CALLBACK(0, "fail-if", 0, "EXPR",
+		     "exit 1 when EXPR holds for any profile against\n"
+		     "A, e.g. 'bucket:udp > +5%', 'total > +200',\n"
+		     "'function:udp_sendmsg > +200', 'latency > +1us',\n"
+		     "'latency.p99 > +5%' (also p50, p90, p999)\n"
+		     "(repeatable; errors then exit 130 or 192 so that\n"
+		     "'git bisect run' stops instead of marking bad)",
+		     opt_fail_if),
+	READ_OPT_ANONYMIZE(A(anonymize), "report"),
+	READ_OPT_INCLUDE_PARTIAL(A(include_partial)),
+	OPT_BOOL(0, "allow-missing", A(allow_missing),
+		 "a --fail-if bucket or function in no profile\n"
+		 "moved by nothing (default: an error, exit 130)"),
+	OPT_BOOL(0, "force", A(o.force),
+		 "compare profiles normalised by different --per\n"
+		 "units or measured in different worlds (the\n"
+		 "host, a TCG or a KVM guest; sampled or exact),\n"
+		 "and read profiles whose fields disagree (all\n"
+		 "said at the top of the output)"),
+	READ_OPT_BUCKETS(A(buckets)),
+	OPT_CALLBACK(0, "vmlinux", 0, "FILE",
+		     "a kernel's vmlinux, for --by line (repeatable:\n"
+		     "each profile takes the one of its build-id;\n"
+		     "default: the one the profile was recorded with)",
+		     opt_vmlinux),
+	READ_OPT_SIDE(A(side),
+		      "of two-host profiles (record --peer): local\n"
+		      "(default) or remote, the responder's host;\n"
+		      "each profile's same side is compared"),
+	READ_OPT_SAMPLE_FILTER(A(filter)),
+	READ_OPT_WIDTH(A(ro.width)),
+	OPT_VERBOSITY(),
+	OPT_HELP(),
+	OPT_END()
+};
+#undef A
+
+/* 1: go on; 0: --help shown; -1: a usage error, said */
 static int parse_args(int argc, char **argv, struct diff_args *a)
 {
-	static const struct option longopts[] = {
-		OPTION_FORMAT,
-		{ "by", required_argument, NULL, OPT_BY },
-		OPTION_LIMIT,
-		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-		{ "alias", required_argument, NULL, OPT_ALIAS },
-		{ "convert-cycles-ghz", required_argument, NULL, OPT_CONVERT_CYCLES_GHZ },
-		{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
-		OPTION_BUCKETS,
-		OPTION_WIDTH,
-		{ "allow-missing", no_argument, NULL, OPT_ALLOW_MISSING },
-		OPTION_FORCE,
-		OPTION_INCLUDE_PARTIAL,
-		OPTION_ANONYMIZE,
-		OPTION_SIDE,
-		OPTION_VMLINUX,
-		{ "all-tasks", no_argument, NULL, OPT_ALL_TASKS },
-		SAMPLE_FILTER_OPTIONS,
-		VERBOSITY_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	char *end;
-	int c, by;
+	int n;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hqv", longopts, NULL)) != -1) {
-		int r = sample_filter_option(&a->filter, c, optarg);
-
-		if (r < 0)
-			return -1;
-		if (r || parse_verbosity(c))
-			continue;
-		switch (c) {
-		case OPT_FORMAT:
-			if (option_format(optarg, &diff_renderers, &a->format))
-				return -1;
-			break;
-		case OPT_BY:
-			by = model_by_parse(optarg);
-			if (by != MODEL_BY_FUNCTION && by != MODEL_BY_BUCKET &&
-			    by != MODEL_BY_LINE)
-				return error("unknown --by '%s' (use function, bucket or line)",
-					     optarg);
-			a->o.by = by;
-			break;
-		case OPT_LIMIT:
-			if (option_limit(optarg, &a->o.limit))
-				return -1;
-			break;
-		case OPT_THRESHOLD:
-			a->o.threshold = strtod(optarg, &end);
-			if (end == optarg || *end || a->o.threshold < 0 ||
-			    !isfinite(a->o.threshold))
-				return error("invalid --threshold '%s': expected a value per round trip, 0 or more",
-					     optarg);
-			break;
-		case OPT_ALIAS:
-			a->o.alias_file = optarg;
-			break;
-		case OPT_CONVERT_CYCLES_GHZ:
-			a->o.ghz = strtod(optarg, &end);
-			if (end == optarg || *end || !(a->o.ghz > 0.01) ||
-			    a->o.ghz > 100)
-				return error("invalid --convert-cycles-ghz '%s': expected a clock in GHz, e.g. 2.9",
-					     optarg);
-			break;
-		case OPT_FAIL_IF:
-			if (a->nfail == MAX_FAILIF)
-				return error("too many --fail-if: at most %d",
-					     MAX_FAILIF);
-			if (failif_parse(optarg, &a->fail[a->nfail]))
-				return error("for example %s", FAILIF_EXAMPLE);
-			a->nfail++;
-			break;
-		case OPT_BUCKETS:
-			a->buckets = optarg;
-			break;
-		case OPT_WIDTH:
-			if (option_width(optarg, &a->ro.width))
-				return -1;
-			break;
-		case OPT_ALLOW_MISSING:
-			a->allow_missing = 1;
-			break;
-		case OPT_FORCE:
-			a->o.force = 1;
-			break;
-		case OPT_INCLUDE_PARTIAL:
-			a->include_partial = 1;
-			break;
-		case OPT_ANONYMIZE:
-			a->anonymize = 1;
-			break;
-		case OPT_ALL_TASKS:
-			a->o.all_tasks = 1;
-			break;
-		case OPT_SIDE:
-			if (option_side(optarg, &a->side))
-				return -1;
-			break;
-		case OPT_VMLINUX:
-			if (a->nvmlinux == DIFF_MAX_PROFILES)
-				return error("too many --vmlinux: at most %d", DIFF_MAX_PROFILES);
-			a->vmlinux[a->nvmlinux] = optarg;
-			a->vmlinux_id[a->nvmlinux] = symbolizer_file_build_id(optarg);
-			if (!a->vmlinux_id[a->nvmlinux])
-				return error("'%s' has no build-id: is it a vmlinux?", optarg);
-			a->nvmlinux++;
-			break;
-		case 'h':
-			help_show(diff_usage, &diff_renderers);
-			a->help = 1;
-			return 0;
-		default:
-			return -1;
-		}
-	}
-	if (argc - optind < 1)
-		return error("diff needs at least two profiles, the baseline first "
-			     "(or one recorded by turns)");
-	if (argc - optind > DIFF_MAX_PROFILES)
-		return error("diff compares at most %d profiles", DIFF_MAX_PROFILES);
+	a->next = options_parse(argc, argv, diff_opts, &diff_usage, a);
+	if (a->next <= 0)
+		return a->next;
+	n = argc - a->next;
+	if (n < 1)
+		error("diff needs at least two profiles, the baseline first "
+		      "(or one recorded by turns)");
+	else if (n > DIFF_MAX_PROFILES)
+		error("diff compares at most %d profiles", DIFF_MAX_PROFILES);
 	/* diff_folded says so too, but only after loading the profiles */
-	if (!strcmp(a->format, "folded") && argc - optind != 2)
-		return error("folded output compares exactly two profiles");
-	return 0;
+	else if (!strcmp(a->format, "folded") && n != 2)
+		error("folded output compares exactly two profiles");
+	else
+		return 1;
+	return options_usage_error(&diff_usage);
 }
 
 struct loaded {
@@ -402,13 +371,9 @@ int cmd_diff(int argc, char **argv)
 	for (i = 1; i < (size_t)argc; i++)
 		if (!strncmp(argv[i], "--fail-if", 9))
 			a.bisect = 1;
-	if (parse_args(argc, argv, &a)) {
-		help_error(diff_usage, &diff_renderers);
-		ret = RESULT_USAGE;
-		goto out;
-	}
-	if (a.help) {
-		ret = RESULT_OK;
+	r = parse_args(argc, argv, &a);
+	if (r <= 0) {
+		ret = r ? RESULT_USAGE : RESULT_OK;
 		goto out;
 	}
 	for (i = 0; i < a.nfail; i++)
@@ -418,11 +383,11 @@ int cmd_diff(int argc, char **argv)
 		error("out of memory");
 		goto out;
 	}
-	n = argc - optind;
+	n = argc - a.next;
 	/* one profile recorded by turns: its off windows against its on */
 	if (n == 1 &&
-	    (asprintf(&turn_name[0], "%s (off)", argv[optind]) < 0 ||
-	     asprintf(&turn_name[1], "%s (on)", argv[optind]) < 0)) {
+	    (asprintf(&turn_name[0], "%s (off)", argv[a.next]) < 0 ||
+	     asprintf(&turn_name[1], "%s (on)", argv[a.next]) < 0)) {
 		error("out of memory");
 		goto out;
 	}
@@ -435,11 +400,11 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		paths[i] = by_turns ? turn_name[i] : argv[optind + i];
-		r = load(&l[i], argv[optind + (by_turns ? 0 : i)], &a, anon,
+		paths[i] = by_turns ? turn_name[i] : argv[a.next + i];
+		r = load(&l[i], argv[a.next + (by_turns ? 0 : i)], &a, anon,
 			 by_turns ? (int)i : -1);
 		if (r == -2) {
-			help_error(diff_usage, &diff_renderers);
+			options_usage_error(&diff_usage);
 			ret = RESULT_USAGE;
 		}
 		if (r)

@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perpkt merge: the windows of several runs of one configuration as one
  * profile, each window a repeat. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/commands.h"
+#include "commands/options.h"
 #include "error.h"
 #include "exitcode.h"
-#include "parse.h"
 #include "profile/merge.h"
 #include "profile/output.h"
 #include "profile/profile.h"
-#include "reports/render.h"
 
-static const char merge_usage[] =
+static const struct opt_usage merge_usage = {
+	.head =
 "usage: perpkt merge -o OUTPUT FILE...\n"
 "\n"
 "One profile from runs of one configuration (the same kernel, mode,\n"
@@ -23,62 +22,50 @@ static const char merge_usage[] =
 "OUTPUT, so report, diff and table show the spread across the runs.\n"
 "make lab records the boots of two kernels one at a time, A B A B, and\n"
 "merges each kernel's: the spread is across boots at different times.\n"
-"\n"
-"  -o, --output FILE      profile to write (- for standard output)\n"
-FORCE_OUTPUT_HELP
-VERBOSITY_HELP
-"  -h, --help             show this help\n";
-
-enum merge_own_option {
-	OPT_FORCE_OUTPUT = OPTS_OWN,
+"\n",
 };
+
+struct merge_args {
+	const char *output;
+	unsigned flags;
+};
+
+#define A(field) OPT_AT(struct merge_args, field)
+static const struct opt merge_opts[] = {
+	OPT_STRING('o', "output", A(output), "FILE",
+		   "profile to write (- for standard output)"),
+	OPT_BIT(0, "force-output", A(flags), PROFILE_OUTPUT_FORCE,
+		FORCE_OUTPUT_HELP),
+	OPT_VERBOSITY(),
+	OPT_HELP(),
+	OPT_END()
+};
+#undef A
 
 int cmd_merge(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "force-output", no_argument, NULL, OPT_FORCE_OUTPUT },
-		VERBOSITY_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct profile_output out = { .fd = -1 };
-	const char *output = NULL;
-	unsigned flags = 0;
+	struct merge_args a = { NULL, 0 };
+	const char *output;
 	struct profile total, p;
 	char buf[64];
-	int c, i, ret = RESULT_FAILURE;
+	int next, i, ret = RESULT_FAILURE;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:hqv", longopts, NULL)) != -1) {
-		if (parse_verbosity(c))
-			continue;
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_FORCE_OUTPUT:
-			flags |= PROFILE_OUTPUT_FORCE;
-			break;
-		case 'h':
-			help_show(merge_usage, NULL);
-			return RESULT_OK;
-		default:
-			help_error(merge_usage, NULL);
-			return RESULT_USAGE;
-		}
-	}
-	if (!output || optind >= argc) {
+	next = options_parse(argc, argv, merge_opts, &merge_usage, &a);
+	if (next <= 0)
+		return next ? RESULT_USAGE : RESULT_OK;
+	output = a.output;
+	if (!output || next >= argc) {
 		error(!output ? "merge needs -o OUTPUT" : "merge needs at least one profile");
-		help_error(merge_usage, NULL);
+		options_usage_error(&merge_usage);
 		return RESULT_USAGE;
 	}
 	/* a bad -o fails before anything is read */
-	if (profile_output_open(&out, output, flags))
+	if (profile_output_open(&out, output, a.flags))
 		return RESULT_FAILURE;
-	if (profile_read(&total, argv[optind]))
+	if (profile_read(&total, argv[next]))
 		goto out_abort;
-	for (i = optind + 1; i < argc; i++) {
+	for (i = next + 1; i < argc; i++) {
 		if (profile_read(&p, argv[i]))
 			goto out;
 		if (profile_merge(&total, &p, argv[i])) {
@@ -87,7 +74,7 @@ int cmd_merge(int argc, char **argv)
 		}
 		profile_free(&p);
 	}
-	snprintf(buf, sizeof(buf), "%d profiles", argc - optind);
+	snprintf(buf, sizeof(buf), "%d profiles", argc - next);
 	if (profile_add_condition(&total, "merged", buf)) {
 		error("out of memory");
 		goto out;
@@ -95,7 +82,7 @@ int cmd_merge(int argc, char **argv)
 	if (profile_output_commit(&out, &total))
 		goto out;
 	info("%zu windows from %d profiles, %llu %ss; wrote '%s'", total.nrepeats,
-	     argc - optind, (unsigned long long)total.round_trips,
+	     argc - next, (unsigned long long)total.round_trips,
 	     profile_unit_name(&total), output);
 	ret = RESULT_OK;
 out:

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The options record and stat share: the workload and what to count.
- * Each command has its own option table and parser and hands these to
- * record_common_option() (record's is in commands/record.c).
+ * record's options and stat's, each one entry (commands/options.h):
+ * the workload's and --kernel's tables both commands include, record's
+ * own table, their parsers, and the argv a guest gets under --kernel,
+ * chosen by each entry's OPTF_HOST* flags. What the options mean
+ * together is checked in record-check.c.
  */
 #include "commands/record-options.h"
 
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +15,15 @@
 
 #include "error.h"
 #include "lab/accel.h"
-#include "lab/qemu.h"
 #include "parse.h"
+#include "profile/output.h"
 #include "system/placement.h"
+#include "system/unit.h"
 #include "workload/transport.h"
 #include "workload/tuning.h"
-#include "system/unit.h"
 #include "workload/workload.h"
+
+#define R(field) OPT_AT(struct record_options, field)
 
 void record_defaults(struct record_options *o)
 {
@@ -36,19 +39,6 @@ void record_defaults(struct record_options *o)
 	o->builtin.irq_cpu = -1;
 	unit_parse("rt", &o->own.per);
 	o->sampling.ring_pages = 0;  /* chosen by the number of CPUs sampled */
-}
-
-static const struct option common_longopts[] = {
-	RECORD_COMMON_LONGOPTS,
-	{ 0 }
-};
-
-const char *record_longopt_name(const struct option *opts, int val)
-{
-	for (; opts->name; opts++)
-		if (opts->val == val)
-			return opts->name;
-	return "?";
 }
 
 static int parse_pids(const char *s, struct record_options *o)
@@ -77,8 +67,6 @@ static int parse_pids(const char *s, struct record_options *o)
 	return 0;
 }
 
-/* -- CMD and -p bring their own traffic: the built-in's options and
- * round trips have no meaning there, and a count needs a workload. */
 /* --size REQ[,RESP], as netperf's -r; 65507 is the largest UDP payload
  * over IPv4, and every transport's buffers are sized for it. */
 static int parse_sizes(const char *arg, struct builtin_request *b)
@@ -108,519 +96,573 @@ static int parse_sizes(const char *arg, struct builtin_request *b)
 	return 0;
 }
 
-static int check_own_workload(struct record_options *o)
+/* at: the struct record_options (off 0) */
+static int opt_pids(const struct opt *o, const char *arg, void *at)
 {
-	int own = o->own.argv || o->own.nattach;
+	(void)o;
+	return parse_pids(arg, at);
+}
 
-	if (o->own.argv && o->own.nattach)
-		return error("-p and a command both given: attach or run, not both");
-	if (own && o->kernel.kernel)
-		return error("--kernel runs the built-in workload in the guest: "
-			     "a command of your own cannot go with it");
-	if (!own && o->own.per.kind != UNIT_RT)
-		return error("--per %s needs a workload of your own (-- CMD or -p "
-			     "PID): the built-in one is counted in round trips",
-			     o->own.per.spec);
-	if (!own)
-		return 0;
-	if (o->own.per.kind == UNIT_RT)
-		return error("--per rt counts the built-in workload's round trips: "
-			     "for %s give a unit, e.g. --per udp-datagrams or "
-			     "--per packets:IFACE", o->own.argv ? "a command" : "-p");
-	if (o->builtin_only)
-		return error("'--%s' is for the built-in workload: %s brings its own "
-			     "traffic", o->builtin_only, o->own.argv ? "the command" : "-p");
-	if (o->window.repeat > 1)
-		return error("-r is for the built-in workload: run the command again "
-			     "for another window");
-	if (!o->window.warmup_set)
-		o->window.warmup = 0;
+static int opt_sizes(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	return parse_sizes(arg, at);
+}
+
+static int opt_per(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	return unit_parse(arg, at) ? -1 : 0;
+}
+
+static int opt_duration(const struct opt *o, const char *arg, void *at)
+{
+	struct window_request *w = at;
+
+	(void)o;
+	if (parse_seconds(arg, "--duration", 0.01, 86400, &w->duration))
+		return -1;
+	w->duration_set = 1;
 	return 0;
 }
 
-/* The built-in ping-pong on loopback with nothing of the host's
- * changed for it: restarting it costs a fork and two sockets. */
-static int restartable(const struct record_options *o)
+static int opt_warmup(const struct opt *o, const char *arg, void *at)
 {
-	const struct builtin_request *b = &o->builtin;
+	struct window_request *w = at;
 
-	/* --flows: each flow's gate and pinning are made once (restarting
-	 * them left a flow with no first round trip here) */
-	return (!b->network || !strcmp(b->network, "loopback")) &&
-	       !b->rps_cpus && b->irq_cpu < 0 && b->flows <= 1;
-}
-
-int record_default_windows(struct record_options *o)
-{
-	struct window_request *win = &o->window;
-	const struct builtin_request *b = &o->builtin;
-	int elsewhere = o->kernel.kernel || o->own.argv || o->own.nattach ||
-			b->peer || b->echo;
-
-	if (!win->turn_on != !win->turn_off)
-		return error("--turn-on and --turn-off go together: one switches "
-			     "the setting on, the other puts it back");
-	if (win->turn_on) {
-		if (elsewhere || (b->network && strcmp(b->network, "loopback")))
-			return error("--turn-on runs its commands here, in this "
-				     "network namespace: the built-in ping-pong on "
-				     "loopback only (run perpkt inside 'ip netns "
-				     "exec NS' for another namespace)");
-		if (win->count || win->restart || win->fifo || win->gap_fifo)
-			return error("--turn-on compares by turns in one ping-pong "
-				     "of timed windows: not with %s",
-				     win->count ? "-n" : win->restart ? "--restart" :
-				     win->fifo ? "--window-fifo" : "--gap-fifo");
-		/* -r: windows a side */
-		win->repeat = 2 * (win->repeat_set ? win->repeat : 10);
-		if (!win->duration_set)
-			win->duration = 0.2;
-		if (win->between <= 0)
-			win->between = 0.05;
-		return 0;
-	}
-	if (win->restart && (o->own.argv || o->own.nattach || b->peer || b->echo))
-		return error("--restart starts the built-in ping-pong anew: %s",
-			     b->peer || b->echo ? "a peer's responder is not ours to restart" :
-			     "run the command again instead");
-	if (win->restart && !o->kernel.kernel && !restartable(o))
-		return error("--restart starts the ping-pong on loopback anew, one "
-			     "flow, nothing of the host's changed for it: not with "
-			     "%s", b->flows > 1 ? "--flows" : b->rps_cpus ?
-			     "--rps-cpus" : b->irq_cpu >= 0 ? "--irq-cpu" : "--net");
-	if (!win->repeat_set && !elsewhere && !win->count && !win->fifo &&
-	    !win->gap_fifo && !b->window_marks) {
-		win->repeat = RECORD_DEFAULT_WINDOWS;
-		win->duration /= RECORD_DEFAULT_WINDOWS;
-		win->restart = restartable(o);
-	}
-	/* long enough to leave the first round trips' cold caches behind,
-	 * short beside the window, and never more than -w asked */
-	win->restart_warmup = win->duration / 2 < 0.2 ? win->duration / 2 : 0.2;
-	if (win->warmup < win->restart_warmup)
-		win->restart_warmup = win->warmup;
+	(void)o;
+	if (parse_seconds(arg, "--warmup", 0, 3600, &w->warmup))
+		return -1;
+	w->warmup_set = 1;
 	return 0;
 }
 
-int record_common_option(int c, const char *arg, struct record_options *o)
+/* --count, --period, --freq: 64-bit counts, o->num their largest */
+static int opt_u64(const struct opt *o, const char *arg, void *at)
+{
+	char what[32];
+
+	snprintf(what, sizeof(what), "--%s", o->long_name);
+	return parse_u64(arg, what, 1, (uint64_t)o->num, at);
+}
+
+int opt_cpus(const struct opt *o, const char *arg, void *at)
+{
+	struct cpu_request *c = at;
+
+	(void)o;
+	c->n = parse_cpu_list(arg, c->list, MAX_CPUS);
+	return c->n < 0 ? -1 : 0;
+}
+
+/* --client-cpu (o->num 0) and --server-cpu (1): a list, round robin
+ * over the flows, the first the CPU of one flow */
+static int opt_role_cpus(const struct opt *o, const char *arg, void *at)
+{
+	struct cpu_request *c = at;
+	int *list = o->num ? c->servers : c->clients;
+	int n = parse_cpu_list(arg, list, MAX_CPUS);
+
+	if (n < 0)
+		return -1;
+	if (o->num) {
+		c->nservers = n;
+		c->server = list[0];
+	} else {
+		c->nclients = n;
+		c->client = list[0];
+	}
+	return 0;
+}
+
+static int opt_transport(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	if (!transport_find(arg))
+		return error("unknown transport '%s': use %s", arg,
+			     transport_names());
+	*(const char **)at = arg;
+	return 0;
+}
+
+static int opt_net(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	if (strcmp(arg, "loopback") && strcmp(arg, "veth") &&
+	    strcmp(arg, "nic") && strcmp(arg, "nic:virtio") &&
+	    strcmp(arg, "nic:vmxnet3"))
+		return error("unknown network '%s': use loopback, veth or "
+			     "(with --kernel) nic, nic:virtio, nic:vmxnet3", arg);
+	*(const char **)at = arg;
+	return 0;
+}
+
+static int opt_placement(const struct opt *o, const char *arg, void *at)
+{
+	enum cpu_relation rel;
+
+	(void)o;
+	if (placement_parse(arg, &rel))
+		return -1;
+	*(const char **)at = arg;
+	return 0;
+}
+
+static int opt_gap(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	return workload_parse_gap(arg, at) ? -1 : 0;
+}
+
+static int opt_gap_mode(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	if (strcmp(arg, "sleep") && strcmp(arg, "spin"))
+		return error("unknown gap mode '%s': use sleep or spin", arg);
+	*(int *)at = !strcmp(arg, "spin");
+	return 0;
+}
+
+/* the form now; the CPUs once it is known whose they are
+ * (record_check_options: a guest's with --kernel) */
+static int opt_rps_cpus(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	if (tuning_check_mask(arg, -1, NULL))
+		return -1;
+	*(const char **)at = arg;
+	return 0;
+}
+
+static int opt_busy(const struct opt *o, const char *arg, void *at)
+{
+	struct builtin_request *b = at;
+
+	(void)o;
+	b->nbusy = parse_cpu_list(arg, b->busy_cpus, BUSY_MAX);
+	if (b->nbusy <= 0)
+		return b->nbusy ? -1 : error("invalid --busy '%s': no CPU", arg);
+	return 0;
+}
+
+/* -r: repeat_set says it was given (the guest then gets it, not -r 1) */
+int opt_repeat(const struct opt *o, const char *arg, void *at)
+{
+	struct window_request *w = at;
+	uint64_t v;
+
+	if (parse_u64(arg, "--repeat", 1, 1000, &v))
+		return -1;
+	w->repeat = (int)v;
+	w->repeat_set = o->num;
+	return 0;
+}
+
+static int opt_qemu_arg(const struct opt *o, const char *arg, void *at)
+{
+	struct lab_request *k = at;
+
+	(void)o;
+	if (k->nqemu_args == sizeof(k->qemu_args) / sizeof(k->qemu_args[0]))
+		return error("too many --qemu-arg: at most %zu", k->nqemu_args);
+	k->qemu_args[k->nqemu_args++] = arg;
+	return 0;
+}
+
+static int opt_qemu_timeout(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	return parse_seconds(arg, "--qemu-timeout", 1, 86400, at);
+}
+
+static int opt_append(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	if (strchr(arg, '\n'))
+		return error("--append '%s' has a newline: a kernel command line is one line",
+			     arg);
+	*(const char **)at = arg;
+	return 0;
+}
+
+static int opt_accel(const struct opt *o, const char *arg, void *at)
+{
+	struct lab_request *k = at;
+
+	(void)o;
+	if (lab_accel_parse(arg, &k->accel))
+		return -1;
+	k->accel_set = 1;
+	return 0;
+}
+
+/* -- CMD and -p bring their own traffic: the options only the built-in
+ * ping-pong takes are OPTF_BUILTIN, and the first one given is named
+ * when a workload of one's own refuses it (check_own_workload). */
+#define B(...) OPT_WITH(OPTF_BUILTIN, __VA_ARGS__)
+/* --rps-cpus, --irq-cpu, --busy: with --net nic the responder guest's,
+ * set up by the host */
+#define B_NIC(...) OPT_WITH(OPTF_BUILTIN | OPTF_HOST_NIC, __VA_ARGS__)
+
+const struct opt record_workload_opts[] = {
+	OPT_CALLBACK('d', "duration", R(window), "SECS",
+		     "measurement window (default 5)", opt_duration),
+	OPT_CALLBACK('w', "warmup", R(window), "SECS",
+		     "ping-pong before the window opens (default 1)", opt_warmup),
+	B(OPT_CALLBACK_NUM_('n', "count", R(window.count), "N",
+			    "stop after N round trips in the window",
+			    opt_u64, UINT64_MAX / 2)),
+	B(OPT_CALLBACK_(0, "transport", R(builtin.transport), "NAME",
+			"udp (default), tcp, pipe or icmp", opt_transport)),
+	B(OPT_CALLBACK_('s', "size", R(builtin), "REQ[,RESP]",
+			"request and reply payload bytes, as netperf's\n"
+			"-r (default 40 both ways, at most 65507)", opt_sizes)),
+	B(OPT_CALLBACK_(0, "gap", R(builtin.gap_ns), "TIME",
+			"pause between round trips (e.g. 100us)", opt_gap)),
+	B(OPT_INT_(0, "burst", R(builtin.burst), 1, WORKLOAD_BURST_MAX, "N",
+		   "N requests in flight (udp, tcp), as netperf's\n"
+		   "first burst; latency per request (default 1)")),
+	B(OPT_CALLBACK_(0, "gap-mode", R(builtin.gap_spin), "MODE",
+			"sleep (default) or spin through the gap", opt_gap_mode)),
+	OPT_WITH(OPTF_BUILTIN | OPTF_HOST_NIC_ARG,
+		 OPT_CALLBACK_(0, "net", R(builtin.network), "NAME",
+			       "loopback (default) or veth: two namespaces\n"
+			       "made by perpkt, joined by a veth pair; or,\n"
+			       "record in guests only, nic[:virtio|vmxnet3]:\n"
+			       "two joined by an emulated NIC (virtio default)",
+			       opt_net)),
+	B(OPT_STRING_(0, "peer", R(builtin.peer), "HOST[:PORT]",
+		      "responder is a 'perpkt serve' there (port 12865)")),
+	B(OPT_STRING_(0, "peer-key", R(builtin.peer_key), "FILE",
+		      "the key that serve made (a copy, mode 0600);\n"
+		      "default ~/.config/perpkt/serve.key")),
+	B(OPT_STRING_(0, "echo", R(builtin.echo), "HOST:PORT",
+		      "responder is an RFC 862 echo service")),
+	B(OPT_INT_(0, "flows", R(builtin.flows), 1, WORKLOAD_FLOWS_MAX, "N",
+		   "N ping-pong pairs at once, each on its own\n"
+		   "ports (1 to 64, default 1); values per round\n"
+		   "trip of all flows together, e.g. --flows 4\n"
+		   "--client-cpu 0-1 --server-cpu 1,0")),
+	B(OPT_CALLBACK_NUM_(0, "client-cpu", R(cpus), "LIST",
+			    "CPU of the client (default: last online CPU);\n"
+			    "with --flows a list (e.g. 0-3), round robin",
+			    opt_role_cpus, 0)),
+	B(OPT_CALLBACK_NUM_(0, "server-cpu", R(cpus), "LIST",
+			    "CPU of the responder (default: the client's);\n"
+			    "with --flows a list, round robin (with --peer\n"
+			    "CPUs there: serve answers each flow)",
+			    opt_role_cpus, 1)),
+	B(OPT_CALLBACK_(0, "placement", R(cpus.placement), "REL",
+			"same, smt, shared-cache, cross-cache or\n"
+			"cross-socket: CPUs chosen from the topology;\n"
+			"with --flows each flow's responder so to its\n"
+			"client, clients down the online CPUs", opt_placement)),
+	B_NIC(OPT_CALLBACK_(0, "rps-cpus", R(builtin.rps_cpus), "MASK",
+			    "RPS mask of the receive queue for the run",
+			    opt_rps_cpus)),
+	B_NIC(OPT_INT_(0, "irq-cpu", R(builtin.irq_cpu), 0, MAX_CPUS - 1, "N",
+		       "move the interface's IRQs to CPU N for the run\n"
+		       "(with --net nic, as --rps-cpus: the\n"
+		       "responder guest's NIC)")),
+	B_NIC(OPT_CALLBACK_(0, "busy", R(builtin), "CPUS",
+			    "a user-space spinner on each of CPUS (e.g. 0-3)\n"
+			    "for the warm-up and the windows: role 'busy';\n"
+			    "with --net nic the responder guest's CPUs,\n"
+			    "a shell loop on each while serve runs", opt_busy)),
+	B(OPT_BOOL_(0, "no-wait", R(builtin.no_wait),
+		    "fail at once while another perpkt is changing\n"
+		    "the system (--rps-cpus, --net veth), rather\n"
+		    "than wait for it to put it back")),
+	OPT_GROUP("\n"
+		  "Or a workload of your own, normalised by a count the kernel keeps:\n"
+		  "  -- CMD [ARGS...]       run CMD (its process tree has the role\n"
+		  "                         'workload'); the window is its lifetime, or -d\n"),
+	OPT_CALLBACK('p', "pid", 0, "PID,...",
+		     "attach to running processes for -d seconds", opt_pids),
+	OPT_CALLBACK(0, "per", R(own.per), "UNIT",
+		     "what values are per: rt (round trips of the\n"
+		     "built-in workload, the default), packets:IFACE,\n"
+		     "rx-packets:IFACE, tx-packets:IFACE,\n"
+		     "udp-datagrams[:in|out|both] (in by default),\n"
+		     "tcp-segments[:in|out|both], irqs:NAME (lines of\n"
+		     "/proc/interrupts) or count:N (your own count)", opt_per),
+	OPT_END()
+};
+#undef B
+#undef B_NIC
+
+/* They boot the guest: the host's, never the guest's. */
+#define K(...) OPT_WITH(OPTF_HOST, __VA_ARGS__)
+const struct opt record_kernel_opts[] = {
+	K(OPT_STRING_(0, "kernel", R(kernel.kernel), "IMAGE|DIR",
+		      "boot IMAGE (a bzImage, an arm64 Image or a\n"
+		      "vmlinux with a PVH entry) under QEMU and do\n"
+		      "the same run inside it; DIR: a built kernel\n"
+		      "tree (or its O= folder): its image, vmlinux,\n"
+		      ".config and modules, its git commit recorded")),
+	K(OPT_CALLBACK_(0, "accel", R(kernel), "NAME",
+			"with --kernel: auto (default: KVM where this\n"
+			"host can run a guest with it, else TCG\n"
+			"emulation; the first KVM boot decides and\n"
+			"the answer is kept in the cache folder), kvm\n"
+			"or tcg (either forced, no fallback)", opt_accel)),
+	K(OPT_STRING_(0, "vmlinux", R(kernel.vmlinux), "FILE",
+		      "with --kernel: that kernel's vmlinux; its\n"
+		      "build-id is checked, reports use its DWARF")),
+	K(OPT_CALLBACK_(0, "qemu-arg", R(kernel), "ARG",
+			"with --kernel: one more QEMU argument\n"
+			"(repeatable, e.g. --qemu-arg=-icount\n"
+			"--qemu-arg=shift=1)", opt_qemu_arg)),
+	K(OPT_CALLBACK_(0, "qemu-timeout", R(kernel.qemu_timeout), "SECS",
+			"with --kernel: stop the guest after SECS",
+			opt_qemu_timeout)),
+	K(OPT_CALLBACK_(0, "append", R(kernel.append), "ARGS",
+			"with --kernel: more kernel command line, after\n"
+			"perpkt's own (e.g. mitigations=off); recorded",
+			opt_append)),
+	K(OPT_STRING_(0, "modules", R(kernel.modules), "DIR",
+		      "with --kernel: where the veth module is, a\n"
+		      "built tree, its lib/modules/RELEASE or its\n"
+		      "INSTALL_MOD_PATH (default: the tree of\n"
+		      "--kernel DIR, or ../lib/modules beside the\n"
+		      "image, as a .deb unpacks it)")),
+	K(OPT_STRING_(0, "config", R(kernel.config), "FILE",
+		      "with --kernel: the image's configuration,\n"
+		      "checked before booting for what the guest\n"
+		      "needs (default: config-RELEASE beside\n"
+		      "vmlinuz-RELEASE, or the .config of the tree a\n"
+		      "bzImage was built in)")),
+	K(OPT_INT_(0, "guest-cpus", R(kernel.cpus), 1, LAB_GUEST_CPUS_MAX, "N",
+		   "with --kernel: vCPUs of the guest, and with\n"
+		   "--net nic of each (1 to 8, default 2; 1 for\n"
+		   "--exact on CPU 0 only);\n"
+		   "--irq-cpu and --rps-cpus are checked against\n"
+		   "it before booting")),
+	K(OPT_STRING_(0, "peer-kernel", R(kernel.peer_kernel), "IMAGE|DIR",
+		      "with --net nic: the responder guest\n"
+		      "boots IMAGE (or DIR's) instead (its modules\n"
+		      "and config-RELEASE found beside it, as a .deb\n"
+		      "unpacks them)")),
+	K(OPT_STRING_(0, "guest-perpkt", R(kernel.guest_perpkt), "FILE",
+		      "with --kernel: perpkt binary for the guest\n"
+		      "(another architecture's picks its QEMU)")),
+	K(OPT_BOOL_(0, "exact", R(kernel.exact),
+		    "with --kernel: count every instruction the\n"
+		    "emulated CPUs execute in the window, exactly,\n"
+		    "with a QEMU TCG plugin, instead of sampling;\n"
+		    "each -r window is a boot of its own (with\n"
+		    "--net nic a pair of boots); NAPI polls too;\n"
+		    "on QEMU's instruction clock (-icount), so a\n"
+		    "kernel booted again executes the same\n"
+		    "instructions (not with --net nic)")),
+	OPT_END()
+};
+#undef K
+
+/* -g (o->num 1) and --no-call-graph (-1) */
+static int opt_call_graph(const struct opt *o, const char *arg, void *at)
+{
+	int *callchain = at;
+
+	(void)arg;
+	if (*callchain == -o->num)
+		return error("-g and --no-call-graph both given: choose one");
+	*callchain = (int)o->num;
+	return 0;
+}
+
+static int opt_ring_pages(const struct opt *o, const char *arg, void *at)
 {
 	uint64_t v;
 
-	if (!o->builtin_only && ((c >= OPT_CLIENT_CPU && c <= OPT_PEER_KEY) ||
-				 c == 's' || c == 'n'))
-		o->builtin_only = record_longopt_name(common_longopts, c);
-	switch (c) {
-	case OPT_PER:
-		if (unit_parse(arg, &o->own.per))
-			return -1;
-		break;
-	case 'p':
-		if (parse_pids(arg, o))
-			return -1;
-		break;
-	case OPT_USER:
-		o->sampling.include_user = 1;
-		break;
-	case 'a':
-		o->cpus.all = 1;
-		break;
-	case 'd':
-		if (parse_seconds(arg, "--duration", 0.01, 86400, &o->window.duration))
-			return -1;
-		o->window.duration_set = 1;
-		break;
-	case 'w':
-		if (parse_seconds(arg, "--warmup", 0, 3600, &o->window.warmup))
-			return -1;
-		o->window.warmup_set = 1;
-		break;
-	case 'e':
-		o->sampling.events = arg;
-		break;
-	case 'C':
-		o->cpus.n = parse_cpu_list(arg, o->cpus.list, MAX_CPUS);
-		if (o->cpus.n < 0)
-			return -1;
-		break;
-	case OPT_CLIENT_CPU:
-		o->cpus.nclients = parse_cpu_list(arg, o->cpus.clients, MAX_CPUS);
-		if (o->cpus.nclients < 0)
-			return -1;
-		o->cpus.client = o->cpus.clients[0];
-		break;
-	case OPT_SERVER_CPU:
-		o->cpus.nservers = parse_cpu_list(arg, o->cpus.servers, MAX_CPUS);
-		if (o->cpus.nservers < 0)
-			return -1;
-		o->cpus.server = o->cpus.servers[0];
-		break;
-	case OPT_FLOWS:
-		if (parse_u64(arg, "--flows", 1, WORKLOAD_FLOWS_MAX, &v))
-			return -1;
-		o->builtin.flows = (int)v;
-		break;
-	case OPT_TRANSPORT:
-		if (!transport_find(arg))
-			return error("unknown transport '%s': use %s", arg,
-				     transport_names());
-		o->builtin.transport = arg;
-		break;
-	case OPT_NET:
-		if (strcmp(arg, "loopback") && strcmp(arg, "veth") &&
-		    strcmp(arg, "nic") && strcmp(arg, "nic:virtio") &&
-		    strcmp(arg, "nic:vmxnet3"))
-			return error("unknown network '%s': use loopback, veth or "
-				     "(with --kernel) nic, nic:virtio, nic:vmxnet3",
-				     arg);
-		o->builtin.network = arg;
-		break;
-	case OPT_PEER:
-		o->builtin.peer = arg;
-		break;
-	case OPT_ECHO:
-		o->builtin.echo = arg;
-		break;
-	case OPT_PLACEMENT: {
-		enum cpu_relation rel;
-
-		if (placement_parse(arg, &rel))
-			return -1;
-		o->cpus.placement = arg;
-		break;
-	}
-	case 'n':
-		if (parse_u64(arg, "--count", 1, UINT64_MAX / 2, &o->window.count))
-			return -1;
-		break;
-	case OPT_GAP:
-		if (workload_parse_gap(arg, &o->builtin.gap_ns))
-			return -1;
-		break;
-	case OPT_GAP_MODE:
-		if (strcmp(arg, "sleep") && strcmp(arg, "spin"))
-			return error("unknown gap mode '%s': use sleep or spin",
-				     arg);
-		o->builtin.gap_spin = !strcmp(arg, "spin");
-		break;
-	case OPT_RPS_CPUS:
-		/* the form now; the CPUs once it is known whose they are
-		 * (record_check_options: a guest's with --kernel) */
-		if (tuning_check_mask(arg, -1, NULL))
-			return -1;
-		o->builtin.rps_cpus = arg;
-		break;
-	case OPT_IRQ_CPU:
-		if (parse_u64(arg, "--irq-cpu", 0, MAX_CPUS - 1, &v))
-			return -1;
-		o->builtin.irq_cpu = (int)v;
-		break;
-	case OPT_NO_WAIT:
-		o->builtin.no_wait = 1;
-		break;
-	case OPT_BURST:
-		if (parse_u64(arg, "--burst", 1, WORKLOAD_BURST_MAX, &v))
-			return -1;
-		o->builtin.burst = (int)v;
-		break;
-	case OPT_BUSY:
-		o->builtin.nbusy = parse_cpu_list(arg, o->builtin.busy_cpus,
-						  BUSY_MAX);
-		if (o->builtin.nbusy <= 0)
-			return o->builtin.nbusy ? -1 :
-			       error("invalid --busy '%s': no CPU", arg);
-		break;
-	case OPT_PEER_KEY:
-		o->builtin.peer_key = arg;
-		break;
-	case 's':
-		if (parse_sizes(arg, &o->builtin))
-			return -1;
-		break;
-	case OPT_NO_FALLBACK:
-		o->sampling.no_fallback = 1;
-		break;
-	case 'q':
-		o->quiet = 1;
-		break;
-	case 'v':
-		o->verbose = 1;
-		break;
-	default:
-		return 0;
-	}
-	return 1;
+	(void)o;
+	if (parse_u64(arg, "--ring-pages", 1, 1 << 20, &v))
+		return -1;
+	if (v & (v - 1))
+		return error("--ring-pages must be a power of two, not %llu",
+			     (unsigned long long)v);
+	*(unsigned *)at = (unsigned)v;
+	return 0;
 }
 
-int record_getopt(int argc, char **argv, const char *shortopts,
-		  const struct option *longopts, struct record_options *o)
+/* checked here for its form, there for its CPUs */
+static int opt_remote_cpus(const struct opt *o, const char *arg, void *at)
 {
-	int c, r;
+	int cpus[MAX_CPUS];
 
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		r = record_common_option(c, optarg, o);
-		if (r < 0)
-			return '?';
-		if (!r)
-			return c;
-	}
-	return -1;
+	(void)o;
+	if (strcmp(arg, "all") &&
+	    (strlen(arg) >= 64 || parse_cpu_list(arg, cpus, MAX_CPUS) <= 0))
+		return error("invalid --remote-cpus '%s': give all or a "
+			     "CPU list such as 0,2-3", arg);
+	*(const char **)at = arg;
+	return 0;
+}
+
+static int opt_window_marks(const struct opt *o, const char *arg, void *at)
+{
+	struct record_options *r = at;
+
+	(void)o;
+	(void)arg;
+	r->builtin.window_marks = 1;
+	r->sampling.counting_only = 1;
+	return 0;
+}
+
+static int opt_between(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	return parse_seconds(arg, "--between", 0.01, 3600, at);
+}
+
+/* The guest's profile comes out to the host's: -o is the host's. */
+#define H(...) OPT_WITH(OPTF_HOST, __VA_ARGS__)
+const struct opt record_sampling_opts[] = {
+	H(OPT_STRING_('o', "output", R(output), "FILE",
+		      "profile to write (default perpkt.json; - for\n"
+		      "standard output)")),
+	H(OPT_BIT_(0, "force-output", R(output_flags), PROFILE_OUTPUT_FORCE,
+		   FORCE_OUTPUT_HELP)),
+	OPT_CALLBACK_NUM('c', "period", R(sampling.period), "N",
+			 "sample period, in events or ns for cpu-clock\n"
+			 "(default: 4 kHz per CPU, 1 kHz for cpu-clock,\n"
+			 "at most a quarter of the kernel's limit\n"
+			 "perf_event_max_sample_rate; reports show what\n"
+			 "sampling cost the round trip)", opt_u64, UINT64_MAX / 2),
+	OPT_CALLBACK_NUM('F', "freq", R(sampling.freq), "HZ",
+			 "sample at this frequency instead of a period",
+			 opt_u64, 1000000),
+	OPT_CALLBACK_NUM('g', "call-graph", R(sampling.callchain), NULL,
+			 "record kernel callchains (aggregated stacks);\n"
+			 "with cpu-clock a short one (16 frames) is\n"
+			 "kept by default, to charge a sample at an\n"
+			 "irq-enable point to its caller", opt_call_graph, 1),
+	OPT_CALLBACK_NUM(0, "no-call-graph", R(sampling.callchain), NULL,
+			 "no callchains at all", opt_call_graph, -1),
+	OPT_CALLBACK(0, "ring-pages", R(sampling.ring_pages), "N",
+		     "ring buffer data pages per CPU, a power of two\n"
+		     "(default 128; as root up to 512, by CPU count)",
+		     opt_ring_pages),
+	OPT_END()
+};
+
+/* The entries of record_sampling_opts by name, for record's help order */
+#define SAMPLING(i) OPT_INCLUDE_ONE(&record_sampling_opts[i])
+
+static const struct opt record_opts[] = {
+	SAMPLING(0), SAMPLING(1),
+	OPT_WITH(OPTF_HOST_EXACT,  /* --exact: one boot per window */
+		 OPT_CALLBACK_NUM_('r', "repeat", R(window), "N",
+				   "N measurement windows of -d each, one after the\n"
+				   "other, kept apart so every figure has a spread\n"
+				   "(default, for the ping-pong here: 5 windows\n"
+				   "sharing -d, restarted before each on loopback;\n"
+				   "-r 1: one window, and no spread for diff)",
+				   opt_repeat, 1)),
+	OPT_BOOL(0, "restart", R(window.restart),
+		 "start the ping-pong anew before each window:\n"
+		 "new processes and sockets on the same CPUs, so\n"
+		 "the spread covers what differs between runs"),
+	OPT_STRING(0, "turn-on", R(window.turn_on), "CMD",
+		   "compare a setting by turns in one ping-pong:"),
+	OPT_STRING(0, "turn-off", R(window.turn_off), "CMD",
+		   "sh -c CMD switches it on before each odd window\n"
+		   "and off before each even one, and off at the\n"
+		   "end; -r N windows a side (default 10 of 0.2 s,\n"
+		   "--between 0.05); 'perpkt diff PROFILE' compares\n"
+		   "the sides (docs/diff.md)"),
+	OPT_CALLBACK(0, "between", R(window.between), "SECONDS",
+		     "with -r: the workload runs SECONDS with the\n"
+		     "counters off before each window after the\n"
+		     "first, its latency kept beside the window's\n"
+		     "(the observer effect window by window)", opt_between),
+	OPT_STRING(0, "window-fifo", R(window.fifo), "CTL[,ACK]",
+		   "\n"
+		   "tell another tool each window's edges: enable\n"
+		   "and disable lines to the FIFO CTL, each waited\n"
+		   "for until ack comes on ACK: perf record's\n"
+		   "control FIFOs, so that a perf started disabled\n"
+		   "samples just perpkt's windows (docs/workload.md)"),
+	OPT_STRING(0, "gap-fifo", R(window.gap_fifo), "CTL[,ACK]",
+		   "\n"
+		   "the same for the gaps between windows: enable\n"
+		   "as each closes, disable before the next opens\n"
+		   "(two tools sampling one workload by turns)"),
+	OPT_INCLUDE(record_workload_opts),
+	OPT_STRING('e', "event", R(sampling.events), "LIST",
+		   "libpfm4 events, comma-separated, each sampled\n"
+		   "with its own period (default cycles,instructions;\n"
+		   "without a PMU: cpu-clock, instructions n/a)"),
+	SAMPLING(2), SAMPLING(3), SAMPLING(4), SAMPLING(5),
+	OPT_BOOL(0, "user", R(sampling.include_user),
+		 "include user space (reported as one [user] row)"),
+	OPT_CALLBACK('C', "cpus", R(cpus), "LIST",
+		     "CPUs to sample, e.g. 0,2-3 (default: the client's,\n"
+		     "the server's and perpkt's own)", opt_cpus),
+	OPT_BOOL('a', "all-cpus", R(cpus.all), "sample every online CPU"),
+	SAMPLING(6),
+	OPT_BOOL(0, "no-fallback", R(sampling.no_fallback),
+		 "fail instead of using cpu-clock without a PMU"),
+	OPT_BOOL(0, "no-remote", R(builtin.no_remote),
+		 "with --peer: leave the responder's side out (by\n"
+		 "default perpkt serve samples its own kernel\n"
+		 "over the window and the profile holds both)"),
+	OPT_CALLBACK(0, "remote-cpus", R(builtin.remote_cpus), "CPUS",
+		     "with --peer: the CPUs serve samples, all or a\n"
+		     "list (default: the responder's, all when it is\n"
+		     "not pinned; a NIC's softirqs run on its IRQ's)",
+		     opt_remote_cpus),
+	OPT_INCLUDE(record_kernel_opts),
+	OPT_CALLBACK(0, "window-marks", 0, NULL,
+		     "count only, and mark the window's edges with\n"
+		     "instructions the plugin sees (what --exact\n"
+		     "runs inside the guest)", opt_window_marks),
+	RECORD_VERBOSITY(),
+	OPT_HELP(),
+	OPT_END()
+};
+#undef H
+#undef SAMPLING
+
+void record_option_seen(const struct opt *o, void *args)
+{
+	struct record_options *r = args;
+
+	if ((o->flags & OPTF_BUILTIN) && !r->builtin_only)
+		r->builtin_only = o->long_name;
+}
+
+const struct opt_usage record_usage = {
+	.head =
+"usage: perpkt record [options] [-- CMD [ARGS...]]\n"
+"\n"
+"Run a ping-pong workload (UDP on loopback by default) or CMD, sample\n"
+"kernel instruction pointers on the CPUs it runs on, and save a\n"
+"self-contained profile.\n"
+"\n",
+	.stop = 1,
+	.seen = record_option_seen,
+};
+
+int record_parse_args(int argc, char **argv, struct record_options *o,
+		      int *help)
+{
+	int next = options_parse_only(argc, argv, record_opts, &record_usage, o);
+
+	if (next == OPTIONS_HELP)
+		*help = 1;
+	if (next <= 0)
+		return next;
+	return record_check_kernel(o) || record_check_record(o) ||
+	       record_check_options(o, argc, argv, next) ||
+	       record_default_windows(o) ? -1 : 0;
 }
 
 void record_apply_verbosity(const struct record_options *o)
 {
 	if (o->quiet || o->verbose)
 		parse_verbosity(o->quiet ? 'q' : 'v');
-}
-
-int record_kernel_option(int c, const char *arg, struct record_options *o)
-{
-	struct lab_request *k = &o->kernel;
-	uint64_t v;
-
-	switch (c) {
-	case OPT_KERNEL:
-		k->kernel = arg;
-		break;
-	case OPT_KERNEL_VMLINUX:
-		k->vmlinux = arg;
-		break;
-	case OPT_QEMU_ARG:
-		if (k->nqemu_args == sizeof(k->qemu_args) / sizeof(k->qemu_args[0]))
-			return error("too many --qemu-arg: at most %zu", k->nqemu_args);
-		k->qemu_args[k->nqemu_args++] = arg;
-		break;
-	case OPT_QEMU_TIMEOUT:
-		if (parse_seconds(arg, "--qemu-timeout", 1, 86400, &k->qemu_timeout))
-			return -1;
-		break;
-	case OPT_GUEST_PERPKT:
-		k->guest_perpkt = arg;
-		break;
-	case OPT_EXACT:
-		k->exact = 1;
-		break;
-	case OPT_APPEND:
-		if (strchr(arg, '\n'))
-			return error("--append '%s' has a newline: a kernel command line is one line",
-				     arg);
-		k->append = arg;
-		break;
-	case OPT_KERNEL_MODULES:
-		k->modules = arg;
-		break;
-	case OPT_CONFIG:
-		k->config = arg;
-		break;
-	case OPT_GUEST_CPUS:
-		if (parse_u64(arg, "--guest-cpus", 1, LAB_GUEST_CPUS_MAX, &v))
-			return -1;
-		k->cpus = (int)v;
-		break;
-	case OPT_PEER_KERNEL:
-		k->peer_kernel = arg;
-		break;
-	case OPT_ACCEL:
-		if (lab_accel_parse(arg, &k->accel))
-			return -1;
-		k->accel_set = 1;
-		break;
-	default:
-		return 0;
-	}
-	return 1;
-}
-
-/* --irq-cpu and --rps-cpus name CPUs the guest has (--guest-cpus, else
- * LAB_GUEST_CPUS). */
-static int check_guest_cpus(const struct record_options *o)
-{
-	int n = o->kernel.cpus ? o->kernel.cpus : LAB_GUEST_CPUS, i;
-	char given[48], guest[64];
-
-	if (o->kernel.cpus)
-		snprintf(given, sizeof(given), "--guest-cpus %d", n);
-	else
-		snprintf(given, sizeof(given), "%d without --guest-cpus", n);
-	if (o->builtin.irq_cpu >= n)
-		return error("--irq-cpu %d: the guest has CPUs 0 to %d (%s)",
-			     o->builtin.irq_cpu, n - 1, given);
-	for (i = 0; i < o->builtin.nbusy; i++)
-		if (o->builtin.busy_cpus[i] >= n)
-			return error("--busy CPU %d: the guest has CPUs 0 to %d (%s)",
-				     o->builtin.busy_cpus[i], n - 1, given);
-	snprintf(guest, sizeof(guest), "the guest (%s)", given);
-	return o->builtin.rps_cpus ?
-	       tuning_check_mask(o->builtin.rps_cpus, n, guest) : 0;
-}
-
-/* 1 when every one of the n CPUs in list is 0 */
-static int all_cpu0(const int *list, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (list[i] != 0)
-			return 0;
-	return 1;
-}
-
-/* The run uses CPU 0 only: --exact's guest then has one vCPU. --flows
- * with a --client-cpu or --server-cpu list, and --busy, name CPUs of
- * their own. */
-static int on_cpu0_only(const struct record_options *o)
-{
-	const struct cpu_request *c = &o->cpus;
-
-	return c->client <= 0 && c->server <= 0 &&
-	       all_cpu0(c->clients, c->nclients) &&
-	       all_cpu0(c->servers, c->nservers) &&
-	       all_cpu0(o->builtin.busy_cpus, o->builtin.nbusy) &&
-	       (!c->placement || !strcmp(c->placement, "same")) &&
-	       (c->n == 0 || (c->n == 1 && c->list[0] == 0)) &&
-	       o->builtin.irq_cpu < 0 && !o->builtin.rps_cpus &&
-	       !(o->builtin.network && !strncmp(o->builtin.network, "nic", 3));
-}
-
-/*
- * --kernel: what the guest's workload would refuse (--flows with -n;
- * with --net nic, whose client guest records with --peer (lab/lab.h),
- * what a peer cannot do: --flows before serve takes them, --size
- * REQ,RESP) is said now, not after a boot. CPU 0 stands for the
- * guest's CPUs, which its own record checks.
- */
-static int check_guest_workload(const struct record_options *o)
-{
-	const struct builtin_request *b = &o->builtin;
-	int nic = b->network && !strncmp(b->network, "nic", 3);
-	struct workload_config wc = {
-		.transport = b->transport, .network = nic ? NULL : b->network,
-		.peer = nic ? LAB_NIC_RESPONDER : NULL,
-		.nflows = b->flows, .message_size = b->message_size,
-		.reply_size = b->reply_size, .burst = b->burst,
-		.count = o->window.count, .gap_ns = b->gap_ns,
-		.window_marks = o->kernel.exact, .client_cpu = 0,
-		.server_cpu = 0,
-	};
-
-	if (workload_check_request(&wc))
-		return !nic ? -1 : error("--net nic runs the client guest's record with "
-			     "--peer %s, perpkt serve in the responder guest",
-			     LAB_NIC_RESPONDER);
-	return 0;
-}
-
-int record_open_trees(struct record_options *o)
-{
-	static struct lab_tree tree, peer_tree;
-	struct lab_request *k = &o->kernel;
-
-	if (k->kernel && lab_tree_is(k->kernel)) {
-		if (lab_tree_open(&tree, k->kernel, "--kernel"))
-			return -1;
-		k->tree = &tree;
-		k->kernel = tree.image;
-		if (!k->vmlinux)
-			k->vmlinux = tree.vmlinux;
-		if (!k->config)
-			k->config = tree.config;
-		if (!k->modules && tree.modules)
-			k->modules = tree.dir;
-	}
-	if (k->peer_kernel && lab_tree_is(k->peer_kernel)) {
-		if (lab_tree_open(&peer_tree, k->peer_kernel, "--peer-kernel"))
-			return -1;
-		k->peer_tree = &peer_tree;
-		k->peer_kernel = peer_tree.image;
-	}
-	return 0;
-}
-
-int record_check_kernel(struct record_options *o)
-{
-	struct lab_request *k = &o->kernel;
-
-	if (!k->kernel && (k->vmlinux || k->nqemu_args || k->qemu_timeout ||
-			   k->guest_perpkt || k->append || k->modules ||
-			   k->config || k->cpus || k->peer_kernel || k->accel_set))
-		return error("--vmlinux, --qemu-arg, --qemu-timeout, --guest-perpkt, --append, --modules, --config, --guest-cpus, --peer-kernel and --accel go with --kernel (perpkt report takes --vmlinux)");
-	if (k->accel != LAB_ACCEL_AUTO && lab_qemu_args_accel((char *const *)k->qemu_args, k->nqemu_args))
-		return error("--accel and an -accel in --qemu-arg both given: choose one");
-	if (k->exact && k->accel == LAB_ACCEL_KVM)
-		return error("--exact counts with a QEMU TCG plugin: it cannot go with --accel kvm");
-	if (k->peer_kernel && (!o->builtin.network ||
-			       strncmp(o->builtin.network, "nic", 3)))
-		return error("--peer-kernel boots the responder guest of --net nic: give --net nic");
-	if (k->kernel && check_guest_cpus(o))
-		return -1;
-	if (k->exact && !k->kernel)
-		return error("--exact counts with a QEMU plugin: it goes with --kernel IMAGE");
-	if (k->exact && (o->sampling.period || o->sampling.freq ||
-			 o->sampling.callchain > 0 ||
-			 strcmp(o->sampling.events, RECORD_DEFAULT_EVENTS)))
-		return error("--exact counts every instruction: -e, -c, -F and -g are "
-			     "for sampling");
-	if (k->kernel && o->builtin.peer)
-		return error("--peer and --kernel both given: the guest has no network device");
-	if (k->kernel && !o->own.argv && !o->own.nattach &&
-	    check_guest_workload(o))
-		return -1;
-	k->one_cpu = on_cpu0_only(o);
-	return 0;
-}
-
-int record_check_options(struct record_options *o, int argc, char **argv)
-{
-	if (optind < argc)
-		o->own.argv = argv + optind;
-	if (check_own_workload(o))
-		return -1;
-	if (o->sampling.freq && o->sampling.period)
-		return error("-c and -F both given: choose a period or a frequency");
-	if (o->cpus.all && o->cpus.n)
-		return error("-a and -C both given: choose one");
-	if (o->builtin.rps_cpus && !o->kernel.kernel &&
-	    tuning_check_mask(o->builtin.rps_cpus, 0, NULL))
-		return -1;
-	if (o->builtin.peer_key && !o->builtin.peer)
-		return error("--peer-key is the key of a 'perpkt serve': it goes "
-			     "with --peer");
-	if (o->builtin.network && !strncmp(o->builtin.network, "nic", 3) &&
-	    !o->kernel.kernel)
-		return error("--net '%s' boots two guests joined by an emulated "
-			     "NIC: it goes with --kernel IMAGE", o->builtin.network);
-	return 0;
-}
-
-static const struct option kernel_longopts[] = {
-	RECORD_KERNEL_LONGOPTS,
-	{ 0 }
-};
-
-/*
- * Whether option c (its value arg) under --kernel is the host's alone,
- * left out of the guest's record: every option of
- * RECORD_KERNEL_LONGOPTS (they boot the guest), one that record does
- * not take (stat's --format, --confidence), and these.
- */
-static int record_host_option(int c, const char *name, const char *arg,
-			      const struct record_options *o)
-{
-	switch (c) {
-	case 'o':           /* the guest's profile comes out to the host's */
-	case OPT_FORCE_OUTPUT:
-		return 1;
-	case 'r':           /* --exact: one boot per window */
-		return o->kernel.exact;
-	case OPT_NET:       /* nic: the host joins two guests by it */
-		return !strncmp(arg, "nic", 3);
-	case OPT_RPS_CPUS:  /* --net nic: the responder guest's NIC's, */
-	case OPT_IRQ_CPU:
-	case OPT_BUSY:      /* its CPUs (the thread's target's) */
-		return o->builtin.network && !strncmp(o->builtin.network, "nic", 3);
-	default:
-		return strcmp(record_longopt_name(kernel_longopts, c), "?") ||
-		       !record_takes_option(name, c);
-	}
 }
 
 /* Append a copy of "<prefix><s>" to o's guest arguments. */
@@ -647,47 +689,71 @@ static int guest_push(struct lab_request *k, size_t *cap, const char *prefix,
 	return 0;
 }
 
-int record_guest_args(struct record_options *o, int argc, char **argv,
-		      const char *shortopts, const struct option *longopts)
+struct guest_walk {
+	struct record_options *o;
+	size_t cap;
+	int oom;   /* guest_push failed, and said so */
+};
+
+/* Whether entry e, its value arg, is the host's alone under --kernel:
+ * left out of the guest's record. */
+static int host_only(const struct opt *e, const char *arg,
+		     const struct record_options *o)
 {
+	const char *net = o->builtin.network;
+
+	return (e->flags & OPTF_HOST) ||
+	       ((e->flags & OPTF_HOST_EXACT) && o->kernel.exact) ||
+	       ((e->flags & OPTF_HOST_NIC) && net && !strncmp(net, "nic", 3)) ||
+	       ((e->flags & OPTF_HOST_NIC_ARG) && !strncmp(arg, "nic", 3));
+}
+
+static int guest_option(void *ctx, const struct opt *e, const char *arg,
+			int long_form)
+{
+	struct guest_walk *g = ctx;
+	struct lab_request *k = &g->o->kernel;
+	char letter[2] = { (char)e->short_name, '\0' };
+
+	if (host_only(e, arg, g->o))
+		return 0;
+	/* in full: an abbreviation of stat's might be another option's
+	 * in record's table */
+	g->oom = (long_form ? guest_push(k, &g->cap, "--", e->long_name) :
+			      guest_push(k, &g->cap, "-", letter)) ||
+		 (arg && guest_push(k, &g->cap, "", arg));
+	return g->oom ? -1 : 0;
+}
+
+int record_guest_args(struct record_options *o, int argc, char **argv,
+		      const struct opt *opts)
+{
+	struct guest_walk g = { o, 0, 0 };
 	struct lab_request *k = &o->kernel;
-	int saved_optind = optind, saved_opterr = opterr, c, idx, ret = 0;
-	size_t cap = 0;
-	char letter[2] = "";
+	int next, ret = 0;
 
 	record_guest_args_free(o);
-	optind = 0;  /* argv parsed anew, from the start */
-	opterr = 0;  /* parsed once already: its errors were said */
-	while (!ret && (idx = -1,
-			c = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
-		if (c == '?' || c == ':') {
-			ret = error("cannot read '%s' again for the guest", argv[optind - 1]);
-			break;
-		}
-		if (record_host_option(c, idx >= 0 ? longopts[idx].name : NULL,
-				       optarg, o))
-			continue;
-		letter[0] = (char)c;
-		/* in full: an abbreviation of stat's might be another
-		 * option's in record's table */
-		ret = idx >= 0 ? guest_push(k, &cap, "--", longopts[idx].name) :
-				 guest_push(k, &cap, "-", letter);
-		if (!ret && optarg)
-			ret = guest_push(k, &cap, "", optarg);
-	}
+	next = options_walk(argc, argv, opts, 1, guest_option, &g);
+	if (next < 0)
+		ret = g.oom ? -1 :
+		      error("cannot read the command line again for the guest");
 	/* one window a boot with --exact, and no default windows of the
 	 * guest's own: the host resolved them */
 	if (!ret && (o->kernel.exact || !o->window.repeat_set))
-		ret = guest_push(k, &cap, "", "-r") || guest_push(k, &cap, "", "1");
-	if (!ret && optind < argc)
-		ret = guest_push(k, &cap, "", "--");
-	for (; !ret && optind < argc; optind++)
-		ret = guest_push(k, &cap, "", argv[optind]);
-	optind = saved_optind;
-	opterr = saved_opterr;
+		ret = guest_push(k, &g.cap, "", "-r") ||
+		      guest_push(k, &g.cap, "", "1");
+	if (!ret && next < argc)
+		ret = guest_push(k, &g.cap, "", "--");
+	for (; !ret && next < argc; next++)
+		ret = guest_push(k, &g.cap, "", argv[next]);
 	if (ret)
 		record_guest_args_free(o);
 	return ret;
+}
+
+int record_guest_argv(struct record_options *o, int argc, char **argv)
+{
+	return record_guest_args(o, argc, argv, record_opts);
 }
 
 void record_guest_args_free(struct record_options *o)

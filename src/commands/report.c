@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perpkt report: per-round-trip tables from a profile. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profile/anonymize.h"
 #include "commands/commands.h"
+#include "commands/options.h"
 #include "error.h"
 #include "exitcode.h"
 #include "reports/model.h"
@@ -17,65 +17,14 @@
 #include "commands/report-options.h"
 #include "commands/symsource.h"
 
-static const char report_usage[] =
+static const struct opt_usage report_usage = {
+	.head =
 "usage: perpkt report [options] [-i FILE]\n"
 "\n"
 "Kernel time per round trip, by function, bucket, source file or line,\n"
 "CPU or role, with the latency decomposition and reconciliation lines, from a\n"
 "profile made by 'perpkt record'.\n"
-"\n"
-"  -i, --input FILE       profile to read (default perpkt.json)\n"
-FORMAT_HELP
-"      --stdio            the text report (perf report's spelling)\n"
-"      --by KEY           main table by function (default), bucket, file,\n"
-"                         line, cpu or role; or role or cpu, then\n"
-"                         function, bucket or file: --by role,function;\n"
-"                         line: file:line rows with their inline chains\n"
-"                         (needs DWARF: --vmlinux, or the profile's)\n"
-"      --sort KEY         samples, per-rt (default), name, or an event name;\n"
-"                         two keys as in perf (--sort cpu,sym) group\n"
-"                         like --by\n"
-WIDTH_HELP
-"      --limit N          show at most N rows, the rest summed in one row\n"
-"                         (default: text 15, 40 with --full; markdown\n"
-"                         and html 40; csv all; 0 = all)\n"
-"      --full             text: every section (conditions, reconciliation,\n"
-"                         roles, events, notes), not the mail-sized\n"
-"                         summary; -v does the same\n"
-"      --threshold PCT    hide rows below PCT percent\n"
-"      --callers FUNC     who calls FUNC, from callchains (record -g)\n"
-"      --all-tasks        rows of every task sampled; by default the rows\n"
-"                         are the workload's (client, responder or the\n"
-"                         command, and interrupt work on their CPUs) and\n"
-"                         the other tasks' busy time one [other tasks] row,\n"
-"                         outside the total\n"
-SAMPLE_FILTER_HELP
-"      --all-conditions   list every test condition, not the first few\n"
-ANONYMIZE_HELP("report")
-BUCKETS_HELP
-"      --vmlinux FILE     symbols, file:line and buckets by source path\n"
-"                         from this vmlinux (its build-id must match)\n"
-"      --kallsyms FILE    symbols from a kallsyms file of the same boot\n"
-"      --modules DIR      module .ko files (with DWARF) for --vmlinux\n"
-"      --force            accept a vmlinux whose build-id differs, and\n"
-"                         read a profile whose fields disagree (said at\n"
-"                         the top of the report)\n"
-"      --side SIDE        of a two-host profile (record --peer): local\n"
-"                         (default; text, markdown, html and json show\n"
-"                         the remote side beside it, csv and folded one\n"
-"                         side only) or remote, the responder's host\n"
-VERBOSITY_HELP
-"  -h, --help             show this help\n";
-
-enum report_own_option {
-	OPT_THRESHOLD = OPTS_OWN,
-	OPT_BY,
-	OPT_SORT,
-	OPT_CALLERS,
-	OPT_ALL_CONDITIONS,
-	OPT_STDIO,
-	OPT_FULL,
-	OPT_ALL_TASKS,
+"\n",
 };
 
 struct report_args {
@@ -87,136 +36,146 @@ struct report_args {
 	struct render_options ro;
 	int anonymize;
 	int all_tasks;         /* --all-tasks: every task's rows */
-	int limit_given;
 	enum model_by first, second;  /* --by role,function */
 	struct sample_filter filter;
 	const char *side;      /* --side local|remote, NULL: local */
-	int help;
 };
 
+static int opt_threshold(const struct opt *o, const char *arg, void *at)
+{
+	char *end;
+	double pct = strtod(arg, &end);
+
+	/* written so that nan fails too */
+	if (end == arg || *end || !(pct >= 0 && pct <= 100))
+		return error("invalid --threshold '%s': expected a percentage "
+			     "between 0 and 100", arg);
+	(void)o;
+	((struct report_args *)at)->ro.threshold = pct / 100;
+	return 0;
+}
+
+static int opt_by(const struct opt *o, const char *arg, void *at)
+{
+	struct report_args *a = at;
+	int by = model_by_parse(arg);
+
+	if (by < 0 && model_by_parse_combined(arg, &a->first, &a->second))
+		return error("unknown --by '%s' (use function, bucket, file, line, cpu or role, or two keys such as role,function)",
+			     arg);
+	a->ro.by = by < 0 ? MODEL_BY_COMBINED : by;
+	return 0;
+}
+
+/* perf's --sort cpu,sym is a grouping: two keys */
+static int opt_sort(const struct opt *o, const char *arg, void *at)
+{
+	struct report_args *a = at;
+
+	if (!model_by_parse_combined(arg, &a->first, &a->second))
+		a->ro.by = MODEL_BY_COMBINED;
+	else
+		a->sort = arg;
+	return 0;
+}
+
+static int opt_stdio(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	(void)arg;
+	*(const char **)at = "text";
+	return 0;
+}
+
+#define A(field) OPT_AT(struct report_args, field)
+static const struct opt report_opts[] = {
+	OPT_STRING('i', "input", A(input), "FILE",
+		   "profile to read (default perpkt.json)"),
+	OPT_FORMAT(A(format), &report_renderers),
+	OPT_CALLBACK(0, "stdio", A(format), NULL,
+		     "the text report (perf report's spelling)",
+		     opt_stdio),
+	OPT_CALLBACK(0, "by", 0, "KEY",
+		     "main table by function (default), bucket, file,\n"
+		     "line, cpu or role; or role or cpu, then\n"
+		     "function, bucket or file: --by role,function;\n"
+		     "line: file:line rows with their inline chains\n"
+		     "(needs DWARF: --vmlinux, or the profile's)", opt_by),
+	OPT_CALLBACK(0, "sort", 0, "KEY",
+		     "samples, per-rt (default), name, or an event name;\n"
+		     "two keys as in perf (--sort cpu,sym) group\n"
+		     "like --by", opt_sort),
+	READ_OPT_WIDTH(A(ro.width)),
+	READ_OPT_LIMIT(A(ro.limit),
+		       "show at most N rows, the rest summed in one row\n"
+		       "(default: text 15, 40 with --full; markdown\n"
+		       "and html 40; csv all; 0 = all)"),
+	OPT_BOOL(0, "full", A(ro.full),
+		 "text: every section (conditions, reconciliation,\n"
+		 "roles, events, notes), not the mail-sized\n"
+		 "summary; -v does the same"),
+	OPT_CALLBACK(0, "threshold", 0, "PCT",
+		     "hide rows below PCT percent", opt_threshold),
+	OPT_STRING(0, "callers", A(callers), "FUNC",
+		   "who calls FUNC, from callchains (record -g)"),
+	OPT_BOOL(0, "all-tasks", A(all_tasks),
+		 "rows of every task sampled; by default the rows\n"
+		 "are the workload's (client, responder or the\n"
+		 "command, and interrupt work on their CPUs) and\n"
+		 "the other tasks' busy time one [other tasks] row,\n"
+		 "outside the total"),
+	READ_OPT_SAMPLE_FILTER(A(filter)),
+	OPT_BOOL(0, "all-conditions", A(ro.all_conditions),
+		 "list every test condition, not the first few"),
+	READ_OPT_ANONYMIZE(A(anonymize), "report"),
+	READ_OPT_BUCKETS(A(src.buckets)),
+	OPT_STRING(0, "vmlinux", A(src.vmlinux), "FILE",
+		   "symbols, file:line and buckets by source path\n"
+		   "from this vmlinux (its build-id must match)"),
+	OPT_STRING(0, "kallsyms", A(src.kallsyms), "FILE",
+		   "symbols from a kallsyms file of the same boot"),
+	OPT_STRING(0, "modules", A(src.modules), "DIR",
+		   "module .ko files (with DWARF) for --vmlinux"),
+	OPT_BOOL(0, "force", A(src.force),
+		 "accept a vmlinux whose build-id differs, and\n"
+		 "read a profile whose fields disagree (said at\n"
+		 "the top of the report)"),
+	READ_OPT_SIDE(A(side),
+		      "of a two-host profile (record --peer): local\n"
+		      "(default; text, markdown, html and json show\n"
+		      "the remote side beside it, csv and folded one\n"
+		      "side only) or remote, the responder's host"),
+	OPT_VERBOSITY(),
+	OPT_HELP(),
+	OPT_END()
+};
+#undef A
+
+/* 1: go on; 0: --help shown; -1: a usage error, said */
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		OPTION_FORMAT,
-		OPTION_WIDTH,
-		OPTION_LIMIT,
-		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-		OPTION_BUCKETS,
-		{ "by", required_argument, NULL, OPT_BY },
-		{ "sort", required_argument, NULL, OPT_SORT },
-		{ "callers", required_argument, NULL, OPT_CALLERS },
-		{ "all-conditions", no_argument, NULL, OPT_ALL_CONDITIONS },
-		OPTION_ANONYMIZE,
-		{ "stdio", no_argument, NULL, OPT_STDIO },
-		{ "full", no_argument, NULL, OPT_FULL },
-		{ "all-tasks", no_argument, NULL, OPT_ALL_TASKS },
-		SAMPLE_FILTER_OPTIONS,
-		OPTION_VMLINUX,
-		OPTION_KALLSYMS,
-		OPTION_FORCE,
-		OPTION_MODULES,
-		OPTION_SIDE,
-		VERBOSITY_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	double pct;
-	char *end;
-	int c, by;
+	int next = options_parse(argc, argv, report_opts, &report_usage, a);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
-		int r = sample_filter_option(&a->filter, c, optarg);
-
-		if (r < 0)
-			return -1;
-		if (r || symsource_option(&a->src, c, optarg) ||
-		    parse_verbosity(c))
-			continue;
-		switch (c) {
-		case 'i':
-			a->input = optarg;
-			break;
-		case OPT_FORMAT:
-			if (option_format(optarg, &report_renderers, &a->format))
-				return -1;
-			break;
-		case OPT_WIDTH:
-			if (option_width(optarg, &a->ro.width))
-				return -1;
-			break;
-		case OPT_LIMIT:
-			if (option_limit(optarg, &a->ro.limit))
-				return -1;
-			a->limit_given = 1;
-			break;
-		case OPT_THRESHOLD:
-			pct = strtod(optarg, &end);
-			/* written so that nan fails too */
-			if (end == optarg || *end || !(pct >= 0 && pct <= 100))
-				return error("invalid --threshold '%s': expected a percentage "
-					     "between 0 and 100", optarg);
-			a->ro.threshold = pct / 100;
-			break;
-		case OPT_BY:
-			by = model_by_parse(optarg);
-			if (by < 0 && model_by_parse_combined(optarg, &a->first, &a->second))
-				return error("unknown --by '%s' (use function, bucket, file, line, cpu or role, or two keys such as role,function)",
-					     optarg);
-			a->ro.by = by < 0 ? MODEL_BY_COMBINED : by;
-			break;
-		case OPT_SORT:
-			/* perf's --sort cpu,sym is a grouping: two keys */
-			if (!model_by_parse_combined(optarg, &a->first, &a->second))
-				a->ro.by = MODEL_BY_COMBINED;
-			else
-				a->sort = optarg;
-			break;
-		case OPT_CALLERS:
-			a->callers = optarg;
-			break;
-		case OPT_ALL_CONDITIONS:
-			a->ro.all_conditions = 1;
-			break;
-		case OPT_ANONYMIZE:
-			a->anonymize = 1;
-			break;
-		case OPT_STDIO:
-			a->format = "text";
-			break;
-		case OPT_FULL:
-			a->ro.full = 1;
-			break;
-		case OPT_ALL_TASKS:
-			a->all_tasks = 1;
-			break;
-		case OPT_SIDE:
-			if (option_side(optarg, &a->side))
-				return -1;
-			break;
-		case 'h':
-			help_show(report_usage, &report_renderers);
-			a->help = 1;
-			return 0;
-		default:
-			return -1;
-		}
+	if (next <= 0)
+		return next;
+	if (next < argc) {
+		error("unexpected argument '%s': a profile is read with -i "
+		      "(perpkt report -i %s)", argv[next], argv[next]);
+		return options_usage_error(&report_usage);
 	}
-	if (optind < argc)
-		return error("unexpected argument '%s': a profile is read with -i "
-			     "(perpkt report -i %s)", argv[optind], argv[optind]);
 	if (diag_verbosity() >= DIAG_VERBOSE)
 		a->ro.full = 1;
 	/* text is for mail: 15 rows, 40 with --full; markdown and html 40;
 	 * csv, json and folded are for tools: every row */
-	if (!a->limit_given)
+	if (a->ro.limit < 0)
 		a->ro.limit = !strcmp(a->format, "text") ? (a->ro.full ? 40 : 15) :
 			      !strcmp(a->format, "markdown") ||
 			      !strcmp(a->format, "html") ? 40 : 0;
-	if (a->src.vmlinux && a->src.kallsyms)
-		return error("--vmlinux and --kallsyms exclude each other");
-	return 0;
+	if (a->src.vmlinux && a->src.kallsyms) {
+		error("--vmlinux and --kallsyms exclude each other");
+		return options_usage_error(&report_usage);
+	}
+	return 1;
 }
 
 /*
@@ -257,19 +216,15 @@ int cmd_report(int argc, char **argv)
 		.input = "perpkt.json",
 		.format = renderer_default(&report_renderers),
 		.sort = "per-rt",
-		.ro = { .width = 72, .limit = 40, .by = MODEL_BY_FUNCTION },
+		.ro = { .width = 72, .limit = -1, .by = MODEL_BY_FUNCTION },
 	};
 	struct symbolizer *sym = NULL, *rsym = NULL;
 	struct profile p;
 	struct model m;
-	int ret = RESULT_FAILURE;
+	int ret = RESULT_FAILURE, r = parse_args(argc, argv, &a);
 
-	if (parse_args(argc, argv, &a)) {
-		help_error(report_usage, &report_renderers);
-		return RESULT_USAGE;
-	}
-	if (a.help)
-		return RESULT_OK;
+	if (r <= 0)
+		return r ? RESULT_USAGE : RESULT_OK;
 	if (profile_read_force(&p, a.input, a.src.force))
 		return RESULT_FAILURE;
 	if (profile_take_side(&p, a.side, a.input))
@@ -308,7 +263,7 @@ int cmd_report(int argc, char **argv)
 		/* which event names exist is known only now */
 		error("unknown --sort '%s' (use samples, per-rt, name or an event of the profile)",
 		      a.sort);
-		help_error(report_usage, &report_renderers);
+		options_usage_error(&report_usage);
 		ret = RESULT_USAGE;
 		goto out_model;
 	}

@@ -6,12 +6,12 @@
  * then reports/ renders it.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/commands.h"
+#include "commands/options.h"
 #include "error.h"
 #include "exitcode.h"
 #include "parse.h"
@@ -22,43 +22,27 @@
 #include "commands/report-options.h"
 #include "commands/symsource.h"
 
-static const char resolve_usage[] =
+static const struct opt_usage resolve_usage = {
+	.head =
 "usage: perpkt resolve [options] [ADDR...]\n"
 "\n"
 "What kernel addresses are: function+offset, source file:line and the\n"
 "chain of inlined functions (with a vmlinux), bucket and the rule that\n"
 "chose it. Addresses are hex (0x optional); without any on the command\n"
 "line they are read from standard input, one per line.\n"
-"\n"
-"      --vmlinux FILE     symbols and DWARF from this vmlinux\n"
-"      --kallsyms FILE    symbols from a kallsyms file (/proc/kallsyms)\n"
-"  -i, --input FILE       addresses from this profile's kernel: its\n"
-"                         build-id, KASLR offset and saved symbols\n"
-"      --text-addr ADDR   runtime address of _text (KASLR) for --vmlinux\n"
-"      --build-id HEX     refuse a vmlinux of another kernel build\n"
-"      --force            accept a vmlinux whose build-id differs\n"
-BUCKETS_HELP
-"      --modules DIR      module .ko files (with DWARF) for -i with\n"
-"                         --vmlinux (else /usr/lib/debug/lib/modules/R\n"
-"                         and /lib/modules/R)\n"
-FORMAT_HELP
-VERBOSITY_HELP
-"  -h, --help             show this help\n"
+"\n",
+	.tail =
 "\n"
 "With no --vmlinux, --kallsyms or -i: the running kernel's vmlinux from\n"
 "/usr/lib/debug/boot, /boot or /lib/modules, else /proc/kallsyms.\n"
-"Exit 0 when every address is in a symbol, 1 when some are not.\n";
-
-enum resolve_own_option {
-	OPT_TEXT_ADDR = OPTS_OWN,
-	OPT_BUILD_ID,
+"Exit 0 when every address is in a symbol, 1 when some are not.\n",
 };
 
 struct resolve_args {
 	struct symsource src;
 	const char *input;
 	const char *format;
-	int help;
+	int next;  /* argv's first address */
 };
 
 static int parse_addr(const char *s, uint64_t *out)
@@ -82,60 +66,63 @@ static int parse_addr(const char *s, uint64_t *out)
 	return 0;
 }
 
+static int opt_text_addr(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	if (parse_addr(arg, at) || !*(uint64_t *)at)
+		return error("invalid --text-addr '%s': expected a hex kernel address",
+			     arg);
+	return 0;
+}
+
+static int opt_build_id(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	if (!*arg || strspn(arg, "0123456789abcdefABCDEF") != strlen(arg))
+		return error("invalid --build-id '%s': expected hex digits", arg);
+	*(const char **)at = arg;
+	return 0;
+}
+
+#define A(field) OPT_AT(struct resolve_args, field)
+static const struct opt resolve_opts[] = {
+	OPT_STRING(0, "vmlinux", A(src.vmlinux), "FILE",
+		   "symbols and DWARF from this vmlinux"),
+	OPT_STRING(0, "kallsyms", A(src.kallsyms), "FILE",
+		   "symbols from a kallsyms file (/proc/kallsyms)"),
+	OPT_STRING('i', "input", A(input), "FILE",
+		   "addresses from this profile's kernel: its\n"
+		   "build-id, KASLR offset and saved symbols"),
+	OPT_CALLBACK(0, "text-addr", A(src.text_addr), "ADDR",
+		     "runtime address of _text (KASLR) for --vmlinux",
+		     opt_text_addr),
+	OPT_CALLBACK(0, "build-id", A(src.build_id), "HEX",
+		     "refuse a vmlinux of another kernel build", opt_build_id),
+	OPT_BOOL(0, "force", A(src.force),
+		 "accept a vmlinux whose build-id differs"),
+	READ_OPT_BUCKETS(A(src.buckets)),
+	OPT_STRING(0, "modules", A(src.modules), "DIR",
+		   "module .ko files (with DWARF) for -i with\n"
+		   "--vmlinux (else /usr/lib/debug/lib/modules/R\n"
+		   "and /lib/modules/R)"),
+	OPT_FORMAT(A(format), &resolve_renderers),
+	OPT_VERBOSITY(),
+	OPT_HELP(),
+	OPT_END()
+};
+#undef A
+
+/* 1: go on; 0: --help shown; -1: a usage error, said */
 static int parse_args(int argc, char **argv, struct resolve_args *a)
 {
-	static const struct option longopts[] = {
-		OPTION_VMLINUX,
-		OPTION_KALLSYMS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "text-addr", required_argument, NULL, OPT_TEXT_ADDR },
-		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
-		OPTION_FORCE,
-		OPTION_BUCKETS,
-		OPTION_MODULES,
-		OPTION_FORMAT,
-		VERBOSITY_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:hqv", longopts, NULL)) != -1) {
-		if (symsource_option(&a->src, c, optarg) || parse_verbosity(c))
-			continue;
-		switch (c) {
-		case 'i':
-			a->input = optarg;
-			break;
-		case OPT_TEXT_ADDR:
-			if (parse_addr(optarg, &a->src.text_addr) ||
-			    !a->src.text_addr)
-				return error("invalid --text-addr '%s': expected a hex kernel address",
-					     optarg);
-			break;
-		case OPT_BUILD_ID:
-			if (!*optarg || strspn(optarg, "0123456789abcdefABCDEF") !=
-			    strlen(optarg))
-				return error("invalid --build-id '%s': expected hex digits",
-					     optarg);
-			a->src.build_id = optarg;
-			break;
-		case OPT_FORMAT:
-			if (option_format(optarg, &resolve_renderers, &a->format))
-				return -1;
-			break;
-		case 'h':
-			help_show(resolve_usage, &resolve_renderers);
-			a->help = 1;
-			return 0;
-		default:
-			return -1;
-		}
+	a->next = options_parse(argc, argv, resolve_opts, &resolve_usage, a);
+	if (a->next <= 0)
+		return a->next;
+	if (a->src.vmlinux && a->src.kallsyms) {
+		error("--vmlinux and --kallsyms exclude each other");
+		return options_usage_error(&resolve_usage);
 	}
-	if (a->src.vmlinux && a->src.kallsyms)
-		return error("--vmlinux and --kallsyms exclude each other");
-	return 0;
+	return 1;
 }
 
 struct addr_list {
@@ -280,19 +267,15 @@ int cmd_resolve(int argc, char **argv)
 				  .src = { .search = 1 } };
 	struct addr_list l = { NULL, 0, 0 };
 	uint64_t v;
-	int i, ret;
+	int i, ret = parse_args(argc, argv, &a);
 
-	if (parse_args(argc, argv, &a)) {
-		help_error(resolve_usage, &resolve_renderers);
-		return RESULT_USAGE;
-	}
-	if (a.help)
-		return RESULT_OK;
-	for (i = optind; i < argc; i++) {
+	if (ret <= 0)
+		return ret ? RESULT_USAGE : RESULT_OK;
+	for (i = a.next; i < argc; i++) {
 		if (parse_addr(argv[i], &v)) {
 			error("invalid address '%s': expected hex, e.g. 0xffffffff81000000",
 			      argv[i]);
-			help_error(resolve_usage, &resolve_renderers);
+			options_usage_error(&resolve_usage);
 			free(l.v);
 			return RESULT_USAGE;
 		}
@@ -301,7 +284,7 @@ int cmd_resolve(int argc, char **argv)
 			return RESULT_FAILURE;
 		}
 	}
-	if (optind == argc && read_stdin(&l)) {
+	if (a.next == argc && read_stdin(&l)) {
 		free(l.v);
 		return RESULT_FAILURE;
 	}

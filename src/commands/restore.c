@@ -4,21 +4,20 @@
  * starting another run (which does the same before it changes
  * anything: src/workload/saved-state.h).
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "commands/commands.h"
+#include "commands/options.h"
 #include "error.h"
 #include "exitcode.h"
-#include "parse.h"
 #include "lab/leftovers.h"
 #include "profile/output.h"
-#include "reports/render.h"
 #include "workload/command-cgroup.h"
 #include "workload/netns.h"
 #include "workload/saved-state.h"
 
-static const char restore_usage[] =
+static const struct opt_usage restore_usage = {
+	.head =
 "usage: perpkt restore [options]\n"
 "\n"
 "Put back what perpkt runs that were killed (SIGKILL, a crash, a reboot\n"
@@ -32,48 +31,36 @@ static const char restore_usage[] =
 "run 'ip netns exec NS perpkt restore' (restore elsewhere says so).\n"
 "Waits while a live run is changing this namespace, as every such run\n"
 "waits for another. Each thing put back is said on stderr.\n"
-"\n"
-"      --no-wait          fail at once while another run is changing\n"
-"                         the system\n"
-VERBOSITY_HELP
-"  -h, --help             show this help\n";
+"\n",
+};
 
-enum restore_own_option {
-	OPT_NO_WAIT = OPTS_OWN,
+struct restore_args {
+	int no_wait;
+};
+
+static const struct opt restore_opts[] = {
+	OPT_BOOL(0, "no-wait", OPT_AT(struct restore_args, no_wait),
+		 "fail at once while another run is changing\n"
+		 "the system"),
+	OPT_VERBOSITY(),
+	OPT_HELP(),
+	OPT_END()
 };
 
 int cmd_restore(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "no-wait", no_argument, NULL, OPT_NO_WAIT },
-		VERBOSITY_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int c, no_wait = 0, settings, namespaces, files, guests, commands;
+	struct restore_args a = { 0 };
+	int next, settings, namespaces, files, guests, commands;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hqv", longopts, NULL)) != -1) {
-		if (parse_verbosity(c))
-			continue;
-		switch (c) {
-		case OPT_NO_WAIT:
-			no_wait = 1;
-			break;
-		case 'h':
-			help_show(restore_usage, NULL);
-			return RESULT_OK;
-		default:
-			help_error(restore_usage, NULL);
-			return RESULT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		error("unexpected argument '%s'", argv[optind]);
-		help_error(restore_usage, NULL);
+	next = options_parse(argc, argv, restore_opts, &restore_usage, &a);
+	if (next <= 0)
+		return next ? RESULT_USAGE : RESULT_OK;
+	if (next < argc) {
+		error("unexpected argument '%s'", argv[next]);
+		options_usage_error(&restore_usage);
 		return RESULT_USAGE;
 	}
-	settings = saved_state_restore_all(no_wait);
+	settings = saved_state_restore_all(a.no_wait);
 	namespaces = netns_cleanup_stale();
 	files = profile_output_remove_stale();
 	guests = lab_remove_stale();

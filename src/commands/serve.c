@@ -7,11 +7,11 @@
  * of this side's kernel (src/record/serve-recording.c).
  */
 #include <arpa/inet.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <sodium.h>
 
 #include "commands/commands.h"
+#include "commands/options.h"
 #include "workload/control-auth.h"
 #include "workload/control.h"
 #include "workload/server.h"
@@ -21,23 +21,60 @@
 #include "reports/render.h"
 #include "record/serve-recording.h"
 
-static const char serve_usage[] =
+static const struct opt_usage serve_usage = {
+	.head =
 "usage: perpkt serve [options]\n"
 "\n"
 "Answer 'perpkt record --peer' runs: a responder with a control channel.\n"
-"\n"
-"  -b, --bind ADDR        IPv4 address to listen on (default 127.0.0.1;\n"
-"                         give the address a peer reaches this host by)\n"
-"  -p, --port N           control port (default 12865)\n"
-"  -k, --key FILE         the key clients must hold (default\n"
-"                         ~/.config/perpkt/serve.key; made, mode 0600,\n"
-"                         when missing): copy it to each client host,\n"
-"                         for record's peer-key option\n"
-"  -1, --once             exit after one authenticated client (one\n"
-"                         without the key does not end it)\n"
-"      --max-flows N      answer at most N flows of one client (each a\n"
-"                         responder process and port of its own;\n"
-"                         default 16, at most 64)\n"
+"\n",
+};
+
+struct serve_options {
+	const char *bind;
+	const char *key;
+	uint16_t port;
+	int max_flows;
+	int once, quiet;
+};
+
+static int opt_port(const struct opt *o, const char *arg, void *at)
+{
+	uint64_t v;
+
+	(void)o;
+	if (parse_u64(arg, "--port", 1, 65535, &v))
+		return -1;
+	*(uint16_t *)at = (uint16_t)v;
+	return 0;
+}
+
+/* -q silences serve's own lines too */
+static int opt_quiet(const struct opt *o, const char *arg, void *at)
+{
+	*(int *)at = 1;
+	return opt_verbosity(o, arg, at);
+}
+
+#define A(field) OPT_AT(struct serve_options, field)
+static const struct opt serve_opts[] = {
+	OPT_STRING('b', "bind", A(bind), "ADDR",
+		   "IPv4 address to listen on (default 127.0.0.1;\n"
+		   "give the address a peer reaches this host by)"),
+	OPT_CALLBACK('p', "port", A(port), "N",
+		     "control port (default 12865)", opt_port),
+	OPT_STRING('k', "key", A(key), "FILE",
+		   "the key clients must hold (default\n"
+		   "~/.config/perpkt/serve.key; made, mode 0600,\n"
+		   "when missing): copy it to each client host,\n"
+		   "for record's peer-key option"),
+	OPT_BOOL('1', "once", A(once),
+		 "exit after one authenticated client (one\n"
+		 "without the key does not end it)"),
+	OPT_INT(0, "max-flows", A(max_flows), 1, CONTROL_FLOWS_MAX, "N",
+		"answer at most N flows of one client (each a\n"
+		"responder process and port of its own;\n"
+		"default 16, at most 64)"),
+	OPT_GROUP(
 "\n"
 "A client proves it holds the key (a challenge and a mac on every\n"
 "message; the key never crosses the wire) before it gets anything: a\n"
@@ -50,75 +87,15 @@ static const char serve_usage[] =
 "Over icmp no responder runs: this host's kernel answers the echo\n"
 "requests, and this side is per echo reply it sent in the window\n"
 "(/proc/net/snmp's Icmp OutEchoReps: anyone's pings count too).\n"
-"\n"
-VERBOSITY_HELP
-"  -h, --help             show this help\n";
-
-enum { OPT_MAX_FLOWS = 256 };
-
-struct serve_options {
-	const char *bind;
-	const char *key;
-	uint16_t port;
-	int max_flows;
-	int once, quiet, help;
+"\n"),
+	OPT_CALLBACK_NUM('q', "quiet", A(quiet), NULL, QUIET_HELP,
+			 opt_quiet, 'q'),
+	OPT_CALLBACK_NUM('v', "verbose", 0, NULL, VERBOSE_HELP,
+			 opt_verbosity, 'v'),
+	OPT_HELP(),
+	OPT_END()
 };
-
-static int parse_args(int argc, char **argv, struct serve_options *o)
-{
-	static const struct option longopts[] = {
-		{ "bind", required_argument, NULL, 'b' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "once", no_argument, NULL, '1' },
-		{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
-		VERBOSITY_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	uint64_t v;
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:p:k:1qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o->bind = optarg;
-			break;
-		case 'p':
-			if (parse_u64(optarg, "--port", 1, 65535, &v))
-				return -1;
-			o->port = (uint16_t)v;
-			break;
-		case 'k':
-			o->key = optarg;
-			break;
-		case '1':
-			o->once = 1;
-			break;
-		case OPT_MAX_FLOWS:
-			if (parse_u64(optarg, "--max-flows", 1, CONTROL_FLOWS_MAX, &v))
-				return -1;
-			o->max_flows = (int)v;
-			break;
-		case 'q':
-			o->quiet = 1;
-			parse_verbosity(c);
-			break;
-		case 'v':
-			parse_verbosity(c);
-			break;
-		case 'h':
-			o->help = 1;
-			return 0;
-		default:
-			return -1;
-		}
-	}
-	if (optind < argc)
-		return error("unexpected argument '%s'", argv[optind]);
-	return 0;
-}
+#undef A
 
 int cmd_serve(int argc, char **argv)
 {
@@ -128,15 +105,16 @@ int cmd_serve(int argc, char **argv)
 	struct control_auth key;
 	struct serve_config cfg;
 	char keypath[4096], err[400];
-	int made, code;
+	int made, code, next;
 
-	if (parse_args(argc, argv, &o)) {
-		help_error(serve_usage, NULL);
+	next = options_parse(argc, argv, serve_opts, &serve_usage, &o);
+
+	if (next <= 0)
+		return next ? RESULT_USAGE : RESULT_OK;
+	if (next < argc) {
+		error("unexpected argument '%s'", argv[next]);
+		options_usage_error(&serve_usage);
 		return RESULT_USAGE;
-	}
-	if (o.help) {
-		help_show(serve_usage, NULL);
-		return RESULT_OK;
 	}
 	if (inet_pton(AF_INET, o.bind, &addr.sin_addr) != 1) {
 		error("invalid --bind address '%s': give an IPv4 address", o.bind);

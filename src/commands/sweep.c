@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "commands/commands.h"
+#include "commands/options.h"
 #include "error.h"
 #include "exitcode.h"
 #include "parse.h"
@@ -39,41 +39,15 @@
 #define MAX_CELLS 4096
 #define MAX_ARGS 80
 
-static const char sweep_usage[] =
+static const struct opt_usage sweep_usage = {
+	.head =
 "usage: perpkt sweep [options] -o DIR [-- RECORD-OPTIONS...]\n"
 "\n"
 "Record every combination of the lists given (one 'perpkt record' per\n"
 "cell, one profile per cell in DIR), then print the table. Cells whose\n"
 "profile is already in DIR are kept, so an interrupted sweep resumes.\n"
-"\n"
-"  -o, --output DIR       directory of the profiles (made if missing)\n"
-"  -d, --duration SECS    measurement window of each record (default 2)\n"
-"  -w, --warmup SECS      ping-pong before each record's window\n"
-"                         (default: record's, 1)\n"
-"      --repeat N         windows per cell (default 1): record --repeat N\n"
-"                         when record has it, else N records per cell\n"
-"      --placements LIST  record --placement values, e.g. same,smt\n"
-"      --cpu-pairs LIST   client:server CPU pairs, e.g. 1:1,0:1\n"
-"      --client-cpu LIST  client CPUs (each with each --server-cpu)\n"
-"      --server-cpu LIST  responder CPUs\n"
-"      --rps-cpus LIST    RPS masks, e.g. 0,1,2\n"
-"      --irq-cpu LIST     CPUs for the interface's IRQs, e.g. 0,1\n"
-"      --gap LIST         pauses between round trips, e.g. 0,100us\n"
-"      --size LIST        message sizes in bytes, e.g. 40,1400\n"
-"      --transport LIST   e.g. udp,tcp\n"
-"      --flows LIST       concurrent ping-pong pairs, e.g. 1,2,4\n"
-"      --burst LIST       requests in flight, e.g. 1,4\n"
-"      --value V          table value (see perpkt table; default latency)\n"
-FORMAT_HELP
-"\n"
-"After --, options every record of the sweep takes as they are, e.g.\n"
-"-- --kernel IMAGE --net nic --guest-cpus 3: then --rps-cpus and\n"
-"--irq-cpu act on the responder guest's NIC. Not -o, -d or --repeat\n"
-"(sweep's own) nor an option swept. A profile already in DIR is kept\n"
-"whatever these were when it was recorded.\n"
-"\n"
-VERBOSITY_HELP
-"  -h, --help             show this help\n";
+"\n",
+};
 
 enum { D_PLACE, D_PAIR, D_CCPU, D_SCPU, D_RPS, D_IRQ, D_GAP, D_SIZE, D_TRANS,
        D_FLOWS, D_BURST, D_MAX };
@@ -95,11 +69,6 @@ static const struct dim_spec {
 	[D_TRANS] = { "transport", "tr", "--transport" },
 	[D_FLOWS] = { "flows", "flows", "--flows" },
 	[D_BURST] = { "burst", "burst", "--burst" },
-};
-enum sweep_own_option {
-	OPT_REPEAT = OPTS_OWN,
-	OPT_VALUE,
-	DIM_OPT,  /* getopt_long's value for dimension i: DIM_OPT + i */
 };
 
 /* One dimension of the matrix: its row of dim_specs and its values. */
@@ -498,80 +467,82 @@ static int check_extra(struct sweep *s, char **words, size_t n)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct sweep *s, int *help)
+/* a dimension's list, o->num its index */
+static int opt_dim(const struct opt *o, const char *arg, void *at)
 {
-	static const struct option own[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "repeat", required_argument, NULL, OPT_REPEAT },
-		{ "value", required_argument, NULL, OPT_VALUE },
-		OPTION_FORMAT,
-		VERBOSITY_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-	};
-	const size_t nown = sizeof(own) / sizeof(own[0]);
-	struct option longopts[sizeof(own) / sizeof(own[0]) + D_MAX + 1];
+	struct dim *d = (struct dim *)at + o->num;
+
+	if (d->n)
+		return error("--%s given twice", d->spec->option);
+	return split(d, arg);
+}
+
+/* -d (o->num 0) and -w (1): checked as record checks them, handed to
+ * each record as given */
+static int opt_secs(const struct opt *o, const char *arg, void *at)
+{
 	double secs;
-	uint64_t v;
+
+	if (o->num ? parse_seconds(arg, "--warmup", 0, 3600, &secs) :
+		     parse_seconds(arg, "--duration", 0.01, 86400, &secs))
+		return -1;
+	*(const char **)at = arg;
+	return 0;
+}
+
+#define A(field) OPT_AT(struct sweep, field)
+/* the names are dim_specs' */
+#define DIM(i, name, help) \
+	OPT_CALLBACK_NUM(0, name, A(dims), "LIST", help, opt_dim, i)
+static const struct opt sweep_opts[] = {
+	OPT_STRING('o', "output", A(dir), "DIR",
+		   "directory of the profiles (made if missing)"),
+	OPT_CALLBACK_NUM('d', "duration", A(duration), "SECS",
+			 "measurement window of each record (default 2)",
+			 opt_secs, 0),
+	OPT_CALLBACK_NUM('w', "warmup", A(warmup), "SECS",
+			 "ping-pong before each record's window\n"
+			 "(default: record's, 1)", opt_secs, 1),
+	OPT_INT(0, "repeat", A(repeat), 1, 1000, "N",
+		"windows per cell (default 1): record --repeat N\n"
+		"when record has it, else N records per cell"),
+	DIM(D_PLACE, "placements", "record --placement values, e.g. same,smt"),
+	DIM(D_PAIR, "cpu-pairs", "client:server CPU pairs, e.g. 1:1,0:1"),
+	DIM(D_CCPU, "client-cpu", "client CPUs (each with each --server-cpu)"),
+	DIM(D_SCPU, "server-cpu", "responder CPUs"),
+	DIM(D_RPS, "rps-cpus", "RPS masks, e.g. 0,1,2"),
+	DIM(D_IRQ, "irq-cpu", "CPUs for the interface's IRQs, e.g. 0,1"),
+	DIM(D_GAP, "gap", "pauses between round trips, e.g. 0,100us"),
+	DIM(D_SIZE, "size", "message sizes in bytes, e.g. 40,1400"),
+	DIM(D_TRANS, "transport", "e.g. udp,tcp"),
+	DIM(D_FLOWS, "flows", "concurrent ping-pong pairs, e.g. 1,2,4"),
+	DIM(D_BURST, "burst", "requests in flight, e.g. 1,4"),
+	OPT_STRING(0, "value", A(value), "V",
+		   "table value (see perpkt table; default latency)"),
+	OPT_FORMAT(A(format), &table_renderers),
+	OPT_GROUP("\n"
+"After --, options every record of the sweep takes as they are, e.g.\n"
+"-- --kernel IMAGE --net nic --guest-cpus 3: then --rps-cpus and\n"
+"--irq-cpu act on the responder guest's NIC. Not -o, -d or --repeat\n"
+"(sweep's own) nor an option swept. A profile already in DIR is kept\n"
+"whatever these were when it was recorded.\n"
+"\n"),
+	OPT_VERBOSITY(),
+	OPT_HELP(),
+	OPT_END()
+};
+#undef DIM
+#undef A
+
+/* What follows the options: only words after --, then -o DIR and
+ * the dimensions against each other; -1 after saying what is wrong. */
+static int check_operands(struct sweep *s, int argc, char **argv, int next)
+{
 	size_t i;
-	int c;
 
-	memcpy(longopts, own, sizeof(own));
-	for (i = 0; i < D_MAX; i++)
-		longopts[nown + i] = (struct option){ dim_specs[i].option,
-			required_argument, NULL, DIM_OPT + (int)i };
-	memset(&longopts[nown + D_MAX], 0, sizeof(longopts[0]));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:d:w:hqv", longopts, NULL)) != -1) {
-		if (parse_verbosity(c))
-			continue;
-		if (c >= DIM_OPT && c < DIM_OPT + D_MAX) {
-			struct dim *d = &s->dims[c - DIM_OPT];
-
-			if (d->n)
-				return error("--%s given twice", d->spec->option);
-			if (split(d, optarg))
-				return -1;
-			continue;
-		}
-		switch (c) {
-		case 'o':
-			s->dir = optarg;
-			break;
-		case 'd':
-			if (parse_seconds(optarg, "--duration", 0.01, 86400, &secs))
-				return -1;
-			s->duration = optarg;
-			break;
-		case 'w':
-			if (parse_seconds(optarg, "--warmup", 0, 3600, &secs))
-				return -1;
-			s->warmup = optarg;
-			break;
-		case OPT_REPEAT:
-			if (parse_u64(optarg, "--repeat", 1, 1000, &v))
-				return -1;
-			s->repeat = (unsigned)v;
-			break;
-		case OPT_VALUE:
-			s->value = optarg;
-			break;
-		case OPT_FORMAT:
-			if (option_format(optarg, &table_renderers, &s->format))
-				return -1;
-			break;
-		case 'h':
-			help_show(sweep_usage, &table_renderers);
-			*help = 1;
-			return 0;
-		default:
-			return -1;
-		}
-	}
-	if (optind < argc && strcmp(argv[optind - 1], "--"))
-		return error("unexpected argument '%s'", argv[optind]);
-	if (check_extra(s, argv + optind, (size_t)(argc - optind)))
+	if (next < argc && strcmp(argv[next - 1], "--"))
+		return error("unexpected argument '%s'", argv[next]);
+	if (check_extra(s, argv + next, (size_t)(argc - next)))
 		return -1;
 	if (!s->dir)
 		return error("sweep needs -o DIR for its profiles");
@@ -584,6 +555,18 @@ static int parse_args(int argc, char **argv, struct sweep *s, int *help)
 	if (s->dims[D_PAIR].n && (s->dims[D_CCPU].n || s->dims[D_SCPU].n))
 		return error("--cpu-pairs and --client-cpu/--server-cpu exclude each other");
 	return 0;
+}
+
+/* 1: go on; 0: --help shown; -1: a usage error, said */
+static int parse_args(int argc, char **argv, struct sweep *s)
+{
+	int next = options_parse(argc, argv, sweep_opts, &sweep_usage, s);
+
+	if (next <= 0)
+		return next;
+	if (check_operands(s, argc, argv, next))
+		return options_usage_error(&sweep_usage);
+	return 1;
 }
 
 static void init_dims(struct sweep *s)
@@ -659,17 +642,13 @@ int cmd_sweep(int argc, char **argv)
 	struct sigaction sa, old_int, old_term;
 	char (*names)[256] = NULL, (*why)[200] = NULL, *failed = NULL;
 	size_t idx[D_MAX] = { 0 }, ncells = 1, cell = 0, files, k, i, nfailed = 0;
-	int help = 0, ret = RESULT_FAILURE, r;
+	int ret = RESULT_FAILURE, r;
 
 	init_dims(&s);
-	if (parse_args(argc, argv, &s, &help)) {
-		help_error(sweep_usage, &table_renderers);
+	r = parse_args(argc, argv, &s);
+	if (r <= 0) {
 		free_dims(&s);
-		return RESULT_USAGE;
-	}
-	if (help) {
-		free_dims(&s);
-		return RESULT_OK;
+		return r ? RESULT_USAGE : RESULT_OK;
 	}
 	for (i = 0; i < D_MAX; i++)
 		if (s.dims[i].n)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perpkt table: profiles by repeat, like the threads' kernel tables. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/commands.h"
+#include "commands/options.h"
 #include "error.h"
 #include "exitcode.h"
 #include "reports/render.h"
@@ -16,125 +16,101 @@
 
 #define MAX_TABLE_FILES 256
 
-enum table_own_option {
-	OPT_VALUE = OPTS_OWN,
-	OPT_LABEL,
-};
-
-static const char table_usage[] =
+static const struct opt_usage table_usage = {
+	.head =
 "usage: perpkt table [options] FILE...\n"
 "\n"
 "One row per profile, one column per repeat (record --repeat), then the\n"
 "average and the sample standard deviation.\n"
-"\n"
-"      --value V          latency (mean, default), latency-p50,\n"
-"                         latency-p99, total,\n"
-"                         busy, bucket:NAME or function:NAME (per RT)\n"
-"      --label L          label of the next row, in file order\n"
-"                         (repeatable; default: kernel release, or the\n"
-"                         file name when two share a release)\n"
-FORMAT_HELP
-BUCKETS_HELP
-INCLUDE_PARTIAL_HELP
-ANONYMIZE_HELP("table")
-"      --force            read profiles whose fields disagree (said on\n"
-"                         stderr)\n"
-"      --side SIDE        of two-host profiles (record --peer): local\n"
-"                         (default) or remote, the responder's host\n"
-VERBOSITY_HELP
-"  -h, --help             show this help\n";
+"\n",
+};
+
+struct table_args {
+	struct table_load_options tl;
+	const char *format;
+	const char *labels[MAX_TABLE_FILES];
+	size_t nlabels;
+};
+
+static int opt_value(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	if (table_value_check(arg))
+		return error("unknown --value '%s' (use latency, latency-p50, latency-p99, total, busy, bucket:NAME or function:NAME)",
+			     arg);
+	*(const char **)at = arg;
+	return 0;
+}
+
+static int opt_label(const struct opt *o, const char *arg, void *at)
+{
+	struct table_args *a = at;
+
+	(void)o;
+	if (a->nlabels == MAX_TABLE_FILES)
+		return error("too many --label: at most %d", MAX_TABLE_FILES);
+	a->labels[a->nlabels++] = arg;
+	return 0;
+}
+
+/* The profiles and labels on the command line: 0, or -1 after saying
+ * what is wrong. */
+static int check_files(const struct table_args *a, int n)
+{
+	if (n < 1)
+		return error("table needs at least one profile");
+	if (n > MAX_TABLE_FILES)
+		return error("table takes at most %d profiles", MAX_TABLE_FILES);
+	if (a->nlabels > (size_t)n)
+		return error("%zu --label given for %d profiles", a->nlabels, n);
+	return 0;
+}
+
+#define A(field) OPT_AT(struct table_args, field)
+static const struct opt table_opts[] = {
+	OPT_CALLBACK(0, "value", A(tl.value), "V",
+		     "latency (mean, default), latency-p50,\n"
+		     "latency-p99, total,\n"
+		     "busy, bucket:NAME or function:NAME (per RT)", opt_value),
+	OPT_CALLBACK(0, "label", 0, "L",
+		     "label of the next row, in file order\n"
+		     "(repeatable; default: kernel release, or the\n"
+		     "file name when two share a release)", opt_label),
+	OPT_FORMAT(A(format), &table_renderers),
+	READ_OPT_BUCKETS(A(tl.buckets)),
+	READ_OPT_INCLUDE_PARTIAL(A(tl.include_partial)),
+	READ_OPT_ANONYMIZE(A(tl.anonymize), "table"),
+	OPT_BOOL(0, "force", A(tl.force),
+		 "read profiles whose fields disagree (said on\n"
+		 "stderr)"),
+	READ_OPT_SIDE(A(tl.side),
+		      "of two-host profiles (record --peer): local\n"
+		      "(default) or remote, the responder's host"),
+	OPT_VERBOSITY(),
+	OPT_HELP(),
+	OPT_END()
+};
+#undef A
 
 int cmd_table(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "value", required_argument, NULL, OPT_VALUE },
-		{ "label", required_argument, NULL, OPT_LABEL },
-		OPTION_FORMAT,
-		OPTION_BUCKETS,
-		OPTION_INCLUDE_PARTIAL,
-		OPTION_ANONYMIZE,
-		OPTION_SIDE,
-		OPTION_FORCE,
-		VERBOSITY_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *labels[MAX_TABLE_FILES] = { NULL };
-	struct table_load_options tl = { .value = "latency" };
-	const char *format = renderer_default(&table_renderers);
+	struct table_args a = { .tl = { .value = "latency" },
+				.format = renderer_default(&table_renderers) };
 	struct table t;
-	int ret = RESULT_FAILURE;
-	size_t nlabels = 0;
-	int c;
+	int ret = RESULT_FAILURE, next, n;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hqv", longopts, NULL)) != -1) {
-		if (parse_verbosity(c))
-			continue;
-		switch (c) {
-		case OPT_VALUE:
-			if (table_value_check(optarg)) {
-				error("unknown --value '%s' (use latency, latency-p50, latency-p99, total, busy, bucket:NAME or function:NAME)",
-				      optarg);
-				goto usage;
-			}
-			tl.value = optarg;
-			break;
-		case OPT_LABEL:
-			if (nlabels == MAX_TABLE_FILES) {
-				error("too many --label: at most %d",
-				      MAX_TABLE_FILES);
-				goto usage;
-			}
-			labels[nlabels++] = optarg;
-			break;
-		case OPT_FORMAT:
-			if (option_format(optarg, &table_renderers, &format))
-				goto usage;
-			break;
-		case OPT_BUCKETS:
-			tl.buckets = optarg;
-			break;
-		case OPT_INCLUDE_PARTIAL:
-			tl.include_partial = 1;
-			break;
-		case OPT_ANONYMIZE:
-			tl.anonymize = 1;
-			break;
-		case OPT_SIDE:
-			if (option_side(optarg, &tl.side))
-				goto usage;
-			break;
-		case OPT_FORCE:
-			tl.force = 1;
-			break;
-		case 'h':
-			help_show(table_usage, &table_renderers);
-			return RESULT_OK;
-		default:
-			goto usage;
-		}
+	next = options_parse(argc, argv, table_opts, &table_usage, &a);
+	if (next <= 0)
+		return next ? RESULT_USAGE : RESULT_OK;
+	n = argc - next;
+	if (check_files(&a, n)) {
+		options_usage_error(&table_usage);
+		return RESULT_USAGE;
 	}
-	if (optind >= argc) {
-		error("table needs at least one profile");
-		goto usage;
-	}
-	if (argc - optind > MAX_TABLE_FILES) {
-		error("table takes at most %d profiles", MAX_TABLE_FILES);
-		goto usage;
-	}
-	if (nlabels > (size_t)(argc - optind)) {
-		error("%zu --label given for %d profiles", nlabels,
-		      argc - optind);
-		goto usage;
-	}
-	if (!table_load(&t, (const char *const *)argv + optind, NULL, labels,
-			argc - optind, &tl) &&
-	    !render_stdout(&table_renderers, format, &t, NULL))
+	if (!table_load(&t, (const char *const *)argv + next, NULL, a.labels,
+			n, &a.tl) &&
+	    !render_stdout(&table_renderers, a.format, &t, NULL))
 		ret = RESULT_OK;
 	table_free(&t);
 	return ret;
-usage:
-	help_error(table_usage, &table_renderers);
-	return RESULT_USAGE;
 }

@@ -3,7 +3,8 @@
  * commands/record-options.c: the guest's `perpkt record` arguments
  * under --kernel, the command line less the options only the host acts
  * on, read with record's own option table: abbreviated, --opt=value,
- * -oFILE or two words alike.
+ * -oFILE or two words alike; and each option's value where its table
+ * entry says.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "commands/record-options.h"
+#include "profile/output.h"
 
 /* The guest's arguments for record's argv, joined by spaces into buf. */
 static const char *guest(char **argv, char *buf, size_t len)
@@ -107,6 +109,76 @@ static void test_nic(void **state)
 			    "--net veth --rps-cpus 2 -r 1");
 }
 
+static void parse(char **argv, struct record_options *o)
+{
+	int argc = 0, help = 0;
+
+	while (argv[argc])
+		argc++;
+	record_defaults(o);
+	assert_int_equal(record_parse_args(argc, argv, o, &help), 0);
+	assert_int_equal(help, 0);
+}
+
+/* a workload of one's own, and what is sampled */
+static void test_values_own(void **state)
+{
+	char *argv[] = {
+		"record", "-p", "12,34", "--per", "udp-datagrams", "-d", "2",
+		"-w", "0.5", "-e", "cycles", "-C", "0,1", "--user", "-c", "1000",
+		"--no-call-graph", "--ring-pages", "64", "--force-output",
+		"-o", "x.json", NULL,
+	};
+	struct record_options o;
+
+	(void)state;
+	parse(argv, &o);
+	assert_int_equal(o.own.nattach, 2);
+	assert_int_equal(o.own.attach[0], 12);
+	assert_int_equal(o.own.attach[1], 34);
+	assert_int_not_equal(o.own.per.kind, UNIT_RT);
+	assert_true(o.window.duration == 2 && o.window.duration_set);
+	assert_true(o.window.warmup == 0.5 && o.window.warmup_set);
+	assert_string_equal(o.sampling.events, "cycles");
+	assert_int_equal(o.cpus.n, 2);
+	assert_int_equal(o.sampling.include_user, 1);
+	assert_int_equal(o.sampling.period, 1000);
+	assert_int_equal(o.sampling.callchain, -1);
+	assert_int_equal(o.sampling.ring_pages, 64);
+	assert_true(o.output_flags & PROFILE_OUTPUT_FORCE);
+	assert_string_equal(o.output, "x.json");
+	assert_null(o.builtin_only);
+}
+
+/* the built-in ping-pong's, the first of them named */
+static void test_values_builtin(void **state)
+{
+	char *argv[] = {
+		"record", "-s", "100,200", "--client-cpu", "1,2", "--server-cpu",
+		"3", "--gap", "100us", "--gap-mode", "spin", "--flows", "2",
+		"--burst", "3", "-r", "2", "-n", "500", "--between", "0.1",
+		"--no-wait", NULL,
+	};
+	struct record_options o;
+
+	(void)state;
+	parse(argv, &o);
+	assert_int_equal(o.builtin.message_size, 100);
+	assert_int_equal(o.builtin.reply_size, 200);
+	assert_int_equal(o.cpus.nclients, 2);
+	assert_int_equal(o.cpus.client, 1);
+	assert_int_equal(o.cpus.server, 3);
+	assert_int_equal(o.builtin.gap_ns, 100000);
+	assert_int_equal(o.builtin.gap_spin, 1);
+	assert_int_equal(o.builtin.flows, 2);
+	assert_int_equal(o.builtin.burst, 3);
+	assert_true(o.window.repeat == 2 && o.window.repeat_set);
+	assert_int_equal(o.window.count, 500);
+	assert_true(o.window.between == 0.1);
+	assert_int_equal(o.builtin.no_wait, 1);
+	assert_string_equal(o.builtin_only, "size");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +186,8 @@ int main(void)
 		cmocka_unit_test(test_abbreviations),
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_nic),
+		cmocka_unit_test(test_values_own),
+		cmocka_unit_test(test_values_builtin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
