@@ -111,8 +111,8 @@ static json_t *marks_json(const struct diff *d, int *bad)
 	set(fdr, "**", json_real(DIFF_FDR_2), bad);
 	set(o, "fdr", fdr, bad);
 	set(o, "control", json_string("benjamini-hochberg"), bad);
-	set(o, "floor_share_of_busy", json_real(DIFF_FLOOR), bad);
-	set(o, "floor_share_of_latency", json_real(DIFF_FLOOR_LATENCY), bad);
+	set(o, "floor_share_of_busy", json_real(diff_floor(d)), bad);
+	set(o, "floor_share_of_latency", json_real(diff_floor_latency(d)), bad);
 	for (i = 0; i < d->n; i++)
 		push(tested, i ? json_integer((json_int_t)d->tested[i]) :
 		     json_null(), bad);

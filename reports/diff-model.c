@@ -689,7 +689,7 @@ static void host_speed(struct diff *d)
 			d->have_host &= d->host[q][i] > 0;
 			diff_cmp_latency(c, &a, &b);
 			c->q = c->p;
-			c->mark = !c->from_repeats || fabs(c->rel) < DIFF_FLOOR ? 0 :
+			c->mark = !c->from_repeats || fabs(c->rel) < diff_floor(d) ? 0 :
 				  c->p < DIFF_FDR_2 ? 2 : c->p < DIFF_FDR_1 ? 1 : 0;
 		}
 	}

@@ -133,6 +133,7 @@ static size_t family(struct diff *d, size_t i, struct diff_cmp **out,
 {
 	struct diff_view *views[] = { &d->functions, &d->buckets, &d->lines };
 	double busy = fmax(fabs(d->busy.cell[0].value), fabs(d->busy.cell[i].value));
+	double floor = diff_floor(d) * busy, lfloor = diff_floor_latency(d);
 	size_t n = 0, v, k;
 
 #define ADD(cmp, floor) do { \
@@ -145,14 +146,14 @@ static size_t family(struct diff *d, size_t i, struct diff_cmp **out,
 			struct diff_row *r = &views[v]->rows[k];
 
 			if (!r->apart && fmax(fabs(r->cell[0].value),
-					      fabs(r->cell[i].value)) >= DIFF_FLOOR * busy)
-				ADD(&r->cmp[i], DIFF_FLOOR * busy);
+					      fabs(r->cell[i].value)) >= floor)
+				ADD(&r->cmp[i], floor);
 		}
-	ADD(&d->total.cmp[i], DIFF_FLOOR * busy);
-	ADD(&d->busy.cmp[i], DIFF_FLOOR * busy);
-	ADD(&d->latency[i], DIFF_FLOOR_LATENCY * fabs(d->prof[0].latency));
+	ADD(&d->total.cmp[i], floor);
+	ADD(&d->busy.cmp[i], floor);
+	ADD(&d->latency[i], lfloor * fabs(d->prof[0].latency));
 	for (k = 0; k < DIFF_NPCT; k++)
-		ADD(&d->pct[k][i], DIFF_FLOOR_LATENCY * fabs(d->prof[0].pct[k]));
+		ADD(&d->pct[k][i], lfloor * fabs(d->prof[0].pct[k]));
 #undef ADD
 	return n;
 }
@@ -249,6 +250,16 @@ void diff_find_untested(struct diff *d)
 	}
 }
 
+double diff_floor(const struct diff *d)
+{
+	return d->paired ? DIFF_FLOOR_PAIRED : DIFF_FLOOR;
+}
+
+double diff_floor_latency(const struct diff *d)
+{
+	return d->paired ? DIFF_FLOOR_LATENCY_PAIRED : DIFF_FLOOR_LATENCY;
+}
+
 int diff_deterministic(const struct diff *d)
 {
 	size_t i;
@@ -284,5 +295,5 @@ void diff_sig_rule(char *buf, size_t len, const struct diff *d)
 			 d->paired ? "the windows taken by turns" :
 			 d->prof[0].m->run.exact ? "boots" : "windows",
 			 d->tested[1], DIFF_FDR_2 * 100, DIFF_FDR_1 * 100,
-			 DIFF_FLOOR * 100, DIFF_FLOOR_LATENCY * 100);
+			 diff_floor(d) * 100, diff_floor_latency(d) * 100);
 }

@@ -228,7 +228,7 @@ int failif_eval(const struct failif *f, const struct diff *d, size_t i,
 	 * regression; with nothing tested, the raw delta is all there is */
 	if (held && !d->untested && !c->mark) {
 		if (noise)
-			*noise = 1;
+			*noise = c->floored ? 2 : 1;
 		return 0;
 	}
 	return held;

@@ -58,7 +58,8 @@ void failif_free(struct failif *f);
  * *delta gets the tested delta (a fraction when relative). On the
  * diff's own basis: a delta past the limit holds only when the diff
  * marks it (beyond the noise); *noise (may be NULL) is then 1 for one
- * that passed the limit unmarked. Where the diff can mark nothing (a
+ * that passed the limit inside the noise, 2 for one beyond the noise
+ * but under the floor (DIFF_FLOOR). Where the diff can mark nothing (a
  * side of one window: d->untested), the raw delta decides.
  */
 int failif_eval(const struct failif *f, const struct diff *d, size_t i,

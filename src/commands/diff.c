@@ -313,6 +313,19 @@ static int failif_known(const struct failif *f, const struct loaded *l,
 	return 0;
 }
 
+/* "is beyond the noise but under the 2% floor ..." for f on d */
+static const char *floor_words(const struct diff *d, const struct failif *f,
+			       char *buf, size_t len)
+{
+	int lat = f->target == FAILIF_LATENCY || f->target == FAILIF_PERCENTILE;
+
+	snprintf(buf, len, "is beyond the noise but under the %g%% floor of %s "
+		 "(no smaller change is marked)",
+		 100 * (lat ? diff_floor_latency(d) : diff_floor(d)),
+		 lat ? "a latency change" : "busy kernel time");
+	return buf;
+}
+
 /* 1 when any condition holds for any profile against A, 0 when none,
  * -1 when one cannot be evaluated. */
 static int check_failif(const struct diff_args *a, const struct diff *d)
@@ -320,6 +333,7 @@ static int check_failif(const struct diff_args *a, const struct diff *d)
 	int any = 0, r, noise;
 	size_t i, k;
 	double delta;
+	char fw[160];
 
 	if (d->untested && a->nfail)
 		warning("--fail-if judges the raw deltas: %s", d->untested);
@@ -329,13 +343,15 @@ static int check_failif(const struct diff_args *a, const struct diff *d)
 			if (r < 0)
 				return -1;
 			if (noise)
-				info("fail-if '%s' does not hold for '%s': %+.1f%s passes the limit but not the noise (unmarked)",
+				info("fail-if '%s' does not hold for '%s': %+.1f%s %s",
 				     a->fail[k].expr, d->prof[i].path,
 				     a->fail[k].relative ? delta * 100 : delta,
 				     a->fail[k].relative ? "%" :
 				     a->fail[k].target == FAILIF_LATENCY ||
 				     a->fail[k].target == FAILIF_PERCENTILE ||
-				     a->fail[k].time ? " ns" : "");
+				     a->fail[k].time ? " ns" : "",
+				     noise == 2 ? floor_words(d, &a->fail[k], fw, sizeof(fw)) :
+				     "passes the limit but not the noise (unmarked)");
 			if (!r)
 				continue;
 			any = 1;
