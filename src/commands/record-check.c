@@ -82,9 +82,9 @@ int record_default_windows(struct record_options *o)
 				     win->count ? "-n" : win->restart ? "--restart" :
 				     win->fifo ? "--window-fifo" : "--gap-fifo");
 		/* -r: windows a side */
-		win->repeat = 2 * (win->repeat_set ? win->repeat : 10);
+		win->repeat = 2 * (win->repeat_set ? win->repeat : 20);
 		if (!win->duration_set)
-			win->duration = 0.2;
+			win->duration = 0.1;
 		if (win->between <= 0)
 			win->between = 0.05;
 		return 0;

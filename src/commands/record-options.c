@@ -569,7 +569,7 @@ static const struct opt record_opts[] = {
 	OPT_STRING(0, "turn-off", R(window.turn_off), "CMD",
 		   "sh -c CMD switches it on before each odd window\n"
 		   "and off before each even one, and off at the\n"
-		   "end; -r N windows a side (default 10 of 0.2 s,\n"
+		   "end; -r N windows a side (default 20 of 0.1 s,\n"
 		   "--between 0.05); 'perpkt diff PROFILE' compares\n"
 		   "the sides (docs/diff.md)"),
 	OPT_CALLBACK(0, "between", R(window.between), "SECONDS",

@@ -8,9 +8,9 @@ still on A/A pairs where rows in ns per round trip do not?
 DIR is a folder of tests/bench/aa-pairs.sh --keep (its dN.json: perpkt
 diff --format json of pair N, with each row's value per window). For
 every pair, both bases are tested the way perpkt diff tests ns: Welch's
-t across the windows, Benjamini-Hochberg at 5% over the rows, a row
-under 2% of busy on both sides left out, and no mark for a shift under
-2% of busy (2 points of share). Prints, per basis, how many
+t across the windows, Benjamini-Hochberg at 1% over the rows (perpkt's
+`*`), a row under 3% of busy on both sides left out, and no mark for a
+shift under 3% of busy (3 points of share). Prints, per basis, how many
 pairs have any row marked and the rows marked in all.
 """
 import json
@@ -77,7 +77,7 @@ def marks(d, share):
     busy = d["busy"]["per_repeat"]
     if not busy[0] or not busy[1]:
         return None
-    floor = 0.02 * max(d["busy"]["per_rt"])
+    floor = 0.03 * max(d["busy"]["per_rt"])
     ps, names, small = [], [], []
     for r in d["functions"] + d["buckets"]:
         if r["name"] in ("[other]", "[other tasks]") or not r["per_repeat"][0]:
@@ -93,11 +93,11 @@ def marks(d, share):
         if p is not None:
             ps.append(p)
             names.append(r["name"])
-            # the floor, as perpkt's: 2% of busy, or 2 points of share
+            # the floor, as perpkt's: 3% of busy, or 3 points of share
             shift = abs(sum(side[1]) / len(side[1]) - sum(side[0]) / len(side[0]))
-            small.append(shift < (2 if share else floor))
+            small.append(shift < (3 if share else floor))
     q = bh(ps)
-    return [names[i] for i in range(len(ps)) if q[i] < 0.05 and not small[i]]
+    return [names[i] for i in range(len(ps)) if q[i] < 0.01 and not small[i]]
 
 
 def main():
