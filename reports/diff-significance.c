@@ -41,6 +41,16 @@ static void spread_of_cell(const struct diff_cell *c, struct spread *s)
 	s->se = c->se;
 }
 
+/* A test's outcome into c: untested (no spread to stand on) or its
+ * standard error, degrees of freedom and p. */
+static void cmp_take(struct diff_cmp *c, const struct welch *w)
+{
+	c->from_repeats = w->tested;
+	c->sigma = w->tested ? w->se : 0;
+	c->df = w->tested ? w->df : 0;
+	c->p = w->tested ? w->p : NAN;
+}
+
 /* Welch on two sides' windows into c; untested where a side has one. */
 static void cmp_welch(struct diff_cmp *c, const struct spread *a,
 		      const struct spread *b)
@@ -48,12 +58,7 @@ static void cmp_welch(struct diff_cmp *c, const struct spread *a,
 	struct welch w;
 
 	welch_test(a, b, &w);
-	if (!w.tested)
-		return;
-	c->from_repeats = 1;
-	c->sigma = w.se;
-	c->df = w.df;
-	c->p = w.p;
+	cmp_take(c, &w);
 }
 
 void diff_cmp_cells(struct diff_cmp *cmp, const struct diff_cell *a,
@@ -109,15 +114,7 @@ void diff_cmp_paired(struct diff_cmp *c, const double *a, const double *b,
 			    (a[j] + a[j + 1]) / 2 : a[j];
 	paired_test(around, b, n, &w);
 	free(around);
-	c->from_repeats = 0;
-	c->sigma = c->df = 0;
-	c->p = NAN;
-	if (!w.tested)
-		return;
-	c->from_repeats = 1;
-	c->sigma = w.se;
-	c->df = w.df;
-	c->p = w.p;
+	cmp_take(c, &w);
 }
 
 int diff_by_turns(const struct diff *d)
