@@ -6,11 +6,15 @@
 # carry any mark. The bound: when nothing changed, Benjamini-Hochberg at
 # 5% over a pair's rows marks anything with probability 5% at most, so
 # 3 or more of 5 has probability 0.12% at most; docs/diff.md has the
-# rate measured over 20 pairs. And a real cost (300 policy-routing rules
-# that every lookup walks, in a namespace of the test's own) is marked
-# in both of two pairs, with fib_rules_lookup among the marked rows.
+# rate measured over 20 pairs. And a real cost (500 policy-routing rules
+# that every lookup walks, in a namespace of the test's own, about 15% of
+# busy) is marked in both of two pairs of 2 s records, with
+# fib_rules_lookup among the marked rows.
 . "$(dirname "$0")/lib.sh"
 need_perf
+# under ASan the ping-pong itself is instrumented: its spread is not the
+# one perpkt users measure, and what is tested is statistics, not memory
+[ -z "${ASAN_OPTIONS:-}" ] || skip "a rate measured on the plain build (make check), not under a sanitizer"
 [ "$(id -u)" = 0 ] || skip "needs root for a network namespace"
 for c in ip jq; do
 	command -v $c >/dev/null || skip "needs $c"
@@ -24,7 +28,7 @@ marked=$(sed -n 's/^aa: \([0-9]*\) of 5 pairs marked.*/\1/p' "$TMP/out")
 grep -q "; 0 failed)" "$TMP/out" || fail "a record failed: $(tail -3 "$TMP/out")"
 [ "$marked" -le 2 ] || fail "$marked of 5 A/A pairs marked: the marks cry wolf"
 
-expect_exit 0 "$AA" --perpkt "$PERPKT" -n 2 --plant 300 --keep "$TMP/plant" -- -d 1
+expect_exit 0 "$AA" --perpkt "$PERPKT" -n 2 --plant 500 --keep "$TMP/plant" -- -d 2
 cat "$TMP/out"
 grep -q "^aa: 2 of 2 pairs marked" "$TMP/out" || fail "a planted cost not marked in every pair"
 [ "$(grep -c 'fib_rules_lookup\*' "$TMP/out")" = 2 ] ||
