@@ -5,11 +5,11 @@
  * `perpkt record`, so a sweep measures exactly what record would; the
  * network is whatever record makes (loopback, or its own veth pair).
  *
- * Resumable: a cell whose profile exists and reads cleanly is kept. A
- * cell records into NAME.partial.json and is renamed to NAME.json only
- * when record finished it, so an interrupted cell never looks complete.
- * A cell whose record fails (or is killed) is noted in NAME.failed and
- * the sweep goes on; the next sweep tries it again.
+ * Resumable: a cell whose profile exists and reads cleanly is kept
+ * (recording them: commands/sweep-run.c). With --plan it records
+ * nothing and writes what GNU parallel or a Slurm job array runs
+ * instead (commands/sweep-plan.c); the same sweep without --plan then
+ * keeps what they recorded and prints the table.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,11 +33,13 @@
 #include "record/workload-ops.h"
 #include "reports/render.h"
 #include "reports/table.h"
+#include "commands/sweep.h"
 #include "commands/table-load.h"
+#include "lab/qemu.h"
 
-#define MAX_VALUES 32
 #define MAX_CELLS 4096
-#define MAX_ARGS 80
+/* Most words after --, so a cell's arguments fit in SWEEP_MAX_ARGS. */
+#define MAX_EXTRA 32
 
 static const struct opt_usage sweep_usage = {
 	.head =
@@ -49,15 +51,10 @@ static const struct opt_usage sweep_usage = {
 "\n",
 };
 
-enum { D_PLACE, D_PAIR, D_CCPU, D_SCPU, D_RPS, D_IRQ, D_GAP, D_SIZE, D_TRANS,
-       D_FLOWS, D_BURST, D_MAX };
-
 /* The matrix's dimensions, one row each: sweep's option, the word in
  * cell names, and the record option each value goes to (NULL for cpu
  * pairs, which give --client-cpu and --server-cpu). */
-static const struct dim_spec {
-	const char *option, *cell, *record;
-} dim_specs[D_MAX] = {
+static const struct dim_spec dim_specs[D_MAX] = {
 	[D_PLACE] = { "placements", "place", "--placement" },
 	[D_PAIR] = { "cpu-pairs", "cpu", NULL },
 	[D_CCPU] = { "client-cpu", "client", "--client-cpu" },
@@ -71,38 +68,6 @@ static const struct dim_spec {
 	[D_BURST] = { "burst", "burst", "--burst" },
 };
 
-/* One dimension of the matrix: its row of dim_specs and its values. */
-struct dim {
-	const struct dim_spec *spec;
-	char *values[MAX_VALUES];
-	size_t n;
-};
-
-struct sweep {
-	const char *dir;
-	const char *duration;
-	const char *warmup;    /* NULL: record's own default */
-	unsigned repeat;
-	const char *value, *format;
-	struct dim dims[D_MAX];
-	int record_repeat;     /* record accepts --repeat */
-	char **extra;          /* after --: every record's own options */
-	size_t nextra;
-};
-/* Most words after --, so a cell's arguments fit in MAX_ARGS. */
-#define MAX_EXTRA 32
-
-static volatile sig_atomic_t interrupted;
-static volatile pid_t child;
-
-static void on_signal(int sig)
-{
-	interrupted = 1;
-	/* the child may not be in our terminal's group: pass it on */
-	if (child > 0)
-		kill(child, sig);
-}
-
 static int split(struct dim *d, const char *list)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
@@ -111,10 +76,10 @@ static int split(struct dim *d, const char *list)
 		return error("out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (d->n == MAX_VALUES) {
+		if (d->n == SWEEP_MAX_VALUES) {
 			free(copy);
 			return error("too many values for --%s: at most %d",
-				     d->spec->option, MAX_VALUES);
+				     d->spec->option, SWEEP_MAX_VALUES);
 		}
 		if (!(d->values[d->n++] = strdup(tok))) {
 			free(copy);
@@ -208,8 +173,7 @@ static void cell_name(char *buf, size_t len, const struct sweep *s,
 		snprintf(buf, len, "default");
 }
 
-/* The profile path of window k (k < 0: the cell's only file). */
-static void cell_path(char *buf, size_t len, const struct sweep *s,
+void sweep_cell_path(char *buf, size_t len, const struct sweep *s,
 		      const char *name, int k, int partial)
 {
 	if (k < 0)
@@ -220,7 +184,12 @@ static void cell_path(char *buf, size_t len, const struct sweep *s,
 			 partial ? ".partial" : "");
 }
 
-static int readable(const char *path)
+int sweep_file_k(const struct sweep_cells *c, size_t i)
+{
+	return c->files > 1 ? (int)i : -1;
+}
+
+int sweep_profile_readable(const char *path)
 {
 	struct profile p;
 
@@ -247,9 +216,7 @@ static int next_index(const struct sweep *s, size_t *idx)
 	return 0;
 }
 
-/* record's arguments for one cell, from argv[1] = "record"; the count.
- * Uses static buffers: one cell at a time. */
-static size_t record_argv(const struct sweep *s, const size_t *idx,
+size_t sweep_record_argv(const struct sweep *s, const size_t *idx,
 			  const char *out, char **argv)
 {
 	static char exe[64], rep[16];
@@ -317,19 +284,32 @@ static int check_cpus(struct record_options *o)
 	return ret;
 }
 
+/* Whether a cell's record is exact on QEMU's instruction clock (as
+ * lab/run.c's choose_clock decides): what it counts does not depend on
+ * what else the host runs, so such cells may run side by side. */
+static int cell_deterministic(const struct record_options *o)
+{
+	const struct lab_request *k = &o->kernel;
+
+	return k->kernel && k->exact &&
+	       !(o->builtin.network && !strncmp(o->builtin.network, "nic", 3)) &&
+	       !lab_qemu_args_icount((char *const *)k->qemu_args, k->nqemu_args);
+}
+
 /* Every cell through record's own option parser and CPU placement
  * before any runs, so a bad value in any list fails at once (exit 64),
- * not after hours or after other cells recorded. */
-static int check_cells(const struct sweep *s)
+ * not after hours or after other cells recorded. Sets s->deterministic. */
+static int check_cells(struct sweep *s)
 {
 	size_t idx[D_MAX] = { 0 };
-	char *argv[MAX_ARGS], name[256];
+	char *argv[SWEEP_MAX_ARGS], name[256];
 
 	if (table_value_check(s->value))
 		return error("unknown --value '%s': see perpkt table --help", s->value);
+	s->deterministic = 1;
 	do {
 		struct record_options o;
-		size_t n = record_argv(s, idx, "/dev/null", argv);
+		size_t n = sweep_record_argv(s, idx, "/dev/null", argv);
 		int help = 0;
 
 		record_defaults(&o);
@@ -340,95 +320,8 @@ static int check_cells(const struct sweep *s)
 			return error("cell %s: record refuses these settings; nothing "
 				     "was recorded", name);
 		}
+		s->deterministic &= cell_deterministic(&o);
 	} while (next_index(s, idx));
-	return 0;
-}
-
-/* record's exit code, or -1 with how it ended in why (a signal). */
-static int run_record(const struct sweep *s, const size_t *idx,
-		      const char *out, char *why, size_t whylen)
-{
-	char *argv[MAX_ARGS];
-	int status;
-	pid_t pid;
-
-	record_argv(s, idx, out, argv);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return error("cannot start record: %s", strerror(errno));
-	if (!pid) {
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	child = pid;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	child = 0;
-	if (WIFEXITED(status)) {
-		snprintf(why, whylen, "record exited %d", WEXITSTATUS(status));
-		return WEXITSTATUS(status);
-	}
-	if (WIFSIGNALED(status))
-		snprintf(why, whylen, "record was killed by signal %d (%s)",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else
-		snprintf(why, whylen, "record stopped (status 0x%x)", status);
-	return -1;
-}
-
-/* NAME.failed: why the cell has no profile, for the next sweep to see
- * (it tries the cell again) and for the person reading DIR. */
-static void note_failed(const struct sweep *s, const char *name, const char *why)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.failed", s->dir, name);
-	f = fopen(path, "w");
-	if (!f || fprintf(f, "%s\n", why) < 0 || fclose(f)) {
-		if (f)
-			fclose(f);
-		warning("cannot note the failure in '%s': %s", path, strerror(errno));
-	}
-}
-
-static void forget_failed(const struct sweep *s, const char *name)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s.failed", s->dir, name);
-	unlink(path);
-}
-
-/* Record one file of a cell; 0 done, 1 interrupted, -1 failed (why
- * said and in why). */
-static int record_file(const struct sweep *s, const size_t *idx,
-		       const char *name, int k, char *why, size_t whylen)
-{
-	char part[4096], final[4096];
-	int rc;
-
-	cell_path(part, sizeof(part), s, name, k, 1);
-	cell_path(final, sizeof(final), s, name, k, 0);
-	unlink(part);
-	rc = run_record(s, idx, part, why, whylen);
-	if (interrupted) {
-		/* record may have saved what it had: not a finished cell */
-		unlink(part);
-		return 1;
-	}
-	if (rc == PERPKT_EXIT_PARTIAL)
-		warning("cell %s: record reported lost samples; kept", name);
-	else if (rc != PERPKT_EXIT_OK) {
-		unlink(part);
-		return error("cell %s: %s; going on with the next cell", name, why);
-	}
-	if (rename(part, final)) {
-		snprintf(why, whylen, "cannot rename '%.60s' to '%.60s': %s",
-			 part, final, strerror(errno));
-		return error("%s", why);
-	}
 	return 0;
 }
 
@@ -490,6 +383,16 @@ static int opt_secs(const struct opt *o, const char *arg, void *at)
 	return 0;
 }
 
+/* --plan's engine */
+static int opt_plan(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	if (strcmp(arg, "parallel") && strcmp(arg, "slurm"))
+		return error("unknown --plan engine '%s': parallel or slurm", arg);
+	*(const char **)at = arg;
+	return 0;
+}
+
 #define A(field) OPT_AT(struct sweep, field)
 /* the names are dim_specs' */
 #define DIM(i, name, help) \
@@ -506,6 +409,17 @@ static const struct opt sweep_opts[] = {
 	OPT_INT(0, "repeat", A(repeat), 1, 1000, "N",
 		"windows per cell (default 1): record --repeat N\n"
 		"when record has it, else N records per cell"),
+	OPT_INT('j', "jobs", A(jobs), 1, SWEEP_MAX_JOBS, "N",
+		"records at once (default 1): exact cells on\n"
+		"QEMU's instruction clock only; sampled cells\n"
+		"run one at a time"),
+	OPT_CALLBACK(0, "plan", A(plan), "ENGINE",
+		     "record nothing: write DIR/plan, one command\n"
+		     "line a file, for 'parallel' (GNU parallel) or\n"
+		     "'slurm' (and DIR/plan.sbatch, a job array);\n"
+		     "the same sweep without --plan then takes\n"
+		     "their profiles and prints the table",
+		     opt_plan),
 	DIM(D_PLACE, "placements", "record --placement values, e.g. same,smt"),
 	DIM(D_PAIR, "cpu-pairs", "client:server CPU pairs, e.g. 1:1,0:1"),
 	DIM(D_CCPU, "client-cpu", "client CPUs (each with each --server-cpu)"),
@@ -586,14 +500,12 @@ static void free_dims(struct sweep *s)
 			free(s->dims[i].values[j]);
 }
 
-/* The table of the cells that have profiles (failed[i]: cell i has none). */
-static int table_of(const struct sweep *s, char (*names)[256], size_t ncells,
-		    const char *failed)
+/* The table of the cells that have profiles. */
+static int table_of(const struct sweep *s, const struct sweep_cells *c)
 {
-	size_t files = s->record_repeat || s->repeat < 2 ? 1 : s->repeat;
-	char **paths = calloc(ncells * files, sizeof(*paths));
-	const char **labels = calloc(ncells, sizeof(*labels));
-	size_t *per = calloc(ncells, sizeof(*per)), i, k, n = 0, kept = 0;
+	char **paths = calloc(c->n * c->files, sizeof(*paths));
+	const char **labels = calloc(c->n, sizeof(*labels));
+	size_t *per = calloc(c->n, sizeof(*per)), i, k, n = 0, kept = 0;
 	struct table_load_options tl = { .value = s->value };
 	int ret = RESULT_FAILURE;
 	struct table t;
@@ -603,19 +515,19 @@ static int table_of(const struct sweep *s, char (*names)[256], size_t ncells,
 		error("out of memory");
 		goto out;
 	}
-	for (i = 0; i < ncells; i++) {
-		if (failed[i])
+	for (i = 0; i < c->n; i++) {
+		if (c->failed[i])
 			continue;
-		labels[kept] = names[i];
-		per[kept++] = files;
-		for (k = 0; k < files; k++) {
+		labels[kept] = c->names[i];
+		per[kept++] = c->files;
+		for (k = 0; k < c->files; k++) {
 			paths[n] = malloc(4096);
 			if (!paths[n]) {
 				error("out of memory");
 				goto out;
 			}
-			cell_path(paths[n++], 4096, s, names[i],
-				  files > 1 ? (int)k : -1, 0);
+			sweep_cell_path(paths[n++], 4096, s, c->names[i],
+					sweep_file_k(c, k), 0);
 		}
 	}
 	if (!kept) {
@@ -635,13 +547,54 @@ out:
 	return ret;
 }
 
+/* The cells of the matrix, named; -1 when out of memory. */
+static int cells_make(const struct sweep *s, struct sweep_cells *c, size_t n)
+{
+	size_t idx[D_MAX] = { 0 }, cell = 0;
+
+	c->n = n;
+	c->files = s->record_repeat || s->repeat < 2 ? 1 : s->repeat;
+	c->names = calloc(n, sizeof(*c->names));
+	c->idx = calloc(n, sizeof(*c->idx));
+	c->why = calloc(n, sizeof(*c->why));
+	c->failed = calloc(n, 1);
+	if (!c->names || !c->idx || !c->why || !c->failed)
+		return error("out of memory");
+	do {
+		cell_name(c->names[cell], sizeof(c->names[cell]), s, idx);
+		memcpy(c->idx[cell++], idx, sizeof(idx));
+	} while (next_index(s, idx));
+	return 0;
+}
+
+static void cells_free(struct sweep_cells *c)
+{
+	free(c->names);
+	free(c->idx);
+	free(c->why);
+	free(c->failed);
+}
+
+/* --jobs N for these cells: sampled ones one at a time, said */
+static void choose_jobs(struct sweep *s)
+{
+	if (s->jobs > 1 && !s->deterministic) {
+		info("--jobs %u: one cell at a time all the same: these cells sample "
+		     "the host's CPUs (or count on a threaded clock), so two at once "
+		     "would measure each other; only exact cells on QEMU's "
+		     "instruction clock (--exact, one guest) run side by side",
+		     s->jobs);
+		s->jobs = 1;
+	}
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep s = { .duration = "2", .repeat = 1, .value = "latency",
-			   .format = renderer_default(&table_renderers) };
-	struct sigaction sa, old_int, old_term;
-	char (*names)[256] = NULL, (*why)[200] = NULL, *failed = NULL;
-	size_t idx[D_MAX] = { 0 }, ncells = 1, cell = 0, files, k, i, nfailed = 0;
+			   .format = renderer_default(&table_renderers),
+			   .jobs = 1 };
+	struct sweep_cells c = { 0 };
+	size_t ncells = 1, i;
 	int ret = RESULT_FAILURE, r;
 
 	init_dims(&s);
@@ -668,78 +621,35 @@ int cmd_sweep(int argc, char **argv)
 		error("cannot make directory '%s': %s", s.dir, strerror(errno));
 		goto out;
 	}
-	names = calloc(ncells, sizeof(*names));
-	failed = calloc(ncells, 1);
-	why = calloc(ncells, sizeof(*why));
-	if (!names || !failed || !why) {
-		error("out of memory");
+	if (cells_make(&s, &c, ncells))
+		goto out;
+	if (s.plan) {
+		ret = sweep_plan_write(&s, &c) ? RESULT_FAILURE : RESULT_OK;
 		goto out;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	files = s.record_repeat || s.repeat < 2 ? 1 : s.repeat;
-	do {
-		cell_name(names[cell], sizeof(names[cell]), &s, idx);
-		for (k = 0; k < files; k++) {
-			char path[4096];
-			int kk = files > 1 ? (int)k : -1;
-
-			cell_path(path, sizeof(path), &s, names[cell], kk, 0);
-			if (readable(path)) {
-				info("sweep %zu/%zu %s%s: kept (already recorded)",
-				     cell + 1, ncells, names[cell],
-				     files > 1 ? path + strlen(path) - 8 : "");
-				continue;
-			}
-			/* what this profile records: record --repeat N
-			 * makes N windows of -d seconds in one file */
-			if (s.record_repeat && s.repeat > 1)
-				info("sweep %zu/%zu %s: recording %u windows of %s s (%g s of windows, warm-up aside)",
-				     cell + 1, ncells, names[cell], s.repeat,
-				     s.duration, s.repeat * strtod(s.duration, NULL));
-			else
-				info("sweep %zu/%zu %s: recording one window of %s s",
-				     cell + 1, ncells, names[cell], s.duration);
-			r = record_file(&s, idx, names[cell], kk, why[cell],
-					sizeof(why[cell]));
-			if (r > 0) {
-				info("sweep interrupted: %zu of %zu cells done; run the same command again to finish",
-				     cell, ncells);
-				ret = RESULT_PARTIAL;
-				goto restore;
-			}
-			if (r < 0) {
-				note_failed(&s, names[cell], why[cell]);
-				failed[cell] = 1;
-				nfailed++;
-				break;
-			}
-		}
-		if (!failed[cell])
-			forget_failed(&s, names[cell]);
-		cell++;
-	} while (next_index(&s, idx));
-	ret = table_of(&s, names, ncells, failed);
-	if (nfailed) {
+	choose_jobs(&s);
+	r = sweep_run(&s, &c);
+	if (r) {
+		ret = r > 0 ? RESULT_PARTIAL : RESULT_FAILURE;
+		goto out;
+	}
+	ret = table_of(&s, &c);
+	if (c.nfailed) {
 		/* after the table, so it is the last thing said */
-		error("%zu of %zu cells failed (noted in %s/CELL.failed; the "
-		      "next sweep tries them again):", nfailed, ncells, s.dir);
-		for (i = 0; i < ncells; i++)
-			if (failed[i])
-				error("  %s: %s", names[i], why[i]);
+		if (c.nfailed > c.nrefused)
+			error("%zu of %zu cells failed (noted in %s/CELL.failed; the "
+			      "next sweep tries them again):", c.nfailed, c.n, s.dir);
+		else
+			error("%zu of %zu cells have a profile the plan did not make:",
+			      c.nfailed, c.n);
+		for (i = 0; i < c.n; i++)
+			if (c.failed[i])
+				error("  %s: %s", c.names[i], c.why[i]);
 		if (ret == RESULT_OK)
 			ret = RESULT_PARTIAL;
 	}
-restore:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 out:
-	free(names);
-	free(why);
-	free(failed);
+	cells_free(&c);
 	free_dims(&s);
 	return ret;
 }

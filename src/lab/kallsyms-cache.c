@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,31 +10,14 @@
 
 #include "error.h"
 #include "lab/arch.h"
+#include "lab/content-hash.h"
 #include "system/dirs.h"
 
 #define KEY_BYTES 16
 
 int lab_kallsyms_key(const char *kernel, char *key, size_t len)
 {
-	crypto_generichash_state st;
-	unsigned char buf[1 << 16], hash[KEY_BYTES];
-	ssize_t n;
-	int fd;
-
-	if (len < 2 * KEY_BYTES + 1 || sodium_init() < 0)
-		return error("cannot hash '%s': libsodium did not start", kernel);
-	fd = open(kernel, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error("cannot read kernel image '%s': %s", kernel, strerror(errno));
-	crypto_generichash_init(&st, NULL, 0, sizeof(hash));
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		crypto_generichash_update(&st, buf, (size_t)n);
-	close(fd);
-	if (n < 0)
-		return error("cannot read kernel image '%s': %s", kernel, strerror(errno));
-	crypto_generichash_final(&st, hash, sizeof(hash));
-	sodium_bin2hex(key, len, hash, sizeof(hash));
-	return 0;
+	return lab_content_hash(kernel, KEY_BYTES, key, len);
 }
 
 static int cache_file(const char *key, const char *ext, char *out, size_t len)

@@ -116,6 +116,8 @@ char **lab_guest_args(char *const *args, size_t nargs, int exact, int peer,
 #define LAB_COND_QEMU "lab.qemu"          /* QEMU's version line */
 #define LAB_COND_COMMAND PROFILE_COND_QEMU_COMMAND
 #define LAB_COND_KERNEL "lab.kernel"      /* the image booted */
+/* its contents' BLAKE2b-256 (lab/content-hash.h), as b2sum -l 256 says */
+#define LAB_COND_KERNEL_HASH "lab.kernel_blake2b"
 #define LAB_COND_TREE "lab.tree"          /* --kernel DIR: the tree */
 #define LAB_COND_COMMIT "lab.commit"      /* its commit, and if dirty */
 #define LAB_COND_VMLINUX PROFILE_COND_VMLINUX

@@ -20,6 +20,7 @@
 #include "lab/channel.h"
 #include "lab/exact-counts.h"
 #include "lab/guest.h"
+#include "lab/content-hash.h"
 #include "lab/kallsyms-cache.h"
 #include "lab/kconfig.h"
 #include "lab/leftovers.h"
@@ -227,6 +228,7 @@ static void add_conditions(struct profile *p, const struct lab_run *r,
 	profile_add_condition(p, LAB_COND_COMMAND,
 			      r->qemu_command ? r->qemu_command : "unknown");
 	profile_add_condition(p, LAB_COND_KERNEL, rq->kernel);
+	profile_add_condition(p, LAB_COND_KERNEL_HASH, r->kernel_hash);
 	if (rq->tree) {
 		profile_add_condition(p, LAB_COND_TREE, rq->tree->dir);
 		profile_add_condition(p, LAB_COND_COMMIT, rq->tree->commit[0] ?
@@ -513,6 +515,9 @@ int lab_run_prepare(struct lab_run *r, const struct lab_request *rq,
 			return error("--exact cannot count here: %s", why);
 	}
 	choose_clock(r, rq);
+	if (lab_content_hash(rq->kernel, LAB_IMAGE_HASH_BYTES, r->kernel_hash,
+			     sizeof(r->kernel_hash)))
+		return -1;
 	/* with --append the kernel may move (kaslr): its own each boot */
 	if (rq->exact && !rq->append) {
 		if (lab_kallsyms_key(rq->kernel, r->kallsyms_key, sizeof(r->kallsyms_key)))

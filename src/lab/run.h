@@ -29,6 +29,7 @@ struct lab_run {
 	int boot;               /* which boot, from 0 */
 	int cpus;               /* vCPUs (lab_guest_cpus) */
 	char guest_perpkt[160]; /* lab.guest_perpkt: "build-id ID" */
+	char kernel_hash[72];   /* lab.kernel_blake2b: the image's */
 	int icount_shift;       /* deterministic: on QEMU's instruction
 				 * clock with this shift (lab.h); -1 not */
 	char clock[256];        /* lab.deterministic: "yes: ..." or "no: why" */
