@@ -374,7 +374,7 @@ int lab_run_finish(struct lab_run *r, const struct lab_request *rq,
 	add_conditions(p, r, rq);
 	/* what reproduces it is the host's command */
 	free(p->command);
-	p->command = profile_command_line(job->argc - 1, job->argv + 1);
+	p->command = profile_command_line(job->argc, job->argv);
 	if (job->keep) {
 		*job->keep = *p;
 		memset(p, 0, sizeof(*p));
