@@ -173,7 +173,7 @@ static void built_at_head(const struct lab_tree *t, const char *src)
 /* The commit the tree was built from, and whether it has changed. */
 static void read_commit(struct lab_tree *t)
 {
-	char src[PATH_MAX + 8], *describe, *subject, *status;
+	char src[PATH_MAX + 32], *describe, *subject, *status;
 	char *argv_describe[] = { "git", "-C", src, "describe", "--always",
 				  "--dirty", "--abbrev=12", NULL };
 	char *argv_subject[] = { "git", "-C", src, "log", "-1", "--format=%s", NULL };
@@ -181,6 +181,13 @@ static void read_commit(struct lab_tree *t)
 				"--untracked-files=no", NULL };
 	const char *p;
 
+	/* a copy of a build (perpkt-bisect --jobs) names its commit */
+	snprintf(src, sizeof(src), "%s/" LAB_TREE_COMMIT_FILE, t->dir);
+	if (!access(src, R_OK)) {
+		if (procfile_line(src, t->commit, sizeof(t->commit)))
+			t->commit[0] = '\0';
+		return;
+	}
 	/* an O= build folder links to its source */
 	snprintf(src, sizeof(src), "%s/source", t->dir);
 	if (!lab_tree_is(src))

@@ -23,6 +23,12 @@ struct lab_tree {
 	int dirty;                   /* tracked files changed since it */
 };
 
+/* A copy of a build's files (perpkt-bisect --jobs records one while the
+ * tree goes on to the next commit) holds, in this file, the commit it
+ * was built from as lab.commit says it ("DESCRIBE \"SUBJECT\"");
+ * lab_tree_open takes it instead of asking git. */
+#define LAB_TREE_COMMIT_FILE ".perpkt-commit"
+
 /* Whether `path` is a folder (so --kernel means a tree, not an image). */
 int lab_tree_is(const char *path);
 

@@ -121,4 +121,26 @@ git -C "$tree" checkout -q -- Documentation/networking/udplite.rst
 c=$(jq -r '.conditions["lab.commit"]' "$TMP/dirty.json")
 case $c in "$(git -C "$tree" rev-parse --short=12 series)-dirty \"Documentation: say when UDP accounts a datagram\", 1 file changed since") ;;
 *) fail "a dirty tree's lab.commit: '$c'" ;; esac
+# (6) --jobs 2: two commits a round, each recorded from a copy of its
+# build beside the next build; the same first bad commit in fewer
+# rounds than git bisect's steps, every profile naming its commit
+steps=$(sed -n 's/^ *\([0-9]*\) steps of one commit in [0-9]* s$/\1/p' "$out/bisect.log")
+[ -n "$steps" ] || fail "the bisect did not say its steps: $(tail -5 "$out/bisect.log")"
+out2=$TMP/bisect-jobs
+t0=$SECONDS
+EXPECT_TIMEOUT=3500 expect_exit 0 "$SRCDIR/src/lab/perpkt-bisect" -C "$tree" --out "$out2" \
+	--make "$make" --jobs 2 --fail-if 'total > +1%' base series
+grep -q "^first bad commit: ${guilty:0:7}[0-9a-f]* udp: account each datagram" "$TMP/out" ||
+	fail "--jobs 2 named: $(grep 'first bad' "$TMP/out")"
+rounds=$(sed -n 's/^ *\([0-9]*\) rounds of up to 2 commits in [0-9]* s$/\1/p' "$out2/bisect.log")
+[ -n "$rounds" ] && [ "$rounds" -lt "$steps" ] ||
+	fail "--jobs 2 took '$rounds' rounds, git bisect $steps steps: $(cat "$out2/bisect.log")"
+for p in "$out2"/*/*.json; do
+	c=$(jq -r '.conditions["lab.commit"]' "$p")
+	[ "$(git -C "$tree" rev-parse "${c%% *}^{commit}" 2>/dev/null)" = "$(basename "$p" .json)" ] ||
+		fail "--jobs 2: $p: lab.commit '$c' is not its commit"
+done
+[ "$(git -C "$tree" rev-parse HEAD)" = "$(git -C "$tree" rev-parse series)" ] ||
+	fail "--jobs 2 left the tree at $(git -C "$tree" log -1 --oneline)"
+echo "--jobs 2: $rounds round(s) against $steps step(s) of git bisect, $((SECONDS - t0)) s"
 echo ok
