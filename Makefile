@@ -13,8 +13,10 @@ DEBS = gcc make cmake pkg-config libpfm4-dev libdw-dev libelf-dev \
        chromium python3 python3-jsonschema socat qemu-system-x86 busybox-static sockperf \
        linux-perf bc clang libclang-rt-14-dev llvm strace libxml2-utils nftables time
 # make check-lab: what building a kernel tree needs (t0809 builds
-# Debian's linux-source-6.1 and bisects commits on it)
-LAB_DEBS = linux-source-6.1 flex bison ccache libssl-dev libelf-dev git perl xz-utils
+# Debian's linux-source-6.1 and bisects commits on it), and the engines
+# t0830 runs a sweep's plan with (GNU parallel, a single-node Slurm)
+LAB_DEBS = linux-source-6.1 flex bison ccache libssl-dev libelf-dev git perl xz-utils \
+	   parallel slurm-wlm munge
 # make fuzz: seconds per libFuzzer target (the smoke runs in check-sanitize: 5)
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))

@@ -39,7 +39,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PERPKT=${1:-${PERPKT:-build/perpkt}}
-ONLY=${BENCH_ONLY:-probe floor flows resolve scale exact}
+ONLY=${BENCH_ONLY:-probe floor flows resolve scale exact sweep}
 [ -x "$PERPKT" ] || { echo "bench: no perpkt at '$PERPKT': run make build first" >&2; exit 2; }
 PERPKT=$(cd "$(dirname "$PERPKT")" && pwd)/$(basename "$PERPKT")
 export BENCH_ROWS
@@ -125,6 +125,7 @@ case " $ONLY " in *" resolve "*)
 esac
 part scale "$HERE/bench-scale.sh" "$PERPKT"
 part exact "$HERE/bench-exact.sh" "$PERPKT"
+part sweep "$HERE/bench-sweep.sh" "$PERPKT"
 
 echo "== summary: $("$PERPKT" --version 2>/dev/null | head -1), $(uname -r), $(nproc) CPUs, $(( $(date +%s) - start )) s, load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 # a Markdown table: it reads in a terminal and pastes into a bug thread
