@@ -31,14 +31,18 @@
 # shows, a stall does not. Every figure is the Hodges-Lehmann estimate
 # over the pairs of (window / gaps - 1), with its 95% interval
 # (Wilcoxon): a pair the host's speed switched inside does not own it.
-# With PASSES > 1 the runs repeat, the order rotated, pairs pooled.
+# The runs repeat in PASSES passes (3 by default), the order rotated:
+# each figure is stated with two intervals, the one of all the passes'
+# pairs pooled (within runs) and the one of the passes' own estimates
+# (Student's t over PASSES values: what moves from run to run, which
+# pairs in one run cannot show), and a verdict stands on the wider.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 PERPKT=${1:-${PERPKT:-build/perpkt}}
-WINDOWS=${2:-${BENCH_PROBE_WINDOWS:-200}}
+WINDOWS=${2:-${BENCH_PROBE_WINDOWS:-120}}
 SECS=${3:-${BENCH_PROBE_SECS:-0.05}}
-PASSES=${BENCH_PROBE_PASSES:-1}
+PASSES=${BENCH_PROBE_PASSES:-3}
 CPU=${BENCH_CPU:-1}
 OTHER=$((CPU == 0 ? 1 : 0))
 command -v perf >/dev/null || { echo "bench-probe: needs perf: apt-get install linux-perf" >&2; exit 77; }
@@ -128,7 +132,8 @@ for pass in $(seq "$PASSES"); do
 	for c in $order; do
 		run "$c" "$TMP/$c-$pass.json" || { cat "$TMP/log" >&2; exit 2; }
 		pairs "$TMP/$c-$pass.json" >"$TMP/$c-$pass.pairs"
-		awk '{ print ($1 - 1) * 100 }' "$TMP/$c-$pass.pairs" >>"$TMP/$c.pct"
+		awk '{ print ($1 - 1) * 100 }' "$TMP/$c-$pass.pairs" >"$TMP/$c-$pass.pct"
+		cat "$TMP/$c-$pass.pct" >>"$TMP/$c.pct"
 		printf '%5d %-10s %8d %+8.2f %10.2f\n' "$pass" "$c" \
 			"$(wc -l <"$TMP/$c-$pass.pairs")" \
 			"$(awk '{ print ($1 - 1) * 100 }' "$TMP/$c-$pass.pairs" | median)" \
@@ -149,33 +154,58 @@ for pass in $(seq "$PASSES"); do
 done
 
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f..%+.2f", a, b }'; }
+# passes COND [MINUS]: each pass's Hodges-Lehmann estimate of COND (less
+# MINUS's of the same pass), one a line
+passes() {
+	local p e m
+	for p in $(seq "$PASSES"); do
+		read -r e _ _ < <(hodges_lehmann "$TMP/$1-$p.pct")
+		m=0
+		[ -z "${2:-}" ] || read -r m _ _ < <(hodges_lehmann "$TMP/$2-$p.pct")
+		calc "$e - $m"
+	done
+}
+# across COND [MINUS]: "LO HI", the 95% interval of the passes' estimates
+across() { passes "$@" | interval | cut -d' ' -f2-; }
+# both LO HI ALO AHI: the two intervals as the row says them
+both() {
+	echo "95% within runs $(pct "$1" "$2"), across $PASSES passes $(pct "$3" "$4")"
+}
 n=$(wc -l <"$TMP/none.pct")
 read -r nm nlo nhi < <(hodges_lehmann "$TMP/none.pct")
+read -r alo ahi < <(across none)
+read -r wlo whi < <(wider "$nlo" "$nhi" "$alo" "$ahi")
 bench_row "probe: the method's resolution (nothing switched)" \
-	"$(calc "$nm" %+.2f)% (95%: $(pct "$nlo" "$nhi")%, $(calc "$nhi - $nlo" %.2f) points wide over $n window pairs)" \
-	"<= 2 points wide" "$(verdict "$(calc "$nhi - $nlo <= 2" %d)")"
+	"$(calc "$nm" %+.2f)% ($(both "$nlo" "$nhi" "$alo" "$ahi")%; $(calc "$whi - $wlo" %.2f) points wide, $n window pairs)" \
+	"<= 2 points wide" "$(verdict "$(calc "$whi - $wlo <= 2" %d)")"
 # versus RATE WHAT: perpkt's and perf's own figures, then perpkt's
 # round trip against perf's in the one ping-pong they shared, less the
 # method's own offset (none: what a window differs from its gaps with
-# nothing switched); the two intervals' half-widths added in quadrature
+# nothing switched); within runs the two intervals' half-widths added
+# in quadrature, across passes each pass's difference less its own
+# offset; the verdict on the wider
 versus() {
-	local pm plo phi fm flo fhi dm dlo dhi
+	local pm plo phi fm flo fhi dm dlo dhi alo ahi wlo whi
 	read -r pm plo phi < <(hodges_lehmann "$TMP/pp-$1.pct")
 	read -r fm flo fhi < <(hodges_lehmann "$TMP/perf-$1.pct")
 	read -r dm dlo dhi < <(hodges_lehmann "$TMP/vs-$1.pct" |
 		awk -v m="$nm" -v lo="$nlo" -v hi="$nhi" '{
 			h = sqrt((($3 - $2) / 2) ^ 2 + ((hi - lo) / 2) ^ 2)
 			print $1 - m, $1 - m - h, $1 - m + h }')
+	read -r alo ahi < <(across "vs-$1" none)
+	read -r wlo whi < <(wider "$dlo" "$dhi" "$alo" "$ahi")
 	bench_row "probe: +% at $2, perpkt vs perf" \
-		"$(calc "$pm" %+.2f)% vs $(calc "$fm" %+.2f)%; in one ping-pong by turns perpkt's round trip is $(calc "$dm" %+.2f)% on perf's (95%: $(pct "$dlo" "$dhi"), $(calc "$dhi - $dlo" %.2f) wide)" \
-		"perpkt <= perf" "$(at_most "$dlo" "$dhi" 0)"
+		"$(calc "$pm" %+.2f)% vs $(calc "$fm" %+.2f)%; in one ping-pong by turns perpkt's round trip is $(calc "$dm" %+.2f)% on perf's ($(both "$dlo" "$dhi" "$alo" "$ahi"))" \
+		"perpkt <= perf" "$(at_most "$wlo" "$whi" 0)"
 }
 versus fast "10 kHz/CPU, IP only"
 versus fastg "10 kHz/CPU, kernel callchains (perf -g)"
 read -r im ilo ihi < <(hodges_lehmann "$TMP/pp-def.pct")
+read -r alo ahi < <(across pp-def)
+read -r wlo whi < <(wider "$ilo" "$ihi" "$alo" "$ahi")
 bench_row "probe: +% at perpkt's default ${DEFHZ} Hz" \
-	"$(calc "$im" %+.2f)% (95%: $(pct "$ilo" "$ihi")%)" "<= 1%" \
-	"$(at_most "$ilo" "$ihi" 1)"
+	"$(calc "$im" %+.2f)% ($(both "$ilo" "$ihi" "$alo" "$ahi")%)" "<= 1%" \
+	"$(at_most "$wlo" "$whi" 1)"
 versus def "perpkt's default ${DEFHZ} Hz (perf -g)"
 bench_row "probe: perpkt's own CPU at 10 kHz (perpkt role)" \
 	"$(calc "$(median <"$TMP/self")" %.1f) ns/RT" "-" "-"

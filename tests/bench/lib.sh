@@ -45,6 +45,14 @@ print("%g %g %g" % (est, d[k - 1], d[N - k]))
 PY
 }
 
+# wider LO1 HI1 LO2 HI2: "LO HI", the wider of two intervals of one
+# figure (within runs and across passes): a verdict stands on the one
+# that admits more noise
+wider() {
+	awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" 'BEGIN {
+		if (d - c > b - a) print c, d; else print a, b }'
+}
+
 # at_most LO HI LIMIT: the verdict on "at most LIMIT" for a figure whose
 # interval is LO..HI: met when all of it is at or below, MISSED only
 # when all of it is above, else "same within noise" (a noisy machine

@@ -19,6 +19,11 @@ eq "$(printf '1\n2\n3\n4\n5\n' | interval)" "3 1.03707 4.96293" "t interval of 1
 eq "$(at_most 0.1 0.9 1)" met "interval under the limit"
 eq "$(at_most 1.1 2 1)" MISSED "interval over the limit"
 eq "$(at_most 0.5 1.5 1)" "same within noise" "interval across the limit"
+# a verdict stands on the wider of the within-run and across-pass intervals
+eq "$(wider -0.2 0.4 -0.5 1.5)" "-0.5 1.5" "the across-pass interval wider"
+eq "$(wider -0.2 0.4 0 0.3)" "-0.2 0.4" "the within-run interval wider"
+eq "$(read -r lo hi < <(wider 0.1 0.3 -0.4 0.8); at_most "$lo" "$hi" 0)" "same within noise" \
+	"a verdict met within runs but not across passes"
 eq "$(calc '7 / 2' %.1f)" 3.5 "calc"
 printf '1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n' >"$TMP/hl"
 read -r est lo hi < <(hodges_lehmann "$TMP/hl")
