@@ -439,7 +439,8 @@ static const struct opt sweep_opts[] = {
 "-- --kernel IMAGE --net nic --guest-cpus 3: then --rps-cpus and\n"
 "--irq-cpu act on the responder guest's NIC. Not -o, -d or --repeat\n"
 "(sweep's own) nor an option swept. A profile already in DIR is kept\n"
-"whatever these were when it was recorded.\n"
+"whatever these were when it was recorded, unless DIR has a plan\n"
+"(--plan): then it must be what the plan's line records.\n"
 "\n"),
 	OPT_VERBOSITY(),
 	OPT_HELP(),
