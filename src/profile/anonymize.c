@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "error.h"
 
 enum kind {
@@ -63,16 +64,9 @@ static const char *map_as(struct anonymizer *a, enum kind k,
 		if (a->map[i].kind == k && strlen(a->map[i].from) == len &&
 		    !memcmp(a->map[i].from, from, len))
 			return a->map[i].to;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 16;
-
-		m = realloc(a->map, cap * sizeof(*m));
-		if (!m) {
-			a->oom = 1;
-			return "?";
-		}
-		a->map = m;
-		a->cap = cap;
+	if (ARRAY_GROW(a->map, a->n + 1, a->cap)) {
+		a->oom = 1;
+		return "?";
 	}
 	if (same)
 		snprintf(to, sizeof(to), "%s", same);
