@@ -9,6 +9,7 @@
 
 #include "base/array.h"
 #include "error.h"
+#include "profile/fields.h"
 
 enum kind {
 	K_HOST, K_ADDR4, K_ADDR6, K_MAC, K_IF, K_CMDLINE, K_USER, K_PATH,
@@ -449,6 +450,7 @@ static void learn_interfaces(struct anonymizer *a, const struct profile *p)
 static void each_string(struct anonymizer *a, struct profile *p,
 			void (*f)(struct anonymizer *, char **))
 {
+	const struct profile_field *fl;
 	size_t i, k;
 
 	f(a, &p->hostname);	/* first: its placeholder is host1 */
@@ -487,7 +489,9 @@ static void each_string(struct anonymizer *a, struct profile *p,
 			f(a, &p->modules[i].sections[k].name);
 	}
 	for (i = 0; i < p->ncounts; i++)
-		f(a, &p->counts[i].name);
+		for (fl = profile_count_fields; fl->key; fl++)
+			if (fl->flags & PF_STRING)
+				f(a, PROFILE_FIELD(&p->counts[i], fl, char *));
 	for (i = 0; i < p->nirqs; i++) {
 		f(a, &p->irqs[i].kind);
 		f(a, &p->irqs[i].name);
