@@ -8,22 +8,12 @@
 # page is written there, else rewritten in place.
 # tests/cli/t0003-help-man-sync.sh fails when docs/perpkt.1 is not what
 # this makes.
+import os
 import re
-import subprocess
 import sys
 
-
-def commands(perpkt):
-    out = subprocess.run([perpkt, "--help"], capture_output=True, text=True).stdout
-    names, on = [], False
-    for line in out.splitlines():
-        if line.startswith("commands:"):
-            on = True
-        elif on and re.match(r"^  [a-z]", line):
-            names.append(line.split()[0])
-        elif on and not line.strip():
-            break
-    return names
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import helptext  # noqa: E402
 
 
 def esc(text):
@@ -31,27 +21,16 @@ def esc(text):
 
 
 def summaries(perpkt):
-    out = subprocess.run([perpkt, "--help"], capture_output=True, text=True).stdout
     lines = [".SH COMMANDS"]
-    for line in out.splitlines():
-        m = re.match(r"^  ([a-z]+)\s+(.*)$", line)
-        if m:
-            lines += [".TP", ".B " + m.group(1), esc(m.group(2)[:1].upper() + m.group(2)[1:]) + "."]
+    for name, summary in helptext.command_lines(perpkt):
+        lines += [".TP", ".B " + name, esc(summary[:1].upper() + summary[1:]) + "."]
     return lines
 
 
 def section(perpkt, cmd):
-    out = subprocess.run([perpkt, cmd, "--help"], capture_output=True, text=True).stdout
-    items = []
-    for line in out.splitlines():
-        m = re.match(r"^ {2,6}(-\w, )?(--[a-z][a-z0-9-]*)( [A-Z][A-Z\[\]:|,]*)?\s+(.*)$", line)
-        if m:
-            items.append([m.group(1), m.group(2), (m.group(3) or "").strip(), m.group(4)])
-        elif items and re.match(r"^\s{20,}\S", line):
-            items[-1][3] += " " + line.strip()
     lines = [".SH %s OPTIONS" % cmd.upper()]
-    for short, opt, arg, desc in items:
-        names = ("\\fB%s\\fR, " % esc(short.rstrip(", ")) if short else "") + "\\fB%s\\fR" % esc(opt)
+    for short, opt, arg, desc in helptext.options(perpkt, cmd):
+        names = ("\\fB%s\\fR, " % esc("-" + short) if short else "") + "\\fB%s\\fR" % esc("--" + opt)
         lines += [".TP", names + (" \\fI%s\\fR" % esc(arg) if arg else ""), esc(desc)]
     return lines
 
@@ -73,7 +52,7 @@ def main():
     desc = next(i for i, l in enumerate(keep) if l == ".SH DESCRIPTION")
     at = next(i for i, l in enumerate(keep) if i > desc and l.startswith(".SH "))
     gen = summaries(perpkt)
-    for cmd in commands(perpkt):
+    for cmd in helptext.commands(perpkt):
         gen += section(perpkt, cmd)
     open(out, "w").write("\n".join(keep[:at] + gen + keep[at:]) + "\n")
 

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "error.h"
 #include "reports/model-internal.h"
 
@@ -171,15 +172,8 @@ static int push(struct ctx *c, const struct profile_sample *sm, uint64_t ip,
 {
 	struct profile_sample *o;
 
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 64;
-
-		o = realloc(c->out, cap * sizeof(*o));
-		if (!o)
-			return error("out of memory for samples");
-		c->out = o;
-		c->cap = cap;
-	}
+	if (ARRAY_GROW(c->out, c->n + 1, c->cap))
+		return error("out of memory for samples");
 	o = &c->out[c->n++];
 	*o = *sm;
 	o->ip = ip;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "error.h"
 #include "reports/model-internal.h"
 #include "symbolize/symbolize.h"
@@ -127,16 +128,9 @@ int model_lines(struct model *m, struct symbolizer *s, const char *symbol)
 				if (!strcmp(v->rows[j].name, cur.name))
 					r = &v->rows[j];
 			if (!have && !r) {
-				if (v->n == cap) {
-					struct model_row *rows;
-
-					cap = cap ? 2 * cap : 256;
-					rows = realloc(v->rows, cap * sizeof(*rows));
-					if (!rows) {
-						error("out of memory");
-						goto out;
-					}
-					v->rows = rows;
+				if (ARRAY_GROW(v->rows, v->n + 1, cap)) {
+					error("out of memory");
+					goto out;
 				}
 				r = &v->rows[v->n++];
 				*r = cur;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "error.h"
 #include "reports/model-internal.h"
 
@@ -68,16 +69,9 @@ static char *fold_stack(struct symbolizer *s, const struct profile_stack *st)
 			fn = res.function ? res.function :
 			     res.name ? res.name : fn;
 		fl = strlen(fn);
-		if (len + fl + 2 > cap) {
-			char *nb;
-
-			cap = 2 * (len + fl + 2);
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
+		if (ARRAY_GROW(buf, len + fl + 2, cap)) {
+			free(buf);
+			return NULL;
 		}
 		if (len)
 			buf[len++] = ';';

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "symbolize-internal.h"
 
 void buckets_free(struct bucket_rules *r)
@@ -191,18 +192,11 @@ int buckets_parse(struct bucket_rules *out, const char *text,
 			buckets_free(&r);
 			return sym_fail(err, "out of memory reading rules '%s'", origin);
 		}
-		if (r.n == cap) {
-			struct bucket_rule *v;
-
-			cap = cap ? cap * 2 : 64;
-			v = realloc(r.v, cap * sizeof(*v));
-			if (!v) {
-				free(line);
-				buckets_free(&r);
-				return sym_fail(err, "out of memory reading rules '%s'",
-					     origin);
-			}
-			r.v = v;
+		if (ARRAY_GROW(r.v, r.n + 1, cap)) {
+			free(line);
+			buckets_free(&r);
+			return sym_fail(err, "out of memory reading rules '%s'",
+				     origin);
 		}
 		memset(&r.v[r.n], 0, sizeof(r.v[r.n]));
 		got = parse_line(&r.v[r.n], line, why, sizeof(why));

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
+#include "base/u64map.h"
 #include "symbolize-internal.h"
 
 /* Deeper inline nests than this are cut (the kernel's reach ~12). */
@@ -31,33 +33,20 @@ struct dw_cu {
 	int indexed;
 };
 
-struct dw_cache_entry {
-	uint64_t addr;
-	struct dw_loc *loc;    /* NULL: looked up, nothing found */
-	int used;
-};
-
 struct srcindex {
 	Dwarf *dw;
 	struct srcpath *paths;
 	struct dw_cu *cus;
 	size_t ncus;
 	struct dw_ranges ranges; /* CU ranges, sorted by lo */
-	struct dw_cache_entry *cache;
-	size_t ncache, capcache;
+	struct u64map cache;     /* address -> struct dw_loc *, NULL: looked
+				  * up, nothing found */
 };
 
 int dw_range_push(struct dw_ranges *r, uint64_t lo, uint64_t hi, uint64_t idx)
 {
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct dw_range *v = realloc(r->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		r->v = v;
-		r->cap = cap;
-	}
+	if (ARRAY_GROW(r->v, r->n + 1, r->cap))
+		return -1;
 	r->v[r->n++] = (struct dw_range){ lo, hi, idx };
 	return 0;
 }
@@ -136,15 +125,8 @@ struct srcindex *srcindex_new(void *dwarf, const char *origin,
 		if (!d || (dwarf_tag(d) != DW_TAG_compile_unit &&
 		     dwarf_tag(d) != DW_TAG_partial_unit))
 			continue;
-		if (x->ncus == capcus) {
-			size_t c = capcus ? capcus * 2 : 256;
-			struct dw_cu *v = realloc(x->cus, c * sizeof(*v));
-
-			if (!v)
-				goto oom;
-			x->cus = v;
-			capcus = c;
-		}
+		if (ARRAY_GROW(x->cus, x->ncus + 1, capcus))
+			goto oom;
 		cu = &x->cus[x->ncus];
 		memset(cu, 0, sizeof(*cu));
 		cu->off = dwarf_dieoffset(d);
@@ -330,70 +312,36 @@ static struct dw_loc *compute(struct srcindex *x, uint64_t addr)
 	return loc;
 }
 
-static size_t addr_hash(uint64_t a, size_t mask)
-{
-	a ^= a >> 31;
-	a *= 0x7fb5d329728ea185ULL;
-	a ^= a >> 27;
-	return a & mask;
-}
-
-static int cache_grow(struct srcindex *x)
-{
-	size_t cap = x->capcache ? x->capcache * 2 : 1024, i;
-	struct dw_cache_entry *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -1;
-	for (i = 0; i < x->capcache; i++) {
-		size_t h;
-
-		if (!x->cache[i].used)
-			continue;
-		for (h = addr_hash(x->cache[i].addr, cap - 1); t[h].used;
-		     h = (h + 1) & (cap - 1))
-			;
-		t[h] = x->cache[i];
-	}
-	free(x->cache);
-	x->cache = t;
-	x->capcache = cap;
-	return 0;
-}
-
 const struct dw_loc *srcindex_lookup(struct srcindex *x, uint64_t addr)
 {
-	size_t h;
+	int added;
+	void **loc = u64map_at(&x->cache, addr, &added);
 
 	/* Out of memory: no position, the symbol still resolves. */
-	if (2 * (x->ncache + 1) > x->capcache && cache_grow(x))
+	if (!loc)
 		return NULL;
-	for (h = addr_hash(addr, x->capcache - 1); x->cache[h].used;
-	     h = (h + 1) & (x->capcache - 1))
-		if (x->cache[h].addr == addr)
-			return x->cache[h].loc;
-	x->cache[h].addr = addr;
-	x->cache[h].used = 1;
-	x->cache[h].loc = compute(x, addr);
-	x->ncache++;
-	return x->cache[h].loc;
+	if (added)
+		*loc = compute(x, addr);
+	return *loc;
 }
 
 void srcindex_free(struct srcindex *x)
 {
+	struct u64map_slot *e;
 	size_t i;
 
 	if (!x)
 		return;
-	for (i = 0; i < x->capcache; i++) {
-		if (!x->cache[i].loc)
-			continue;
-		free((void *)x->cache[i].loc->inlines);
-		free(x->cache[i].loc);
+	u64map_for_each(&x->cache, e) {
+		struct dw_loc *loc = e->val;
+
+		if (loc)
+			free((void *)loc->inlines);
+		free(loc);
 	}
+	u64map_free(&x->cache);
 	for (i = 0; i < x->ncus; i++)
 		free(x->cus[i].funcs.v);
-	free(x->cache);
 	free(x->cus);
 	free(x->ranges.v);
 	srcpath_free(x->paths);

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
+#include "base/u64map.h"
 #include "symbolize-internal.h"
 
 static const char *const top_dirs[] = {
@@ -31,16 +33,10 @@ struct root {
 	size_t votes;
 };
 
-struct interned {
-	const char *raw;
-	char *norm;
-};
-
 struct srcpath {
 	struct root *roots;
 	size_t nroots, caproots;
-	struct interned *tab;   /* open addressing on the raw pointer */
-	size_t ntab, captab;
+	struct u64map tab;      /* a raw name's pointer -> its normal form */
 };
 
 struct srcpath *srcpath_new(void)
@@ -152,16 +148,9 @@ void srcpath_vote(struct srcpath *sp, const char *name, const char *comp_dir)
 		if (c[len] == '/' && is_top_dir(c, len)) {
 			struct root *r = find_root(sp, p, c - p);
 
-			if (!r && sp->nroots == sp->caproots) {
-				size_t cap = sp->caproots ? sp->caproots * 2 : 8;
-				struct root *v = realloc(sp->roots,
-							 cap * sizeof(*v));
-
-				if (!v)
-					break;
-				sp->roots = v;
-				sp->caproots = cap;
-			}
+			if (!r && ARRAY_GROW(sp->roots, sp->nroots + 1,
+					     sp->caproots))
+				break;
 			if (!r) {
 				r = &sp->roots[sp->nroots];
 				r->prefix = strndup(p, c - p);
@@ -185,12 +174,11 @@ int srcpath_vote_all(struct srcpath *sp, const struct srcpath *from)
 	size_t i;
 
 	for (i = 0; i < from->nroots; i++) {
-		struct root *v = realloc(sp->roots, (sp->nroots + 1) * sizeof(*v));
+		struct root *v;
 
-		if (!v)
+		if (ARRAY_GROW(sp->roots, sp->nroots + 1, sp->caproots))
 			return -1;
-		sp->roots = v;
-		sp->caproots = sp->nroots + 1;
+		v = sp->roots;
 		v[sp->nroots].prefix = strdup(from->roots[i].prefix);
 		if (!v[sp->nroots].prefix)
 			return -1;
@@ -229,71 +217,32 @@ char *srcpath_normalise(const struct srcpath *sp, const char *raw,
 	return p;
 }
 
-static size_t ptr_hash(const void *p, size_t mask)
-{
-	uint64_t h = (uintptr_t)p;
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h & mask;
-}
-
-static int grow(struct srcpath *sp)
-{
-	size_t cap = sp->captab ? sp->captab * 2 : 256, i;
-	struct interned *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -1;
-	for (i = 0; i < sp->captab; i++) {
-		size_t h;
-
-		if (!sp->tab[i].raw)
-			continue;
-		for (h = ptr_hash(sp->tab[i].raw, cap - 1); t[h].raw;
-		     h = (h + 1) & (cap - 1))
-			;
-		t[h] = sp->tab[i];
-	}
-	free(sp->tab);
-	sp->tab = t;
-	sp->captab = cap;
-	return 0;
-}
-
 const char *srcpath_get(struct srcpath *sp, const char *raw,
 			const char *comp_dir)
 {
-	size_t h;
+	int added;
+	void **norm;
 
-	if (!raw)
+	if (!raw || !(norm = u64map_at(&sp->tab, (uintptr_t)raw, &added)))
 		return NULL;
-	if (2 * (sp->ntab + 1) > sp->captab && grow(sp))
-		return NULL;
-	for (h = ptr_hash(raw, sp->captab - 1); sp->tab[h].raw;
-	     h = (h + 1) & (sp->captab - 1))
-		if (sp->tab[h].raw == raw)
-			return sp->tab[h].norm;
-	sp->tab[h].norm = srcpath_normalise(sp, raw, comp_dir);
-	if (!sp->tab[h].norm)
-		return NULL;
-	sp->tab[h].raw = raw;
-	sp->ntab++;
-	return sp->tab[h].norm;
+	/* NULL after running out of memory: tried again the next time */
+	if (!*norm)
+		*norm = srcpath_normalise(sp, raw, comp_dir);
+	return *norm;
 }
 
 void srcpath_free(struct srcpath *sp)
 {
+	struct u64map_slot *e;
 	size_t i;
 
 	if (!sp)
 		return;
 	for (i = 0; i < sp->nroots; i++)
 		free(sp->roots[i].prefix);
-	for (i = 0; i < sp->captab; i++)
-		free(sp->tab[i].norm);
+	u64map_for_each(&sp->tab, e)
+		free(e->val);
+	u64map_free(&sp->tab);
 	free(sp->roots);
-	free(sp->tab);
 	free(sp);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Text inputs (kallsyms, bucket rules) read whole, within bounds:
- * `--kallsyms /dev/zero` must be refused at its first byte, not read
- * until memory runs out.
+ * Text inputs (kallsyms, bucket rules) read whole, within bounds, by
+ * the one reader (base/readfile.c): `--kallsyms /dev/zero` must be
+ * refused at its first byte, not read until memory runs out.
  */
 #include "symbolize.h"
 
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/readfile.h"
 #include "symbolize-internal.h"
 
 static int check_lines(const char *buf, size_t len, const char *path,
@@ -34,66 +35,32 @@ static int check_lines(const char *buf, size_t len, const char *path,
 int read_text_file(char **out, size_t *len, const char *path,
 		   const struct text_limits *lim, struct sym_error *err)
 {
-	size_t cap = 1 << 16, used = 0;
-	char *buf, *p, *nul;
-	ssize_t r;
-	int fd;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
+	struct readfile f;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return sym_fail(err, "cannot open %s '%s': %s", lim->what, path,
 				strerror(errno));
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return sym_fail(err, "out of memory reading '%s'", path);
-	}
-	for (;;) {
-		if (cap - used < 8192) {
-			p = realloc(buf, cap * 2);
-			if (!p) {
-				sym_fail(err, "out of memory reading '%s'", path);
-				goto fail;
-			}
-			buf = p;
-			cap *= 2;
-		}
-		r = read(fd, buf + used, cap - used - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			sym_fail(err, "cannot read %s '%s': %s", lim->what, path,
-				 strerror(errno));
-			goto fail;
-		}
-		if (!r)
-			break;
-		nul = memchr(buf + used, '\0', r);
-		if (nul) {
-			sym_fail(err, "%s '%s' is not text (a NUL byte at offset %zu): is it the right file?",
-				 lim->what, path, (size_t)(nul - buf));
-			goto fail;
-		}
-		used += r;
-		if (used > lim->max_size) {
-			sym_fail(err, "%s '%s' is over %zu MiB: is it the right file?",
-				 lim->what, path, lim->max_size >> 20);
-			goto fail;
-		}
-	}
+	r = readfile_fd(fd, lim->max_size, READFILE_TEXT, &f);
+	if (r && errno == EILSEQ)
+		sym_fail(err, "%s '%s' is not text (a NUL byte at offset %zu): is it the right file?",
+			 lim->what, path, f.len);
+	else if (r && errno == EFBIG)
+		sym_fail(err, "%s '%s' is over %zu MiB: is it the right file?",
+			 lim->what, path, lim->max_size >> 20);
+	else if (r && errno == ENOMEM)
+		sym_fail(err, "out of memory reading '%s'", path);
+	else if (r)
+		sym_fail(err, "cannot read %s '%s': %s", lim->what, path,
+			 strerror(errno));
 	close(fd);
-	buf[used] = '\0';
-	if (check_lines(buf, used, path, lim, err)) {
-		free(buf);
+	if (r || check_lines(f.data, f.len, path, lim, err)) {
+		free(f.data);
 		return -1;
 	}
-	*out = buf;
+	*out = f.data;
 	if (len)
-		*len = used;
+		*len = f.len;
 	return 0;
-fail:
-	free(buf);
-	close(fd);
-	return -1;
 }

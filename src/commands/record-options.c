@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "error.h"
 #include "lab/accel.h"
 #include "parse.h"
@@ -671,15 +672,8 @@ static int guest_push(struct lab_request *k, size_t *cap, const char *prefix,
 {
 	char *w;
 
-	if (k->nguest_args + 1 >= *cap) {
-		size_t n = *cap ? *cap * 2 : 16;
-		char **v = realloc(k->guest_args, n * sizeof(*v));
-
-		if (!v)
-			return error("out of memory");
-		k->guest_args = v;
-		*cap = n;
-	}
+	if (ARRAY_GROW(k->guest_args, k->nguest_args + 2, *cap))
+		return error("out of memory");
 	w = malloc(strlen(prefix) + strlen(s) + 1);
 	if (!w)
 		return error("out of memory");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands/commands.h"
+#include "base/array.h"
 #include "commands/options.h"
 #include "error.h"
 #include "exitcode.h"
@@ -132,15 +133,8 @@ struct addr_list {
 
 static int addr_push(struct addr_list *l, uint64_t a)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		uint64_t *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return error("out of memory reading addresses");
-		l->v = v;
-		l->cap = cap;
-	}
+	if (ARRAY_GROW(l->v, l->n + 1, l->cap))
+		return error("out of memory reading addresses");
 	l->v[l->n++] = a;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "error.h"
 
 struct initramfs {
@@ -51,15 +52,8 @@ int initramfs_has(const struct initramfs *ir, const char *guest)
 
 static int remember(struct initramfs *ir, const char *guest)
 {
-	if (ir->n == ir->cap) {
-		size_t cap = ir->cap ? ir->cap * 2 : 64;
-		char **p = realloc(ir->names, cap * sizeof(*p));
-
-		if (!p)
-			return error("out of memory");
-		ir->names = p;
-		ir->cap = cap;
-	}
+	if (ARRAY_GROW(ir->names, ir->n + 1, ir->cap))
+		return error("out of memory");
 	ir->names[ir->n] = strdup(guest);
 	if (!ir->names[ir->n])
 		return error("out of memory");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "lab/lab.h"
 
 struct strv {
@@ -25,15 +26,8 @@ static void push(struct strv *s, const char *fmt, ...)
 	va_list ap;
 	char *str = NULL;
 
-	if (s->n + 2 > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-		char **p = realloc(s->v, cap * sizeof(*p));
-
-		if (!p)
-			return;
-		s->v = p;
-		s->cap = cap;
-	}
+	if (ARRAY_GROW(s->v, s->n + 2, s->cap))
+		return;
 	va_start(ap, fmt);
 	if (vasprintf(&str, fmt, ap) < 0)
 		str = NULL;

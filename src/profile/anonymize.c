@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "error.h"
+#include "profile/fields.h"
 
 enum kind {
 	K_HOST, K_ADDR4, K_ADDR6, K_MAC, K_IF, K_CMDLINE, K_USER, K_PATH,
@@ -63,16 +65,9 @@ static const char *map_as(struct anonymizer *a, enum kind k,
 		if (a->map[i].kind == k && strlen(a->map[i].from) == len &&
 		    !memcmp(a->map[i].from, from, len))
 			return a->map[i].to;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 16;
-
-		m = realloc(a->map, cap * sizeof(*m));
-		if (!m) {
-			a->oom = 1;
-			return "?";
-		}
-		a->map = m;
-		a->cap = cap;
+	if (ARRAY_GROW(a->map, a->n + 1, a->cap)) {
+		a->oom = 1;
+		return "?";
 	}
 	if (same)
 		snprintf(to, sizeof(to), "%s", same);
@@ -455,6 +450,7 @@ static void learn_interfaces(struct anonymizer *a, const struct profile *p)
 static void each_string(struct anonymizer *a, struct profile *p,
 			void (*f)(struct anonymizer *, char **))
 {
+	const struct profile_field *fl;
 	size_t i, k;
 
 	f(a, &p->hostname);	/* first: its placeholder is host1 */
@@ -493,7 +489,9 @@ static void each_string(struct anonymizer *a, struct profile *p,
 			f(a, &p->modules[i].sections[k].name);
 	}
 	for (i = 0; i < p->ncounts; i++)
-		f(a, &p->counts[i].name);
+		for (fl = profile_count_fields; fl->key; fl++)
+			if (fl->flags & PF_STRING)
+				f(a, PROFILE_FIELD(&p->counts[i], fl, char *));
 	for (i = 0; i < p->nirqs; i++) {
 		f(a, &p->irqs[i].kind);
 		f(a, &p->irqs[i].name);

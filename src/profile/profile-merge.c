@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "profile/fields.h"
 #include "profile/histogram-quantile.h"
 #include "profile/latency-stalls.h"
 
@@ -167,10 +168,7 @@ static int merge_counts(struct profile *into, struct profile *from)
 			struct profile_count *a = &into->counts[j];
 
 			if (a->cpu == b->cpu && !strcmp(a->name, b->name)) {
-				SUM(a->value, b->value);
-				SUM(a->raw, b->raw);
-				SUM(a->enabled_ns, b->enabled_ns);
-				SUM(a->running_ns, b->running_ns);
+				profile_fields_sum(a, b, profile_count_fields);
 				break;
 			}
 		}
@@ -181,30 +179,15 @@ static int merge_counts(struct profile *into, struct profile *from)
 		for (j = 0; j < into->ncpu_times; j++) {
 			struct profile_cpu *a = &into->cpu_times[j];
 
-			if (a->cpu != b->cpu)
-				continue;
-			SUM(a->user_ns, b->user_ns);
-			SUM(a->system_ns, b->system_ns);
-			SUM(a->irq_ns, b->irq_ns);
-			SUM(a->softirq_ns, b->softirq_ns);
-			SUM(a->idle_ns, b->idle_ns);
-			SUM(a->other_ns, b->other_ns);
-			SUM(a->lost, b->lost);
-			SUM(a->throttled, b->throttled);
+			if (a->cpu == b->cpu)
+				profile_fields_sum(a, b, profile_cpu_fields);
 		}
 	}
 	for (i = 0; i < from->ntasks; i++)
 		for (j = 0; j < into->ntasks; j++)
 			if (into->tasks[j].role == from->tasks[i].role) {
-				SUM(into->tasks[j].cpu_ns, from->tasks[i].cpu_ns);
-				SUM(into->tasks[j].wait_ns, from->tasks[i].wait_ns);
-				SUM(into->tasks[j].user_ns, from->tasks[i].user_ns);
-				SUM(into->tasks[j].system_ns, from->tasks[i].system_ns);
-				SUM(into->tasks[j].switches, from->tasks[i].switches);
-				/* a span only where both sides know theirs */
-				into->tasks[j].span_ns = into->tasks[j].span_ns &&
-					from->tasks[i].span_ns ?
-					into->tasks[j].span_ns + from->tasks[i].span_ns : 0;
+				profile_fields_sum(&into->tasks[j], &from->tasks[i],
+						   profile_task_fields);
 				break;
 			}
 	for (i = 0; i < from->nirqs; i++) {

@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "escape.h"
+#include "profile/fields.h"
 #include "profile/latency-stalls.h"
 #include "profile/read-check.h"
 #include "profile/read-fields.h"
@@ -319,14 +320,7 @@ static void read_tasks(struct reader *r, json_t *a, struct profile *p)
 		role = json_object_get(o, "role");
 		if (!json_is_string(role) || role_parse(json_string_value(role), &t->role))
 			reader_bad(r, "a task has an unknown role");
-		t->pid = reader_int(r, o, "pid");
-		t->cpu = reader_int(r, o, "cpu");
-		t->cpu_ns = reader_u64(r, o, "cpu_ns");
-		t->wait_ns = reader_u64(r, o, "wait_ns");
-		t->user_ns = reader_u64(r, o, "user_ns");
-		t->system_ns = reader_u64(r, o, "system_ns");
-		t->switches = reader_u64(r, o, "switches");
-		t->span_ns = reader_u64_opt(r, o, "span_ns");
+		profile_fields_read(r, o, profile_task_fields, t);
 	}
 }
 
@@ -461,15 +455,7 @@ static void read_cpu_times(struct reader *r, json_t *a, struct profile *p)
 			reader_bad(r, "cpu_times[] entries must be objects");
 			return;
 		}
-		c->cpu = reader_int(r, o, "cpu");
-		c->user_ns = reader_u64(r, o, "user_ns");
-		c->system_ns = reader_u64(r, o, "system_ns");
-		c->irq_ns = reader_u64(r, o, "irq_ns");
-		c->softirq_ns = reader_u64(r, o, "softirq_ns");
-		c->idle_ns = reader_u64(r, o, "idle_ns");
-		c->other_ns = reader_u64(r, o, "other_ns");
-		c->lost = reader_u64(r, o, "lost");
-		c->throttled = reader_u64(r, o, "throttled");
+		profile_fields_read(r, o, profile_cpu_fields, c);
 	}
 }
 
@@ -489,12 +475,7 @@ static void read_counts(struct reader *r, json_t *a, struct profile *p)
 			reader_bad(r, "counts[] entries must be objects");
 			return;
 		}
-		c->name = reader_str(r, o, "name", 1);
-		c->cpu = reader_int(r, o, "cpu");
-		c->value = reader_u64(r, o, "value");
-		c->raw = reader_u64(r, o, "raw");
-		c->enabled_ns = reader_u64(r, o, "enabled_ns");
-		c->running_ns = reader_u64(r, o, "running_ns");
+		profile_fields_read(r, o, profile_count_fields, c);
 	}
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "profile/fields.h"
 #include "profile/output.h"
 
 /* Kernel addresses exceed 2^53, so they travel as hex strings. */
@@ -205,16 +206,10 @@ static json_t *tasks_to_json(const struct profile *p)
 		const struct profile_task *t = &p->tasks[i];
 		json_t *o;
 
-		json_array_append_new(a, o = json_pack(
-			"{s:s, s:i, s:i, s:I, s:I, s:I, s:I, s:I}",
-			"role", role_name(t->role), "pid", t->pid, "cpu", t->cpu,
-			"cpu_ns", (json_int_t)t->cpu_ns,
-			"wait_ns", (json_int_t)t->wait_ns,
-			"user_ns", (json_int_t)t->user_ns,
-			"system_ns", (json_int_t)t->system_ns,
-			"switches", (json_int_t)t->switches));
-		if (o && t->span_ns)
-			json_object_set_new(o, "span_ns", json_integer((json_int_t)t->span_ns));
+		o = json_pack("{s:s}", "role", role_name(t->role));
+		if (!profile_fields_write(o, profile_task_fields, t))
+			json_array_append(a, o);
+		json_decref(o);
 	}
 	return a;
 }
@@ -225,18 +220,11 @@ static json_t *cpu_times_to_json(const struct profile *p)
 	size_t i;
 
 	for (i = 0; i < p->ncpu_times; i++) {
-		const struct profile_cpu *c = &p->cpu_times[i];
+		json_t *o = json_object();
 
-		json_array_append_new(a, json_pack(
-			"{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-			"cpu", c->cpu, "user_ns", (json_int_t)c->user_ns,
-			"system_ns", (json_int_t)c->system_ns,
-			"irq_ns", (json_int_t)c->irq_ns,
-			"softirq_ns", (json_int_t)c->softirq_ns,
-			"idle_ns", (json_int_t)c->idle_ns,
-			"other_ns", (json_int_t)c->other_ns,
-			"lost", (json_int_t)c->lost,
-			"throttled", (json_int_t)c->throttled));
+		if (!profile_fields_write(o, profile_cpu_fields, &p->cpu_times[i]))
+			json_array_append(a, o);
+		json_decref(o);
 	}
 	return a;
 }
@@ -258,14 +246,11 @@ static json_t *counts_to_json(const struct profile *p)
 	size_t i;
 
 	for (i = 0; i < p->ncounts; i++) {
-		const struct profile_count *c = &p->counts[i];
+		json_t *o = json_object();
 
-		json_array_append_new(a, json_pack(
-			"{s:s, s:i, s:I, s:I, s:I, s:I}",
-			"name", c->name, "cpu", c->cpu,
-			"value", (json_int_t)c->value, "raw", (json_int_t)c->raw,
-			"enabled_ns", (json_int_t)c->enabled_ns,
-			"running_ns", (json_int_t)c->running_ns));
+		if (!profile_fields_write(o, profile_count_fields, &p->counts[i]))
+			json_array_append(a, o);
+		json_decref(o);
 	}
 	return a;
 }
@@ -515,23 +500,6 @@ json_t *profile_to_json(const struct profile *p)
 	}
 }
 
-/* The integers the reader takes as signed (reader_int): a CPU or a pid
- * of -1 is "none", and so is a stack node's parent at the root (an
- * array's items are checked under the array's key). Every other
- * integer is a count, read with reader_u64. */
-static int signed_key(const char *key)
-{
-	static const char *const keys[] = { "cpu", "pid", "client_cpu",
-					    "server_cpu", "flow_cpus",
-					    "stack_nodes" };
-	size_t i;
-
-	for (i = 0; key && i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(key, keys[i]))
-			return 1;
-	return 0;
-}
-
 /*
  * Every count is cast from uint64_t to json_int_t on its way into the
  * document: one past PROFILE_INT_MAX turns negative there, where the
@@ -562,7 +530,7 @@ static int check_ints(json_t *v, const char *key, char *path, size_t at,
 				return -1;
 		}
 	} else if (json_is_integer(v) && json_integer_value(v) < 0 &&
-		   !signed_key(key)) {
+		   !profile_key_signed(key)) {
 		path[at] = '\0';
 		return error("cannot write %s: field '%s' is %" PRIu64 ", more "
 			     "than a profile holds (at most %" PRId64 ")", what,

@@ -8,40 +8,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/readfile.h"
+
 char *procfile_read_stream(FILE *f, size_t limit)
 {
-	size_t cap = 4096, len = 0, n;
-	char *buf = malloc(cap), *nb;
+	struct readfile r;
 
-	if (!buf)
-		return NULL;
-	/* /proc files report size 0: read until EOF, growing as needed */
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (len + 1 == cap) {
-			if (cap >= limit)
-				break;
-			nb = realloc(buf, cap * 2);
-			if (!nb)
-				break;
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	buf[len] = '\0';
-	return buf;
+	/* nothing read through f yet: its descriptor is at the start */
+	return readfile_fd(fileno(f), limit, 0, &r) ? NULL : r.data;
 }
 
 char *procfile_read(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *s;
+	struct readfile r;
 
-	if (!f)
-		return NULL;
-	s = procfile_read_stream(f, 4 << 20);
-	fclose(f);
-	return s;
+	return readfile_path(path, 4 << 20, 0, &r) ? NULL : r.data;
 }
 
 int procfile_line(const char *path, char *buf, size_t len)

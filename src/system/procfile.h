@@ -8,9 +8,11 @@
 /* Small kernel files (/proc, /sys) and command output, read whole or by
  * their first line. None of these print: a missing file is often fine. */
 
-/* Everything up to `limit` bytes, NUL-terminated; NULL on failure. */
+/* The rest of a stream nothing was read from yet (a pipe), NUL-terminated;
+ * NULL when it cannot be read or is over `limit` bytes (refused, never
+ * cut short: base/readfile.h). */
 char *procfile_read_stream(FILE *f, size_t limit);
-/* A whole file (up to 4 MiB); NULL when it cannot be read. */
+/* A whole file; NULL when it cannot be read or is over 4 MiB. */
 char *procfile_read(const char *path);
 /* The first line, without its newline; -1 (and "") when the file cannot
  * be opened or is empty. */
@@ -18,8 +20,8 @@ int procfile_line(const char *path, char *buf, size_t len);
 /* A file holding one integer, such as a sysctl; -1 when unreadable. */
 int procfile_long(const char *path, long *v);
 /* The output of argv[0] (found on PATH) run with argv and no shell,
- * stdin and stderr on /dev/null, up to 1 MiB, its trailing newline
- * cut; NULL when it cannot run or exits other than 0. */
+ * stdin and stderr on /dev/null, its trailing newline cut; NULL when it
+ * cannot run, exits other than 0 or says over 1 MiB. */
 char *procfile_command(char *const argv[]);
 
 #endif

@@ -2,9 +2,9 @@
 # The option tables are the one source of option text: --help is printed
 # from them, the build makes the man page's COMMANDS and "<COMMAND>
 # OPTIONS" sections from --help (docs/man-options.py), and the bash
-# completion offers what --help lists. Checked here: the generator's
-# page is the tree's docs/perpkt.1 and the build's, and says each
-# command and option once.
+# completion (docs/completion.py). Checked here: each generator's file
+# is the tree's copy and the build's, the page says each command and
+# option once, and every option of every command completes.
 . "$(dirname "$0")/lib.sh"
 MAN="$SRCDIR/docs/perpkt.1"
 
@@ -26,10 +26,36 @@ for c in $cmds; do
 	[ -z "$twice" ] || fail "'perpkt $c --help' describes $twice twice"
 done
 
-# completion: commands and options come from --help at completion time
-mkdir "$TMP/bin" "$TMP/files" && ln -s "$PERPKT" "$TMP/bin/perpkt"
-PATH="$TMP/bin:$PATH" bash -c '
-	. "$1/docs/perpkt-completion.bash"
+# completion: written by docs/completion.py from the same --help
+python3 "$SRCDIR/docs/completion.py" "$PERPKT" "$TMP/completion.bash" ||
+	fail "docs/completion.py failed"
+diff -u "$SRCDIR/docs/perpkt-completion.bash" "$TMP/completion.bash" >"$TMP/d" ||
+	{ cat "$TMP/d" >&2; fail "docs/perpkt-completion.bash is not what the option tables make: python3 docs/completion.py $PERPKT docs/perpkt-completion.bash"; }
+[ ! -f "$BUILDDIR/perpkt-completion.bash" ] ||
+	cmp -s "$BUILDDIR/perpkt-completion.bash" "$TMP/completion.bash" ||
+	fail "the build's perpkt-completion.bash is stale: rebuild"
+
+# every option of every command completes from its first letters, and
+# only the options --help lists (not one its text merely mentions)
+for c in $cmds; do
+	"$PERPKT" "$c" --help | sed -nE 's/^ {2,6}(-[[:alnum:]], )?(--[a-z][a-z0-9-]*).*/\2/p' |
+		sort >"$TMP/want"
+	bash -c '. "$1"; COMP_WORDS=(perpkt "$2" --); COMP_CWORD=2; _perpkt
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$TMP/completion.bash" "$c" |
+		sort >"$TMP/got"
+	diff -u "$TMP/want" "$TMP/got" >"$TMP/d" ||
+		{ cat "$TMP/d" >&2; fail "'perpkt $c --<TAB>' is not the options of 'perpkt $c --help'"; }
+	o=$(bash -c '. "$1"; while read -r o; do
+			COMP_WORDS=(perpkt "$2" "$o"); COMP_CWORD=2; _perpkt
+			printf "%s\n" "${COMPREPLY[@]}" | grep -qx -- "$o" ||
+				{ echo "$o"; exit 1; }
+		done' _ "$TMP/completion.bash" "$c" <"$TMP/want") ||
+		fail "'perpkt $c $o<TAB>' does not complete $o"
+done
+
+mkdir "$TMP/files" && cd "$TMP/files" && touch a.json b.txt && mkdir sub
+bash -c '
+	. "$1"
 	COMP_WORDS=(perpkt re); COMP_CWORD=1; _perpkt
 	printf "%s\n" "${COMPREPLY[@]}" | grep -qx record || exit 1
 	printf "%s\n" "${COMPREPLY[@]}" | grep -qx report || exit 2
@@ -37,6 +63,9 @@ PATH="$TMP/bin:$PATH" bash -c '
 	[ "${COMPREPLY[*]}" = "--repeat" ] || exit 3
 	COMP_WORDS=(perpkt report --form); COMP_CWORD=2; _perpkt
 	[ "${COMPREPLY[*]}" = "--format" ] || exit 4
+	# report mentions record --peer in its help: not an option of its own
+	COMP_WORDS=(perpkt report --pee); COMP_CWORD=2; _perpkt
+	[ -z "${COMPREPLY[*]}" ] || exit 13
 	# option values from the help text, not file names
 	COMP_WORDS=(perpkt report --format ""); COMP_CWORD=3; _perpkt
 	[ "${COMPREPLY[*]}" = "text markdown json csv folded html svg" ] || exit 5
@@ -50,12 +79,23 @@ PATH="$TMP/bin:$PATH" bash -c '
 	[ "${COMPREPLY[*]}" = "loopback veth" ] || exit 7
 	COMP_WORDS=(perpkt sweep --format ""); COMP_CWORD=3; _perpkt
 	[ "${COMPREPLY[*]}" = "text markdown csv json" ] || exit 8
+	COMP_WORDS=(perpkt table --value bu); COMP_CWORD=3; _perpkt
+	[ "${COMPREPLY[*]}" = "busy bucket:" ] || exit 14
 	# -i offers profiles (.json) and directories, not every file
-	cd "$2" && touch a.json b.txt && mkdir sub
 	COMP_WORDS=(perpkt report -i ""); COMP_CWORD=3; _perpkt
 	[ "$(printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " ")" = "a.json sub " ] || exit 9
-	# a file option still completes files
+	# a file option still completes files, a directory option directories
 	COMP_WORDS=(perpkt report --buckets b); COMP_CWORD=3; _perpkt
 	[ "${COMPREPLY[*]}" = "b.txt" ] || exit 10
-' _ "$SRCDIR" "$TMP/files" || fail "bash completion (case $?)"
+	COMP_WORDS=(perpkt sweep -o ""); COMP_CWORD=3; _perpkt
+	[ "${COMPREPLY[*]}" = "sub" ] || exit 15
+	# a number is typed: no file names
+	COMP_WORDS=(perpkt record -d ""); COMP_CWORD=3; _perpkt
+	[ -z "${COMPREPLY[*]}" ] || exit 16
+	# after --, a command of one s own, then its files
+	COMP_WORDS=(perpkt record -- bas); COMP_CWORD=3; _perpkt
+	printf "%s\n" "${COMPREPLY[@]}" | grep -qx bash || exit 17
+	COMP_WORDS=(perpkt record -- ls -); COMP_CWORD=4; _perpkt
+	[ -z "${COMPREPLY[*]}" ] || exit 18
+' _ "$TMP/completion.bash" || fail "bash completion (case $?)"
 echo "ok: $(echo $cmds | wc -w) commands"

@@ -7,7 +7,8 @@
 cd "$SRCDIR" || fail "no source tree at '$SRCDIR'"
 
 # folder: the folders its includes may name (the base headers error.h,
-# escape.h, exitcode.h and parse.h, which name no folder, go everywhere)
+# escape.h, exitcode.h and parse.h, which name no folder, and base/, the
+# library under symbolize/ and the program, go everywhere)
 floors='
 src/stats: stats
 src/profile: profile stats
@@ -30,7 +31,7 @@ check() {
 		[ -d "$root/$dir" ] || fail "no folder '$dir' under '$root'"
 		pattern=$(echo $allowed | sed 's/ /|/g')
 		grep -HnE '^#include "' "$root/$dir"/*.[ch] |
-			grep -vE "#include \"(($pattern)/[a-z0-9_/-]+|error|escape|exitcode|parse)\.h\"" |
+			grep -vE "#include \"(($pattern|base)/[a-z0-9_/-]+|error|escape|exitcode|parse)\.h\"" |
 			sed "s|^$root/||"
 	done
 }
@@ -40,6 +41,11 @@ if [ -s "$TMP/up" ]; then
 	cat "$TMP/up" >&2
 	fail "an include runs up a floor, or names no folder (see docs/HACKING.md, \"The map\")"
 fi
+# the libraries: symbolize/ includes its own headers and base/'s, base/
+# only its own: neither reaches into the program
+up=$(grep -HnE '^#include "' symbolize/*.[ch] base/*.[ch] |
+	grep -vE '^symbolize/[^:]*:[0-9]+:#include "(symbolize/)?[a-z-]+\.h"|^(symbolize|base)/[^:]*:[0-9]+:#include "base/[a-z0-9-]+\.h"')
+[ -z "$up" ] || fail "a library includes the program's headers: $up"
 # src/ itself holds only main.c and the base
 extra=$(ls src/*.[ch] | grep -vE '^src/(main\.c|error\.[ch]|escape\.[ch]|exitcode\.h|parse\.[ch])$')
 [ -z "$extra" ] || fail "files in src/ itself, not in a folder: $extra"
