@@ -20,6 +20,7 @@
 
 #include "base/array.h"
 #include "base/u64map.h"
+#include "linecache.h"
 #include "symbolize-internal.h"
 
 /* Deeper inline nests than this are cut (the kernel's reach ~12). */
@@ -31,10 +32,13 @@ struct dw_cu {
 	const char *unit;      /* normalised name, interned in srcpath */
 	struct dw_ranges funcs;
 	int indexed;
+	struct linetab lines;  /* read when first needed (lines_read) */
+	int lines_read;        /* 1 read, -1 the CU has no line table */
 };
 
 struct srcindex {
 	Dwarf *dw;
+	struct linecache *lines; /* the line tables kept; NULL: none */
 	struct srcpath *paths;
 	struct dw_cu *cus;
 	size_t ncus;
@@ -105,7 +109,9 @@ static ptrdiff_t range_find(const struct dw_range *v, size_t n, uint64_t addr)
 }
 
 struct srcindex *srcindex_new(void *dwarf, const char *origin,
-			      const struct srcindex *base, struct sym_msgs *w)
+			      const struct srcindex *base,
+			      const char *cache_dir, const char *build_id,
+			      struct sym_msgs *w)
 {
 	struct srcindex *x = calloc(1, sizeof(*x));
 	Dwarf_Off off = 0, next;
@@ -151,6 +157,7 @@ struct srcindex *srcindex_new(void *dwarf, const char *origin,
 			x->cus[i].unit = srcpath_get(x->paths, x->cus[i].unit,
 						     x->cus[i].comp_dir);
 	ranges_sort(&x->ranges);
+	x->lines = linecache_open(cache_dir, build_id);
 	return x;
 oom:
 	msgs_add(w, "out of memory indexing the DWARF of '%s': file:line and inline chains are unavailable",
@@ -235,24 +242,32 @@ static int descend(Dwarf_Die *die, uint64_t addr, Dwarf_Die *chain, int depth)
 	return depth;
 }
 
+/* The CU's line table and file names (linecache.h), or NULL. */
+static const struct linetab *cu_lines(struct srcindex *x, struct dw_cu *cu,
+				      Dwarf_Die *cudie)
+{
+	if (!cu->lines_read)
+		cu->lines_read = linecache_get(x->lines, cudie, cu->off,
+					       &cu->lines) ? -1 : 1;
+	return cu->lines_read > 0 ? &cu->lines : NULL;
+}
+
 /* The call site of an inlined frame, as a normalised path and line. */
-static void call_site(struct srcindex *x, struct dw_cu *cu, Dwarf_Die *cudie,
-		      Dwarf_Die *inl, const char **file, int *line)
+static void call_site(struct srcindex *x, struct dw_cu *cu,
+		      const struct linetab *lt, Dwarf_Die *inl,
+		      const char **file, int *line)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Files *files;
 	Dwarf_Word v;
-	size_t nfiles;
 
 	*file = NULL;
 	*line = 0;
 	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &attr), &v) == 0)
 		*line = (int)v;
 	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &attr), &v) ||
-	    dwarf_getsrcfiles(cudie, &files, &nfiles) || v >= nfiles)
+	    !lt || v >= lt->nfiles || !lt->files[v])
 		return;
-	*file = srcpath_get(x->paths, dwarf_filesrc(files, v, NULL, NULL),
-			    cu->comp_dir);
+	*file = srcpath_get(x->paths, lt->files[v], cu->comp_dir);
 }
 
 static struct dw_loc *compute(struct srcindex *x, uint64_t addr)
@@ -261,7 +276,8 @@ static struct dw_loc *compute(struct srcindex *x, uint64_t addr)
 	Dwarf_Die cudie, fn, chain[MAX_DEPTH];
 	struct sym_frame *frames = NULL;
 	struct dw_loc *loc;
-	Dwarf_Line *line;
+	const struct linetab *lt;
+	const struct lrow *row;
 	ptrdiff_t k;
 	int depth = 0, i, lineno = 0;
 	const char *file = NULL;
@@ -270,10 +286,12 @@ static struct dw_loc *compute(struct srcindex *x, uint64_t addr)
 		return NULL;
 	if (!cu->indexed && cu_index(x, cu, &cudie))
 		return NULL;
-	if ((line = dwarf_getsrc_die(&cudie, addr))) {
-		file = srcpath_get(x->paths, dwarf_linesrc(line, NULL, NULL),
-				   cu->comp_dir);
-		dwarf_lineno(line, &lineno);
+	lt = cu_lines(x, cu, &cudie);
+	if (lt && (row = linetab_find(lt, addr))) {
+		if (row->file < lt->nfiles && lt->files[row->file])
+			file = srcpath_get(x->paths, lt->files[row->file],
+					   cu->comp_dir);
+		lineno = (int)(row->line & ~LROW_END);
 	}
 	k = range_find(cu->funcs.v, cu->funcs.n, addr);
 	if (k >= 0 && dwarf_offdie(x->dw, cu->funcs.v[k].idx, &fn))
@@ -299,12 +317,12 @@ static struct dw_loc *compute(struct srcindex *x, uint64_t addr)
 			f->file = file;
 			f->line = lineno;
 		} else {
-			call_site(x, cu, &cudie, &chain[depth - i], &f->file,
+			call_site(x, cu, lt, &chain[depth - i], &f->file,
 				  &f->line);
 		}
 	}
 	if (depth)
-		call_site(x, cu, &cudie, &chain[0], &file, &lineno);
+		call_site(x, cu, lt, &chain[0], &file, &lineno);
 	loc->file = file;
 	loc->line = lineno;
 	loc->inlines = frames;
@@ -340,8 +358,11 @@ void srcindex_free(struct srcindex *x)
 		free(loc);
 	}
 	u64map_free(&x->cache);
-	for (i = 0; i < x->ncus; i++)
+	for (i = 0; i < x->ncus; i++) {
 		free(x->cus[i].funcs.v);
+		linetab_free(&x->cus[i].lines);
+	}
+	linecache_close(x->lines);
 	free(x->cus);
 	free(x->ranges.v);
 	srcpath_free(x->paths);

@@ -153,7 +153,7 @@ static void open_one(struct kmod *m, const struct sym_module *lm,
 			 lm->name, path);
 		goto fail;
 	}
-	m->dw = srcindex_new(dw, path, kernel, w);
+	m->dw = srcindex_new(dw, path, kernel, NULL, NULL, w);
 	if (!m->dw)
 		goto fail;
 	free(path);

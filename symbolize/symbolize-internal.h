@@ -155,9 +155,12 @@ struct dw_loc {
 /* Takes no ownership of `dw`, which must outlive the index. NULL after
  * a warning in *w when no CU is readable (or out of memory). Source
  * paths are normalised with base's votes too, when base is not NULL
- * (a module's index with its kernel's). */
+ * (a module's index with its kernel's). With cache_dir and build_id,
+ * the CUs' line tables are kept there between runs (linecache.h). */
 struct srcindex *srcindex_new(void *dw, const char *origin,
-			      const struct srcindex *base, struct sym_msgs *w);
+			      const struct srcindex *base,
+			      const char *cache_dir, const char *build_id,
+			      struct sym_msgs *w);
 /* Position of addr, cached per address; NULL when DWARF has none. */
 const struct dw_loc *srcindex_lookup(struct srcindex *x, uint64_t addr);
 /* Normalised name of the compilation unit holding addr, or NULL. */

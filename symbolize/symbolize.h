@@ -101,6 +101,10 @@ struct symbolizer_options {
 	size_t nloaded;
 	const char *modules_dir;
 	const char *release;
+	/* A folder where the line tables decoded from the vmlinux's DWARF
+	 * are kept, one file per build-id, for the next open of the same
+	 * vmlinux (most of a cold lookup's time); NULL: none kept. */
+	const char *cache_dir;
 };
 
 /* From a kallsyms file (/proc/kallsyms or a saved copy). */

@@ -505,8 +505,13 @@ int symbolizer_open_vmlinux(struct symbolizer **out, const char *path,
 	(*out)->vm = vm;
 	(*out)->bias = o->text_addr && ltext ? o->text_addr - ltext : 0;
 	/* Unreadable DWARF (warned about) still leaves the symbols. */
-	if (dw)
-		(*out)->dw = srcindex_new(dw, path, NULL, &w);
+	if (dw) {
+		/* the line tables kept per build-id: no id, no cache */
+		char *id = o->cache_dir ? elf_build_id(vm->elf) : NULL;
+
+		(*out)->dw = srcindex_new(dw, path, NULL, o->cache_dir, id, &w);
+		free(id);
+	}
 	if (kmods_open(*out, o, &w)) {
 		symbolizer_close(*out);
 		*out = NULL;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "lab/arch.h"
 
 #define PROC_KALLSYMS "/proc/kallsyms"
 #define KERNEL_NOTES "/sys/kernel/notes"
@@ -82,6 +83,15 @@ static struct sym_entry *profile_modules(const struct profile *p, size_t *n)
  * the running _text undoes KASLR; otherwise addresses are taken as
  * link addresses (they cannot be checked against anything).
  */
+/* Where a vmlinux's decoded line tables are kept between runs
+ * (symbolizer_options.cache_dir); NULL when the path is too long. */
+static const char *lines_cache(void)
+{
+	static char dir[4096];
+
+	return lab_arch_path("dwarf-lines", dir, sizeof(dir)) ? NULL : dir;
+}
+
 static int open_vmlinux_live(struct symbolizer **out, const char *path,
 			     const struct symsource *src, int searched,
 			     struct sym_error *err)
@@ -107,6 +117,7 @@ static int open_vmlinux_live(struct symbolizer **out, const char *path,
 			o.text_addr = symbolizer_text_addr(k);
 		symbolizer_close(k);
 	}
+	o.cache_dir = lines_cache();
 	ret = symbolizer_open_vmlinux(out, path, &o, err);
 	free(running);
 	free(file_id);
@@ -152,6 +163,7 @@ static int open_vmlinux_profile(struct symbolizer **out, const char *path,
 	}
 	o.loaded = loaded;
 	o.nloaded = p->nmodules;
+	o.cache_dir = lines_cache();
 	ret = symbolizer_open_vmlinux(out, path, &o, err);
 	free((void *)o.modules);
 	free(loaded);

@@ -157,6 +157,99 @@ static void test_cache_same_result(void **state)
 	assert_string_equal(r1.inlines[0].file, "include/linux/netdevice.h");
 }
 
+/* Every position the fixture's symbols resolve to, as text: each
+ * symbol's first two bytes, function, file:line and inline frames. */
+static char *describe_all(const char *cache_dir)
+{
+	struct symbolizer_options o = { .cache_dir = cache_dir };
+	struct symbolizer *k = NULL;
+	char *buf = NULL;
+	size_t len = 0, i, j;
+	FILE *m = open_memstream(&buf, &len);
+	struct sym_result r;
+
+	assert_non_null(m);
+	assert_int_equal(symbolizer_open_vmlinux(&k, KTREE "vmlinux", &o, NULL), 0);
+	for (i = 0; i < k->n; i++) {
+		for (j = 0; j < 2; j++) {
+			assert_int_equal(symbolizer_resolve(k, k->syms[i].addr + j, &r), 0);
+			fprintf(m, "%s %s:%d", r.function, r.file ? r.file : "-", r.line);
+			for (size_t f = 0; f < r.ninlines; f++)
+				fprintf(m, " <- %s %s:%d", r.inlines[f].function,
+					r.inlines[f].file ? r.inlines[f].file : "-",
+					r.inlines[f].line);
+			fputc('\n', m);
+		}
+	}
+	symbolizer_close(k);
+	fclose(m);
+	return buf;
+}
+
+static long file_size(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fclose(f);
+	return n;
+}
+
+/* The line tables kept per build-id (symbolize/linecache.c): a cold
+ * run writes them, a warm one reads them and writes nothing, and
+ * either gives what libdw gives with no cache; a cache cut short (a run
+ * killed while it appended) or of another format is put right. */
+static void test_line_cache(void **state)
+{
+	char dir[64] = "/tmp/perpkt-linecache.XXXXXX", path[4200];
+	char *none, *cold, *warm, *fixed, *id;
+	long size;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	id = symbolizer_file_build_id(KTREE "vmlinux");
+	assert_non_null(id);
+	snprintf(path, sizeof(path), "%s/lines/%s.lines", dir, id);
+	free(id);
+	strcat(dir, "/lines");
+	none = describe_all(NULL);
+	assert_int_equal(access(path, F_OK), -1);
+	cold = describe_all(dir);
+	assert_string_equal(cold, none);
+	size = file_size(path);
+	assert_true(size > 200);
+	warm = describe_all(dir);
+	assert_string_equal(warm, none);
+	assert_int_equal(file_size(path), size);
+	/* a tail cut short: the good records kept, the rest decoded again */
+	assert_int_equal(truncate(path, size - 5), 0);
+	fixed = describe_all(dir);
+	assert_string_equal(fixed, none);
+	assert_int_equal(file_size(path), size);
+	free(fixed);
+	/* not a cache at all: ignored and written anew */
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs("not a line cache", f);
+	fclose(f);
+	fixed = describe_all(dir);
+	assert_string_equal(fixed, none);
+	assert_int_equal(file_size(path), size);
+	free(fixed);
+	free(none);
+	free(cold);
+	free(warm);
+	unlink(path);
+	rmdir(dir);
+	dir[strlen(dir) - strlen("/lines")] = '\0';
+	rmdir(dir);
+}
+
 static void test_kaslr(void **state)
 {
 	struct symbolizer *s = *state, *k = NULL;
@@ -448,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_assembly_unit),
 		cmocka_unit_test(test_buckets_by_unit),
 		cmocka_unit_test(test_cache_same_result),
+		cmocka_unit_test(test_line_cache),
 		cmocka_unit_test(test_kaslr),
 		cmocka_unit_test(test_build_id),
 		cmocka_unit_test(test_modules_from_entries),
