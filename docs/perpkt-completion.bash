@@ -19,7 +19,7 @@ _perpkt_options()
 	diff) echo '--format --by --all-tasks --limit --threshold --alias --convert-cycles-ghz --fail-if --anonymize --include-partial --allow-missing --force --buckets --vmlinux --side --role --cpu --pid --width --quiet --verbose --help' ;;
 	annotate) echo '--input --format --vmlinux --force --source --width --quiet --verbose --help' ;;
 	table) echo '--value --label --format --buckets --include-partial --anonymize --force --side --quiet --verbose --help' ;;
-	sweep) echo '--output --duration --warmup --repeat --placements --cpu-pairs --client-cpu --server-cpu --rps-cpus --irq-cpu --gap --size --transport --flows --burst --value --format --quiet --verbose --help' ;;
+	sweep) echo '--output --duration --warmup --repeat --jobs --plan --placements --cpu-pairs --client-cpu --server-cpu --rps-cpus --irq-cpu --gap --size --transport --flows --burst --value --format --quiet --verbose --help' ;;
 	restore) echo '--no-wait --quiet --verbose --help' ;;
 	merge) echo '--output --force-output --quiet --verbose --help' ;;
 	esac
@@ -74,7 +74,7 @@ _perpkt_value()
 	'table --label'|'table --side') echo none ;;
 	'sweep --format') echo 'text markdown csv json' ;;
 	'sweep --output'|'sweep -o') echo dir ;;
-	'sweep --duration'|'sweep -d'|'sweep --warmup'|'sweep -w'|'sweep --repeat'|'sweep --placements'|'sweep --cpu-pairs'|'sweep --client-cpu'|'sweep --server-cpu'|'sweep --rps-cpus'|'sweep --irq-cpu'|'sweep --gap'|'sweep --size'|'sweep --transport'|'sweep --flows'|'sweep --burst'|'sweep --value') echo none ;;
+	'sweep --duration'|'sweep -d'|'sweep --warmup'|'sweep -w'|'sweep --repeat'|'sweep --jobs'|'sweep -j'|'sweep --plan'|'sweep --placements'|'sweep --cpu-pairs'|'sweep --client-cpu'|'sweep --server-cpu'|'sweep --rps-cpus'|'sweep --irq-cpu'|'sweep --gap'|'sweep --size'|'sweep --transport'|'sweep --flows'|'sweep --burst'|'sweep --value') echo none ;;
 	'merge --output'|'merge -o') echo file ;;
 	esac
 }
