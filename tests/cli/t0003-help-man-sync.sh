@@ -5,6 +5,7 @@
 # completion offers what --help lists. Checked here: the generator's
 # page is the tree's docs/perpkt.1 and the build's, and says each
 # command and option once.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 MAN="$SRCDIR/docs/perpkt.1"
 

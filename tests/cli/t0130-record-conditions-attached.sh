@@ -6,6 +6,7 @@
 # socket opened there, and another process's perf_event descriptor;
 # with --net veth, the workload's own namespaces are read;
 # diff names each change on its first lines.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for a network namespace"

@@ -6,6 +6,7 @@
 # edge, is exactly two per round trip; each flow is named with its round
 # trips and the spread of their p50s; tcp and pipe flows run too;
 # stat takes --flows.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"

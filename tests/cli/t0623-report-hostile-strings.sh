@@ -8,6 +8,7 @@
 # nothing in Chromium, SVG is XML, folded has no forged line, JSON
 # parses, and nothing reaches the terminal as a control or an override.
 # Fields of a known vocabulary (the unit) refuse the profile by name.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 command -v jq >/dev/null || skip "jq not installed"

@@ -7,6 +7,7 @@
 # most 2^22 addresses (on reading), their names fold to at most 256 MB
 # (the callchain formats).
 # ctest-timeout: 600
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 [ -x /usr/bin/time ] || skip "/usr/bin/time not installed (apt-get install time)"
 P=$SRCDIR/tests/fixtures/profiles

@@ -16,6 +16,7 @@
 # is said loudly, exit 3; the copy of .config a killed run left is not
 # taken over. BISECT=FILE runs another perpkt-bisect (an
 # older one, to see these checks fail on it).
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v git >/dev/null || skip "needs git"
 command -v setsid >/dev/null || skip "needs setsid (util-linux)"
