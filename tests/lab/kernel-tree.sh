@@ -4,8 +4,9 @@
 #
 #   tests/lab/kernel-tree.sh          prints the tree's path
 #   tests/lab/kernel-tree.sh --build  and builds it (make check-lab starts
-#                                     this beside the other lab tests, at
-#                                     -j1, so the bisect test finds it built)
+#                                     this beside the other lab tests, on
+#                                     every CPU at nice 19, so the bisect
+#                                     test finds it built)
 #
 # From Debian's linux-source-6.1 (/usr/src/linux-source-6.1.tar.xz, or
 # PERPKT_KERNEL_SOURCE): the unpacked tree committed as branch `base`,
