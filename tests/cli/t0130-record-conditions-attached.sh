@@ -31,7 +31,11 @@ cond() { jq -r --arg k "$2" '.conditions[$k]' "$TMP/$1.json"; }
 # hold HOW: a python3 holding something open in $NS until killed, once
 # it has said "held"
 hold() {
-	ip netns exec $NS python3 -c "$1" >"$TMP/held" 2>&1 &
+	# emptied before the holder starts: its own redirection empties
+	# the file only once it runs, and until then wait_line would match
+	# the previous holder's "held" (seen under load)
+	: >"$TMP/held"
+	ip netns exec $NS python3 -c "$1" >>"$TMP/held" 2>&1 &
 	HELD=$!
 	wait_line "$TMP/held" '^(held|error)' $HELD
 	grep -q '^held' "$TMP/held" || fail "cannot hold it open: $(cat "$TMP/held")"
