@@ -142,6 +142,16 @@ void histogram_merge(struct histogram *into, const struct histogram *from)
 		into->bucket[i] += from->bucket[i];
 }
 
+int histogram_whole(const struct histogram *h)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < HIST_BUCKETS; i++)
+		n += h->bucket[i];
+	return n == h->count;
+}
+
 void histogram_since(struct histogram *h, const struct histogram *earlier)
 {
 	uint64_t width, lo, hi = 0;

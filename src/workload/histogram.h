@@ -42,6 +42,10 @@ void histogram_merge(struct histogram *into, const struct histogram *from);
  * histogram): counts, sums and buckets subtracted, min and max those
  * of the buckets left. */
 void histogram_since(struct histogram *h, const struct histogram *earlier);
+/* Whether h's buckets add up to its count: a copy of a histogram that
+ * another process was adding to as it was read may have caught an add
+ * half-done (its sums without the value, its bucket with it). */
+int histogram_whole(const struct histogram *h);
 /* The non-empty buckets, lowest first, for the profile (allocated). */
 int histogram_export(const struct histogram *h, struct profile_hist_bucket **out,
 		     size_t *n);

@@ -521,6 +521,26 @@ static uint64_t progress(const struct workload *w)
 	return sum;
 }
 
+/* A copy of a flow's quiet histogram, which its client may be adding a
+ * round trip to as it is read. A copy caught half-way through an add
+ * (its sums with a stall, its bucket without) made the next window's
+ * difference a spread no round trip in it could make, and the profile
+ * unreadable (seen at load 15: a stddev of 981 us between 17 and 623
+ * us). Copied again until its buckets add up to its count, a few times
+ * at most (a round trip takes longer than a copy). */
+static void quiet_copy(struct histogram *to, const struct histogram *live)
+{
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		/* read it afresh each time: another process writes it */
+		atomic_thread_fence(memory_order_acquire);
+		memcpy(to, live, sizeof(*to));
+		if (histogram_whole(to))
+			return;
+	}
+}
+
 int workload_window_open(struct workload *w)
 {
 	char line[CONTROL_LINE_MAX + 1];
@@ -534,9 +554,17 @@ int workload_window_open(struct workload *w)
 	/* the round trips since the last window closed (the warm-up's
 	 * before the first), copied (440 KiB) before the window rather
 	 * than inside it; the client may add one as it is read */
-	w->before = w->flows[0].sh->quiet;
-	for (i = 1; i < w->nflows; i++)
-		histogram_merge(&w->before, &w->flows[i].sh->quiet);
+	quiet_copy(&w->before, &w->flows[0].sh->quiet);
+	if (w->nflows > 1) {
+		struct histogram *h = malloc(sizeof(*h));
+
+		for (i = 1; i < w->nflows; i++) {
+			if (h)
+				quiet_copy(h, &w->flows[i].sh->quiet);
+			histogram_merge(&w->before, h ? h : &w->flows[i].sh->quiet);
+		}
+		free(h);
+	}
 	histogram_since(&w->before, &w->quiet_seen);
 	histogram_merge(&w->quiet_seen, &w->before);
 	if (w->windows_opened++ == 0)

@@ -2,6 +2,7 @@
 # Record 2 s of UDP ping-pong on loopback, then check the JSON report:
 # enough round trips, UDP-path kernel functions present, and per-RT
 # values of all functions adding up to the total.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

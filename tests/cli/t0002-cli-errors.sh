@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Bad input gets a clear message and the documented exit code, no crash.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 
 expect_exit 0 "$PERPKT" --version

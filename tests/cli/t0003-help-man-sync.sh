@@ -5,6 +5,7 @@
 # completion (docs/completion.py). Checked here: each generator's file
 # is the tree's copy and the build's, the page says each command and
 # option once, and every option of every command completes.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 MAN="$SRCDIR/docs/perpkt.1"
 

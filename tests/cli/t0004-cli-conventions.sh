@@ -3,6 +3,7 @@
 # user hit: -q/-v on every command, -q silencing warnings too, -o - and
 # -i -, report --stdio, stat naming the record-only option, and the
 # start-up lines (no "perpkt on CPU -1", the whole span of --repeat).
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 
 for c in record stat report diff table sweep resolve serve; do

@@ -2,6 +2,7 @@
 # 'cmake --install' (what 'make install' runs) puts the program, its man
 # page and its bash completion under the prefix, where man and
 # bash-completion look, and honours DESTDIR for packagers.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 : "${BUILDDIR:?}"
 

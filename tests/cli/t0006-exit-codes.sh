@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Every exit code the man page's EXIT STATUS lists, triggered here, and
 # no code triggered that it does not list.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 MAN=$SRCDIR/docs/perpkt.1
 P=$SRCDIR/tests/fixtures/profiles

@@ -4,6 +4,7 @@
 # main() alone may flush and check it at the end. And reports/ only
 # renders: reading, anonymizing and symbolizing profiles is src/'s, and
 # a renderer reads its model, never the profile the model was built from.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 cd "$SRCDIR" || fail "no source tree at '$SRCDIR'"
 files=$(find src symbolize -name '*.[ch]' | sort)

@@ -3,6 +3,7 @@
 # includes only headers of the folders below it, so nothing runs back
 # up a floor: the recording pipeline never reaches into a command, the
 # profile and system readers never into the pipeline.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 cd "$SRCDIR" || fail "no source tree at '$SRCDIR'"
 

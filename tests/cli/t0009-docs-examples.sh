@@ -6,7 +6,11 @@
 # one. perpkt is on PATH as the README says after 'make install'; record,
 # stat and sweep get short windows appended (-d 0.3 -w 0.1), which
 # override theirs, and a sweep one window a cell (--repeat 1: the docs'
-# sweeps were three quarters of this test's time with theirs). 'make TARGET' lines are checked with make -n. The one thing
+# sweeps were three quarters of this test's time with theirs); windows
+# the example asks shorter than that stay theirs (--turn-on's 0.1 s too),
+# and more than 5 windows (-r, --turn-on's 20 a side) become 5, which
+# still exercise every option as written. 'make TARGET' lines are
+# checked with make -n. The one thing
 # supplied: ./vmlinux, the test kernel image, for docs/resolve.md. Not
 # run: record --kernel examples (they need a distribution kernel and
 # its vmlinux, downloaded by 'make lab'; t0801 covers --kernel) and the
@@ -24,6 +28,22 @@ record|stat) short=(-d 0.3 -w 0.1) ;;
 sweep) short=(-d 0.3 -w 0.1 --repeat 1) ;;
 *) short=() ;;
 esac
+# windows no longer than the example's own (-d 0.05 stays 0.05; turns
+# keep their 0.1 s), and at most 5 of them (-r 200 was 73 s of 133)
+if [ \$cmd = record ] || [ \$cmd = stat ]; then
+	prev= own_d=0 cap_r=0
+	for a in "\$@"; do
+		[ "\$a" = -- ] && break
+		case \$prev in
+		-d) awk "BEGIN { exit !(\$a < 0.3) }" && own_d=1 ;;
+		-r|--repeat) [ "\$a" -gt 5 ] 2>/dev/null && cap_r=1 ;;
+		esac
+		[ "\$a" = --turn-on ] && own_d=1 cap_r=1
+		prev=\$a
+	done
+	[ \$own_d = 0 ] || short=(-w 0.1)
+	[ \$cap_r = 0 ] || short+=(-r 5)
+fi
 # before a "--" (the workload's own arguments), else at the end
 args=(); done=0
 for a in "\$@"; do

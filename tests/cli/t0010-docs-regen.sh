@@ -5,6 +5,7 @@
 # (docs/examples, recorded by docs/regen.py --record from real runs):
 # the same labels, sections and names in order, numbers aside. A
 # report that changes its text fails here until `docs/regen.py --write`.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip "needs python3"
 PERPKT=$PERPKT python3 "$SRCDIR/docs/regen.py" --check 2>"$TMP/err" ||

@@ -2,6 +2,7 @@
 # Several sampling events at once, each with its own period, read as one
 # group per CPU; software events stand in for the PMU this machine lacks.
 # Also callchains, aggregated as stacks.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Counter options that cannot work get one line naming the thing and the
 # remedy, and nothing is written.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

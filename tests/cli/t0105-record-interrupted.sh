@@ -2,6 +2,7 @@
 # SIGINT in the middle of a record: the window closes at once, the
 # counters are disabled and closed, the partial profile is written and
 # readable, the exit code says "partial", and no process is left behind.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

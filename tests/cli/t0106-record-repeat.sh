@@ -2,6 +2,7 @@
 # record --repeat N: N windows in one run, each kept apart (round trips,
 # window, latency, event totals, CPU time, samples), adding up to the
 # profile's totals; and the latency histogram holds every round trip.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

@@ -2,6 +2,7 @@
 # record -o: a device node, FIFO or symlink is written through (never
 # replaced by a regular file), the umask is honoured, a bad path fails
 # before the measurement, and a write that fails at the end keeps the data.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root (mknod, mount)"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # record -n N for small N: the client may finish its N round trips before
 # perpkt polls the window open; the run must still succeed with exactly N.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

@@ -3,6 +3,7 @@
 # callchain frame, not only of the sampled IPs, so folded stacks and
 # --callers name the same functions with and without --kallsyms at report
 # time (before, 616 of 3,036 frames came out [unknown]).
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

@@ -3,6 +3,7 @@
 # confidence interval; --confidence L,W says whether the interval of the
 # mean latency was narrower than W% (netperf's -I 99,5), both in the text
 # and the JSON, and the figures are those of the windows themselves.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 
 expect_exit 64 "$PERPKT" stat --confidence 99,5

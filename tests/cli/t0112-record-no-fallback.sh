@@ -3,6 +3,7 @@
 # event it could not measure; a secondary event that is missing is still
 # recorded as not available, and the message says why in words that fit
 # this machine (no PMU at all here).
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

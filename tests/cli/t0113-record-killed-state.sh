@@ -2,6 +2,11 @@
 # SIGKILL during record --rps-cpus leaves lo's mask changed: the next
 # perpkt puts it back (and says so) before it reads the setting, so no
 # profile records a killed run's mask as the system's own.
+# Alone (serial): a run killed here leaves notes in /run/perpkt that the
+# test's next run or \`perpkt restore\` must find, and any perpkt record
+# beside it (any test's) undoes a dead run's notes first (seen: t0813's
+# restore found them gone at -j 4).
+# ctest-lock: serial
 . "$(dirname "$0")/lib.sh"
 need_perf
 need_lo_rps

@@ -3,6 +3,7 @@
 # share reached), shown by report, and left out of table's and diff's
 # means unless --include-partial; SIGINT after the last window (during
 # the write) leaves a complete profile complete, exit 0.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

@@ -5,6 +5,11 @@
 # a mask changed by someone else during a run is marked in its profile;
 # after a SIGKILL, `perpkt restore` puts the mask back from the state
 # file written before the change.
+# Alone (serial): a run killed here leaves notes in /run/perpkt that the
+# test's next run or \`perpkt restore\` must find, and any perpkt record
+# beside it (any test's) undoes a dead run's notes first (seen: t0813's
+# restore found them gone at -j 4).
+# ctest-lock: serial
 . "$(dirname "$0")/lib.sh"
 need_perf
 need_lo_rps

@@ -5,6 +5,7 @@
 # stat --kernel goes down record's lab path (here to its check of the
 # image's configuration, which stops it before QEMU), leaving nothing
 # behind. No guest boots.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 [ "$(uname -m)" = x86_64 ] || skip "the configuration check is for an x86_64 guest"
 img=$TMP/boot/vmlinuz-9.9.9-test

@@ -12,6 +12,7 @@
 # fallback, the --net nic pair falls back as one guest does, a file that
 # is no kernel is refused before any QEMU starts, and no fake QEMU is
 # left running.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 [ "$(uname -m)" = x86_64 ] || skip "the fake QEMU stands in for qemu-system-x86_64"
 mkdir -p "$TMP/bin" "$TMP/boot" "$TMP/tmp"

@@ -5,6 +5,7 @@
 # on, however the user spelled them: abbreviated (--kern=IMG, --qemu-t
 # 30), with = or as two words. A fake qemu-system-x86_64 keeps the
 # initramfs it was given and fails: no guest boots.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 [ "$(uname -m)" = x86_64 ] || skip "the fake QEMU stands in for qemu-system-x86_64"
 command -v python3 >/dev/null || skip "python3 reads the initramfs"

@@ -7,6 +7,7 @@
 # a FIFO others may open is refused; a FIFO with no reader ends with a
 # word, not a hang; a new profile is 0600. And a user's -o below a
 # directory it may only search (0711) is written, as the kernel allows.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ -x /usr/bin/python3 ] || skip "needs /usr/bin/python3 (the test user reads a FIFO with it)"

@@ -7,6 +7,11 @@
 # network namespace of its own (issue 49: with other runs going on, the
 # next run left the mask at 2): neither waits for the other, nor puts
 # back the other's.
+# Alone (serial): a run killed here leaves notes in /run/perpkt that the
+# test's next run or \`perpkt restore\` must find, and any perpkt record
+# beside it (any test's) undoes a dead run's notes first (seen: t0813's
+# restore found them gone at -j 4).
+# ctest-lock: serial
 . "$(dirname "$0")/lib.sh"
 need_perf
 need_lo_rps

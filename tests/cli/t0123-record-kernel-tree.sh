@@ -8,6 +8,7 @@
 # --guest-perpkt stops it). No QEMU runs; t0809 (make check-lab) boots
 # a real tree. Synthetic files: an image is a boot-protocol header with
 # its kernel_version string, a vmlinux the kernel banner.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 [ "$(uname -m)" = x86_64 ] || skip "the checks are for an x86_64 guest"
 t=$TMP/linux

@@ -6,6 +6,7 @@
 # socket opened there, and another process's perf_event descriptor;
 # with --net veth, the workload's own namespaces are read;
 # diff names each change on its first lines.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for a network namespace"
@@ -30,7 +31,11 @@ cond() { jq -r --arg k "$2" '.conditions[$k]' "$TMP/$1.json"; }
 # hold HOW: a python3 holding something open in $NS until killed, once
 # it has said "held"
 hold() {
-	ip netns exec $NS python3 -c "$1" >"$TMP/held" 2>&1 &
+	# emptied before the holder starts: its own redirection empties
+	# the file only once it runs, and until then wait_line would match
+	# the previous holder's "held" (seen under load)
+	: >"$TMP/held"
+	ip netns exec $NS python3 -c "$1" >>"$TMP/held" 2>&1 &
 	HELD=$!
 	wait_line "$TMP/held" '^(held|error)' $HELD
 	grep -q '^held' "$TMP/held" || fail "cannot hold it open: $(cat "$TMP/held")"

@@ -5,6 +5,7 @@
 # in net.bpf by name and tag, diff names the change on its first lines,
 # and a JIT-ed program's address in /proc/kallsyms resolves to bucket
 # bpf, not [unknown].
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for a network namespace and BPF"

@@ -6,6 +6,7 @@
 # bucket; samples at an irq-enable point are charged to their caller
 # on an arm64 PMU without pseudo-NMI (and the report says why), not with
 # pseudo-NMI on, nor on x86, where the PMU interrupt is an NMI.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "needs jq"
 F=$FIXTURES/profiles/hw-mux.json

@@ -6,6 +6,7 @@
 # record --control's protocol: a listener of this test's sees the
 # commands in order (and acks them as perf does, a NUL after each), and
 # a real perf started disabled samples just the windows.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 for c in jq python3; do

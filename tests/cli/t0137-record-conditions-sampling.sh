@@ -4,6 +4,7 @@
 # no -g, -F 1000 against -F 200 gave no differs: line): the sampling
 # rate and the callchain depth are named, each with a line on what the
 # difference does to the figures; profiles recorded alike name neither.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 command -v jq >/dev/null || skip "needs jq"

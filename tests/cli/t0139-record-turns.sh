@@ -7,6 +7,11 @@
 # setting. A known cost (policy-routing rules every lookup walks, in a
 # namespace of the test's own) is marked; a run killed with the setting
 # on has it switched off by 'perpkt restore'. Refusals.
+# Alone (serial): a known cost marked by a paired test needs the
+# windows' spread of a machine not loaded by other tests (at load 12,
+# beside the suite at -j 4, it went unmarked); it also kills a run and
+# restores its setting, host-wide state.
+# ctest-lock: serial
 . "$(dirname "$0")/lib.sh"
 need_perf
 for c in ip jq; do

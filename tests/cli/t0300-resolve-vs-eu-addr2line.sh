@@ -4,6 +4,7 @@
 # of the ktree fixture vmlinux, built by gcc with DWARF 5 and DWARF 4
 # (clang's builds: t0307): same frames (inlined functions innermost
 # first, then the function), each with the same function and file:line.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v eu-addr2line >/dev/null || skip "needs eu-addr2line (apt-get install elfutils)"
 command -v jq >/dev/null || skip "needs jq"

@@ -3,6 +3,7 @@
 # Bad vmlinux inputs give a clear error, or a labelled degradation (no
 # DWARF), never a crash: not ELF, truncated, stripped, no DWARF, corrupt
 # DWARF, a directory, a missing file.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 K=$BUILDDIR/tests/fixtures/ktree
 [ -f "$K/vmlinux" ] || fail "fixture $K/vmlinux not built"

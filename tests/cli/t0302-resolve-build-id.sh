@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # A vmlinux of another build is refused, naming both build-ids, unless
 # --force; the matching one is accepted.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 K=$BUILDDIR/tests/fixtures/ktree
 [ -f "$K/vmlinux-other-build" ] || fail "fixture not built"

@@ -3,6 +3,7 @@
 # KASLR: runtime addresses relate to the vmlinux through _text. A shifted
 # copy (every address + 0x2a00000) resolves like the original, from a
 # vmlinux given the runtime _text and from a shifted kallsyms file.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 K=$BUILDDIR/tests/fixtures/ktree
 SHIFT=$((0x2a00000))

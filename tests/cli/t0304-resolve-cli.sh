@@ -3,6 +3,7 @@
 # perpkt resolve: text and JSON output, addresses from stdin, custom
 # bucket rules (path rules match the compilation unit, not the header
 # an inlined helper came from), usage errors.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 K=$BUILDDIR/tests/fixtures/ktree
 V=$K/vmlinux

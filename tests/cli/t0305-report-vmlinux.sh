@@ -3,6 +3,7 @@
 # perpkt report --vmlinux/--kallsyms/--force: a vmlinux of another build
 # than the recorded kernel is refused naming both build-ids, accepted
 # with --force; a kallsyms file of the same boot is accepted.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 K=$BUILDDIR/tests/fixtures/ktree

@@ -3,6 +3,7 @@
 # Inputs that are not what they claim are refused at once with a reason,
 # not read until memory runs out (--kallsyms /dev/zero used to stop at
 # 1.5 GB), and a vmlinux of another architecture is refused.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 V=$BUILDDIR/tests/fixtures/ktree/vmlinux
 [ -f "$V" ] || fail "fixture $V not built"

@@ -6,6 +6,7 @@
 # function and file:line) at every byte of text, with inline chains of
 # two frames at least. eu-addr2line 0.188 answers ??:0 on parts of
 # clang's DWARF 5, so it is counted but not required.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v llvm-symbolizer >/dev/null || skip "needs llvm-symbolizer (apt-get install llvm)"
 command -v eu-addr2line >/dev/null || skip "needs eu-addr2line (apt-get install elfutils)"

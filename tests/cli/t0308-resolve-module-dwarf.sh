@@ -5,6 +5,7 @@
 # at runtime section bases; every byte of its .text and .init.text must
 # give the frames eu-addr2line -f -i -j SECTION gives at that offset of
 # the .ko, and the profile must say where its sections were.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v eu-addr2line >/dev/null || skip "needs eu-addr2line (apt-get install elfutils)"
 command -v jq >/dev/null || skip "needs jq"

@@ -6,6 +6,7 @@
 # one (e.g. Debian's linux-image-*-dbg: usr/lib/debug/boot/vmlinux-*).
 # Wants the issue's figures: the same innermost function and file:line
 # on >= 99.5% of addresses, the same whole inline chain on >= 99%.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 [ -n "${PERPKT_TEST_VMLINUX:-}" ] || skip "set PERPKT_TEST_VMLINUX to a vmlinux with DWARF to run it"
 [ -r "$PERPKT_TEST_VMLINUX" ] || fail "PERPKT_TEST_VMLINUX='$PERPKT_TEST_VMLINUX' is not readable"

@@ -8,6 +8,7 @@
 # each with the weight of its addresses, inlined code below it.
 # Addresses on which eu-addr2line and binutils' addr2line disagree
 # (t0300: a frame of eu's own) are left out of the profile.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v eu-addr2line >/dev/null || skip "needs eu-addr2line (apt-get install elfutils)"
 command -v addr2line >/dev/null || skip "needs addr2line (apt-get install binutils)"

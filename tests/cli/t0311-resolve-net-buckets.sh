@@ -5,6 +5,7 @@
 # taps (AF_PACKET), conntrack's hashing, the default qdisc staying
 # net-core, and a JIT-ed eBPF program loaded here named as bpf, not
 # [unknown].
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "not root: /proc/kallsyms shows no addresses"
 K=/proc/kallsyms

@@ -2,6 +2,7 @@
 # Every transport over loopback, same CPU and across CPUs, with -n: the
 # window holds exactly that many round trips, the profile names the
 # transport, and report reads it. Then the option errors.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

@@ -3,6 +3,7 @@
 # --peer from another one over a veth pair; a peer that does not answer
 # and malformed control messages; echo mode against socat; a local
 # responder killed mid-run keeps a partial, labelled profile.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 KILL_VARS="SOCAT"

@@ -6,6 +6,7 @@
 # longer than requests; on tcp the data connection must open with the
 # run's token. The clients here hold serve's key (perpkt_control.py);
 # those that do not: t0508.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 KILL_VARS="HOLD"

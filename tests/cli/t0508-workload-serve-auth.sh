@@ -7,6 +7,7 @@
 # A client that goes quiet after its setup is dropped once its warm-up
 # and the grace are over, and a client that closes frees serve at once
 # (a reconnect is never told "busy").
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 KILL_VARS="QUIET"

@@ -3,6 +3,7 @@
 # an error line: what it says is someone else's text, and reaches the
 # terminal through the one escaping rule (src/escape.h), never as raw
 # escape sequences.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

@@ -2,6 +2,7 @@
 # perpkt serve refuses a key anyone can guess (all zeros) and a key file
 # another user owns (that user could rewrite it), root's serve too,
 # before it listens; its own key of 32 random bytes it serves with.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 make_test_user
 trap 'drop_test_user; rm -rf "$TMP"' EXIT

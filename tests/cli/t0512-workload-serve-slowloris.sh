@@ -3,6 +3,7 @@
 # that drip a byte every 0.3 s and never finish a line (and come back
 # when dropped) do not keep a real record --peer from being served;
 # one address has at most 4 connections in the handshake at once.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 command -v socat >/dev/null || skip "needs socat"

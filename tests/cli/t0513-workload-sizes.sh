@@ -4,6 +4,7 @@
 # carries only this run, the kernel's byte counters must say REQ+RESP
 # bytes per round trip, as condition workload.bytes_per_rt does; tcp
 # and pipe carry the same sizes; bad sizes are refused before a run.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for a network namespace"

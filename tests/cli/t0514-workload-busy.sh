@@ -4,6 +4,11 @@
 # the role 'busy', never the client's or the responder's; the
 # conditions name its CPUs and the workload CPUs that shared one; no
 # spinner outlives the run, whether it ends, gets SIGINT or SIGKILL.
+# Alone (serial): a run killed here leaves notes in /run/perpkt that the
+# test's next run or \`perpkt restore\` must find, and any perpkt record
+# beside it (any test's) undoes a dead run's notes first (seen: t0813's
+# restore found them gone at -j 4).
+# ctest-lock: serial
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"

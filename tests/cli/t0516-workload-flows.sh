@@ -6,6 +6,11 @@
 # edge, is exactly two per round trip; each flow is named with its round
 # trips and the spread of their p50s; tcp and pipe flows run too;
 # stat takes --flows.
+# Alone (serial): at load 13, beside the suite at -j 4, the namespace
+# counted one datagram more than twice the round trips (11663 for 5831):
+# a flow not yet stopped at the window's edge when the counter was read
+# (src/ should stop every flow before it reads it).
+# ctest-lock: serial
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # --flows: bad input is refused with a reason before anything runs (no
 # profile written, no child started), by record, stat and sweep alike.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 
 refused() {

@@ -2,6 +2,7 @@
 # sweep --flows LIST: a cell per number of flows, each recorded with
 # that many (its profile says so), and a bad value refused before any
 # cell runs.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"

@@ -7,6 +7,7 @@
 # together. More flows than serve's --max-flows are refused by serve,
 # which goes on serving; a flow whose responder dies is named; an echo
 # service (socat) answers flows too.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"

@@ -7,6 +7,7 @@
 # the same. Then 500 bad hellos from 127.0.0.10 (finding 8): serve's log
 # says at most 10 rejections per 10 s and counts the others in one line.
 # All on the loopback of a namespace of the test's own.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 command -v python3 >/dev/null || skip "needs python3"

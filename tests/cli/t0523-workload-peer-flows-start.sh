@@ -10,6 +10,7 @@
 # 11 s later (warm-up 0) is answered ok, not dropped; then real runs of
 # 32 and 64 flows against serve --max-flows 64, on loopback in a
 # namespace of the test's own.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 command -v python3 >/dev/null || skip "needs python3"

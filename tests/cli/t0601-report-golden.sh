@@ -3,6 +3,7 @@
 # tests/golden/ by diff -u. The fixtures carry fixed timestamps, so the
 # output is reproducible. After an intended change, regenerate with
 #   UPDATE_GOLDEN=1 PERPKT=build/perpkt SRCDIR=. bash tests/cli/t0601-report-golden.sh
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 G=$SRCDIR/tests/golden

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The JSON report adds up: every view sums to the total, the latency
 # decomposition sums to the round trip, error bars are value/sqrt(n).
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "jq not installed"
 P=$SRCDIR/tests/fixtures/profiles

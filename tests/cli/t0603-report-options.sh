@@ -2,6 +2,7 @@
 # report options: bad keys are usage errors (64), --callers needs
 # callchains, a newer profile is refused naming both versions with
 # nothing on stdout in any format, and text never exceeds --width.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 

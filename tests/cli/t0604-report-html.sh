@@ -3,6 +3,7 @@
 # fetched) and its charts render: headless Chromium takes a screenshot,
 # kept in $BUILDDIR/test-output/report-html.png, and each chart's colour
 # (reports/html.c) must cover enough pixels.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 CHROMIUM=$(command -v chromium || command -v chromium-browser) ||

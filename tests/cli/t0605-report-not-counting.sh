@@ -3,6 +3,7 @@
 # arm_ac57::INST_RETIRED without -icount) is flagged as not counting, shown
 # as n/a and not as zero, and no IPC comes from it; a cycle period says
 # what it is in time at the clock it was derived from.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 

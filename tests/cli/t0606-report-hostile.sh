@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Profiles and side files other people send: bounded, linear, and never
 # able to hang a report or a diff.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 

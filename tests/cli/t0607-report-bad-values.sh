@@ -4,6 +4,7 @@
 # an RPS mask naming CPUs that do not exist, an irqs kind unknown; and
 # escape sequences in a profile never reach the terminal through the
 # text report.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 

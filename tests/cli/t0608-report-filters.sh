@@ -4,6 +4,7 @@
 # format shows the subset, and the top of the report says it is one.
 # (A filter chooses the rows itself, among every task's: the rows it is
 # set against are --all-tasks'.)
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles/sw-clock.json
 

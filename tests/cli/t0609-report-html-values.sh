@@ -2,6 +2,7 @@
 # The HTML report says what the text says: its error bars are the text's
 # +- (sd across repeats when the profile has them, not the sampling
 # error), and its charts carry axis labels, units and tick values.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 

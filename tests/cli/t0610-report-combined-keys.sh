@@ -2,6 +2,7 @@
 # Combined keys: --by role,function (and perf's --sort cpu,sym) give one
 # row per pair; the rows of one role add up to that role's row, all rows
 # to the total, in every format that has the table.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles/sw-clock.json
 

@@ -2,6 +2,7 @@
 # Profile version 1 (warmup_s, no "units": the committed fixtures) still
 # reports, and the same profile as version 2 (warmup_ns) reports the
 # same text, byte for byte: the golden of t0601 holds for both.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 command -v jq >/dev/null || skip "needs jq"

@@ -2,6 +2,7 @@
 # --anonymize on report, diff and table: no host name, address, MAC
 # address, interface name or kernel command line of the profile is left
 # in any format, and the same value gets the same placeholder.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 

@@ -4,6 +4,7 @@
 # names, paths, host names and --key=VALUE tokens in the command lines
 # and conditions, and none of them is left in any format of report,
 # diff or table.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 

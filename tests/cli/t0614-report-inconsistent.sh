@@ -5,6 +5,7 @@
 # samples, windows or counts emptied. --force reads it, with a warning
 # at the top of the report (and of diff's); the profile as recorded
 # reads cleanly.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 

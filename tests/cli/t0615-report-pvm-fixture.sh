@@ -6,6 +6,7 @@
 # bucket, bucket other is under 10% of the workload's busy time, the
 # halt is idle, and the workload's busy kernel time per round trip is
 # below the mean latency (client and responder share one CPU).
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 
 gzip -dc "$SRCDIR/tests/fixtures/profiles/pvm-demo.json.gz" >"$TMP/p.json" ||

@@ -4,6 +4,7 @@
 # of terminal escapes, HTML and table pipes reach neither the terminal
 # (report, diff, table; text, markdown, csv) as control characters,
 # nor markdown as a tag or a cell of their own, nor CSV as a formula.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 

@@ -4,6 +4,7 @@
 # the field named, and no file is left, rather than written for the
 # reader to refuse ("must be a non-negative integer"). Three such counts
 # (past 2^64, where a sum would wrap to a small number) the same.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 gzip -dc "$SRCDIR/tests/fixtures/profiles/pvm-demo.json.gz" >"$TMP/p.json" ||
 	fail "cannot unpack the fixture"

@@ -5,6 +5,7 @@
 # reordered against their samples, kallsyms emptied under samples in
 # the kernel's text, a latency mean below zero or outside min..max.
 # --force reads each, with the warning at the top.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 

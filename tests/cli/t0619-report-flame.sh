@@ -8,6 +8,7 @@
 # --format svg is well-formed XML (xmllint) and its own script runs
 # standalone; without callchains the graph is one level, bucket then
 # function, and says how to get stacks.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 need_chromium

@@ -6,6 +6,7 @@
 # naming a change of the cpu.steal condition on its first lines. Fixture:
 # sw-clock.json (1000 round trips, mean 100 us, 100 ms window) with
 # steal planted on cpu 0, taken from its idle time.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "needs jq"
 P=$SRCDIR/tests/fixtures/profiles

@@ -5,6 +5,7 @@
 # every task's rows again (the tables of before, byte for byte).
 # The profile is the sw-clock fixture with another job's heavy KVM
 # function (as seen on this VM: emulator_get_segment in the top 15).
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "needs jq"
 F=$SRCDIR/tests/fixtures/profiles/sw-clock.json

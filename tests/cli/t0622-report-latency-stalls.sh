@@ -4,6 +4,7 @@
 # and diff's "explains N%" stand on the mean of the others. The
 # profiles are fixtures with stalls planted in their histograms, as
 # this VM has them (a 932 ms round trip among 130000 of 15 us).
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "needs jq"
 F=$SRCDIR/tests/fixtures/profiles

@@ -8,6 +8,12 @@
 # nothing in Chromium, SVG is XML, folded has no forged line, JSON
 # parses, and nothing reaches the terminal as a control or an override.
 # Fields of a known vocabulary (the unit) refuse the profile by name.
+# Long by nature (every format of report and diff in headless
+# Chromium, 27 s quiet, 187-212 s beside the suite): label slow, out of
+# make check (t0606 and t0616 keep hostile strings and escapes there),
+# run by CI's check part (.ci/run: CHECK_SLOW=1).
+# ctest-label: slow
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 command -v jq >/dev/null || skip "jq not installed"

@@ -7,6 +7,11 @@
 # most 2^22 addresses (on reading), their names fold to at most 256 MB
 # (the callchain formats).
 # ctest-timeout: 600
+# Long by nature (20 reports and diffs of 16 MB profiles near the
+# bounds, 32 s of CPU quiet, 118-189 s beside the suite): label slow,
+# out of make check, run by CI's check part (.ci/run: CHECK_SLOW=1).
+# ctest-label: slow
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 [ -x /usr/bin/time ] || skip "/usr/bin/time not installed (apt-get install time)"
 P=$SRCDIR/tests/fixtures/profiles

@@ -7,6 +7,7 @@
 # said scheduler 48%); and a bucket has one colour in every graph,
 # report or HTML, whatever its rank there. The text's top bucket is the
 # heaviest whatever --sort did to the rows.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 command -v python3 >/dev/null || skip "python3 not installed"

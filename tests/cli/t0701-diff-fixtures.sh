@@ -3,6 +3,7 @@
 # deltas from JSON, deltas adding up, suffix folding and --alias, the
 # text golden, and the other formats.
 #   UPDATE_GOLDEN=1 PERPKT=build/perpkt SRCDIR=. bash tests/cli/t0701-diff-fixtures.sh
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 G=$SRCDIR/tests/golden

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # --fail-if exit codes, for git bisect run: 0 good, 1 bad, and 128 + the
 # usual code on errors so that a bisect stops instead of marking bad.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 A=$P/diff-a.json B=$P/diff-b.json

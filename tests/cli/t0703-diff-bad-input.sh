@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # diff across modes, transports and sizes: refusals and warnings.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 command -v jq >/dev/null || skip "needs jq"

@@ -2,6 +2,7 @@
 # perpkt table on the repeat fixtures: the threads' kernel-by-run table,
 # and the spread of the model (sd column of report).
 #   UPDATE_GOLDEN=1 PERPKT=build/perpkt SRCDIR=. bash tests/cli/t0704-table-golden.sh
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 G=$SRCDIR/tests/golden

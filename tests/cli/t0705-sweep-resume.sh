@@ -2,6 +2,7 @@
 # perpkt sweep on loopback: a tiny matrix, interrupted with SIGINT after
 # the first cell, then resumed: the finished cell is kept, the rest is
 # recorded, and no interrupted cell ever looks complete.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 D=$TMP/sweep

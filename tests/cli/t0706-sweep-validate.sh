@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # sweep checks the whole matrix before it records anything: a bad value
 # in any list, or a bad --value, is a usage error (64) with nothing run.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 
 for args in "--size 40,a" "--size 40 --transport udp,carrier-pigeon" \

@@ -5,6 +5,7 @@
 # noted as failed while the sweep goes on: the table of the others,
 # then a summary naming the failed cell, exit 1; the next sweep tries
 # that cell again and keeps the others.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 cleanup() {

@@ -4,6 +4,7 @@
 # say so on their first lines, in every format; profiles of different
 # worlds (host against a TCG guest, TCG against KVM) are refused unless
 # --force, which keeps the warning at the top.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "needs jq"
 P=$SRCDIR/tests/fixtures/profiles

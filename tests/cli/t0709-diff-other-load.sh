@@ -4,6 +4,7 @@
 # rows are the workload's, so none of dd's functions is a row, let
 # alone a marked one, and the other tasks' time is one unmarked
 # [other tasks] row; --all-tasks shows dd's functions again.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 command -v taskset >/dev/null || skip "no taskset (util-linux)"

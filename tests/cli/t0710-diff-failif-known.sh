@@ -3,6 +3,7 @@
 # a function of the recorded kernel (the profile carries its function
 # names, compactly) compares 0 with 0 and exits 0; a misspelt name
 # exits 130 (so a bisect stops), and --allow-missing still lets it pass.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 grep -q ' __x64_sys_reboot$' /proc/kallsyms 2>/dev/null ||

@@ -9,6 +9,7 @@
 # and the frames only in A are listed under the graph; a frame's mark
 # is its function's in the table. --format svg is well-formed XML with
 # the same reddest frame, for two profiles only.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 need_chromium

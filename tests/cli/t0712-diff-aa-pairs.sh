@@ -10,6 +10,13 @@
 # that every lookup walks, in a namespace of the test's own, about 15% of
 # busy) is marked in both of two pairs of 2 s records, with the rule
 # walk (fib_rules_lookup or fib4_rule_match) among the marked rows.
+# Long by nature (14 records of 5 windows, 41 s quiet): label slow, out
+# of make check, run by CI's check part (.ci/run: CHECK_SLOW=1). Alone
+# (serial): a rate of marks under another test's load is not the rate
+# a user measures (at load 12, beside the suite at -j 4, a planted pair
+# went unmarked).
+# ctest-label: slow
+# ctest-lock: serial
 . "$(dirname "$0")/lib.sh"
 need_perf
 # under ASan the ping-pong itself is instrumented: its spread is not the

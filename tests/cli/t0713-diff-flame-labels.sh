@@ -4,6 +4,7 @@
 # when name and figure do not both fit (the name is cut, not the
 # figure: the reddest frame used to show its name alone); a frame whose
 # own time did not change beyond the noise prints no delta.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 command -v python3 >/dev/null || skip "python3 not installed"

@@ -6,6 +6,7 @@
 # when the text has them, and the sig legend; its by-function bars
 # stand on a numbered axis, each bar as long as the axis says its
 # delta is (they used to scale themselves with no numbers).
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 P=$SRCDIR/tests/fixtures/profiles
 command -v python3 >/dev/null || skip "python3 not installed"

@@ -80,13 +80,23 @@ jq -r '.functions[] | select(.bucket == "driver") | .name' "$TMP/r.json" | grep 
 # icmp: no responder process; serve's count is its kernel's echo replies
 # in its window, which opens and closes a control message after the
 # client's: the client's round trips, give or take the pings in those
-# messages' time (77 against 64 at host load 8)
+# messages' time (77 against 64 at host load 8). Each message waits for
+# the other guest's vCPU when the host interleaves the two QEMUs, so
+# serve's window can be longer (or shorter) than the client's by a
+# scheduling delay: the pings in it are the client's rate over serve's
+# own window (83 answered in serve's window against 48 round trips in
+# the client's failed once under load), the old bounds widened only by
+# what the two windows' lengths say
 jq -e '.workload.transport == "icmp" and .remote.workload.transport == "icmp" and
 	(.conditions["peer.responder"] | test("^the kernel: [0-9]+ echo replies")) and
 	([.remote.workload.tasks[]? | select(.role == "responder")] | length) == 0' "$P" >/dev/null ||
 	fail "icmp: $(jq -c '[.workload.transport, .remote.workload.transport, .conditions["peer.responder"]]' "$P")"
-awk -v a="$rrt" -v b="$rts" 'BEGIN { exit !(a >= b * 0.7 && a <= b * 1.6 + 6) }' ||
-	fail "the responder's kernel answered $rrt echo requests in its window, the client made $rts round trips"
+wc=$(jq -r .workload.window_ns "$P") wr=$(jq -r .remote.workload.window_ns "$P")
+awk -v a="$rrt" -v b="$rts" -v wc="$wc" -v wr="$wr" 'BEGIN {
+	if (!(wc > 0 && wr > 0)) exit 1
+	e = b * wr / wc; lo = e < b ? e : b; hi = e > b ? e : b
+	exit !(a >= lo * 0.7 && a <= hi * 1.6 + 6) }' ||
+	fail "the responder's kernel answered $rrt echo requests in its window of $wr ns, the client made $rts round trips in its window of $wc ns"
 
 # sweep over the responder's RPS mask, the pair's options after --:
 # RPS off, then to CPU 2 while the interrupts stay on CPU 0

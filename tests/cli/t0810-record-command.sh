@@ -3,6 +3,7 @@
 # --per packets:IFACE, tx-packets:IFACE and irqs:NAME on a veth pair in
 # namespaces of this test's own, with a known number of datagrams sent
 # by a process tree (sh and one socat per datagram); usage errors.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 
 # usage errors need no privilege

@@ -10,6 +10,7 @@
 # one round trip: the workload's own kernel time per pair must be close
 # to the built-in one's per round trip, interleaved over repeats, and
 # the top functions of the udp bucket must agree.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for a network namespace"

@@ -3,6 +3,11 @@
 # that left the command's process group (setsid) is ended with the run
 # and named; and when record is SIGKILLed, `perpkt restore` kills what
 # its command left running, daemon and children alike, and says so.
+# Alone (serial): a run killed here leaves notes in /run/perpkt that the
+# test's next run or \`perpkt restore\` must find, and any perpkt record
+# beside it (any test's) undoes a dead run's notes first (seen: t0813's
+# restore found them gone at -j 4).
+# ctest-lock: serial
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root to make a cgroup"

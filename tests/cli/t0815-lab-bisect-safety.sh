@@ -16,6 +16,12 @@
 # is said loudly, exit 3; the copy of .config a killed run left is not
 # taken over. BISECT=FILE runs another perpkt-bisect (an
 # older one, to see these checks fail on it).
+# Long by nature (git bisect runs on a fake tree, each interrupted and
+# put back: 20 s quiet, 79-211 s beside the suite): label slow, out of
+# make check, run by CI's check part (.ci/run: CHECK_SLOW=1); t0809
+# bisects a real tree in make check-lab.
+# ctest-label: slow
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 command -v git >/dev/null || skip "needs git"
 command -v setsid >/dev/null || skip "needs setsid (util-linux)"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Every command's JSON validates against its schema in docs/schema/, and
 # one jq query reads a software-clock and a hardware profile alike.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 F=$FIXTURES/profiles
 V="python3 $SRCDIR/tests/schema-validate.py $SRCDIR/docs/schema"

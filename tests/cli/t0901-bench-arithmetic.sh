@@ -3,6 +3,7 @@
 # make bench's arithmetic (tests/bench/lib.sh) on numbers worked by
 # hand: a rate between two runs is never negative (issue 54: a row said
 # -0.69x from a -2020 RT/s "rate"), medians, the t interval, verdicts.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/bench/lib.sh"
 

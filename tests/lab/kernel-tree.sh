@@ -4,8 +4,9 @@
 #
 #   tests/lab/kernel-tree.sh          prints the tree's path
 #   tests/lab/kernel-tree.sh --build  and builds it (make check-lab starts
-#                                     this beside the other lab tests, at
-#                                     -j1, so the bisect test finds it built)
+#                                     this beside the other lab tests, on
+#                                     every CPU at nice 19, so the bisect
+#                                     test finds it built)
 #
 # From Debian's linux-source-6.1 (/usr/src/linux-source-6.1.tar.xz, or
 # PERPKT_KERNEL_SOURCE): the unpacked tree committed as branch `base`,
@@ -51,6 +52,9 @@ if ! git -C "$tree" rev-parse -q --verify refs/heads/base >/dev/null 2>&1; then
 	[ -z "$n" ] || { head -n $((n - 2)) "$tree.new/.gitignore" >"$tree.new/.gi" &&
 		mv "$tree.new/.gi" "$tree.new/.gitignore"; }
 	git -C "$tree.new" init -q -b base
+	# its 78,000 objects stored as they are, not deflated: 63 s against
+	# 129-190 s at load 9-11 here, for 1.5 GB in the cache against 0.5
+	git -C "$tree.new" config core.looseCompression 0
 	git -C "$tree.new" add -A
 	GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
 		git -C "$tree.new" commit -q -m "Linux $(make -s -C "$tree.new" kernelversion) (Debian linux-source-6.1)"

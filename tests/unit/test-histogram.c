@@ -197,6 +197,28 @@ static void test_resolves_a_tenth_percent(void **state)
 	free(b);
 }
 
+/* A copy caught half-way through an add is told from a whole one: its
+ * sums and count with the value, its bucket not yet, or the other way. */
+static void test_whole(void **state)
+{
+	static struct histogram h;
+	uint64_t b;
+
+	(void)state;
+	histogram_init(&h);
+	assert_true(histogram_whole(&h));
+	histogram_add(&h, 20000);
+	histogram_add(&h, 623615000);
+	assert_true(histogram_whole(&h));
+	h.count++;
+	assert_false(histogram_whole(&h));
+	h.count--;
+	for (b = 0; b < HIST_BUCKETS && !h.bucket[b]; b++)
+		;
+	h.bucket[b]++;
+	assert_false(histogram_whole(&h));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_small_values_exact),
 		cmocka_unit_test(test_full_range),
 		cmocka_unit_test(test_resolves_a_tenth_percent),
+		cmocka_unit_test(test_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
