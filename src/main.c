@@ -10,7 +10,7 @@
 #include "commands/commands.h"
 #include "error.h"
 #include "exitcode.h"
-#include "reports/render.h"
+#include "reports/render/render.h"
 
 /*
  * To add a command: write src/commands/<name>.c with

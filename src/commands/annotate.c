@@ -12,9 +12,9 @@
 #include "exitcode.h"
 #include "parse.h"
 #include "profile/profile.h"
-#include "reports/annotate.h"
-#include "reports/model.h"
-#include "reports/render.h"
+#include "reports/annotate/annotate.h"
+#include "reports/model/model.h"
+#include "reports/render/render.h"
 #include "symbolize/symbolize.h"
 
 static const struct opt_usage annotate_usage = {

@@ -14,7 +14,7 @@
 
 #include "error.h"
 #include "parse.h"
-#include "reports/render.h"
+#include "reports/render/render.h"
 
 #define HELP_COL 25     /* where descriptions start */
 #define CODE_BASE 256   /* a long option's getopt code: CODE_BASE + index */

@@ -6,7 +6,7 @@
 #include "commands/options.h"
 #include "commands/symsource.h"
 #include "profile/sample-filter.h"
-#include "reports/render.h"
+#include "reports/render/render.h"
 
 /*
  * The options the commands that read profiles share (report, diff,

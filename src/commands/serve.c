@@ -18,7 +18,7 @@
 #include "error.h"
 #include "exitcode.h"
 #include "parse.h"
-#include "reports/render.h"
+#include "reports/render/render.h"
 #include "record/serve-recording.h"
 
 static const struct opt_usage serve_usage = {

@@ -10,8 +10,8 @@
 #include "parse.h"
 #include "commands/record-options.h"
 #include "record/record.h"
-#include "reports/render.h"
-#include "reports/stat.h"
+#include "reports/render/render.h"
+#include "reports/stat/stat.h"
 
 static const struct opt_usage stat_usage;
 

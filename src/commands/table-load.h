@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "reports/table.h"
+#include "reports/table/table.h"
 
 /*
  * The collect half of `perpkt table` and `perpkt sweep` (reports/ only

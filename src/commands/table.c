@@ -8,9 +8,9 @@
 #include "commands/options.h"
 #include "error.h"
 #include "exitcode.h"
-#include "reports/render.h"
+#include "reports/render/render.h"
 #include "parse.h"
-#include "reports/table.h"
+#include "reports/table/table.h"
 #include "commands/report-options.h"
 #include "commands/table-load.h"
 

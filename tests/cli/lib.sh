@@ -269,7 +269,7 @@ need_chromium() {
 # flame_selftest FILE ARG: FILE (an HTML page or an SVG with flame
 # graphs) in headless Chromium at #selftest=ARG, "FUNCTION;TERM": the
 # page's script zooms into FUNCTION and back and searches TERM
-# (reports/flame-script.c); --dump-dom returns once the page has
+# (reports/flame/flame-script.c); --dump-dom returns once the page has
 # loaded, with what the script wrote in <pre id="flame-selftest">. That
 # JSON goes to $TMP/selftest.json, Chromium's log (console messages
 # included) to $TMP/chromium.log.

@@ -50,11 +50,11 @@ json.dump(p, open(sys.argv[2], "w"))
 print(walk.n)
 EOF
 # By construction: the HTML and SVG writers (every file that includes
-# reports/markup.h) print only through markup_printf and markup_escape,
+# reports/render/markup.h) print only through markup_printf and markup_escape,
 # or literals; anything else says why on its line or the one above.
 # raw_writes ROOT: the lines that break the rule
 raw_writes() {
-	for f in $(grep -l '#include "reports/markup.h"' "$1"/reports/*.c); do
+	for f in $(grep -l '#include "reports/render/markup.h"' "$1"/reports/*/*.c); do
 		case $f in */markup.c) continue;; esac
 		awk -v f="${f#$1/}" '
 			/(^|[^a-z_])(fprintf|vfprintf|printf|putc|fwrite|fputs|fputc)\(/ &&
@@ -65,12 +65,12 @@ raw_writes() {
 	done
 }
 raw_writes "$SRCDIR" >"$TMP/raw"
-[ ! -s "$TMP/raw" ] || fail "markup written raw, not through reports/markup.h: $(cat "$TMP/raw")"
+[ ! -s "$TMP/raw" ] || fail "markup written raw, not through reports/render/markup.h: $(cat "$TMP/raw")"
 # the check can fail: a name printed with fprintf
-mkdir -p "$TMP/copy/reports"
-cp "$SRCDIR"/reports/*.c "$TMP/copy/reports/"
+mkdir -p "$TMP/copy"
+cp -r "$SRCDIR"/reports "$TMP/copy/"
 echo 'static void bad(FILE *out, const char *name) { fprintf(out, "<b>%s</b>", name); }' \
-	>>"$TMP/copy/reports/flame-svg.c"
+	>>"$TMP/copy/reports/flame/flame-svg.c"
 raw_writes "$TMP/copy" | grep -q 'flame-svg.c:.*fprintf' ||
 	fail "the check misses an fprintf in a markup writer"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fuzz-input.h"
-#include "reports/failif.h"
+#include "reports/diff/failif.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

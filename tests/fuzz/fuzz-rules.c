@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "fuzz-input.h"
-#include "reports/diff.h"
+#include "reports/diff/diff.h"
 #include "symbolize/symbolize.h"
 
 static struct symbolizer *base;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/diff.h"
+#include "reports/diff/diff.h"
 #include "profile/profile.h"
 #include "symbolize/symbolize.h"
 #include "commands/symsource.h"

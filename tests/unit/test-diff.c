@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * reports/diff-model.c: exact deltas of the fixture profiles, deltas adding
+ * reports/diff/diff-model.c: exact deltas of the fixture profiles, deltas adding
  * up to the totals, suffix folding, aliases, [other], significance
  * marks from repeats (Welch) and from sampling error (Poisson).
  */

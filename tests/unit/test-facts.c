@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* reports/facts.c: every flow's CPUs in the CPUs line, compact. */
-#include "reports/facts.h"
+/* reports/model/facts.c: every flow's CPUs in the CPUs line, compact. */
+#include "reports/model/facts.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* reports/failif.c: the --fail-if parser and its evaluation on a diff
+/* reports/diff/failif.c: the --fail-if parser and its evaluation on a diff
  * of the fixture profiles (diff-a -> diff-b). */
 #include <math.h>
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "diff-fixture.h"
-#include "reports/failif.h"
+#include "reports/diff/failif.h"
 
 static void test_parse(void **state)
 {

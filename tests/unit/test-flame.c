@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* reports/flame.c: the tree of a report's and a diff's flame graph, on
+/* reports/flame/flame.c: the tree of a report's and a diff's flame graph, on
  * the committed fixtures (make-fixtures.py, make-flame-fixtures.py). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "diff-fixture.h"
-#include "reports/flame.h"
+#include "reports/flame/flame.h"
 
 /* The node at "a;b;c" (root excluded), or NULL. */
 static const struct flame_node *at(const struct flame *f, const char *path)

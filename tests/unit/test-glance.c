@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * reports/glance.c: the headline and the warnings at the top of every
+ * reports/model/glance.c: the headline and the warnings at the top of every
  * report. Each warning is provoked by the profile field that should
  * trigger it, and a clean profile gets none.
  */
@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "reports/model.h"
-#include "reports/summary.h"
+#include "reports/model/model.h"
+#include "reports/model/summary.h"
 #include "report-fixture.h"
 
 struct fixture {

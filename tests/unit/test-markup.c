@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * reports/markup.c: the one escaping of HTML and SVG. A string reaches
+ * reports/render/markup.c: the one escaping of HTML and SVG. A string reaches
  * markup only through markup_escape or a %s of markup_printf, and is
  * inert there: no tag, no attribute, nothing XML refuses, no override.
  */
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "escape.h"
-#include "reports/markup.h"
+#include "reports/render/markup.h"
 
 /* What f wrote, as one string (static, overwritten by the next call). */
 static char *written(FILE *f, char **buf)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * reports/model-irq-enable.c and model-workload.c on a profile built by
+ * reports/model/model-irq-enable.c and model-workload.c on a profile built by
  * hand: a sample at an irq-enable point charged to its caller through
  * the callchain, the idle task's samples idle unless interrupt work is
  * on their stack, the workload's busy time apart from other tasks', and
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "reports/model.h"
+#include "reports/model/model.h"
 #include "symbolize/symbolize.h"
 
 static const struct sym_entry ksyms[] = {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * reports/model.c: grouping, values per round trip, sorting, shares,
+ * reports/model/model.c: grouping, values per round trip, sorting, shares,
  * totals and the busy total, on a profile built by hand.
  */
 #include <math.h>
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "reports/model.h"
+#include "reports/model/model.h"
 #include "report-fixture.h"
 
 #define assert_near(a, b) assert_near_((a), (b), #a, __FILE__, __LINE__)

@@ -16,8 +16,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "reports/model.h"
-#include "reports/renderers.h"
+#include "reports/model/model.h"
+#include "reports/render/renderers.h"
 #include "report-fixture.h"
 
 #define assert_near(a, b) assert_near_((a), (b), #a, __FILE__, __LINE__)

@@ -14,8 +14,8 @@
 #include <jansson.h>
 
 #include "profile/profile.h"
-#include "reports/renderers.h"
-#include "reports/stat.h"
+#include "reports/render/renderers.h"
+#include "reports/stat/stat.h"
 
 static struct profile_event events[2];
 static struct profile_count counts[4];
