@@ -42,24 +42,26 @@ expect_exit 0 "$PERPKT" diff --format json "$TMP/t.json"
 [ "$(jq '[.profiles[].round_trips] | add' "$TMP/out")" = "$(jq .workload.round_trips "$TMP/t.json")" ] ||
 	fail "the sides' round trips do not add up to the run's"
 
-# a known cost by turns: 200 rules every route lookup walks, switched
-# on and off while the traffic flows (the local table never missing)
+# a known cost by turns: 500 rules every route lookup walks, switched
+# on and off while the traffic flows (the local table never missing);
+# 200 (+4% here) went unmarked at q 0.06 once with other suites beside
 {
-	for i in $(seq 1 200); do echo "rule add pref $i from 198.18.0.$i lookup 100"; done
-	echo "rule add pref 201 lookup local"
+	for i in $(seq 1 500); do echo "rule add pref $i from 198.18.$((i / 256)).$((i % 256)) lookup 100"; done
+	echo "rule add pref 501 lookup local"
 	echo "rule del pref 0"
 } >"$TMP/rules-on"
 {
 	echo "rule add pref 0 lookup local"
-	for i in $(seq 1 201); do echo "rule del pref $i"; done
+	for i in $(seq 1 501); do echo "rule del pref $i"; done
 } >"$TMP/rules-off"
 expect_exit 0 in_ns "$PERPKT" record -q --turn-on "ip -batch $TMP/rules-on" \
 	--turn-off "ip rule show pref 0 | grep -q . || ip -batch $TMP/rules-off" \
 	-o "$TMP/rules.json"
 expect_exit 0 "$PERPKT" diff --format json "$TMP/rules.json"
 J=$TMP/out
-[ "$(jq -r '.functions[] | select(.name == "fib_rules_lookup") | .mark[1]' "$J")" != "" ] ||
-	fail "200 routing rules by turns not marked: $(jq -c '[.functions[] | select(.name == "fib_rules_lookup")]' "$J")"
+# the walk's cost lands in fib_rules_lookup or fib4_rule_match (as t0712)
+[ -n "$(jq -r '[.functions[] | select(.name == "fib_rules_lookup" or .name == "fib4_rule_match") | .mark[1]] | join("")' "$J")" ] ||
+	fail "500 routing rules by turns not marked: $(jq -c '[.functions[] | select(.name == "fib_rules_lookup" or .name == "fib4_rule_match")]' "$J")"
 [ "$(jq -r '.latency.mark[1]' "$J")" != "" ] ||
 	fail "their latency not marked: $(jq -c .latency "$J")"
 in_ns ip rule | grep -q 'from 198.18' && fail "the rules were left on"
