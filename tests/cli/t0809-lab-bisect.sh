@@ -124,7 +124,7 @@ case $c in "$(git -C "$tree" rev-parse --short=12 series)-dirty \"Documentation:
 # (6) --jobs 2: two commits a round, each recorded from a copy of its
 # build beside the next build; the same first bad commit in fewer
 # rounds than git bisect's steps, every profile naming its commit
-steps=$(sed -n 's/^ *\([0-9]*\) steps of one commit in [0-9]* s$/\1/p' "$out/bisect.log")
+steps=$(grep -o '[0-9]* steps of one commit in [0-9]* s' "$out/bisect.log" | cut -d' ' -f1)
 [ -n "$steps" ] || fail "the bisect did not say its steps: $(tail -5 "$out/bisect.log")"
 out2=$TMP/bisect-jobs
 t0=$SECONDS
@@ -132,7 +132,7 @@ EXPECT_TIMEOUT=3500 expect_exit 0 "$SRCDIR/src/lab/perpkt-bisect" -C "$tree" --o
 	--make "$make" --jobs 2 --fail-if 'total > +1%' base series
 grep -q "^first bad commit: ${guilty:0:7}[0-9a-f]* udp: account each datagram" "$TMP/out" ||
 	fail "--jobs 2 named: $(grep 'first bad' "$TMP/out")"
-rounds=$(sed -n 's/^ *\([0-9]*\) rounds of up to 2 commits in [0-9]* s$/\1/p' "$out2/bisect.log")
+rounds=$(grep -o '[0-9]* rounds of up to 2 commits in [0-9]* s' "$out2/bisect.log" | cut -d' ' -f1)
 [ -n "$rounds" ] && [ "$rounds" -lt "$steps" ] ||
 	fail "--jobs 2 took '$rounds' rounds, git bisect $steps steps: $(cat "$out2/bisect.log")"
 for p in "$out2"/*/*.json; do
