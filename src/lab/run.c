@@ -131,7 +131,7 @@ void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
 		 * every boot, so their windows add up */
 		snprintf(r->counts, sizeof(r->counts), "%s/counts-%d.txt", r->dir,
 			 r->boot);
-		snprintf(r->plugin_arg, sizeof(r->plugin_arg), "file=%s,out=%s",
+		snprintf(r->plugin_arg, sizeof(r->plugin_arg), "file=%s,out=%s,paths=1",
 			 r->plugin, r->counts);
 		q->plugin = r->plugin_arg;
 	}
