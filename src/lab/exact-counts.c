@@ -101,7 +101,7 @@ int lab_exact_read(const char *path, struct lab_exact *x)
 {
 	FILE *f = fopen(path, "r");
 	char line[256];
-	size_t cap = 0, ccap = 0, pcap = 0, lineno = 0;
+	size_t cap = 0, ccap = 0, pcap = 0, jcap = 0, lineno = 0;
 	int version = 0, ended = 0, ret = -1;
 
 	memset(x, 0, sizeof(*x));
@@ -119,6 +119,9 @@ int lab_exact_read(const char *path, struct lab_exact *x)
 				goto bad;
 		} else if (line[0] == 's' && line[1] == ' ') {
 			if (lab_exact_read_path(x, &pcap, line))
+				goto bad;
+		} else if (line[0] == 'j' && line[1] == ' ') {
+			if (lab_exact_read_jump(x, &jcap, line))
 				goto bad;
 		} else if (line[0] == 'n' && line[1] == ' ') {
 			if (lab_exact_read_node(x, line))
@@ -203,6 +206,7 @@ void lab_exact_free(struct lab_exact *x)
 	free(x->nnodes);
 	free(x->path);
 	free(x->calls);
+	free(x->jumps);
 	free(x->follow);
 	free(x->kernel);
 	free(x->user);
@@ -374,7 +378,7 @@ int lab_exact_fold(struct profile *p, const struct lab_exact *x,
 		return error("the guest's profile has samples: was it recorded with "
 			     "--window-marks?");
 	if (replace_events(p, x) || replace_samples(p, x) ||
-	    lab_exact_fold_paths(p, x) || add_napi_polls(p, x, kallsyms))
+	    lab_exact_fold_paths(p, x, kallsyms) || add_napi_polls(p, x, kallsyms))
 		return -1;
 	free(p->mode);
 	p->mode = strdup(PROFILE_EXACT_MODE);

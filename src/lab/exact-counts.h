@@ -35,6 +35,12 @@ struct lab_exact_path {
 	uint64_t ip, n;
 };
 
+/* A jump or branch at ip taken to target n times on a vCPU. */
+struct lab_exact_jump {
+	uint64_t ip, target, n;
+	uint32_t cpu;
+};
+
 /* How a vCPU's calls were followed (the plugin's "follow" line). */
 struct lab_exact_follow {
 	uint64_t calls, irqs, unmatched, deep, resets, switches, resumed;
@@ -52,6 +58,8 @@ struct lab_exact {
 	/* executions that entered ip by a call, by (ip, cpu), each once */
 	struct lab_exact_insn *calls;
 	size_t ncalls;
+	struct lab_exact_jump *jumps;     /* as the plugin wrote them */
+	size_t njumps;
 	struct lab_exact_follow *follow;  /* per vCPU */
 	int paths;               /* the plugin counted per call path */
 	struct lab_exact_node **nodes;    /* per vCPU, by path number */
@@ -89,6 +97,7 @@ enum role lab_exact_role(const struct profile *p, int cpu);
  * line that is not one (nothing printed). */
 int lab_exact_read_node(struct lab_exact *x, const char *line);
 int lab_exact_read_path(struct lab_exact *x, size_t *cap, const char *line);
+int lab_exact_read_jump(struct lab_exact *x, size_t *cap, const char *line);
 /* Sort and merge x's paths, and check that they add up, per address
  * and vCPU, to its counts: -1 after printing why. */
 int lab_exact_paths_check(struct lab_exact *x);
@@ -97,8 +106,12 @@ int lab_exact_paths_check(struct lab_exact *x);
  * site of each call from the innermost out, as a sampled callchain's
  * return addresses), each path's executions as count and weight; the
  * condition lab.exact_paths says how the calls were followed. The
- * samples' calls from x->calls. -1 after printing why.
+ * samples' calls: a function's entries by a call (x->calls) or by a
+ * jump from another function, a tail call (x->jumps, functions by the
+ * text symbols of kallsyms); never a loop back to the entry. -1 after
+ * printing why.
  */
-int lab_exact_fold_paths(struct profile *p, const struct lab_exact *x);
+int lab_exact_fold_paths(struct profile *p, const struct lab_exact *x,
+			 const char *kallsyms);
 
 #endif

@@ -65,6 +65,27 @@ int lab_exact_read_path(struct lab_exact *x, size_t *cap, const char *line)
 	return 0;
 }
 
+int lab_exact_read_jump(struct lab_exact *x, size_t *cap, const char *line)
+{
+	unsigned long long ip, n, target;
+	int cpu;
+
+	if (sscanf(line, "j %llx %d %llu %llx", &ip, &cpu, &n, &target) != 4 ||
+	    cpu < 0 || cpu >= x->nvcpus)
+		return -1;
+	if (x->njumps == *cap) {
+		size_t c = *cap ? *cap * 2 : 4096;
+		struct lab_exact_jump *v = realloc(x->jumps, c * sizeof(*v));
+
+		if (!v)
+			return -1;
+		x->jumps = v;
+		*cap = c;
+	}
+	x->jumps[x->njumps++] = (struct lab_exact_jump){ ip, target, n, (uint32_t)cpu };
+	return 0;
+}
+
 static int cmp_path(const void *a, const void *b)
 {
 	const struct lab_exact_path *x = a, *y = b;
@@ -133,24 +154,110 @@ int lab_exact_paths_check(struct lab_exact *x)
 	return 0;
 }
 
-/* The samples' calls: both sorted by (ip, cpu). */
-static int add_calls(struct profile *p, const struct lab_exact *x)
+static int cmp_u64(const void *a, const void *b)
 {
-	size_t i, k = 0;
+	const uint64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+/* The start addresses of kallsyms' text symbols, sorted; NULL (and
+ * *n 0) when there are none. */
+static uint64_t *text_starts(const char *kallsyms, size_t *n)
+{
+	FILE *f = fopen(kallsyms, "r");
+	uint64_t *v = NULL;
+	size_t cap = 0;
+	char line[512];
+
+	*n = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type;
+
+		if (sscanf(line, "%llx %c", &a, &type) != 2 || (type != 't' && type != 'T'))
+			continue;
+		if (*n == cap) {
+			uint64_t *w = realloc(v, (cap = cap ? 2 * cap : 65536) * sizeof(*v));
+
+			if (!w)
+				break;
+			v = w;
+		}
+		v[(*n)++] = a;
+	}
+	if (f)
+		fclose(f);
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), cmp_u64);
+	return v;
+}
+
+/* The function (its start) holding ip: the last start at or below it. */
+static uint64_t function_of(const uint64_t *starts, size_t n, uint64_t ip)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (starts[mid] <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? starts[lo - 1] : 0;
+}
+
+/* The sample at (ip, cpu) in p's samples, sorted so; NULL if none. */
+static struct profile_sample *sample_at(struct profile *p, uint64_t ip, uint32_t cpu)
+{
+	size_t lo = 0, hi = p->nsamples;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct profile_sample *s = &p->samples[mid];
+
+		if (s->ip < ip || (s->ip == ip && s->cpu < cpu))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nsamples && p->samples[lo].ip == ip && p->samples[lo].cpu == cpu ?
+	       &p->samples[lo] : NULL;
+}
+
+/* The samples' calls: entries by a call, and jumps into the start of a
+ * function from another (tail calls). */
+static int add_calls(struct profile *p, const struct lab_exact *x, const char *kallsyms)
+{
+	struct profile_sample *s;
+	uint64_t *starts;
+	size_t i, n;
 
 	for (i = 0; i < x->ncalls; i++) {
-		while (k < p->nsamples && (p->samples[k].ip < x->calls[i].ip ||
-		       (p->samples[k].ip == x->calls[i].ip &&
-			p->samples[k].cpu < x->calls[i].cpu)))
-			k++;
-		if (k == p->nsamples || p->samples[k].ip != x->calls[i].ip ||
-		    p->samples[k].cpu != x->calls[i].cpu ||
-		    x->calls[i].n > p->samples[k].count)
-			return error("the QEMU plugin counted calls of 0x%llx, which "
-				     "it did not count executed as often",
-				     (unsigned long long)x->calls[i].ip);
-		p->samples[k].calls = x->calls[i].n;
+		s = sample_at(p, x->calls[i].ip, x->calls[i].cpu);
+		if (!s)
+			return error("the QEMU plugin counted calls of 0x%llx, which it "
+				     "did not count executed", (unsigned long long)x->calls[i].ip);
+		s->calls += x->calls[i].n;
 	}
+	starts = text_starts(kallsyms, &n);
+	for (i = 0; i < x->njumps && n; i++) {
+		const struct lab_exact_jump *j = &x->jumps[i];
+
+		if (function_of(starts, n, j->target) != j->target ||
+		    function_of(starts, n, j->ip) == j->target)
+			continue;
+		s = sample_at(p, j->target, j->cpu);
+		if (s)
+			s->calls += j->n;
+	}
+	free(starts);
+	for (i = 0; i < p->nsamples; i++)
+		if (p->samples[i].calls > p->samples[i].count)
+			return error("the QEMU plugin counted more entries of 0x%llx than "
+				     "executions", (unsigned long long)p->samples[i].ip);
 	return 0;
 }
 
@@ -176,14 +283,15 @@ static int path_stack(struct profile_stack *st, const struct lab_exact *x,
 	return 0;
 }
 
-int lab_exact_fold_paths(struct profile *p, const struct lab_exact *x)
+int lab_exact_fold_paths(struct profile *p, const struct lab_exact *x,
+			 const char *kallsyms)
 {
 	struct lab_exact_follow all = { 0 };
 	char buf[320];
 	size_t i;
 	int v;
 
-	if (add_calls(p, x))
+	if (add_calls(p, x, kallsyms))
 		return -1;
 	for (v = 0; v < x->nvcpus; v++) {
 		all.calls += x->follow[v].calls;

@@ -26,6 +26,9 @@
  *                              on vCPU V in the window
  *   c ADDR V N                 ... and N of its executions were a call's
  *                              entry (ADDR begins a block)
+ *   j ADDR V N TARGET          the jump or branch at ADDR went to TARGET
+ *                              N times on vCPU V (a tail call when
+ *                              TARGET begins another function)
  *   n V ID PARENT SITE         path ID of vCPU V: path PARENT (0 is the
  *                              empty path) and a call or interrupt at
  *                              SITE (hex), the instruction before it

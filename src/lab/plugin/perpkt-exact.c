@@ -31,6 +31,7 @@
  * (lab/plugin/counts.h).
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +52,8 @@ struct block {
 	uint32_t ninsns;
 	int kernel;
 	struct callpath_block cp;
-	/* per vCPU: entries, then entries by a call */
+	/* per vCPU: entries, then entries by a call, then jumps taken
+	 * to the target of a jump or branch ending it */
 	uint64_t count[];
 };
 
@@ -72,6 +74,7 @@ static struct {
 static void on_block(unsigned int vcpu, void *udata)
 {
 	struct block *b = udata;
+	const struct callpath_block *p;
 	struct callpath_vcpu *c;
 
 	if (vcpu >= (unsigned)st.nvcpus)
@@ -83,6 +86,9 @@ static void on_block(unsigned int vcpu, void *udata)
 		return;
 	}
 	b->count[vcpu]++;
+	p = c->prev;
+	if (p && p->target == b->cp.start && (p->kind == CP_JUMP || p->kind == CP_BRANCH))
+		((struct block *)((char *)p - offsetof(struct block, cp)))->count[2 * st.nvcpus + vcpu]++;
 	if (callpath_step(c, &b->cp))
 		b->count[st.nvcpus + vcpu]++;
 }
@@ -157,7 +163,7 @@ static int keep(struct block *b)
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
-	struct block *b = calloc(1, sizeof(*b) + 2 * sizeof(uint64_t) * (size_t)st.nvcpus);
+	struct block *b = calloc(1, sizeof(*b) + 3 * sizeof(uint64_t) * (size_t)st.nvcpus);
 
 	if (b)
 		b->insn = malloc(sizeof(uint64_t) * (n ? n : 1));
@@ -261,6 +267,10 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 			if (b->count[st.nvcpus + v])
 				fprintf(f, "c %" PRIx64 " %d %" PRIu64 "\n", b->insn[0], v,
 					b->count[st.nvcpus + v]);
+			if (b->count[2 * st.nvcpus + v])
+				fprintf(f, "j %" PRIx64 " %d %" PRIu64 " %" PRIx64 "\n",
+					b->cp.last, v, b->count[2 * st.nvcpus + v],
+					b->cp.target);
 		}
 	}
 	for (v = 0; v < st.nvcpus; v++)
