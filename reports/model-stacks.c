@@ -110,7 +110,8 @@ int model_build_stacks(struct model *m, struct symbolizer *s)
 	uint64_t rt = p->round_trips;
 	size_t i, n = 0, bytes = 0;
 
-	if (!p->nstacks || !fold_callchains)
+	/* an exact profile's call paths give its inclusive counts */
+	if (!p->nstacks || (!fold_callchains && !profile_exact(p)))
 		return 0;
 	m->stacks = calloc(p->nstacks, sizeof(*m->stacks));
 	if (!m->stacks)
