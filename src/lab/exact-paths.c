@@ -283,12 +283,49 @@ static int path_stack(struct profile_stack *st, const struct lab_exact *x,
 	return 0;
 }
 
+/* x's paths with each address at the start of its function (so a
+ * stack per path and function, not per instruction), merged; *n of
+ * them, NULL after printing why. */
+static struct lab_exact_path *paths_by_function(const struct lab_exact *x,
+						const char *kallsyms, size_t *n)
+{
+	struct lab_exact_path *v = malloc((x->npath ? x->npath : 1) * sizeof(*v));
+	uint64_t *starts;
+	size_t i, nstarts, k = 0;
+
+	if (!v) {
+		error("out of memory for the call paths");
+		return NULL;
+	}
+	starts = text_starts(kallsyms, &nstarts);
+	for (i = 0; i < x->npath; i++) {
+		uint64_t fn = function_of(starts, nstarts, x->path[i].ip);
+
+		v[i] = x->path[i];
+		if (fn)
+			v[i].ip = fn;
+	}
+	free(starts);
+	if (x->npath > 1)
+		qsort(v, x->npath, sizeof(*v), cmp_path);
+	for (i = 0; i < x->npath; i++) {
+		if (k && v[k - 1].cpu == v[i].cpu && v[k - 1].node == v[i].node &&
+		    v[k - 1].ip == v[i].ip)
+			v[k - 1].n += v[i].n;
+		else
+			v[k++] = v[i];
+	}
+	*n = k;
+	return v;
+}
+
 int lab_exact_fold_paths(struct profile *p, const struct lab_exact *x,
 			 const char *kallsyms)
 {
 	struct lab_exact_follow all = { 0 };
-	char buf[320];
-	size_t i;
+	struct lab_exact_path *paths;
+	char buf[400];
+	size_t i, n;
 	int v;
 
 	if (add_calls(p, x, kallsyms))
@@ -303,28 +340,36 @@ int lab_exact_fold_paths(struct profile *p, const struct lab_exact *x,
 		all.resumed += x->follow[v].resumed;
 	}
 	if (!x->paths) {
-		snprintf(buf, sizeof(buf), "calls: %llu followed; no paths (record "
-			 "--exact-paths counts them)", (unsigned long long)all.calls);
+		snprintf(buf, sizeof(buf), "no: %llu calls followed, no paths kept "
+			 "(record --exact-paths keeps them)", (unsigned long long)all.calls);
 		return profile_add_condition(p, "lab.exact_paths", buf) ?
 		       error("out of memory") : 0;
 	}
-	p->stacks = calloc(x->npath ? x->npath : 1, sizeof(*p->stacks));
-	if (!p->stacks)
-		return error("out of memory for %zu call paths", x->npath);
-	for (i = 0; i < x->npath; i++) {
-		if (path_stack(&p->stacks[i], x, &x->path[i]))
+	paths = paths_by_function(x, kallsyms, &n);
+	if (!paths)
+		return -1;
+	p->stacks = calloc(n ? n : 1, sizeof(*p->stacks));
+	if (!p->stacks) {
+		free(paths);
+		return error("out of memory for %zu call paths", n);
+	}
+	for (i = 0; i < n; i++) {
+		if (path_stack(&p->stacks[i], x, &paths[i])) {
+			free(paths);
 			return -1;
-		p->stacks[i].role = lab_exact_role(p, (int)x->path[i].cpu);
+		}
+		p->stacks[i].role = lab_exact_role(p, (int)paths[i].cpu);
 		p->nstacks++;
 	}
-	snprintf(buf, sizeof(buf), "yes: %zu paths at %zu addresses; %llu calls "
-		 "followed, %llu interrupts, %llu task switches (%llu to a task "
-		 "whose frames were kept), %llu returns to no frame (kept as "
+	free(paths);
+	snprintf(buf, sizeof(buf), "yes: %zu paths (a stack per path and function); "
+		 "%llu calls followed, %llu interrupts, %llu task switches (%llu to "
+		 "a task whose frames were kept), %llu returns to no frame (kept as "
 		 "jumps), %llu calls past the depth of %d, %llu returns to user "
-		 "space with frames left", x->npath, x->ninsns,
+		 "space with frames left", n,
 		 (unsigned long long)all.calls, (unsigned long long)all.irqs,
 		 (unsigned long long)all.switches, (unsigned long long)all.resumed,
-		 (unsigned long long)all.unmatched, (unsigned long long)all.deep, CALLPATH_DEPTH,
-		 (unsigned long long)all.resets);
+		 (unsigned long long)all.unmatched, (unsigned long long)all.deep,
+		 CALLPATH_DEPTH, (unsigned long long)all.resets);
 	return profile_add_condition(p, "lab.exact_paths", buf) ? error("out of memory") : 0;
 }
