@@ -93,6 +93,11 @@ int model_calls(struct model *m)
 		qsort(idx, m->nfunctions, sizeof(*idx), cmp_by_name);
 	for (i = 0; i < m->nstacks; i++)
 		add_path(m, idx, seen, i + 1, &m->stacks[i]);
+	/* paths name functions only: rows of one name (static functions
+	 * of two files, a function in two buckets) share its count */
+	for (i = 1; i < m->nfunctions; i++)
+		if (!strcmp(idx[i].name, idx[i - 1].name))
+			m->functions[idx[i].row].incl = m->functions[idx[i - 1].row].incl;
 	for (i = 0; i < m->nfunctions; i++)
 		m->functions[i].incl_per_rt = rt ? m->functions[i].incl / rt : 0;
 	free(idx);

@@ -175,7 +175,7 @@ static uint64_t *text_starts(const char *kallsyms, size_t *n)
 		unsigned long long a;
 		char type;
 
-		if (sscanf(line, "%llx %c", &a, &type) != 2 || (type != 't' && type != 'T'))
+		if (sscanf(line, "%llx %c", &a, &type) != 2 || !strchr("tTwW", type))
 			continue;
 		if (*n == cap) {
 			uint64_t *w = realloc(v, (cap = cap ? 2 * cap : 65536) * sizeof(*v));
