@@ -111,6 +111,8 @@ static void cell_add(struct diff_cell *c, const struct diff_profile *dp,
 static int cell_init(struct diff_cell *c, const struct diff_profile *dp)
 {
 	memset(c, 0, sizeof(*c));
+	/* a function an exact profile lacks is called 0 times there */
+	c->calls_known = dp->m->calls_known;
 	if (dp->m->nrepeats < 2)
 		return 0;
 	c->nrep = dp->m->nrepeats;

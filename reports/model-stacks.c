@@ -227,6 +227,9 @@ int model_callers(struct model *m, const char *func)
 	double cum = 0;
 	size_t i, j;
 
+	if (!m->profile->nstacks && profile_exact(m->profile))
+		return error("the profile has no call paths: record it without "
+			     "--no-exact-paths to use --callers");
 	if (!m->profile->nstacks)
 		return error("the profile has no callchains: record with -g "
 			     "to use --callers");

@@ -534,10 +534,16 @@ static void put_callers(struct text_ctx *c, const struct model *m,
 	fmt_val(v, sizeof(v), m->callee.per_rt[0]);
 	fmt_val(t, sizeof(t), m->callee.err[0]);
 	fprintf(c->f, "\n");
-	wrapf(c, "callers of %s: %s +- %s %s per %s inclusive, from %llu callchain samples; %% is of that",
-	      m->callers_of, v, t, summary_unit(m, 0),
-	      m->run.unit.name,
-	      (unsigned long long)m->callee.samples[0]);
+	if (m->run.exact)  /* exact: call paths, every execution on one */
+		wrapf(c, "callers of %s: %s %s per %s inclusive, on the call paths "
+		      "(%llu executed); %% is of that", m->callers_of, v,
+		      summary_unit(m, 0), m->run.unit.name,
+		      (unsigned long long)m->callee.samples[0]);
+	else
+		wrapf(c, "callers of %s: %s +- %s %s per %s inclusive, from %llu callchain samples; %% is of that",
+		      m->callers_of, v, t, summary_unit(m, 0),
+		      m->run.unit.name,
+		      (unsigned long long)m->callee.samples[0]);
 	put_view(c, m, &m->callers, "caller", 0, o, 0);
 }
 
