@@ -132,14 +132,14 @@ int lab_exact_read(const char *path, struct lab_exact *x)
 				goto bad;
 		} else if (sscanf(line, "follow %d %llu %llu %llu", &v, &a, &b, &c) == 4) {
 			struct lab_exact_follow *fo;
-			unsigned long long d = 0, e = 0, g = 0, h = 0;
+			unsigned long long d = 0, e = 0, g = 0, h = 0, k = 0;
 
 			if (v < 0 || v >= x->nvcpus ||
-			    sscanf(line, "follow %*d %*u %*u %*u %llu %llu %llu %llu",
-				   &d, &e, &g, &h) != 4)
+			    sscanf(line, "follow %*d %*u %*u %*u %llu %llu %llu %llu %llu",
+				   &d, &e, &g, &h, &k) != 5)
 				goto bad;
 			fo = &x->follow[v];
-			*fo = (struct lab_exact_follow){ a, b, c, d, e, g, h };
+			*fo = (struct lab_exact_follow){ a, b, c, d, e, g, h, k };
 		} else if (sscanf(line, "paths %d", &x->paths) == 1) {
 		} else if (sscanf(line, "perpkt-exact %d", &version) == 1) {
 			if (version != PERPKT_EXACT_FILE_VERSION) {

@@ -43,7 +43,7 @@ struct lab_exact_jump {
 
 /* How a vCPU's calls were followed (the plugin's "follow" line). */
 struct lab_exact_follow {
-	uint64_t calls, irqs, unmatched, deep, resets, switches, resumed;
+	uint64_t calls, irqs, unmatched, deep, resets, switches, resumed, retaken;
 };
 
 /* A counts file as the plugin wrote it. */

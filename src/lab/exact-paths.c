@@ -338,6 +338,7 @@ int lab_exact_fold_paths(struct profile *p, const struct lab_exact *x,
 		all.resets += x->follow[v].resets;
 		all.switches += x->follow[v].switches;
 		all.resumed += x->follow[v].resumed;
+		all.retaken += x->follow[v].retaken;
 	}
 	if (!x->paths) {
 		snprintf(buf, sizeof(buf), "no: %llu calls followed, no paths kept "
@@ -364,11 +365,13 @@ int lab_exact_fold_paths(struct profile *p, const struct lab_exact *x,
 	free(paths);
 	snprintf(buf, sizeof(buf), "yes: %zu paths (a stack per path and function); "
 		 "%llu calls followed, %llu interrupts, %llu task switches (%llu to "
-		 "a task whose frames were kept), %llu returns to no frame (kept as "
+		 "a task whose frames were kept, %llu of them chosen again by a later "
+		 "return), %llu returns to no frame (kept as "
 		 "jumps), %llu calls past the depth of %d, %llu returns to user "
 		 "space with frames left", n,
 		 (unsigned long long)all.calls, (unsigned long long)all.irqs,
 		 (unsigned long long)all.switches, (unsigned long long)all.resumed,
+		 (unsigned long long)all.retaken,
 		 (unsigned long long)all.unmatched, (unsigned long long)all.deep,
 		 CALLPATH_DEPTH, (unsigned long long)all.resets);
 	return profile_add_condition(p, "lab.exact_paths", buf) ? error("out of memory") : 0;

@@ -84,11 +84,14 @@ else
 	bench_row "exact: call paths / calls only (--no-exact-paths), RT per host second in the window" \
 		"-" ">= 0.5x" "skipped: no round gave a rate"
 fi
+have_smp=${smp:+1}
 det=${det:-1} smp=${smp:-1}
 bench_row "exact: record --kernel --exact -d 0.5, whole, kallsyms kept" \
 	"$whole s (median of $rounds)" "<= 20 s" "$(verdict "$(calc "($whole <= 20)" %d)")"
-bench_row "exact: deterministic exact / sampled TCG, RT per host second" \
-	"$(calc "$det / $smp" %.2f)x ($det vs $smp RT/s)" "-" "-"
+if [ -n "$have_smp" ]; then
+	bench_row "exact: deterministic exact / sampled TCG, RT per host second" \
+		"$(calc "$det / $smp" %.2f)x ($det vs $smp RT/s)" "-" "-"
+fi
 bench_row "lab: boot to /init, deterministic / threaded / sampled" \
 	"$(median <"$tmp/boot.deterministic") / $(median <"$tmp/boot.threaded") / $(median <"$tmp/boot.sampled") s (medians)" "-" "-"
 

@@ -215,6 +215,57 @@ static void test_task_switch(void **state)
 	callpath_free(&c);
 }
 
+/* Two tasks parked with the same top frame: the one parked first is
+ * taken up at the first return, the other when the next return is into
+ * its frames, not the first's. */
+static void test_narrow(void **state)
+{
+	struct callpath_block a = blk(0, K + 0x000, K + 0x000, K + 0x005, CP_CALL, K + 0x300);
+	struct callpath_block cc = blk(1, K + 0x100, K + 0x100, K + 0x105, CP_CALL, K + 0x300);
+	struct callpath_block bb = blk(2, K + 0x200, K + 0x200, K + 0x205, CP_CALL, K + 0x300);
+	struct callpath_block s = blk(3, K + 0x300, K + 0x300, K + 0x305, CP_CALL, K + 0x500);
+	struct callpath_block w = blk(4, K + 0x500, K + 0x500, K + 0x501, CP_RET, 0);
+	struct callpath_block s2 = blk(5, K + 0x305, K + 0x305, K + 0x306, CP_RET, 0);
+	struct callpath_block c2 = blk(6, K + 0x105, K + 0x105, K + 0x108, CP_NEXT, 0);
+	struct callpath_vcpu c;
+	uint32_t i, parked = 0;
+
+	(void)state;
+	callpath_init(&c, 1);
+	callpath_step(&c, &a);   /* task A: a -> s -> w, out */
+	callpath_step(&c, &s);
+	callpath_step(&c, &w);
+	callpath_park(&c, 0xa000);
+	c.pending = 0;           /* (as if C came in from user space) */
+	c.depth = c.node = 0;
+	c.prev = NULL;
+	callpath_step(&c, &cc);  /* task C: c -> s -> w, out */
+	callpath_step(&c, &s);
+	callpath_step(&c, &w);
+	callpath_park(&c, 0xc000);
+	c.pending = 0;
+	c.depth = c.node = 0;
+	c.prev = NULL;
+	callpath_step(&c, &bb);  /* task B: b -> s -> w, out */
+	callpath_step(&c, &s);
+	callpath_step(&c, &w);
+	callpath_park(&c, 0xb000);
+	callpath_step(&c, &s2);  /* A's frames hold it, and C's: A, for now */
+	assert_int_equal(c.resumed, 1);
+	assert_non_null(c.tentative);
+	assert_int_equal(c.tentative->key, 0xa000);
+	callpath_step(&c, &c2);  /* into C's frames: it is C */
+	assert_int_equal(c.retaken, 1);
+	assert_null(c.tentative);
+	assert_int_equal(c.depth, 0);
+	assert_int_equal(c.unmatched, 0);
+	for (i = 0; i < CALLPATH_TASKS; i++)
+		parked |= c.tasks->slot[i].key == 0xa000 ? 1 :
+			  c.tasks->slot[i].key == 0xc000 ? 2 : 0;
+	assert_int_equal(parked, 1);  /* A still parked, C running */
+	callpath_free(&c);
+}
+
 static char *write_file(const char *text)
 {
 	char *path = strdup("/tmp/perpkt-test-exact.XXXXXX");
@@ -233,7 +284,7 @@ static char *write_file(const char *text)
  */
 static const char counts_file[] =
 	"perpkt-exact 2\ntarget x86_64\nvcpus 1\nmarks 1 1\nblocks 3\nwhole 1\npaths 1\n"
-	"cpu 0 30 7\nfollow 0 3 0 0 0 0 0 0\n"
+	"cpu 0 30 7\nfollow 0 3 0 0 0 0 0 0 0\n"
 	"i ffffffff81000000 0 3\ni ffffffff81000005 0 3\n"
 	"i ffffffff81000100 0 3\nc ffffffff81000100 0 3\n"
 	"j ffffffff81000104 0 2 ffffffff81000200\n"
@@ -325,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_follow),
 		cmocka_unit_test(test_retpoline),
 		cmocka_unit_test(test_task_switch),
+		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_read_and_fold),
 		cmocka_unit_test(test_paths_must_add_up),
 	};

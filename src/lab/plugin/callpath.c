@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void settle(struct callpath_vcpu *c);
+
 static int32_t rel32(const unsigned char *d)
 {
 	return (int32_t)((uint32_t)d[0] | (uint32_t)d[1] << 8 |
@@ -132,6 +134,7 @@ void callpath_free(struct callpath_vcpu *c)
 
 void callpath_forget(struct callpath_vcpu *c)
 {
+	settle(c);
 	c->prev = c->entered = NULL;
 	c->node = c->depth = 0;
 	c->rop = 0;
@@ -293,6 +296,7 @@ static int enter(struct callpath_vcpu *c, const struct callpath_block *p,
 static int follow(struct callpath_vcpu *c, const struct callpath_block *p,
 		  const struct callpath_block *b, int interrupts);
 static int resume(struct callpath_vcpu *c, uint64_t addr);
+static int narrow(struct callpath_vcpu *c, uint64_t addr);
 
 static int iret(struct callpath_vcpu *c, const struct callpath_block *p,
 		const struct callpath_block *b)
@@ -342,6 +346,9 @@ static int follow(struct callpath_vcpu *c, const struct callpath_block *p,
 				return 0;
 			/* a task parked before the window: no frames known */
 			c->depth = c->node = 0;
+		} else if (c->tentative && below(c, b->start, c->taken_depth)) {
+			if (narrow(c, b->start))
+				return 0;
 		}
 		if (!pop_to(c, b->start))
 			c->unmatched++;
@@ -398,6 +405,7 @@ void callpath_park(struct callpath_vcpu *c, uint64_t key)
 			return;
 		}
 	}
+	settle(c);
 	c->switches++;
 	/* its own slot, else a free one, else the oldest */
 	for (i = 0; i < CALLPATH_TASKS && !out; i++)
@@ -420,19 +428,90 @@ void callpath_park(struct callpath_vcpu *c, uint64_t key)
 	c->pending_depth = c->depth;
 }
 
-/* The first return after a switch: the task parked longest ago whose
- * frames hold the address returned to is the one resumed. 1 when one
- * was, its frames taken up to that one (excluded). */
+/* Whether s's top frames return, in order, to c->rets. */
+static int holds(const struct callpath_vcpu *c, const struct callpath_parked *s)
+{
+	uint32_t j;
+
+	if (!s->key || s->key == c->excluded || s->depth < c->nrets)
+		return 0;
+	for (j = 0; j < c->nrets; j++)
+		if (s->stack[s->depth - 1 - j].ret != c->rets[j])
+			return 0;
+	return 1;
+}
+
+/* The task parked longest ago whose top frames hold c->rets, but not. */
+static struct callpath_parked *candidate(const struct callpath_vcpu *c,
+					 const struct callpath_parked *but)
+{
+	struct callpath_parked *best = NULL;
+	uint32_t i;
+
+	for (i = 0; c->tasks && i < CALLPATH_TASKS; i++) {
+		struct callpath_parked *s = &c->tasks->slot[i];
+
+		if (s != but && holds(c, s) && (!best || s->used < best->used))
+			best = s;
+	}
+	return best;
+}
+
+/* s's frames but its top n, their paths made again on this vCPU. */
+static void take_up(struct callpath_vcpu *c, struct callpath_parked *s, uint32_t n)
+{
+	uint32_t k;
+
+	c->node = 0;
+	for (k = 0; k + n < s->depth; k++) {
+		c->stack[k] = s->stack[k];
+		c->stack[k].node = c->node;
+		if (c->paths)
+			c->node = child(c, c->node, s->stack[k].site);
+	}
+	c->depth = c->taken_depth = s->depth - n;
+	c->tentative = s;
+	/* no other task holds these returns: it is this one */
+	if (!candidate(c, s) || c->nrets == CALLPATH_NARROW)
+		settle(c);
+}
+
+/* The task taken up is running: its slot is free. */
+static void settle(struct callpath_vcpu *c)
+{
+	if (c->tentative)
+		c->tentative->key = 0;
+	c->tentative = NULL;
+	c->nrets = 0;
+}
+
+/*
+ * The first return after a switch: the task parked longest ago whose
+ * top frame returns there is taken up, else (the frames of a task that
+ * did not switch at __switch_to_asm's top) the one with any frame that
+ * does. 1 when one was.
+ */
 static int resume(struct callpath_vcpu *c, uint64_t addr)
 {
 	struct callpath_tasks *t = c->tasks;
-	struct callpath_parked *best = NULL;
+	struct callpath_parked *best;
 	uint32_t i, k, at = 0;
 
+	c->excluded = c->pending;
+	c->pending = 0;
+	c->nrets = 1;
+	c->rets[0] = addr;
+	best = candidate(c, NULL);
+	if (best) {
+		c->resumed++;
+		take_up(c, best, 1);
+		return 1;
+	}
+	c->nrets = 0;
 	for (i = 0; t && i < CALLPATH_TASKS; i++) {
 		struct callpath_parked *s = &t->slot[i];
 
-		if (!s->key || s->key == c->pending || (best && s->used > best->used))
+		if (!s->key || s->key == c->excluded || (best && s->used > best->used))
 			continue;
 		for (k = s->depth; k-- > 0;)
 			if (s->stack[k].ret == addr) {
@@ -441,20 +520,38 @@ static int resume(struct callpath_vcpu *c, uint64_t addr)
 				break;
 			}
 	}
-	c->pending = 0;
 	if (!best)
 		return 0;
 	c->resumed++;
-	/* its frames, their paths made again on this vCPU's tree */
-	c->node = 0;
-	for (k = 0; k < at; k++) {
-		c->stack[k] = best->stack[k];
-		c->stack[k].node = c->node;
-		if (c->paths)
-			c->node = child(c, c->node, best->stack[k].site);
+	take_up(c, best, best->depth - at);
+	settle(c);
+	return 1;
+}
+
+/* A return into the frames taken up: theirs, or another task's. */
+static int narrow(struct callpath_vcpu *c, uint64_t addr)
+{
+	struct callpath_parked *s;
+
+	if (!c->taken_depth) {
+		settle(c);
+		return 0;
 	}
-	c->depth = at;
-	best->key = 0;
+	c->rets[c->nrets++] = addr;
+	if (c->stack[c->taken_depth - 1].ret == addr) {
+		c->depth = --c->taken_depth;
+		c->node = c->stack[c->depth].node;
+		if (!candidate(c, c->tentative) || c->nrets == CALLPATH_NARROW)
+			settle(c);
+		return 1;
+	}
+	s = candidate(c, c->tentative);
+	if (!s) {
+		settle(c);
+		return 0;
+	}
+	c->retaken++;
+	take_up(c, s, c->nrets);
 	return 1;
 }
 
@@ -465,6 +562,8 @@ int callpath_step(struct callpath_vcpu *c, const struct callpath_block *b)
 
 	c->prev = b;
 	if (!b->kernel) {
+		settle(c);
+		c->pending = 0;
 		if (c->depth)
 			c->resets++;
 		c->node = c->depth = 0;

@@ -40,7 +40,10 @@
  * parked under that address (callpath_park). The first return after
  * it takes up the stack of the task parked longest ago whose frames
  * hold the address returned to (on one CPU, the task that has waited
- * longest), its paths made again from the frames' sites. A task
+ * longest), its paths made again from the frames' sites; while the
+ * next returns go into its frames, one that another parked task's
+ * frames hold but its own do not takes that task up instead (up to
+ * CALLPATH_NARROW returns, or until no other task holds them). A task
  * switched out before the window has no frames: the stack starts empty
  * and its returns match none until it leaves the kernel. Without this,
  * a task would return along the frames of the one before it.
@@ -84,6 +87,9 @@ void callpath_classify(struct callpath_block *b, const unsigned char *d,
 		       size_t n, int a64);
 
 #define CALLPATH_DEPTH 96
+/* returns into a task's frames after a switch that may still choose
+ * another task whose frames hold them all */
+#define CALLPATH_NARROW 8
 
 struct callpath_frame {
 	uint64_t ret;      /* the return address; 0 for an interrupt */
@@ -121,9 +127,16 @@ struct callpath_vcpu {
 	uint64_t pending;  /* a task switched out under this key: the next
 			    * return below pending_depth resumes another */
 	uint32_t pending_depth;
+	/* the task taken up at that return, while later returns into its
+	 * frames may still show it to be another (callpath_narrow) */
+	struct callpath_parked *tentative;
+	uint64_t excluded; /* the task switched out meanwhile */
+	uint32_t taken_depth, nrets;
+	uint64_t rets[CALLPATH_NARROW];
 	/* how the following went */
 	uint64_t calls, irqs, unmatched, deep, resets;
 	uint64_t switches, resumed;  /* task switches; to a parked stack */
+	uint64_t retaken;  /* a later return chose another parked task */
 	int failed;        /* out of memory: the paths are not whole */
 };
 

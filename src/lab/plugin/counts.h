@@ -14,14 +14,15 @@
  *   whole 1                    0: the plugin ran out of memory
  *   paths 1                    1: the s and n lines follow (paths=1)
  *   cpu V KERNEL USER          instructions on vCPU V in the window
- *   follow V CALLS IRQS UNMATCHED DEEP RESETS SWITCHES RESUMED
+ *   follow V CALLS IRQS UNMATCHED DEEP RESETS SWITCHES RESUMED RETAKEN
  *                              how vCPU V's calls were followed
  *                              (lab/plugin/callpath.h): calls seen,
  *                              interrupts entered, returns to no frame,
  *                              calls past the stack's depth, returns to
  *                              user space with frames left, task
  *                              switches, of them to a task whose
- *                              frames were parked
+ *                              frames were parked, and those where a
+ *                              later return took up another task's
  *   i ADDR V N                 kernel instruction ADDR (hex) ran N times
  *                              on vCPU V in the window
  *   c ADDR V N                 ... and N of its executions were a call's

@@ -250,8 +250,8 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 
 		fprintf(f, "cpu %d %" PRIu64 " %" PRIu64 "\n", v, kernel[v], user[v]);
 		fprintf(f, "follow %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-			" %" PRIu64 " %" PRIu64 "\n", v, c->calls, c->irqs, c->unmatched,
-			c->deep, c->resets, c->switches, c->resumed);
+			" %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", v, c->calls, c->irqs,
+			c->unmatched, c->deep, c->resets, c->switches, c->resumed, c->retaken);
 	}
 	for (i = 0; i < st.nblocks; i++) {
 		const struct block *b = st.blocks[i];
