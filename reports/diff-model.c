@@ -98,9 +98,10 @@ static void cell_add(struct diff_cell *c, const struct diff_profile *dp,
 		c->calls_known = 1;
 		c->calls += r->calls_per_rt;
 	}
+	/* a function's, shared by its rows (model-calls.c): not summed */
 	if (m->incl_known && r->incl > 0) {
 		c->incl_known = 1;
-		c->incl += r->incl_per_rt * dp->scale;
+		c->incl = fmax(c->incl, r->incl_per_rt * dp->scale);
 	}
 	/* independent Poisson counts: errors add in quadrature */
 	c->err = hypot(c->err, r->err[dp->event] * dp->scale);
