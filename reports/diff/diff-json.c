@@ -124,7 +124,9 @@ static json_t *row_json(const struct diff *d, const struct diff_row *r,
 			int *bad)
 {
 	json_t *o = json_object(), *vals = json_array(), *err = json_array(),
-	       *sd = json_array(), *pres = json_array(), *reps = json_array();
+	       *sd = json_array(), *pres = json_array(), *reps = json_array(),
+	       *calls = json_array(), *per_call = json_array(), *incl = json_array();
+	int any_calls = 0, any_incl = 0;
 	size_t i, k;
 
 	if (!o)
@@ -139,6 +141,12 @@ static json_t *row_json(const struct diff *d, const struct diff_row *r,
 		push(err, json_real(c->err), bad);
 		push(sd, c->rep ? json_real(c->sd) : json_null(), bad);
 		push(pres, json_boolean(c->present), bad);
+		any_calls |= c->calls_known;
+		any_incl |= c->incl_known;
+		push(calls, c->calls_known ? json_real(c->calls) : json_null(), bad);
+		push(per_call, diff_per_call(c) >= 0 ? json_real(diff_per_call(c)) :
+		     json_null(), bad);
+		push(incl, c->incl_known ? json_real(c->incl) : json_null(), bad);
 		for (k = 0; c->rep && k < c->nrep; k++)
 			push(rep, json_real(c->rep[k]), bad);
 		push(reps, rep, bad);
@@ -149,6 +157,19 @@ static json_t *row_json(const struct diff *d, const struct diff_row *r,
 	set(o, "spread", sd, bad);
 	set(o, "per_repeat", reps, bad);
 	set(o, "present", pres, bad);
+	/* exact profiles: entries per round trip, instructions per entry,
+	 * inclusive instructions (function rows with call paths) */
+	if (any_calls) {
+		set(o, "calls_per_rt", calls, bad);
+		set(o, "per_call", per_call, bad);
+	} else {
+		json_decref(calls);
+		json_decref(per_call);
+	}
+	if (any_incl)
+		set(o, "inclusive_per_rt", incl, bad);
+	else
+		json_decref(incl);
 	cmps_json(o, d, r->cmp, bad);
 	return o;
 }

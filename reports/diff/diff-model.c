@@ -94,6 +94,15 @@ static void cell_add(struct diff_cell *c, const struct diff_profile *dp,
 
 	c->present |= r->samples[dp->event] > 0;
 	c->value += r->per_rt[dp->event] * dp->scale;
+	if (m->calls_known) {
+		c->calls_known = 1;
+		c->calls += r->calls_per_rt;
+	}
+	/* a function's, shared by its rows (model-calls.c): not summed */
+	if (m->incl_known && r->incl > 0) {
+		c->incl_known = 1;
+		c->incl = fmax(c->incl, r->incl_per_rt * dp->scale);
+	}
 	/* independent Poisson counts: errors add in quadrature */
 	c->err = hypot(c->err, r->err[dp->event] * dp->scale);
 	for (k = 0; c->rep && k < c->nrep; k++)
@@ -103,6 +112,8 @@ static void cell_add(struct diff_cell *c, const struct diff_profile *dp,
 static int cell_init(struct diff_cell *c, const struct diff_profile *dp)
 {
 	memset(c, 0, sizeof(*c));
+	/* a function an exact profile lacks is called 0 times there */
+	c->calls_known = dp->m->calls_known;
 	if (dp->m->nrepeats < 2)
 		return 0;
 	c->nrep = dp->m->nrepeats;
@@ -221,6 +232,8 @@ static void drow_sum(struct diff_row *dst, const struct diff_row *src,
 
 		c->present |= s->present;
 		c->value += s->value;
+		c->calls_known |= s->calls_known;
+		c->calls += s->calls;
 		c->err = hypot(c->err, s->err);
 		for (k = 0; c->rep && s->rep && k < c->nrep; k++)
 			c->rep[k] += s->rep[k];
@@ -702,4 +715,18 @@ void diff_presence(char *buf, size_t len, const struct diff *d,
 		snprintf(buf, len, " (new)");
 	else if (!r->cell[0].present && others)
 		snprintf(buf, len, " (not in A)");
+}
+
+double diff_per_call(const struct diff_cell *c)
+{
+	return c->calls_known && c->calls > 0 ? c->value / c->calls : -1;
+}
+
+int diff_calls_changed(const struct diff_row *r, size_t i)
+{
+	const struct diff_cell *a = &r->cell[0], *b = &r->cell[i];
+
+	/* per round trip from exact counts: a difference beyond rounding */
+	return a->calls_known && b->calls_known &&
+	       fabs(a->calls - b->calls) > 1e-9 * (fabs(a->calls) + fabs(b->calls) + 1);
 }

@@ -141,6 +141,65 @@ static void put_table(FILE *f, const struct diff *d,
 	put_row(f, d, &d->busy, "busy (total minus idle)", wname);
 }
 
+/* "2.0", or "-" for an unknown or absent figure */
+static void fmt_or_dash(char *buf, size_t len, double v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		fmt_num(buf, len, v);
+}
+
+/*
+ * Exact profiles: for each function row shown whose value moved, how:
+ * its calls per round trip first, then its instructions per call, then
+ * (with call paths) its inclusive instructions.
+ */
+static void put_calls(FILE *f, const struct diff *d, const struct diff_view *v,
+		      int width)
+{
+	size_t i, k;
+	int head = 0;
+
+	if (d->by != MODEL_BY_FUNCTION)
+		return;
+	for (i = 0; i < v->shown; i++) {
+		const struct diff_row *r = &v->rows[i];
+
+		for (k = 1; k < d->n; k++) {
+			const struct diff_cell *a = &r->cell[0], *b = &r->cell[k];
+			char ca[32], cb[32], pa[32], pb[32], ia[32], ib[32], line[512];
+			char who[8] = "";
+
+			if (!a->calls_known || !b->calls_known || r->cmp[k].delta == 0)
+				continue;
+			if (!head++) {
+				fprintf(f, "\n");
+				wrap(f, "each function that moved, exact: its calls per round "
+				     "trip, then its instructions per call (and inclusive, "
+				     "itself and what it calls):", width);
+			}
+			if (d->n > 2)
+				snprintf(who, sizeof(who), "%c: ", diff_letter(k));
+			snprintf(ca, sizeof(ca), "%.2f", a->calls);
+			snprintf(cb, sizeof(cb), "%.2f", b->calls);
+			fmt_or_dash(pa, sizeof(pa), diff_per_call(a));
+			fmt_or_dash(pb, sizeof(pb), diff_per_call(b));
+			fmt_or_dash(ia, sizeof(ia), a->incl_known ? a->incl : -1);
+			fmt_or_dash(ib, sizeof(ib), b->incl_known ? b->incl : -1);
+			snprintf(line, sizeof(line), "  %s%s: %s %s -> %s; %s a call %s -> %s%s%s%s%s",
+				 who, r->name,
+				 diff_calls_changed(r, k) ? "calls" : "calls the same,",
+				 ca, cb, d->unit, pa, pb,
+				 a->incl_known || b->incl_known ? "; inclusive " : "",
+				 a->incl_known || b->incl_known ? ia : "",
+				 a->incl_known || b->incl_known ? " -> " : "",
+				 a->incl_known || b->incl_known ? ib : "");
+			wrap(f, line, width);
+		}
+	}
+}
+
 static void put_profiles(FILE *f, const struct diff *d)
 {
 	size_t i;
@@ -376,6 +435,7 @@ int diff_text(FILE *f, const void *model, const struct render_options *o)
 	if (d->by != MODEL_BY_BUCKET)
 		put_table(f, d, &d->buckets, "bucket", width, 0);
 	put_table(f, d, diff_view(d), model_by_name(d->by), width, 1);
+	put_calls(f, d, diff_view(d), width);
 	put_notes(f, d, width);
 	if (fflush(f) || ferror(f))
 		return error("cannot write diff: %s", strerror(errno));

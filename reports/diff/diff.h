@@ -58,6 +58,11 @@ struct diff_cell {
 	size_t nrep;
 	double se;        /* standard error of the mean, for the test */
 	int n;            /* windows the spread stands on (< 2: none) */
+	/* exact profiles: entries per round trip (calls_known), and for
+	 * function rows with call paths the inclusive value (incl_known),
+	 * in diff.unit (model_row.calls_per_rt, incl_per_rt) */
+	int calls_known, incl_known;
+	double calls, incl;
 };
 
 /* The comparison of one profile (index >= 1) against the baseline. */
@@ -207,6 +212,12 @@ const struct diff_view *diff_view(const struct diff *d);
 const struct diff_row *diff_find(const struct diff_view *v, const char *name);
 /* "", "*" or "**". */
 const char *diff_mark(int mark);
+
+/* Instructions (diff.unit) per call of cell c, < 0 without calls. */
+double diff_per_call(const struct diff_cell *c);
+/* 1 when row r's calls per round trip differ between profile i and the
+ * baseline (both known). */
+int diff_calls_changed(const struct diff_row *r, size_t i);
 
 /* Wording shared by the human formats (text, markdown, html). */
 /* The letter of profile i: A is the baseline. */

@@ -85,4 +85,8 @@ void model_free_stacks(struct model *m);
 int model_build_frames(struct model *m, struct symbolizer *s);
 void model_free_frames(struct model *m);
 
+/* calls_known, incl_known and the function rows' inclusive counts
+ * from the folded stacks (model-calls.c); -1 after printing why. */
+int model_calls(struct model *m);
+
 #endif

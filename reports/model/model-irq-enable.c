@@ -45,6 +45,7 @@ struct ctx {
 	struct profile_sample *out;
 	size_t n, cap;
 	int charge;          /* software-clock: pass points are charged */
+	size_t nrefs;        /* refs: 0 for an exact profile's paths */
 };
 
 static int cmp_leaf(const void *pa, const void *pb)
@@ -60,12 +61,12 @@ static int cmp_leaf(const void *pa, const void *pb)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-/* First stack of (event, role, ip) in refs, or p->nstacks. */
+/* First stack of (event, role, ip) in refs, or c->nrefs. */
 static size_t first_leaf(const struct ctx *c, uint32_t event, enum role role,
 			 uint64_t ip)
 {
 	struct leaf_ref key = { event, role, ip, 0 };
-	size_t lo = 0, hi = c->p->nstacks;
+	size_t lo = 0, hi = c->nrefs;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -234,7 +235,7 @@ static int place_sample(struct ctx *c, struct model *m,
 	    !(idle_task && pl == PLACE_VAGUE))
 		return push(c, sm, sm->ip, sm->count, sm->weight, 0);
 	lo = first_leaf(c, sm->event, sm->role, sm->ip);
-	for (hi = lo; hi < c->p->nstacks && same_leaf(&c->refs[hi], sm); hi++)
+	for (hi = lo; hi < c->nrefs && same_leaf(&c->refs[hi], sm); hi++)
 		;
 	/* no callchain: where it is, and for the idle task idle */
 	if (lo == hi)
@@ -246,8 +247,8 @@ void model_stack_place(const struct model *m, struct symbolizer *s,
 		       const struct profile_stack *st, uint64_t *ip, int *idle,
 		       uint64_t *bucket_ip)
 {
-	struct ctx c = { m->profile, s, NULL, NULL, 0, 0,
-			 m->pass_reason != NULL };
+	struct ctx c = { .p = m->profile, .s = s,
+			 .charge = m->pass_reason != NULL };
 	enum place pl;
 	int charged;
 
@@ -304,7 +305,7 @@ int model_apply_context(struct model *m, struct symbolizer *s)
 	const struct profile *p = m->profile;
 	/* an NMI lands where the time went, and an exact count is exact:
 	 * only a maskable sampling interrupt has the irq-enable blind spot */
-	struct ctx c = { p, s, NULL, NULL, 0, 0, 0 };
+	struct ctx c = { .p = p, .s = s };
 	size_t i;
 	int done = 0;
 
@@ -319,14 +320,18 @@ int model_apply_context(struct model *m, struct symbolizer *s)
 	c.refs = calloc(p->nstacks ? p->nstacks : 1, sizeof(*c.refs));
 	if (!c.refs)
 		return error("out of memory for callchains");
-	for (i = 0; i < p->nstacks; i++) {
+	/* an exact profile's call paths are a stack per path and function,
+	 * not per address: its samples stay where they ran, in their own
+	 * bucket, as without paths */
+	c.nrefs = profile_exact(p) ? 0 : p->nstacks;
+	for (i = 0; i < c.nrefs; i++) {
 		c.refs[i].event = p->stacks[i].event;
 		c.refs[i].role = p->stacks[i].role;
 		c.refs[i].ip = p->stacks[i].depth ? p->stacks[i].ips[0] : 0;
 		c.refs[i].idx = i;
 	}
-	if (p->nstacks > 1)
-		qsort(c.refs, p->nstacks, sizeof(*c.refs), cmp_leaf);
+	if (c.nrefs > 1)
+		qsort(c.refs, c.nrefs, sizeof(*c.refs), cmp_leaf);
 	for (i = 0; i < p->nsamples; i++) {
 		const struct profile_sample *sm = &p->samples[i];
 		int r;

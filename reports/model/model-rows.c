@@ -89,6 +89,7 @@ int row_add(struct model_row *dst, const struct model_row *src,
 		dst->samples[e] += src->samples[e];
 		dst->weight[e] += src->weight[e];
 	}
+	dst->calls += src->calls;
 	if (!src->rep)
 		return 0;
 	if (row_rep_alloc(dst, src->nrep))
@@ -103,6 +104,8 @@ int row_add_sample(struct model_row *r, const struct profile_sample *sm,
 {
 	r->samples[sm->event] += sm->count;
 	r->weight[sm->event] += (double)sm->weight;
+	if (sm->event == 0)
+		r->calls += (double)sm->calls;
 	if (nrepeats < 2)
 		return 0;
 	if (sm->repeat >= nrepeats || row_rep_alloc(r, nrepeats))

@@ -104,7 +104,8 @@ int model_build_stacks(struct model *m, struct symbolizer *s)
 	uint64_t rt = p->round_trips;
 	size_t i, n = 0, bytes = 0;
 
-	if (!p->nstacks || !fold_callchains)
+	/* an exact profile's call paths give its inclusive counts */
+	if (!p->nstacks || (!fold_callchains && !profile_exact(p)))
 		return 0;
 	m->stacks = calloc(p->nstacks, sizeof(*m->stacks));
 	if (!m->stacks)
@@ -220,6 +221,9 @@ int model_callers(struct model *m, const char *func)
 	double cum = 0;
 	size_t i, j;
 
+	if (!m->profile->nstacks && profile_exact(m->profile))
+		return error("the profile has no call paths: record it without "
+			     "--no-exact-paths to use --callers");
 	if (!m->profile->nstacks)
 		return error("the profile has no callchains: record with -g "
 			     "to use --callers");

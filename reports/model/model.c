@@ -324,6 +324,8 @@ void finish_row(struct model_row *r, const struct model *m)
 			 r->weight[m->cycles_event];
 	r->share = m->total.weight[0] > 0 ?
 		r->weight[0] / m->total.weight[0] : 0;
+	r->calls_per_rt = rt ? r->calls / rt : 0;
+	r->incl_per_rt = rt ? r->incl / rt : 0;
 }
 
 void finish_rows(struct model_row *rows, size_t n, const struct model *m)
@@ -498,6 +500,7 @@ int model_build_part(struct model *m, const struct profile *p,
 			m->busy.samples[e] -= idle->samples[e];
 			m->busy.weight[e] -= idle->weight[e];
 		}
+		m->busy.calls -= idle->calls;
 		for (i = 0; idle->rep && m->busy.rep &&
 			    i < idle->nrep * MODEL_MAX_EVENTS; i++)
 			m->busy.rep[i] -= idle->rep[i];
@@ -508,7 +511,8 @@ int model_build_part(struct model *m, const struct profile *p,
 	m->total.cum = m->total.share;
 	finish_row(&m->busy, m);
 	m->busy.cum = m->busy.share;
-	if (model_build_stacks(m, s) || model_build_frames(m, s))
+	if (model_build_stacks(m, s) || model_build_frames(m, s) ||
+	    model_calls(m))
 		goto fail;
 	repeat_latency(m);
 	model_derive(m);
@@ -572,6 +576,8 @@ void model_rest_row(const struct model *m, const struct model_view *v,
 	rest->ipc = -1;
 	for (i = from; i < v->n; i++) {
 		rest->share += v->rows[i].share;
+		rest->calls += v->rows[i].calls;
+		rest->calls_per_rt += v->rows[i].calls_per_rt;
 		for (e = 0; e < m->nevents; e++) {
 			rest->samples[e] += v->rows[i].samples[e];
 			rest->per_rt[e] += v->rows[i].per_rt[e];

@@ -86,6 +86,14 @@ struct model_row {
 	double *rep;
 	size_t nrep;
 	double ipc;          /* instructions / cycles, < 0 when unknown */
+	/* exact profiles (model.calls_known): the entries of the row's
+	 * functions by a call or tail call (profile_sample.calls), and per
+	 * round trip */
+	double calls, calls_per_rt;
+	/* function rows of exact profiles with call paths (model.incl_known):
+	 * the first event on every path through the function, itself and
+	 * what it called, and per round trip */
+	double incl, incl_per_rt;
 	double share;        /* of the first event's total, 0..1 */
 	double cum;          /* cumulative share in sort order */
 	/* line rows (model_lines): file:line is where the code is (inside
@@ -284,6 +292,9 @@ struct model {
 	 * m->workload's the whole profile's */
 	int focused;
 
+	/* exact profiles: rows carry calls; with call paths, function rows
+	 * their inclusive counts too (model-calls.c) */
+	int calls_known, incl_known;
 	struct model_stack *stacks;    /* first event only; empty without -g */
 	size_t nstacks;
 	/* every function in the stacks, sorted by name (model_frame) */
@@ -420,6 +431,10 @@ double model_repeat_value(const struct model *m, const struct model_row *r,
 			  size_t e, size_t k);
 /* Mean latency (ns) of window k, < 0 when not measured. */
 double model_repeat_latency(const struct model *m, size_t k);
+
+/* The row's instructions per call (first event over calls), < 0 when
+ * it has no calls or they are not known. */
+double model_row_per_call(const struct model *m, const struct model_row *r);
 
 /* Derived numbers: decomposition and reconciliation (model-derive.c). */
 void model_derive(struct model *m);

@@ -137,6 +137,14 @@ static json_t *row_json(const struct model *m, const struct model_row *r,
 	set(o, "ipc", num_or_null(r->ipc), bad);
 	set(o, "share", json_real(r->share), bad);
 	set(o, "cum", json_real(r->cum), bad);
+	if (m->calls_known) {
+		double pc = model_row_per_call(m, r);
+
+		set(o, "calls_per_rt", json_real(r->calls_per_rt), bad);
+		set(o, "per_call", pc >= 0 ? json_real(pc) : json_null(), bad);
+	}
+	if (m->incl_known && function)
+		set(o, "inclusive_per_rt", json_real(r->incl_per_rt), bad);
 	return o;
 }
 

@@ -23,6 +23,8 @@
 #define TEXT_MIN_WIDTH 60
 #define TEXT_MAX_WIDTH 1000
 #define PCT_W 6    /* "100.00" */
+#define CALLS_W 8  /* "calls/RT" */
+#define INCL_MIN_W 7  /* "incl/RT" */
 #define BUCKET_MIN_W 6
 #define BUCKET_MAX_W 10
 #define SYM_MIN_W 24  /* room for most kernel function names */
@@ -46,6 +48,8 @@ struct layout {
 	int show_bucket;
 	int show_err;
 	int show_ipc;
+	int show_calls, show_incl;  /* exact: calls/RT, inclusive/RT */
+	int wincl;
 	int wsamples;
 	int wval[MODEL_MAX_EVENTS];
 	int werr;
@@ -349,6 +353,16 @@ static void layout_compute(struct layout *L, const struct model *m,
 		L->show_ipc = 1;
 		fixed += 5;
 	}
+	/* exact function rows: calls, and inclusive with call paths */
+	if (m->calls_known && show_bucket && nrows && m->nevents) {
+		L->show_calls = 1;
+		fixed += CALLS_W + 1;
+		if (m->incl_known) {
+			L->show_incl = 1;
+			L->wincl = L->wval[0] > INCL_MIN_W ? L->wval[0] : INCL_MIN_W;
+			fixed += L->wincl + 1;
+		}
+	}
 	for (e = 1; e < m->nevents; e++) {
 		if (width - (fixed + L->wval[e] + 1) < SYM_MIN_W)
 			break;
@@ -381,6 +395,10 @@ static void put_table_head(struct text_ctx *c, const struct layout *L,
 	}
 	if (L->show_ipc)
 		line_add(&l, "%4s ", "IPC");
+	if (L->show_calls)
+		line_add(&l, "%*s ", CALLS_W, "calls/RT");
+	if (L->show_incl)
+		line_add(&l, "%*s ", L->wincl, "incl/RT");
 	if (L->show_bucket) {
 		line_field(&l, "bucket", L->wbucket);
 		line_add(&l, " ");
@@ -429,6 +447,18 @@ static void put_row(struct text_ctx *c, const struct layout *L,
 			line_add(&l, "%4.2f ", cells.ipc);
 		else
 			line_add(&l, "%4s ", "-");
+	}
+	if (L->show_calls) {
+		fmt_val(v, sizeof(v), r->calls_per_rt);
+		line_add(&l, "%*s ", CALLS_W, v);
+	}
+	if (L->show_incl) {
+		/* a sum of rows has no inclusive count of its own */
+		if (label)
+			snprintf(v, sizeof(v), "-");
+		else
+			fmt_val(v, sizeof(v), r->incl_per_rt);
+		line_add(&l, "%*s ", L->wincl, v);
 	}
 	if (L->show_bucket) {
 		line_field(&l, !label && r->bucket ? r->bucket : "",
@@ -504,10 +534,16 @@ static void put_callers(struct text_ctx *c, const struct model *m,
 	fmt_val(v, sizeof(v), m->callee.per_rt[0]);
 	fmt_val(t, sizeof(t), m->callee.err[0]);
 	fprintf(c->f, "\n");
-	wrapf(c, "callers of %s: %s +- %s %s per %s inclusive, from %llu callchain samples; %% is of that",
-	      m->callers_of, v, t, summary_unit(m, 0),
-	      m->run.unit.name,
-	      (unsigned long long)m->callee.samples[0]);
+	if (m->run.exact)  /* exact: call paths, every execution on one */
+		wrapf(c, "callers of %s: %s %s per %s inclusive, on the call paths "
+		      "(%llu executed); %% is of that", m->callers_of, v,
+		      summary_unit(m, 0), m->run.unit.name,
+		      (unsigned long long)m->callee.samples[0]);
+	else
+		wrapf(c, "callers of %s: %s +- %s %s per %s inclusive, from %llu callchain samples; %% is of that",
+		      m->callers_of, v, t, summary_unit(m, 0),
+		      m->run.unit.name,
+		      (unsigned long long)m->callee.samples[0]);
 	put_view(c, m, &m->callers, "caller", 0, o, 0);
 }
 

@@ -456,6 +456,10 @@ const struct opt record_kernel_opts[] = {
 		    "on QEMU's instruction clock (-icount), so a\n"
 		    "kernel booted again executes the same\n"
 		    "instructions (not with --net nic)")),
+	K(OPT_BOOL_(0, "no-exact-paths", R(kernel.no_paths),
+		    "with --exact: count calls, but keep no call\n"
+		    "paths (no inclusive counts, --callers or\n"
+		    "flame graph; a smaller profile)")),
 	OPT_END()
 };
 #undef K

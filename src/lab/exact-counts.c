@@ -64,45 +64,44 @@ static int cmp_insn(const void *a, const void *b)
 	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
 }
 
-static int add_insn(struct lab_exact *x, size_t *cap, uint64_t ip, uint32_t cpu,
-		    uint64_t n)
+static int add_insn(struct lab_exact_insn **vp, size_t *np, size_t *cap, uint64_t ip,
+		    uint32_t cpu, uint64_t n)
 {
-	if (x->ninsns == *cap) {
+	if (*np == *cap) {
 		size_t c = *cap ? *cap * 2 : 65536;
-		struct lab_exact_insn *v = realloc(x->insns, c * sizeof(*v));
+		struct lab_exact_insn *v = realloc(*vp, c * sizeof(*v));
 
 		if (!v)
 			return error("out of memory for the exact counts");
-		x->insns = v;
+		*vp = v;
 		*cap = c;
 	}
-	x->insns[x->ninsns++] = (struct lab_exact_insn){ ip, cpu, n };
+	(*vp)[(*np)++] = (struct lab_exact_insn){ ip, cpu, n };
 	return 0;
 }
 
 /* Sorted by (ip, cpu), one entry each: a block translated twice or
  * overlapping another counts its instructions in both. */
-static void merge_insns(struct lab_exact *x)
+static void merge_insns(struct lab_exact_insn *v, size_t *np)
 {
 	size_t i, n = 0;
 
-	if (x->ninsns > 1)
-		qsort(x->insns, x->ninsns, sizeof(*x->insns), cmp_insn);
-	for (i = 0; i < x->ninsns; i++) {
-		if (n && x->insns[n - 1].ip == x->insns[i].ip &&
-		    x->insns[n - 1].cpu == x->insns[i].cpu)
-			x->insns[n - 1].n += x->insns[i].n;
+	if (*np > 1)
+		qsort(v, *np, sizeof(*v), cmp_insn);
+	for (i = 0; i < *np; i++) {
+		if (n && v[n - 1].ip == v[i].ip && v[n - 1].cpu == v[i].cpu)
+			v[n - 1].n += v[i].n;
 		else
-			x->insns[n++] = x->insns[i];
+			v[n++] = v[i];
 	}
-	x->ninsns = n;
+	*np = n;
 }
 
 int lab_exact_read(const char *path, struct lab_exact *x)
 {
 	FILE *f = fopen(path, "r");
 	char line[256];
-	size_t cap = 0, lineno = 0;
+	size_t cap = 0, ccap = 0, pcap = 0, jcap = 0, lineno = 0;
 	int version = 0, ended = 0, ret = -1;
 
 	memset(x, 0, sizeof(*x));
@@ -115,8 +114,33 @@ int lab_exact_read(const char *path, struct lab_exact *x)
 
 		lineno++;
 		if (sscanf(line, "i %llx %d %llu", &a, &v, &b) == 3) {
-			if (v < 0 || v >= x->nvcpus || add_insn(x, &cap, a, (uint32_t)v, b))
+			if (v < 0 || v >= x->nvcpus ||
+			    add_insn(&x->insns, &x->ninsns, &cap, a, (uint32_t)v, b))
 				goto bad;
+		} else if (line[0] == 's' && line[1] == ' ') {
+			if (lab_exact_read_path(x, &pcap, line))
+				goto bad;
+		} else if (line[0] == 'j' && line[1] == ' ') {
+			if (lab_exact_read_jump(x, &jcap, line))
+				goto bad;
+		} else if (line[0] == 'n' && line[1] == ' ') {
+			if (lab_exact_read_node(x, line))
+				goto bad;
+		} else if (sscanf(line, "c %llx %d %llu", &a, &v, &b) == 3) {
+			if (v < 0 || v >= x->nvcpus ||
+			    add_insn(&x->calls, &x->ncalls, &ccap, a, (uint32_t)v, b))
+				goto bad;
+		} else if (sscanf(line, "follow %d %llu %llu %llu", &v, &a, &b, &c) == 4) {
+			struct lab_exact_follow *fo;
+			unsigned long long d = 0, e = 0, g = 0, h = 0, k = 0;
+
+			if (v < 0 || v >= x->nvcpus ||
+			    sscanf(line, "follow %*d %*u %*u %*u %llu %llu %llu %llu %llu",
+				   &d, &e, &g, &h, &k) != 5)
+				goto bad;
+			fo = &x->follow[v];
+			*fo = (struct lab_exact_follow){ a, b, c, d, e, g, h, k };
+		} else if (sscanf(line, "paths %d", &x->paths) == 1) {
 		} else if (sscanf(line, "perpkt-exact %d", &version) == 1) {
 			if (version != PERPKT_EXACT_FILE_VERSION) {
 				error("'%s' is counts format %d, this perpkt reads %d: "
@@ -130,7 +154,10 @@ int lab_exact_read(const char *path, struct lab_exact *x)
 				goto bad;
 			x->kernel = calloc((size_t)x->nvcpus, sizeof(*x->kernel));
 			x->user = calloc((size_t)x->nvcpus, sizeof(*x->user));
-			if (!x->kernel || !x->user)
+			x->follow = calloc((size_t)x->nvcpus, sizeof(*x->follow));
+			x->nodes = calloc((size_t)x->nvcpus, sizeof(*x->nodes));
+			x->nnodes = calloc((size_t)x->nvcpus, sizeof(*x->nnodes));
+			if (!x->kernel || !x->user || !x->follow || !x->nodes || !x->nnodes)
 				goto bad;
 		} else if (sscanf(line, "marks %llu %llu", &a, &b) == 2) {
 			x->opens = a;
@@ -154,7 +181,10 @@ int lab_exact_read(const char *path, struct lab_exact *x)
 		      "the plugin wrote it?", path);
 		goto out;
 	}
-	merge_insns(x);
+	merge_insns(x->insns, &x->ninsns);
+	merge_insns(x->calls, &x->ncalls);
+	if (lab_exact_paths_check(x))
+		goto out;
 	ret = 0;
 	goto out;
 bad:
@@ -168,13 +198,23 @@ out:
 
 void lab_exact_free(struct lab_exact *x)
 {
+	int v;
+
+	for (v = 0; x->nodes && v < x->nvcpus; v++)
+		free(x->nodes[v]);
+	free(x->nodes);
+	free(x->nnodes);
+	free(x->path);
+	free(x->calls);
+	free(x->jumps);
+	free(x->follow);
 	free(x->kernel);
 	free(x->user);
 	free(x->insns);
 	memset(x, 0, sizeof(*x));
 }
 
-static enum role role_of(const struct profile *p, int cpu)
+enum role lab_exact_role(const struct profile *p, int cpu)
 {
 	if (cpu == p->client_cpu && cpu == p->server_cpu)
 		return ROLE_WORKLOAD;
@@ -247,7 +287,7 @@ static int replace_samples(struct profile *p, const struct lab_exact *x)
 	for (i = 0; i < x->ninsns; i++)
 		s[i] = (struct profile_sample){
 			.event = 0, .cpu = x->insns[i].cpu, .ip = x->insns[i].ip,
-			.role = role_of(p, (int)x->insns[i].cpu),
+			.role = lab_exact_role(p, (int)x->insns[i].cpu),
 			.count = x->insns[i].n, .weight = x->insns[i].n,
 		};
 	free(p->samples);
@@ -338,7 +378,7 @@ int lab_exact_fold(struct profile *p, const struct lab_exact *x,
 		return error("the guest's profile has samples: was it recorded with "
 			     "--window-marks?");
 	if (replace_events(p, x) || replace_samples(p, x) ||
-	    add_napi_polls(p, x, kallsyms))
+	    lab_exact_fold_paths(p, x, kallsyms) || add_napi_polls(p, x, kallsyms))
 		return -1;
 	free(p->mode);
 	p->mode = strdup(PROFILE_EXACT_MODE);

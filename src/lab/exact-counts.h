@@ -22,6 +22,30 @@ struct lab_exact_insn {
 	uint64_t n;
 };
 
+/* A call path of one vCPU: its parent's and a call (or interrupt) at
+ * site; path 0 is the empty one. */
+struct lab_exact_node {
+	uint32_t parent;
+	uint64_t site;
+};
+
+/* One kernel instruction address on one path of one vCPU. */
+struct lab_exact_path {
+	uint32_t cpu, node;
+	uint64_t ip, n;
+};
+
+/* A jump or branch at ip taken to target n times on a vCPU. */
+struct lab_exact_jump {
+	uint64_t ip, target, n;
+	uint32_t cpu;
+};
+
+/* How a vCPU's calls were followed (the plugin's "follow" line). */
+struct lab_exact_follow {
+	uint64_t calls, irqs, unmatched, deep, resets, switches, resumed, retaken;
+};
+
 /* A counts file as the plugin wrote it. */
 struct lab_exact {
 	char target[32];         /* QEMU's target, "x86_64", "aarch64" */
@@ -31,6 +55,17 @@ struct lab_exact {
 	uint64_t *kernel, *user; /* instructions per vCPU in the window */
 	struct lab_exact_insn *insns;  /* by (ip, cpu), each once */
 	size_t ninsns;
+	/* executions that entered ip by a call, by (ip, cpu), each once */
+	struct lab_exact_insn *calls;
+	size_t ncalls;
+	struct lab_exact_jump *jumps;     /* as the plugin wrote them */
+	size_t njumps;
+	struct lab_exact_follow *follow;  /* per vCPU */
+	int paths;               /* the plugin counted per call path */
+	struct lab_exact_node **nodes;    /* per vCPU, by path number */
+	size_t *nnodes;
+	struct lab_exact_path *path;      /* by (cpu, node, ip), each once */
+	size_t npath;
 };
 
 /* The plugin next to this perpkt (or $PERPKT_EXACT_PLUGIN); NULL with
@@ -53,5 +88,30 @@ void lab_exact_free(struct lab_exact *x);
  */
 int lab_exact_fold(struct profile *p, const struct lab_exact *x,
 		   const char *kallsyms, const char *proc_modules);
+
+/* The role of vCPU cpu's instructions in p: client, responder, both
+ * (workload) or other. */
+enum role lab_exact_role(const struct profile *p, int cpu);
+
+/* lab/exact-paths.c: a counts file's n and s lines into x; -1 for a
+ * line that is not one (nothing printed). */
+int lab_exact_read_node(struct lab_exact *x, const char *line);
+int lab_exact_read_path(struct lab_exact *x, size_t *cap, const char *line);
+int lab_exact_read_jump(struct lab_exact *x, size_t *cap, const char *line);
+/* Sort and merge x's paths, and check that they add up, per address
+ * and vCPU, to its counts: -1 after printing why. */
+int lab_exact_paths_check(struct lab_exact *x);
+/*
+ * x's paths as p's stacks (event 0, leaf first: the address, then the
+ * site of each call from the innermost out, as a sampled callchain's
+ * return addresses), each path's executions as count and weight; the
+ * condition lab.exact_paths says how the calls were followed. The
+ * samples' calls: a function's entries by a call (x->calls) or by a
+ * jump from another function, a tail call (x->jumps, functions by the
+ * text symbols of kallsyms); never a loop back to the entry. -1 after
+ * printing why.
+ */
+int lab_exact_fold_paths(struct profile *p, const struct lab_exact *x,
+			 const char *kallsyms);
 
 #endif

@@ -28,6 +28,7 @@ struct lab_request {
 	double qemu_timeout;       /* --qemu-timeout; 0: from the run length */
 	int exact;                 /* --exact: count instructions with the
 				    * QEMU plugin, one boot per window */
+	int no_paths;              /* --no-exact-paths: calls, no call paths */
 	const char *append;        /* --append: after perpkt's own kernel
 				    * command line */
 	const char *modules;       /* --modules: lib/modules/R or an

@@ -132,8 +132,8 @@ void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
 		 * every boot, so their windows add up */
 		snprintf(r->counts, sizeof(r->counts), "%s/counts-%d.txt", r->dir,
 			 r->boot);
-		snprintf(r->plugin_arg, sizeof(r->plugin_arg), "file=%s,out=%s",
-			 r->plugin, r->counts);
+		snprintf(r->plugin_arg, sizeof(r->plugin_arg), "file=%s,out=%s,paths=%d",
+			 r->plugin, r->counts, !rq->no_paths);
 		q->plugin = r->plugin_arg;
 	}
 	/* QEMU takes one -append: perpkt's own first, the user's after

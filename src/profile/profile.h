@@ -75,6 +75,9 @@ struct profile_sample {
 	/* not in the file either: for a helper (bucket rule kind "caller"),
 	 * the callchain frame whose bucket it takes; 0 for its own */
 	uint64_t bucket_ip;
+	/* in the file ("calls"), exact profiles only: of the executions at
+	 * ip, those that entered it by a call (lab/plugin/callpath.h) */
+	uint64_t calls;
 };
 /* The model has charged the sample to its place (model-irq-enable.c) */
 #define PROFILE_CTX_WORK 1

@@ -269,6 +269,9 @@ static void read_samples(struct reader *r, json_t *a, struct profile *p)
 		s->count = reader_u64(r, o, "count");
 		s->weight = reader_u64(r, o, "weight");
 		s->repeat = json_object_get(o, "repeat") ? reader_u32(r, o, "repeat") : 0;
+		s->calls = json_object_get(o, "calls") ? reader_u64(r, o, "calls") : 0;
+		if (s->calls > s->count)
+			reader_bad(r, "a sample has more calls than executions");
 		if (p->nrepeats && s->repeat >= p->nrepeats)
 			reader_bad(r, "a sample refers to a repeat that is not listed");
 	}

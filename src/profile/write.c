@@ -95,6 +95,9 @@ static json_t *sample_json(const struct profile *p, size_t i)
 	/* only repeated runs carry it: single runs stay compact */
 	if (o && s->repeat)
 		json_object_set_new(o, "repeat", json_integer(s->repeat));
+	/* exact profiles only, where a call entered the address */
+	if (o && s->calls)
+		json_object_set_new(o, "calls", json_integer((json_int_t)s->calls));
 	return o;
 }
 

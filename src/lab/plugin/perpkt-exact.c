@@ -19,12 +19,19 @@
  * only a fault inside a block (rare in kernel code) would count the
  * rest of it too.
  *
+ * Each vCPU follows the blocks it runs (lab/plugin/callpath.h): a block
+ * entered by a call counts a call of its address; with paths=1 every
+ * execution is also counted on the call path it ran on (a shadow stack
+ * per vCPU, a tree of paths per vCPU, so no lock either).
+ *
  * At exit the counts go to the file named by the argument out=PATH:
  * per vCPU the kernel and user totals (kernel: addresses with the top
  * bit set, as on x86_64 and arm64), then one line per kernel
- * instruction address and vCPU (lab/plugin/counts.h).
+ * instruction address and vCPU, the calls, and the paths
+ * (lab/plugin/counts.h).
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +39,7 @@
 
 #include <qemu-plugin.h>
 
+#include "lab/plugin/callpath.h"
 #include "lab/plugin/counts.h"
 #include "workload/marks.h"
 
@@ -43,7 +51,10 @@ struct block {
 	uint64_t *insn;          /* the instructions' addresses */
 	uint32_t ninsns;
 	int kernel;
-	uint64_t count[];        /* per vCPU */
+	struct callpath_block cp;
+	/* per vCPU: entries, then entries by a call, then jumps taken
+	 * to the target of a jump or branch ending it */
+	uint64_t count[];
 };
 
 static struct {
@@ -56,14 +67,38 @@ static struct {
 	volatile int open;       /* the window */
 	uint64_t opens, closes;
 	int failed;              /* out of memory: the counts are not whole */
+	int paths;               /* paths=1: counts per call path */
+	struct callpath_vcpu *cpv;  /* per vCPU */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void on_block(unsigned int vcpu, void *udata)
 {
 	struct block *b = udata;
+	const struct callpath_block *p;
+	struct callpath_vcpu *c;
 
+	if (vcpu >= (unsigned)st.nvcpus)
+		return;
+	c = &st.cpv[vcpu];
+	if (!st.open) {
+		if (c->prev)
+			callpath_forget(c);
+		return;
+	}
+	b->count[vcpu]++;
+	p = c->prev;
+	if (p && p->target == b->cp.start && (p->kind == CP_JUMP || p->kind == CP_BRANCH))
+		((struct block *)((char *)p - offsetof(struct block, cp)))->count[2 * st.nvcpus + vcpu]++;
+	if (callpath_step(c, &b->cp))
+		b->count[st.nvcpus + vcpu]++;
+}
+
+/* __switch_to_asm saves the stack pointer of the task switched out */
+static void on_switch(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+		      void *udata)
+{
 	if (st.open && vcpu < (unsigned)st.nvcpus)
-		b->count[vcpu]++;
+		callpath_park(&st.cpv[vcpu], vaddr);
 }
 
 static void on_mark(unsigned int vcpu, void *udata)
@@ -117,8 +152,10 @@ static int keep(struct block *b)
 			st.cap = cap;
 		}
 	}
-	if (!ret)
+	if (!ret) {
+		b->cp.id = (uint32_t)st.nblocks;
 		st.blocks[st.nblocks++] = b;
+	}
 	pthread_mutex_unlock(&st.lock);
 	return ret;
 }
@@ -126,7 +163,7 @@ static int keep(struct block *b)
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
-	struct block *b = calloc(1, sizeof(*b) + sizeof(uint64_t) * (size_t)st.nvcpus);
+	struct block *b = calloc(1, sizeof(*b) + 3 * sizeof(uint64_t) * (size_t)st.nvcpus);
 
 	if (b)
 		b->insn = malloc(sizeof(uint64_t) * (n ? n : 1));
@@ -139,6 +176,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	b->ninsns = (uint32_t)n;
 	b->kernel = (int)(qemu_plugin_tb_vaddr(tb) >> 63);
+	b->cp.kernel = (uint8_t)b->kernel;
+	b->cp.start = qemu_plugin_tb_vaddr(tb);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		int m = mark_of(insn);
@@ -148,8 +187,42 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark,
 							       QEMU_PLUGIN_CB_NO_REGS,
 							       m ? (void *)1 : NULL);
+		if (b->kernel && callpath_stack_op(qemu_plugin_insn_data(insn),
+						   qemu_plugin_insn_size(insn),
+						   !strcmp(st.target, "aarch64")))
+			qemu_plugin_register_vcpu_mem_cb(insn, on_switch,
+							 QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_W, NULL);
+		if (i + 1 == n) {
+			b->cp.last = b->insn[i];
+			b->cp.next = b->insn[i] + qemu_plugin_insn_size(insn);
+			callpath_classify(&b->cp, qemu_plugin_insn_data(insn),
+					  qemu_plugin_insn_size(insn),
+					  !strcmp(st.target, "aarch64"));
+		}
 	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, b);
+}
+
+/* A vCPU's path tree, then its counts per (path, instruction). */
+static void write_paths(FILE *f, int v, const struct callpath_vcpu *c)
+{
+	size_t i, k;
+
+	for (i = 1; i < c->nnodes; i++)
+		fprintf(f, "n %d %zu %u %" PRIx64 "\n", v, i, c->nodes[i].parent,
+			c->nodes[i].site);
+	for (i = 0; i < c->countcap; i++) {
+		const struct callpath_count *e = &c->counts[i];
+		const struct block *b;
+
+		if (!e->key)
+			continue;
+		b = st.blocks[(uint32_t)(e->key - 1)];
+		for (k = 0; k < b->ninsns; k++)
+			fprintf(f, "s %d %u %" PRIx64 " %" PRIu64 "\n", v,
+				(uint32_t)((e->key - 1) >> 32), b->insn[k], e->n);
+	}
 }
 
 static void on_exit_cb(qemu_plugin_id_t id, void *p)
@@ -167,11 +240,19 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 		for (v = 0; v < st.nvcpus; v++)
 			(st.blocks[i]->kernel ? kernel : user)[v] +=
 				st.blocks[i]->count[v] * st.blocks[i]->ninsns;
-	fprintf(f, "perpkt-exact %d\ntarget %s\nvcpus %d\nmarks %" PRIu64 " %" PRIu64
-		"\nblocks %zu\nwhole %d\n", PERPKT_EXACT_FILE_VERSION, st.target, st.nvcpus,
-		st.opens, st.closes, st.nblocks, !st.failed);
 	for (v = 0; v < st.nvcpus; v++)
+		st.failed |= st.cpv[v].failed;
+	fprintf(f, "perpkt-exact %d\ntarget %s\nvcpus %d\nmarks %" PRIu64 " %" PRIu64
+		"\nblocks %zu\nwhole %d\npaths %d\n", PERPKT_EXACT_FILE_VERSION, st.target,
+		st.nvcpus, st.opens, st.closes, st.nblocks, !st.failed, st.paths);
+	for (v = 0; v < st.nvcpus; v++) {
+		const struct callpath_vcpu *c = &st.cpv[v];
+
 		fprintf(f, "cpu %d %" PRIu64 " %" PRIu64 "\n", v, kernel[v], user[v]);
+		fprintf(f, "follow %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", v, c->calls, c->irqs,
+			c->unmatched, c->deep, c->resets, c->switches, c->resumed, c->retaken);
+	}
 	for (i = 0; i < st.nblocks; i++) {
 		const struct block *b = st.blocks[i];
 
@@ -183,8 +264,17 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 			for (k = 0; k < b->ninsns; k++)
 				fprintf(f, "i %" PRIx64 " %d %" PRIu64 "\n", b->insn[k], v,
 					b->count[v]);
+			if (b->count[st.nvcpus + v])
+				fprintf(f, "c %" PRIx64 " %d %" PRIu64 "\n", b->insn[0], v,
+					b->count[st.nvcpus + v]);
+			if (b->count[2 * st.nvcpus + v])
+				fprintf(f, "j %" PRIx64 " %d %" PRIu64 " %" PRIx64 "\n",
+					b->cp.last, v, b->count[2 * st.nvcpus + v],
+					b->cp.target);
 		}
 	}
+	for (v = 0; v < st.nvcpus; v++)
+		write_paths(f, v, &st.cpv[v]);
 	fprintf(f, "end\n");
 	if (fclose(f))
 		qemu_plugin_outs("perpkt-exact: the counts file is incomplete\n");
@@ -199,6 +289,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	for (i = 0; i < argc; i++)
 		if (!strncmp(argv[i], "out=", 4))
 			st.out = strdup(argv[i] + 4);
+		else if (!strcmp(argv[i], "paths=1") || !strcmp(argv[i], "paths=on"))
+			st.paths = 1;
 	if (!st.out) {
 		qemu_plugin_outs("perpkt-exact: give out=PATH for the counts\n");
 		return -1;
@@ -213,6 +305,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return -1;
 	}
 	st.target = info->target_name;
+	st.cpv = calloc((size_t)st.nvcpus, sizeof(*st.cpv));
+	if (!st.cpv) {
+		qemu_plugin_outs("perpkt-exact: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < st.nvcpus; i++)
+		callpath_init(&st.cpv[i], st.paths);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
 	qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
 	return 0;
