@@ -58,12 +58,19 @@ read -r calls switches resumed unmatched < <(echo "$paths" |
 expect_exit 0 "$PERPKT" report -i "$P" --format json --limit 0
 cp "$TMP/out" "$TMP/r.json"
 calls() { jq --arg f "$1" '[.functions[] | select(.name == $f) | .calls_per_rt] | add' "$TMP/r.json"; }
+rt=$(jq .workload.round_trips "$P")
+# 2 a round trip, give or take the one call the window's edge cut: a
+# receive entered before the window opened is not its call (measured
+# 2026-12-05: udp_recvmsg 1.99984 over 6,176 round trips)
+two() {	# FUNCTION: its calls per round trip are 2, but for one
+	awk -v c="$(calls "$1")" -v n="$rt" 'BEGIN { d = (c - 2) * n; exit !(d > -1.5 && d < 1.5) }' ||
+		fail "$1: $(calls "$1") calls per round trip over $rt round trips, not 2"
+}
 for f in udp_sendmsg udp_recvmsg __x64_sys_sendto __napi_poll; do
-	c=$(calls $f)
-	[ "$c" = 2 ] || fail "$f: $c calls per round trip, not 2"
+	two $f
 done
 # a function reached only by a jump (a tail call) counts as called too
-[ "$(calls inet_sendmsg)" = 2 ] || fail "inet_sendmsg (tail-calls udp_sendmsg): $(calls inet_sendmsg) calls"
+two inet_sendmsg
 jq -e '[.functions[] | select(.name == "udp_sendmsg")][0] |
 	(.per_call - .per_rt.primary / .calls_per_rt | fabs) < 1e-6 and
 	.inclusive_per_rt > 5 * .per_rt.primary' "$TMP/r.json" >/dev/null ||
