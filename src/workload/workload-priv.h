@@ -201,4 +201,9 @@ __attribute__((noreturn)) void workload_responder_main(struct workload *w);
 __attribute__((noreturn, format(printf, 3, 4)))
 void workload_child_fail(struct workload *w, enum role r, const char *fmt, ...);
 
+/* workload-config.c: c checked, its transport's ops in *ops; -1 after
+ * printing why. */
+int workload_check_config_ops(const struct workload_config *c,
+			      const struct transport_ops **ops);
+
 #endif
