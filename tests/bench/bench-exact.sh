@@ -25,12 +25,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PERPKT=${1:?usage: bench-exact.sh PERPKT [ROUNDS]}
 rounds=${2:-${BENCH_PAIRS:-2}}
 src=$(cd "$HERE/../.." && pwd)
-[ -r "$(dirname "$PERPKT")/perpkt-exact.so" ] ||
-	{ echo "bench-exact: the QEMU plugin was not built (make deps, then build)" >&2; exit 77; }
-command -v qemu-system-x86_64 >/dev/null || { echo "bench-exact: no qemu-system-x86_64" >&2; exit 77; }
-rel=${PERPKT_LAB_KERNEL:-6.1.0-57-cloud-amd64}
-root=$("$src/tests/lab/fetch-kernel.sh" "$rel") || exit 77
-img=$root/boot/vmlinuz-$rel
+img=$(exact_image bench-exact "$PERPKT") || exit $?
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-exact.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

@@ -13,13 +13,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 PERPKT=${1:?usage: bench-sweep.sh PERPKT [ROUNDS]}
 rounds=${2:-${BENCH_PAIRS:-1}}
-src=$(cd "$HERE/../.." && pwd)
-[ -r "$(dirname "$PERPKT")/perpkt-exact.so" ] ||
-	{ echo "bench-sweep: the QEMU plugin was not built (make deps, then build)" >&2; exit 77; }
-command -v qemu-system-x86_64 >/dev/null || { echo "bench-sweep: no qemu-system-x86_64" >&2; exit 77; }
-rel=${PERPKT_LAB_KERNEL:-6.1.0-57-cloud-amd64}
-root=$("$src/tests/lab/fetch-kernel.sh" "$rel") || exit 77
-img=$root/boot/vmlinuz-$rel
+img=$(exact_image bench-sweep "$PERPKT") || exit $?
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-sweep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 sizes=40,64,100,200,300,400,800,1400

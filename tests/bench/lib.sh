@@ -123,3 +123,16 @@ w = time.perf_counter() - t
 print("%.4f %d" % (w, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
 sys.exit(rc)' "$@"
 }
+
+# exact_image NAME PERPKT: the cached Debian kernel image an exact
+# benchmark boots ($PERPKT_LAB_KERNEL, fetched once), on stdout; exits
+# 77 (skipped, saying why) when the QEMU plugin, QEMU or the kernel is
+# missing. Call it as img=$(exact_image NAME "$PERPKT") || exit $?
+exact_image() {
+	local rel=${PERPKT_LAB_KERNEL:-6.1.0-57-cloud-amd64} root
+	[ -r "$(dirname "$2")/perpkt-exact.so" ] ||
+		{ echo "$1: the QEMU plugin was not built (make deps, then build)" >&2; return 77; }
+	command -v qemu-system-x86_64 >/dev/null || { echo "$1: no qemu-system-x86_64" >&2; return 77; }
+	root=$("$(dirname "${BASH_SOURCE[0]}")/../lab/fetch-kernel.sh" "$rel") || return 77
+	echo "$root/boot/vmlinuz-$rel"
+}
