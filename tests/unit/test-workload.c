@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#define US 1000ull
 #define MS 1000000ull
 
 static uint64_t now_ns(void)
@@ -365,8 +366,11 @@ static void test_window_fds(void **state)
 
 		assert_true(res.round_trips > 100);
 		assert_int_equal(later, after);	/* disabled again */
-		/* cpu-clock on one cpu counts wall time while enabled */
-		assert_in_range(after - before, res.window_ns,
+		/* cpu-clock on one cpu counts wall time while enabled; the
+		 * enable and the window's first timestamp are two calls, so
+		 * the count may start a little after it (1.8 us short once
+		 * in a clean-clone CI run beside the suite) */
+		assert_in_range(after - before, res.window_ns - 50 * US,
 				res.window_ns + 20 * MS);
 	}
 	workload_stop(w);
