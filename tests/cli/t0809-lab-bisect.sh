@@ -91,8 +91,10 @@ echo "udp_sendmsg_account: $got per round trip (2 x 64 x $n instructions)"
 # (2b) exact calls (issue 51): 64 calls a datagram, 2 datagrams a round
 # trip: 128 calls per round trip more of the helper, n instructions
 # each, said before its instructions per call; udp_sendmsg's inclusive
-# count grows by the helper's instructions and its own (within 2% of the
-# helper's: a wake-up may move)
+# count grows by the helper's instructions and its own (within 5% of the
+# helper's: a wake-up may move under it; 2.3% did in one check-lab run,
+# the scheduler's instructions +8.4 per round trip beside it; a count
+# taken twice or a helper left out is off by 100%)
 "$PERPKT" diff --format json --limit 0 "$parent" "$bad" >"$TMP/fn.json" 2>"$TMP/err" ||
 	fail "diff json: $(cat "$TMP/err")"
 jq -e --argjson n "$n" '[.functions[] | select(.name == "udp_sendmsg_account")][0] |
@@ -101,7 +103,7 @@ jq -e --argjson n "$n" '[.functions[] | select(.name == "udp_sendmsg_account")][
 	fail "udp_sendmsg_account's calls: $(jq -c '.functions[] | select(.name == "udp_sendmsg_account") | [.calls_per_rt, .per_call, .per_rt]' "$TMP/fn.json")"
 jq -e --argjson w "$want" '[.functions[] | select(.name == "udp_sendmsg")][0] |
 	(.inclusive_per_rt[1] - .inclusive_per_rt[0]) as $d |
-	(($d - $w - .delta[1]) | fabs) < 0.02 * $w and (.calls_per_rt == [2, 2])' "$TMP/fn.json" >/dev/null ||
+	(($d - $w - .delta[1]) | fabs) < 0.05 * $w and (.calls_per_rt == [2, 2])' "$TMP/fn.json" >/dev/null ||
 	fail "udp_sendmsg inclusive: $(jq -c '.functions[] | select(.name == "udp_sendmsg") | [.inclusive_per_rt, .delta, .calls_per_rt]' "$TMP/fn.json"), the helper's $want"
 "$PERPKT" diff "$parent" "$bad" >"$TMP/fn.txt" 2>&1 || fail "diff: $(cat "$TMP/fn.txt")"
 tr -s '\n ' '  ' <"$TMP/fn.txt" | grep -q "udp_sendmsg_account: calls 0.00 -> 128.00; instructions a call - -> $n.0" ||
