@@ -3,10 +3,13 @@
 # window; 5% and 50% loss inside perpkt's namespaces;
 # perf_event_paranoid=3 for an unprivileged user. After each
 # run no namespace, qdisc, RPS mask or IRQ affinity is left changed.
-# Alone (serial): it sets kernel.perf_event_paranoid to 3 for a while,
-# which fails any unprivileged perpkt run beside it (t0121's), and it
-# compares the whole system's qdiscs, RPS masks and IRQ affinities.
-# ctest-lock: serial
+# It holds `paranoid`: it sets kernel.perf_event_paranoid to 3 for a
+# while, which fails an unprivileged perpkt run beside it (t0002's,
+# t0508's; each holds the lock too), and `host`: it compares the host's
+# qdiscs, RPS masks and IRQ affinities, and runs --net veth in the
+# host's namespace (the system lock). Nothing else kept it alone: its
+# 23 s were on make check's serial path.
+# ctest-lock: host paranoid
 . "$(dirname "$0")/lib.sh"
 need_perf
 system_state >"$TMP/state.before"

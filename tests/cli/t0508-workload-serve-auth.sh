@@ -7,7 +7,9 @@
 # A client that goes quiet after its setup is dropped once its warm-up
 # and the grace are over, and a client that closes frees serve at once
 # (a reconnect is never told "busy").
-# ctest-lock: none
+# paranoid: its unprivileged serve samples, which t0111's paranoid 3
+# would refuse
+# ctest-lock: paranoid
 . "$(dirname "$0")/lib.sh"
 need_perf
 KILL_VARS="QUIET"
