@@ -4,17 +4,24 @@
  * access patterns whose misses are counted by hand: a loop that fits
  * and one that does not, LRU order within a set, conflicts that more
  * ways remove, the second level behind the first, an access across two
- * lines; and the option's words: presets, levels, their checks.
+ * lines; the option's words: presets, levels, their checks; and the
+ * misses of a counts file read and folded into a profile's events
+ * (src/lab/exact-cache.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "lab/exact-counts.h"
 #include "lab/plugin/cachemodel.h"
+#include "lab/plugin/counts.h"
 
 #define LINE 64
 
@@ -173,12 +180,18 @@ static void test_parse(void **state)
 	assert_string_equal(g.name, "skylake+");
 	assert_int_equal(g.size[CACHE_L1I], 32 * 1024);
 	assert_int_equal(g.ways[CACHE_L2], 16);
+	cachemodel_spec(&g, buf, sizeof(buf));
+	assert_string_equal(buf, "skylake/l1i=32K:8/l1d=32K:8/l2=1M:16/line=64");
+	/* the same figures as the preset's are the preset */
+	assert_int_equal(cachemodel_parse("skylake,l2=256K:4", &g, why, sizeof(why)), 0);
+	assert_string_equal(g.name, "skylake");
 	/* every preset reads back from its spec */
 	for (const struct cachemodel_geometry *p = cachemodel_presets; p->name[0]; p++) {
 		struct cachemodel_geometry h;
 
 		cachemodel_spec(p, buf, sizeof(buf));
 		assert_int_equal(cachemodel_parse(buf, &h, why, sizeof(why)), 0);
+		assert_string_equal(h.name, p->name);
 		assert_memory_equal(h.size, p->size, sizeof(h.size));
 		assert_memory_equal(h.ways, p->ways, sizeof(h.ways));
 	}
@@ -194,6 +207,90 @@ static void test_parse(void **state)
 	assert_int_equal(cachemodel_parse("", &g, why, sizeof(why)), -1);
 }
 
+/* A block at K translated twice (its misses in both), one at K + 0x40 */
+#define K 0xffffffff81000000ULL
+static const char counts_file[] =
+	"target x86_64\nvcpus 1\nmarks 1 1\nblocks 3\nwhole 1\npaths 0\n"
+	"cache skylake/l1i=32K:8/l1d=32K:8/l2=256K:4/line=64\n"
+	"um 0 5 6 7\n"
+	"cpu 0 40 7\nfollow 0 0 0 0 0 0 0 0 0\n"
+	"m ffffffff81000000 0 2 0 1\n"
+	"i ffffffff81000000 0 10\n"
+	"m ffffffff81000040 0 0 3 0\n"
+	"i ffffffff81000040 0 30\n"
+	"m ffffffff81000000 0 1 0 1\n"
+	"end\n";
+
+static void test_fold(void **state)
+{
+	char path[] = "/tmp/perpkt-test-cache.XXXXXX", text[1024];
+	int fd = mkstemp(path);
+	struct profile_sample *s;
+	struct lab_exact x;
+	struct profile p;
+	size_t i, l1i = 0, l1d = 0, l2 = 0;
+
+	(void)state;
+	snprintf(text, sizeof(text), "perpkt-exact %d\n%s", PERPKT_EXACT_FILE_VERSION,
+		 counts_file);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(lab_exact_read(path, &x), 0);
+	unlink(path);
+	assert_int_equal(x.nmisses, 2);  /* K's two lines merged */
+	assert_int_equal(x.misses[0].n[CACHE_L1I], 3);
+	assert_int_equal(x.misses[0].n[CACHE_L2], 2);
+	assert_int_equal(x.umiss[0][CACHE_L1D], 6);
+	/* a profile as replace_events left it: instructions, one window */
+	memset(&p, 0, sizeof(p));
+	p.events = calloc(1, sizeof(*p.events));
+	p.events[0].name = strdup("instructions");
+	p.nevents = 1;
+	p.samples = calloc(2, sizeof(*p.samples));
+	p.samples[0] = (struct profile_sample){ .ip = K, .count = 10, .weight = 10 };
+	p.samples[1] = (struct profile_sample){ .ip = K + 0x40, .count = 30, .weight = 30 };
+	p.nsamples = 2;
+	p.repeats = calloc(1, sizeof(*p.repeats));
+	p.repeats[0].counts = calloc(1, sizeof(uint64_t));
+	p.nrepeats = 1;
+	assert_int_equal(lab_exact_fold_cache(&p, &x), 0);
+	assert_int_equal(p.nevents, 4);
+	assert_string_equal(p.events[1].name, PROFILE_MISS_L1I);
+	assert_string_equal(p.events[2].name, PROFILE_MISS_L1D);
+	assert_string_equal(p.events[3].name, PROFILE_MISS_L2);
+	assert_string_equal(p.events[1].unit, "events");
+	assert_int_equal(p.events[1].count, 3);
+	assert_int_equal(p.events[2].count, 3);
+	assert_int_equal(p.events[3].count, 2);
+	assert_int_equal(p.repeats[0].counts[1], 3);
+	assert_int_equal(p.repeats[0].counts[3], 2);
+	/* a sample per level and address that missed */
+	assert_int_equal(p.nsamples, 2 + 3);
+	for (i = 2, s = p.samples; i < p.nsamples; i++) {
+		assert_int_equal(s[i].count, s[i].weight);
+		if (s[i].event == 1)
+			l1i += s[i].weight, assert_true(s[i].ip == K);
+		else if (s[i].event == 2)
+			l1d += s[i].weight, assert_true(s[i].ip == K + 0x40);
+		else
+			l2 += s[i].weight, assert_int_equal(s[i].event, 3);
+	}
+	assert_int_equal(l1i, 3);
+	assert_int_equal(l1d, 3);
+	assert_int_equal(l2, 2);
+	/* counts per vCPU, and the condition says the figures */
+	assert_int_equal(p.ncounts, 3);
+	assert_string_equal(p.counts[2].name, PROFILE_MISS_L2);
+	assert_int_equal(p.counts[2].value, 2);
+	assert_non_null(strstr(profile_condition(&p, PROFILE_COND_MISS_MODEL),
+			       "skylake: L1I 32 KiB 8-way"));
+	assert_non_null(strstr(profile_condition(&p, PROFILE_COND_MISS_MODEL),
+			       "user space 5, 6 and 7"));
+	profile_free(&p);
+	lab_exact_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_conflicts),
 		cmocka_unit_test(test_second_level),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_fold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

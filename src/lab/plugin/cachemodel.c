@@ -89,6 +89,7 @@ static int check(const struct cachemodel_geometry *g, char *why, size_t len)
 int cachemodel_parse(const char *spec, struct cachemodel_geometry *g,
 		     char *why, size_t len)
 {
+	const struct cachemodel_geometry *from = NULL;
 	const char *s = spec;
 	int first = 1;
 
@@ -109,6 +110,7 @@ int cachemodel_parse(const char *spec, struct cachemodel_geometry *g,
 		s += n + (s[n] != 0);
 		if (first && (p = cachemodel_preset(item))) {
 			*g = *p;
+			from = p;
 			first = 0;
 			continue;
 		}
@@ -146,10 +148,11 @@ int cachemodel_parse(const char *spec, struct cachemodel_geometry *g,
 				 ") nor l1i=, l1d=, l2=SIZE:WAYS or line=BYTES");
 			return -1;
 		}
-		if (strcmp(g->name, "custom") && !strchr(g->name, '+'))
-			snprintf(g->name + strlen(g->name), sizeof(g->name) - strlen(g->name),
-				 "+");
 	}
+	/* a preset changed is named so: "skylake+" */
+	if (from && (memcmp(g->size, from->size, sizeof(g->size)) ||
+		     memcmp(g->ways, from->ways, sizeof(g->ways)) || g->line != from->line))
+		snprintf(g->name, sizeof(g->name), "%.30s+", from->name);
 	if (first) {
 		snprintf(why, len, "an empty cache model");
 		return -1;
@@ -177,7 +180,13 @@ void cachemodel_spec(const struct cachemodel_geometry *g, char *buf, size_t len)
 	char sz[32];
 	int k;
 
-	buf[0] = 0;
+	char from[32];
+
+	/* the preset first, so that the name reads back */
+	snprintf(from, sizeof(from), "%s", g->name);
+	from[strcspn(from, "+")] = 0;
+	snprintf(buf, len, "%s%s", cachemodel_preset(from) ? from : "",
+		 cachemodel_preset(from) ? "/" : "");
 	for (k = 0; k < CACHE_NLEVELS; k++) {
 		size_words(sz, sizeof(sz), g->size[k], 1);
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%s:%u", k ? "/" : "",
