@@ -163,8 +163,9 @@ void lab_run_qemu(struct lab_run *r, const struct lab_request *rq,
 	if (rq->qemu_timeout <= 0)
 		q->up_timeout_s = LAB_UP_TIMEOUT_S;
 	/* the cache model calls the plugin at every memory access: boot
-	 * 2.7 times as long here, the window 4.5 times (100 host seconds a
-	 * guest second at load 3); a loaded host more than doubles both */
+	 * 4.7 times as long here, the window 2.2 times (bench-exact at
+	 * load 8.6: 64 host seconds a guest second); at load 20-45 a
+	 * -d 0.5 run missed both bounds above */
 	if (rq->cache_model && rq->qemu_timeout <= 0) {
 		q->timeout_s = 4 * q->timeout_s + 300 * job->run_s;
 		q->up_timeout_s = 4 * LAB_UP_TIMEOUT_S;
