@@ -19,7 +19,7 @@ import helptext  # noqa: E402
 
 # value names whose help lists the choices ("--net NAME  loopback
 # (default) or veth: ..."), and those that name a file or a directory
-CHOICE_ARGS = ("FMT", "KEY", "NAME", "MODE", "REL", "V")
+CHOICE_ARGS = ("FMT", "KEY", "NAME", "MODE", "MODEL", "REL", "V")
 FILE_ARGS = ("FILE", "IMAGE|DIR", "CTL[,ACK]")
 DIR_ARGS = ("DIR",)
 

@@ -11,10 +11,10 @@ _perpkt_commands='record report resolve stat serve diff annotate table sweep res
 _perpkt_options()
 {
 	case $1 in
-	record) echo '--output --force-output --repeat --restart --turn-on --turn-off --between --window-fifo --gap-fifo --duration --warmup --count --transport --size --gap --burst --gap-mode --net --peer --peer-key --echo --flows --client-cpu --server-cpu --placement --rps-cpus --irq-cpu --busy --no-wait --pid --per --event --period --freq --call-graph --no-call-graph --user --cpus --all-cpus --ring-pages --no-fallback --no-remote --remote-cpus --kernel --accel --vmlinux --qemu-arg --qemu-timeout --append --modules --config --guest-cpus --peer-kernel --guest-perpkt --exact --no-exact-paths --window-marks --quiet --verbose --help' ;;
+	record) echo '--output --force-output --repeat --restart --turn-on --turn-off --between --window-fifo --gap-fifo --duration --warmup --count --transport --size --gap --burst --gap-mode --net --peer --peer-key --echo --flows --client-cpu --server-cpu --placement --rps-cpus --irq-cpu --busy --no-wait --pid --per --event --period --freq --call-graph --no-call-graph --user --cpus --all-cpus --ring-pages --no-fallback --no-remote --remote-cpus --kernel --accel --vmlinux --qemu-arg --qemu-timeout --append --modules --config --guest-cpus --peer-kernel --guest-perpkt --exact --no-exact-paths --cache-model --window-marks --quiet --verbose --help' ;;
 	report) echo '--input --format --stdio --by --sort --width --limit --full --threshold --callers --all-tasks --role --cpu --pid --all-conditions --anonymize --buckets --vmlinux --kallsyms --modules --force --side --quiet --verbose --help' ;;
 	resolve) echo '--vmlinux --kallsyms --input --text-addr --build-id --force --buckets --modules --format --quiet --verbose --help' ;;
-	stat) echo '--duration --warmup --count --transport --size --gap --burst --gap-mode --net --peer --peer-key --echo --flows --client-cpu --server-cpu --placement --rps-cpus --irq-cpu --busy --no-wait --pid --per --repeat --confidence --event --user --cpus --all-cpus --format --no-fallback --kernel --accel --vmlinux --qemu-arg --qemu-timeout --append --modules --config --guest-cpus --peer-kernel --guest-perpkt --exact --no-exact-paths --quiet --verbose --help' ;;
+	stat) echo '--duration --warmup --count --transport --size --gap --burst --gap-mode --net --peer --peer-key --echo --flows --client-cpu --server-cpu --placement --rps-cpus --irq-cpu --busy --no-wait --pid --per --repeat --confidence --event --user --cpus --all-cpus --format --no-fallback --kernel --accel --vmlinux --qemu-arg --qemu-timeout --append --modules --config --guest-cpus --peer-kernel --guest-perpkt --exact --no-exact-paths --cache-model --quiet --verbose --help' ;;
 	serve) echo '--bind --port --key --once --max-flows --quiet --verbose --help' ;;
 	diff) echo '--format --by --all-tasks --limit --threshold --alias --convert-cycles-ghz --fail-if --anonymize --include-partial --allow-missing --force --buckets --vmlinux --side --role --cpu --pid --width --quiet --verbose --help' ;;
 	annotate) echo '--input --format --vmlinux --force --source --width --quiet --verbose --help' ;;
@@ -36,6 +36,7 @@ _perpkt_value()
 	'record --net') echo 'loopback veth' ;;
 	'record --placement') echo 'same smt shared-cache cross-cache cross-socket' ;;
 	'record --accel') echo 'auto kvm tcg' ;;
+	'record --cache-model') echo 'skylake skylake-server icelake-server zen3 neoverse-n1' ;;
 	'record --output'|'record -o'|'record --window-fifo'|'record --gap-fifo'|'record --peer-key'|'record --kernel'|'record --vmlinux'|'record --config'|'record --peer-kernel'|'record --guest-perpkt') echo file ;;
 	'record --modules') echo dir ;;
 	'record --repeat'|'record -r'|'record --turn-on'|'record --turn-off'|'record --between'|'record --duration'|'record -d'|'record --warmup'|'record -w'|'record --count'|'record -n'|'record --size'|'record -s'|'record --gap'|'record --burst'|'record --peer'|'record --echo'|'record --flows'|'record --client-cpu'|'record --server-cpu'|'record --rps-cpus'|'record --irq-cpu'|'record --busy'|'record --pid'|'record -p'|'record --per'|'record --event'|'record -e'|'record --period'|'record -c'|'record --freq'|'record -F'|'record --cpus'|'record -C'|'record --ring-pages'|'record --remote-cpus'|'record --qemu-arg'|'record --qemu-timeout'|'record --append'|'record --guest-cpus') echo none ;;
@@ -55,6 +56,7 @@ _perpkt_value()
 	'stat --placement') echo 'same smt shared-cache cross-cache cross-socket' ;;
 	'stat --format') echo 'text json' ;;
 	'stat --accel') echo 'auto kvm tcg' ;;
+	'stat --cache-model') echo 'skylake skylake-server icelake-server zen3 neoverse-n1' ;;
 	'stat --peer-key'|'stat --kernel'|'stat --vmlinux'|'stat --config'|'stat --peer-kernel'|'stat --guest-perpkt') echo file ;;
 	'stat --modules') echo dir ;;
 	'stat --duration'|'stat -d'|'stat --warmup'|'stat -w'|'stat --count'|'stat -n'|'stat --size'|'stat -s'|'stat --gap'|'stat --burst'|'stat --peer'|'stat --echo'|'stat --flows'|'stat --client-cpu'|'stat --server-cpu'|'stat --rps-cpus'|'stat --irq-cpu'|'stat --busy'|'stat --pid'|'stat -p'|'stat --per'|'stat --repeat'|'stat -r'|'stat --confidence'|'stat --event'|'stat -e'|'stat --cpus'|'stat -C'|'stat --qemu-arg'|'stat --qemu-timeout'|'stat --append'|'stat --guest-cpus') echo none ;;

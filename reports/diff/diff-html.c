@@ -149,7 +149,7 @@ static void put_table(FILE *f, const struct diff *d,
 }
 
 /* Lines of the text diff's prose (diff-text.c), as it words them. */
-enum prose { PROSE_HOST, PROSE_MARKS, PROSE_LATENCY };
+enum prose { PROSE_HOST, PROSE_MARKS, PROSE_LATENCY, PROSE_MISSES };
 
 static void put_prose(FILE *f, const struct diff *d, enum prose what,
 		      const char *cls)
@@ -164,6 +164,8 @@ static void put_prose(FILE *f, const struct diff *d, enum prose what,
 		diff_put_host(mem, d, 72);
 	else if (what == PROSE_MARKS)
 		diff_put_marks(mem, d, 72);
+	else if (what == PROSE_MISSES)
+		diff_put_misses(mem, d, 72);
 	else
 		diff_put_latency(mem, d);
 	if (!fclose(mem) && buf && len) {
@@ -251,6 +253,7 @@ static void write_doc(FILE *f, const struct diff *d)
 	put_prose(f, d, PROSE_HOST, "host");
 	put_prose(f, d, PROSE_MARKS, "marks");
 	put_prose(f, d, PROSE_LATENCY, "latency");
+	put_prose(f, d, PROSE_MISSES, "misses");
 	for (i = 1; i < d->n; i++) {
 		markup_printf(f, "<h2>%c - A by %s</h2>\n", (char)('A' + i),
 			model_by_name(d->by));

@@ -170,7 +170,53 @@ static json_t *row_json(const struct diff *d, const struct diff_row *r,
 		set(o, "inclusive_per_rt", incl, bad);
 	else
 		json_decref(incl);
+	/* exact profiles with a cache model: misses per round trip by level */
+	for (i = 0; i < d->n && !r->cell[i].misses_known; i++)
+		;
+	if (i < d->n) {
+		json_t *m = json_object();
+
+		for (k = 0; k < 3; k++) {
+			json_t *a = json_array();
+
+			for (i = 0; i < d->n; i++)
+				push(a, r->cell[i].misses_known ?
+				     json_real(r->cell[i].misses[k]) : json_null(), bad);
+			set(m, diff_miss_names[k], a, bad);
+		}
+		set(o, "misses_per_rt", m, bad);
+	}
 	cmps_json(o, d, r->cmp, bad);
+	return o;
+}
+
+/* every profile with a cache model: the total's misses compared, and
+ * the kind of each change */
+static json_t *misses_json(const struct diff *d, int *bad)
+{
+	json_t *o = json_object(), *kind = json_array(), *words = json_array();
+	size_t i, k;
+
+	for (k = 0; k < 3; k++) {
+		json_t *lk = json_object(), *a = json_array();
+
+		for (i = 0; i < d->n; i++)
+			push(a, json_real(d->total.cell[i].misses[k]), bad);
+		set(lk, "per_rt", a, bad);
+		cmps_json(lk, d, d->misses[k], bad);
+		set(o, diff_miss_names[k], lk, bad);
+	}
+	push(kind, json_null(), bad);
+	push(words, json_null(), bad);
+	for (i = 1; i < d->n; i++) {
+		char buf[512];
+
+		diff_change_words(d, i, buf, sizeof(buf));
+		push(kind, json_string(diff_change_name(d->change[i])), bad);
+		push(words, json_string(buf), bad);
+	}
+	set(o, "change", kind, bad);
+	set(o, "change_words", words, bad);
 	return o;
 }
 
@@ -300,6 +346,8 @@ static json_t *build(const struct diff *d, int *bad)
 	if (d->by == MODEL_BY_LINE)
 		set(root, "lines", view_json(d, &d->lines, bad), bad);
 	set(root, "total", row_json(d, &d->total, bad), bad);
+	if (d->misses_known)
+		set(root, "misses", misses_json(d, bad), bad);
 	set(root, "busy", row_json(d, &d->busy, bad), bad);
 	return root;
 }

@@ -98,6 +98,11 @@ static void cell_add(struct diff_cell *c, const struct diff_profile *dp,
 		c->calls_known = 1;
 		c->calls += r->calls_per_rt;
 	}
+	if (m->miss_event[0] >= 0 && m->miss_event[1] >= 0 && m->miss_event[2] >= 0) {
+		c->misses_known = 1;
+		for (k = 0; k < 3; k++)
+			c->misses[k] += r->per_rt[m->miss_event[k]];
+	}
 	/* a function's, shared by its rows (model-calls.c): not summed */
 	if (m->incl_known && r->incl > 0) {
 		c->incl_known = 1;
@@ -114,6 +119,7 @@ static int cell_init(struct diff_cell *c, const struct diff_profile *dp)
 	memset(c, 0, sizeof(*c));
 	/* a function an exact profile lacks is called 0 times there */
 	c->calls_known = dp->m->calls_known;
+	c->misses_known = dp->m->miss_event[0] >= 0;
 	if (dp->m->nrepeats < 2)
 		return 0;
 	c->nrep = dp->m->nrepeats;
@@ -234,6 +240,9 @@ static void drow_sum(struct diff_row *dst, const struct diff_row *src,
 		c->value += s->value;
 		c->calls_known |= s->calls_known;
 		c->calls += s->calls;
+		c->misses_known |= s->misses_known;
+		for (k = 0; k < 3; k++)
+			c->misses[k] += s->misses[k];
 		c->err = hypot(c->err, s->err);
 		for (k = 0; c->rep && s->rep && k < c->nrep; k++)
 			c->rep[k] += s->rep[k];
@@ -643,6 +652,7 @@ int diff_build(struct diff *d, const struct model *const *m,
 		return -1;
 	if (d->by == MODEL_BY_LINE && cut_view(d, &d->lines, o))
 		return -1;
+	diff_misses_compare(d);
 	return 0;
 }
 

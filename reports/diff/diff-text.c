@@ -200,6 +200,102 @@ static void put_calls(FILE *f, const struct diff *d, const struct diff_view *v,
 	}
 }
 
+/* by |L1I misses moved| of comparison `cmp`, most first */
+struct miss_move {
+	double moved;
+	const struct diff_row *r;
+};
+
+static int cmp_moved(const void *a, const void *b)
+{
+	const struct miss_move *x = a, *y = b;
+
+	if (x->moved != y->moved)
+		return x->moved < y->moved ? 1 : -1;
+	return strcmp(x->r->name, y->r->name);
+}
+
+/* The functions whose L1I misses moved most in comparison i */
+static void put_miss_rows(FILE *f, const struct diff *d, size_t i, int width)
+{
+	const struct diff_view *v = &d->functions;
+	struct miss_move *m = calloc(v->n ? v->n : 1, sizeof(*m));
+	size_t k, n = 0;
+	char line[512], who[8] = "";
+
+	if (!m)
+		return;
+	for (k = 0; k < v->n; k++) {
+		const struct diff_row *r = &v->rows[k];
+		double moved = fabs(r->cell[i].misses[0] - r->cell[0].misses[0]);
+
+		if (!r->apart && moved > 0)
+			m[n++] = (struct miss_move){ moved, r };
+	}
+	qsort(m, n, sizeof(*m), cmp_moved);
+	if (d->n > 2)
+		snprintf(who, sizeof(who), "%c: ", diff_letter(i));
+	if (n)
+		wrap(f, d->n > 2 ? "  the functions whose L1I misses moved most:" :
+		     "the functions whose L1I misses moved most:", width);
+	for (k = 0; k < n && k < 8; k++) {
+		const struct diff_cell *a = &m[k].r->cell[0], *b = &m[k].r->cell[i];
+
+		snprintf(line, sizeof(line), "  %s%s: L1I %.2f -> %.2f, L1D %.2f -> %.2f, "
+			 "L2 %.2f -> %.2f; %s %.1f -> %.1f", who, m[k].r->name,
+			 a->misses[0], b->misses[0], a->misses[1], b->misses[1],
+			 a->misses[2], b->misses[2], d->unit, a->value, b->value);
+		wrap(f, line, width);
+	}
+	free(m);
+}
+
+void diff_put_misses(FILE *f, const struct diff *d, int width)
+{
+	const char *model = d->prof[0].m->miss_model;
+	char line[640], num[32];
+	size_t i;
+	int k;
+
+	if (!d->misses_known)
+		return;
+	snprintf(line, sizeof(line), "cache misses per %s, modelled (%.*s):", d->per,
+		 model ? (int)strcspn(model, ";") : 1, model ? model : "?");
+	wrap(f, line, width);
+	snprintf(line, sizeof(line), "  %-4s", "");
+	for (i = 0; i < d->n; i++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %*c",
+			 VAL_W, diff_letter(i));
+	fprintf(f, "%s\n", line);
+	for (k = 0; k < 3; k++) {
+		snprintf(line, sizeof(line), "  %-4s", diff_miss_short[k]);
+		for (i = 0; i < d->n; i++) {
+			snprintf(num, sizeof(num), "%.2f", d->total.cell[i].misses[k]);
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), " %*s",
+				 VAL_W, num);
+		}
+		/* two profiles: the change and its mark beside */
+		if (d->n == 2) {
+			char rel[32];
+
+			diff_fmt_rel(rel, sizeof(rel), &d->misses[k][1]);
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " %+10.2f %*s%s%s", d->misses[k][1].delta, REL_W, rel,
+				 d->misses[k][1].mark ? " " : "",
+				 diff_mark(d->misses[k][1].mark));
+		}
+		fprintf(f, "%s\n", line);
+	}
+	for (i = 1; i < d->n; i++) {
+		char words[512];
+
+		diff_change_words(d, i, words, sizeof(words));
+		snprintf(line, sizeof(line), "%c against A: %s", diff_letter(i), words);
+		wrap(f, line, width);
+		put_miss_rows(f, d, i, width);
+	}
+}
+
 static void put_profiles(FILE *f, const struct diff *d)
 {
 	size_t i;
@@ -436,6 +532,10 @@ int diff_text(FILE *f, const void *model, const struct render_options *o)
 		put_table(f, d, &d->buckets, "bucket", width, 0);
 	put_table(f, d, diff_view(d), model_by_name(d->by), width, 1);
 	put_calls(f, d, diff_view(d), width);
+	if (d->misses_known) {
+		fprintf(f, "\n");
+		diff_put_misses(f, d, width);
+	}
 	put_notes(f, d, width);
 	if (fflush(f) || ferror(f))
 		return error("cannot write diff: %s", strerror(errno));

@@ -63,6 +63,10 @@ struct diff_cell {
 	 * in diff.unit (model_row.calls_per_rt, incl_per_rt) */
 	int calls_known, incl_known;
 	double calls, incl;
+	/* exact profiles with a cache model (model.miss_event): the row's
+	 * L1I, L1D and L2 misses per round trip */
+	int misses_known;
+	double misses[3];
 };
 
 /* The comparison of one profile (index >= 1) against the baseline. */
@@ -97,6 +101,22 @@ struct diff_view {
 };
 
 enum { DIFF_HOST_SYSCALL, DIFF_HOST_LOOP };
+
+/* What kind of change a comparison of exact profiles with a cache model
+ * is (reports/diff/diff-misses.c) */
+enum diff_change {
+	DIFF_CHANGE_NONE,    /* instructions and misses the same */
+	DIFF_CHANGE_LAYOUT,  /* the same instructions (or nearly: padding
+			      * executed), other instruction-cache misses:
+			      * code moved, a layout or alignment change */
+	DIFF_CHANGE_CODE,    /* other instructions executed */
+	DIFF_CHANGE_DATA,    /* the same instructions, other data misses */
+};
+/* Instructions per round trip moved less than this share, and L1I
+ * misses DIFF_LAYOUT_RATIO times as much or more: still layout (the
+ * padding a new alignment puts in a path is executed) */
+#define DIFF_LAYOUT_INSNS 0.002
+#define DIFF_LAYOUT_RATIO 10
 
 /* Latency percentiles compared beside the mean. */
 enum diff_pct { DIFF_P50, DIFF_P90, DIFF_P99, DIFF_P999, DIFF_NPCT };
@@ -169,6 +189,13 @@ struct diff {
 	int have_host;
 	double host[2][DIFF_MAX_PROFILES];
 	struct diff_cmp host_cmp[2][DIFF_MAX_PROFILES];
+	/* every profile exact with a cache model: the total's misses per
+	 * round trip by level (cells of `total`) compared, every nonzero
+	 * change marked when deterministic, and what kind of change each
+	 * comparison is (diff-misses.c) */
+	int misses_known;
+	struct diff_cmp misses[3][DIFF_MAX_PROFILES];  /* [..][0] unused */
+	enum diff_change change[DIFF_MAX_PROFILES];    /* [0] unused */
 };
 
 /*
@@ -219,6 +246,19 @@ double diff_per_call(const struct diff_cell *c);
  * baseline (both known). */
 int diff_calls_changed(const struct diff_row *r, size_t i);
 
+/* The miss levels' names: "l1i-misses", "l1d-misses", "l2-misses" (the
+ * profile's events, and --fail-if's targets), and short: "L1I". */
+extern const char *const diff_miss_names[3];
+extern const char *const diff_miss_short[3];
+/* Compare the misses and say what kind of change each comparison is
+ * (after the totals are built); nothing unless every profile has them. */
+void diff_misses_compare(struct diff *d);
+/* Comparison i's kind in words: "same instructions per round trip; L1I
+ * misses +12.0 (+0.6%): a layout/alignment change". */
+void diff_change_words(const struct diff *d, size_t i, char *buf, size_t len);
+/* The kind's name in JSON: "none", "layout", "code", "data". */
+const char *diff_change_name(enum diff_change c);
+
 /* Wording shared by the human formats (text, markdown, html). */
 /* The letter of profile i: A is the baseline. */
 char diff_letter(size_t i);
@@ -234,5 +274,9 @@ void diff_presence(char *buf, size_t len, const struct diff *d,
 void diff_put_host(FILE *f, const struct diff *d, int width);
 void diff_put_marks(FILE *f, const struct diff *d, int width);
 void diff_put_latency(FILE *f, const struct diff *d);
+/* Exact profiles with a cache model: the misses per round trip by
+ * level, what kind of change each comparison is, and the functions
+ * whose L1I misses moved most; nothing without misses_known. */
+void diff_put_misses(FILE *f, const struct diff *d, int width);
 
 #endif

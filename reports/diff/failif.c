@@ -35,6 +35,12 @@ static int parse_target(const char *s, size_t len, struct failif *f)
 			return 0;
 		}
 	}
+	for (i = 0; i < 3; i++)
+		if (len == strlen(diff_miss_names[i]) && !strncmp(s, diff_miss_names[i], len)) {
+			f->target = FAILIF_MISSES;
+			f->pct = (int)i;
+			return 0;
+		}
 	/* "latency.p99" (and p50, p90, p999); "latency.mean" is "latency" */
 	if (len > 8 && !strncmp(s, "latency.", 8)) {
 		if (len == 12 && !strncmp(s + 8, "mean", 4)) {
@@ -123,7 +129,7 @@ int failif_parse(const char *s, struct failif *f)
 	return 0;
 bad:
 	failif_free(f);
-	return error("unknown --fail-if expression '%s': expected TARGET OP VALUE, TARGET one of total, busy, latency, latency.p50, latency.p90, latency.p99, latency.p999, bucket:NAME, function:NAME, OP one of > >= < <=, VALUE like +200, +5%% or +1us",
+	return error("unknown --fail-if expression '%s': expected TARGET OP VALUE, TARGET one of total, busy, latency, latency.p50, latency.p90, latency.p99, latency.p999, bucket:NAME, function:NAME, l1i-misses, l1d-misses, l2-misses, OP one of > >= < <=, VALUE like +200, +5%% or +1us",
 		     s);
 }
 
@@ -183,6 +189,14 @@ int failif_eval(const struct failif *f, const struct diff *d, size_t i,
 			return error("--fail-if '%s': latency was not measured in '%s' or '%s'",
 				     f->expr, d->prof[0].path, d->prof[i].path);
 		c = &d->latency[i];
+	} else if (f->target == FAILIF_MISSES) {
+		if (!d->misses_known)
+			return error("--fail-if '%s': '%s' or '%s' has no cache misses: "
+				     "record both with --exact --cache-model", f->expr,
+				     d->prof[0].path, d->prof[i].path);
+		if (f->time)
+			return error("--fail-if '%s': misses are counts, not times", f->expr);
+		c = &d->misses[f->pct][i];
 	} else if (f->target == FAILIF_PERCENTILE) {
 		if (d->pct[f->pct][i].rel == DIFF_NO_REL)
 			return error("--fail-if '%s': latency was not measured in '%s' or '%s'",

@@ -9,7 +9,9 @@
 /*
  * --fail-if conditions on a diff, for `git bisect run` and CI:
  *   TARGET OP VALUE
- *   TARGET  total | busy | latency | bucket:NAME | function:NAME
+ *   TARGET  total | busy | latency | bucket:NAME | function:NAME |
+ *           l1i-misses | l1d-misses | l2-misses (the total's, per round
+ *           trip, of exact profiles with a cache model)
  *   OP      > >= < <=
  *   VALUE   signed number; "%" makes it relative to the baseline; ns,
  *           us, ms or s make it a time (latency, or a diff in ns); bare
@@ -24,6 +26,8 @@ enum failif_target {
 	FAILIF_BUCKET,
 	FAILIF_FUNCTION,
 	FAILIF_PERCENTILE,   /* latency.p50 ... latency.p999: pct says which */
+	FAILIF_MISSES,       /* l1i-misses, l1d-misses, l2-misses: pct is
+			      * the level (diff_miss_names) */
 };
 
 enum failif_op { FAILIF_GT, FAILIF_GE, FAILIF_LT, FAILIF_LE };

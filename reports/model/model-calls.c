@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Exact profiles: calls per round trip on every row, and, from the call
+ * Exact profiles: calls per round trip on every row, the cache model's
+ * miss events where there is one, and, from the call
  * paths (the stacks the QEMU plugin's paths became), each function's
  * inclusive count: the weight of every path through it, counted once
  * per path however often it recurs there.
@@ -67,6 +68,25 @@ static void add_path(struct model *m, const struct by_name *idx, size_t *seen,
 		if (*f)
 			f++;
 	}
+}
+
+void model_miss_events(struct model *m)
+{
+	static const char *const names[3] = {
+		PROFILE_MISS_L1I, PROFILE_MISS_L1D, PROFILE_MISS_L2,
+	};
+	const struct profile *p = m->profile;
+	size_t e;
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		m->miss_event[k] = -1;
+		for (e = 0; profile_exact(p) && e < p->nevents && e < m->nevents; e++)
+			if (p->events[e].name && !strcmp(p->events[e].name, names[k]))
+				m->miss_event[k] = (int)e;
+	}
+	m->miss_model = m->miss_event[0] >= 0 ?
+			profile_condition(p, PROFILE_COND_MISS_MODEL) : NULL;
 }
 
 int model_calls(struct model *m)

@@ -88,5 +88,7 @@ void model_free_frames(struct model *m);
 /* calls_known, incl_known and the function rows' inclusive counts
  * from the folded stacks (model-calls.c); -1 after printing why. */
 int model_calls(struct model *m);
+/* m->miss_event and miss_model (model-calls.c) */
+void model_miss_events(struct model *m);
 
 #endif

@@ -481,6 +481,7 @@ int model_build_part(struct model *m, const struct profile *p,
 	m->time_event = find_unit(p, "ns");
 	m->cycles_event = find_unit(p, "cycles");
 	m->insns_event = find_unit(p, "instructions");
+	model_miss_events(m);
 
 	if (build_rows(m, s))
 		goto fail;

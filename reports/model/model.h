@@ -295,6 +295,11 @@ struct model {
 	/* exact profiles: rows carry calls; with call paths, function rows
 	 * their inclusive counts too (model-calls.c) */
 	int calls_known, incl_known;
+	/* exact profiles with a cache model (record --cache-model): the
+	 * events of its L1I, L1D and L2 misses, -1 without one
+	 * (model-calls.c); the model's figures in words, else NULL */
+	int miss_event[3];
+	const char *miss_model;
 	struct model_stack *stacks;    /* first event only; empty without -g */
 	size_t nstacks;
 	/* every function in the stacks, sorted by name (model_frame) */

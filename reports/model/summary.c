@@ -110,6 +110,9 @@ const char *summary_unit(const struct model *m, size_t e)
 		return "value";
 	if (!strcmp(u, "instructions"))
 		return "insns";
+	/* a count of events says which: "l1i-misses", "cache-misses" */
+	if (!strcmp(u, "events") && ev->name)
+		return ev->name;
 	return u;
 }
 

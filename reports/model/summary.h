@@ -74,7 +74,8 @@ void summary_run_warnings(struct summary *s, const struct run_facts *run);
 char *summary_fmt(struct summary *s, const char *f, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Event unit for column heads: "ns", "cycles", "insns". */
+/* Event unit for column heads: "ns", "cycles", "insns"; a count of
+ * events by its name ("l1i-misses"). */
 const char *summary_unit(const struct model *m, size_t e);
 
 #endif

@@ -547,6 +547,70 @@ static void put_callers(struct text_ctx *c, const struct model *m,
 	put_view(c, m, &m->callers, "caller", 0, o, 0);
 }
 
+struct miss_rank {
+	double l1i;
+	const struct model_row *r;
+};
+
+/* by L1I misses per round trip, most first; then by name */
+static int cmp_l1i(const void *a, const void *b)
+{
+	const struct miss_rank *x = a, *y = b;
+
+	if (x->l1i != y->l1i)
+		return x->l1i < y->l1i ? 1 : -1;
+	return strcmp(x->r->name, y->r->name);
+}
+
+static void put_miss_row(struct text_ctx *c, const struct model *m,
+			 const struct model_row *r, const char *name)
+{
+	struct line l = { .len = 0 };
+	int k;
+
+	for (k = 0; k < 3; k++)
+		line_add(&l, "%9.2f ", r->per_rt[m->miss_event[k]]);
+	line_add(&l, "%9.1f ", r->per_rt[0]);
+	line_field(&l, name, c->width - 4 * 10);
+	line_put(c, &l);
+}
+
+/* exact with a cache model: the functions by L1I misses per round trip */
+static void put_misses(struct text_ctx *c, const struct model *m,
+		       const struct render_options *o)
+{
+	const struct model_view *v = &m->views[MODEL_BY_FUNCTION];
+	struct miss_rank *rows;
+	size_t i, n = o->limit > 0 && (size_t)o->limit < v->n ? (size_t)o->limit : v->n;
+	struct line l = { .len = 0 };
+
+	if (m->miss_event[0] < 0 || m->miss_event[1] < 0 || m->miss_event[2] < 0 ||
+	    o->by != MODEL_BY_FUNCTION || !v->n)
+		return;
+	rows = malloc(v->n * sizeof(*rows));
+	if (!rows) {
+		c->oom = 1;
+		return;
+	}
+	for (i = 0; i < v->n; i++)
+		rows[i] = (struct miss_rank){ v->rows[i].per_rt[m->miss_event[0]], &v->rows[i] };
+	qsort(rows, v->n, sizeof(*rows), cmp_l1i);
+	fprintf(c->f, "\n");
+	/* the model's figures, up to where the condition goes on to what
+	 * it is not */
+	wrapf(c, "cache misses per %s, modelled (%.*s), the functions with the most "
+	      "L1I misses:", m->run.unit.name,
+	      m->miss_model ? (int)strcspn(m->miss_model, ";") : 1,
+	      m->miss_model ? m->miss_model : "?");
+	line_add(&l, "%9s %9s %9s %9s ", "L1I/RT", "L1D/RT", "L2/RT", "insns/RT");
+	line_field(&l, "symbol", c->width - 4 * 10);
+	line_put(c, &l);
+	for (i = 0; i < n && rows[i].l1i > 0; i++)
+		put_miss_row(c, m, rows[i].r, rows[i].r->name);
+	put_miss_row(c, m, &m->total, "total");
+	free(rows);
+}
+
 static void put_tables(struct text_ctx *c, const struct model *m,
 		       const struct render_options *o)
 {
@@ -564,6 +628,7 @@ static void put_tables(struct text_ctx *c, const struct model *m,
 		 model_view_of_functions(m, o->by), o, 1);
 	if (m->callers_of)
 		put_callers(c, m, o);
+	put_misses(c, m, o);
 	fmt_val(t, sizeof(t), m->total.per_rt[0]);
 	fmt_val(b, sizeof(b), m->busy.per_rt[0]);
 	fprintf(c->f, "\n");

@@ -159,7 +159,9 @@ static const struct opt diff_opts[] = {
 		     "exit 1 when EXPR holds for any profile against\n"
 		     "A, e.g. 'bucket:udp > +5%', 'total > +200',\n"
 		     "'function:udp_sendmsg > +200', 'latency > +1us',\n"
-		     "'latency.p99 > +5%' (also p50, p90, p999)\n"
+		     "'latency.p99 > +5%' (also p50, p90, p999),\n"
+		     "'l1i-misses > +1%' (also l1d-, l2-misses:\n"
+		     "record --cache-model)\n"
 		     "(repeatable; errors then exit 130 or 192 so that\n"
 		     "'git bisect run' stops instead of marking bad)",
 		     opt_fail_if),
@@ -364,7 +366,9 @@ static int check_failif(const struct diff_args *a, const struct diff *d)
 				     a->fail[k].expr, d->prof[i].path, delta,
 				     a->fail[k].target == FAILIF_LATENCY ||
 				     a->fail[k].target == FAILIF_PERCENTILE ||
-				     a->fail[k].time ? "ns" : d->unit);
+				     a->fail[k].time ? "ns" :
+				     a->fail[k].target == FAILIF_MISSES ?
+				     diff_miss_names[a->fail[k].pct] : d->unit);
 		}
 	}
 	return any;

@@ -238,6 +238,8 @@ int record_check_kernel(struct record_options *o)
 		return error("--exact counts with a QEMU plugin: it goes with --kernel IMAGE");
 	if (k->no_paths && !k->exact)
 		return error("--no-exact-paths goes with --exact");
+	if (k->cache_model && !k->exact)
+		return error("--cache-model models caches in the exact plugin: it goes with --exact");
 	if (k->exact && (o->sampling.period || o->sampling.freq ||
 			 o->sampling.callchain > 0 ||
 			 strcmp(o->sampling.events, RECORD_DEFAULT_EVENTS)))

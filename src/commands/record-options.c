@@ -16,6 +16,7 @@
 #include "base/array.h"
 #include "error.h"
 #include "lab/accel.h"
+#include "lab/plugin/cachemodel.h"
 #include "parse.h"
 #include "profile/output.h"
 #include "system/placement.h"
@@ -286,6 +287,18 @@ static int opt_append(const struct opt *o, const char *arg, void *at)
 	return 0;
 }
 
+static int opt_cache_model(const struct opt *o, const char *arg, void *at)
+{
+	struct cachemodel_geometry g;
+	char why[512];
+
+	(void)o;
+	if (cachemodel_parse(arg, &g, why, sizeof(why)))
+		return error("invalid --cache-model: %s", why);
+	*(const char **)at = arg;
+	return 0;
+}
+
 static int opt_accel(const struct opt *o, const char *arg, void *at)
 {
 	struct lab_request *k = at;
@@ -460,6 +473,15 @@ const struct opt record_kernel_opts[] = {
 		    "with --exact: count calls, but keep no call\n"
 		    "paths (no inclusive counts, --callers or\n"
 		    "flame graph; a smaller profile)")),
+	K(OPT_CALLBACK_(0, "cache-model", R(kernel.cache_model), "MODEL",
+			"CPU: skylake, skylake-server,\n"
+			"icelake-server, zen3 or neoverse-n1 (their\n"
+			"caches: docs/guide.md); or l1i=32K:8,\n"
+			"l1d=48K:12,l2=2M:16,line=64 (size:ways), or\n"
+			"a CPU then changes (skylake,l2=1M:16); with\n"
+			"--exact: L1I, L1D and L2 misses per round\n"
+			"trip from a model of one core's caches in\n"
+			"the plugin (it costs time)", opt_cache_model)),
 	OPT_END()
 };
 #undef K

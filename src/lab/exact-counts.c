@@ -101,7 +101,7 @@ int lab_exact_read(const char *path, struct lab_exact *x)
 {
 	FILE *f = fopen(path, "r");
 	char line[256];
-	size_t cap = 0, ccap = 0, pcap = 0, jcap = 0, lineno = 0;
+	size_t cap = 0, ccap = 0, pcap = 0, jcap = 0, mcap = 0, lineno = 0;
 	int version = 0, ended = 0, ret = -1;
 
 	memset(x, 0, sizeof(*x));
@@ -119,6 +119,10 @@ int lab_exact_read(const char *path, struct lab_exact *x)
 				goto bad;
 		} else if (line[0] == 's' && line[1] == ' ') {
 			if (lab_exact_read_path(x, &pcap, line))
+				goto bad;
+		} else if ((line[0] == 'm' && line[1] == ' ') || !strncmp(line, "um ", 3) ||
+			   !strncmp(line, "cache ", 6)) {
+			if (lab_exact_read_cache(x, &mcap, line))
 				goto bad;
 		} else if (line[0] == 'j' && line[1] == ' ') {
 			if (lab_exact_read_jump(x, &jcap, line))
@@ -183,6 +187,7 @@ int lab_exact_read(const char *path, struct lab_exact *x)
 	}
 	merge_insns(x->insns, &x->ninsns);
 	merge_insns(x->calls, &x->ncalls);
+	lab_exact_cache_merge(x);
 	if (lab_exact_paths_check(x))
 		goto out;
 	ret = 0;
@@ -205,6 +210,8 @@ void lab_exact_free(struct lab_exact *x)
 	free(x->nodes);
 	free(x->nnodes);
 	free(x->path);
+	free(x->misses);
+	free(x->umiss);
 	free(x->calls);
 	free(x->jumps);
 	free(x->follow);
@@ -378,7 +385,8 @@ int lab_exact_fold(struct profile *p, const struct lab_exact *x,
 		return error("the guest's profile has samples: was it recorded with "
 			     "--window-marks?");
 	if (replace_events(p, x) || replace_samples(p, x) ||
-	    lab_exact_fold_paths(p, x, kallsyms) || add_napi_polls(p, x, kallsyms))
+	    lab_exact_fold_paths(p, x, kallsyms) || add_napi_polls(p, x, kallsyms) ||
+	    lab_exact_fold_cache(p, x))
 		return -1;
 	free(p->mode);
 	p->mode = strdup(PROFILE_EXACT_MODE);

@@ -41,6 +41,14 @@ struct lab_exact_jump {
 	uint32_t cpu;
 };
 
+/* Cache model misses (record --cache-model) at one kernel instruction
+ * address on one vCPU: n[CACHE_L1I], n[CACHE_L1D], n[CACHE_L2]. */
+struct lab_exact_miss {
+	uint64_t ip;
+	uint32_t cpu;
+	uint64_t n[3];
+};
+
 /* How a vCPU's calls were followed (the plugin's "follow" line). */
 struct lab_exact_follow {
 	uint64_t calls, irqs, unmatched, deep, resets, switches, resumed, retaken;
@@ -66,6 +74,12 @@ struct lab_exact {
 	size_t *nnodes;
 	struct lab_exact_path *path;      /* by (cpu, node, ip), each once */
 	size_t npath;
+	/* the cache model's figures as the plugin wrote them
+	 * (lab/plugin/cachemodel.h), "" without one */
+	char cache[256];
+	struct lab_exact_miss *misses;    /* by (ip, cpu), each once */
+	size_t nmisses;
+	uint64_t (*umiss)[3];             /* per vCPU: user space's */
 };
 
 /* The plugin next to this perpkt (or $PERPKT_EXACT_PLUGIN); NULL with
@@ -101,6 +115,20 @@ int lab_exact_read_jump(struct lab_exact *x, size_t *cap, const char *line);
 /* Sort and merge x's paths, and check that they add up, per address
  * and vCPU, to its counts: -1 after printing why. */
 int lab_exact_paths_check(struct lab_exact *x);
+/* lab/exact-cache.c: a counts file's cache, m and um lines into x; -1
+ * for a line that is not one (nothing printed). */
+int lab_exact_read_cache(struct lab_exact *x, size_t *cap, const char *line);
+/* Sort and merge x's misses. */
+void lab_exact_cache_merge(struct lab_exact *x);
+/*
+ * x's misses as p's events "l1i-misses", "l1d-misses" and "l2-misses"
+ * after its "instructions" (unit events; samples per address and vCPU,
+ * counts per vCPU and window), and the condition lab.miss_model: the
+ * model's figures and what it is. Nothing without a model. -1 after
+ * printing why.
+ */
+int lab_exact_fold_cache(struct profile *p, const struct lab_exact *x);
+
 /*
  * x's paths as p's stacks (event 0, leaf first: the address, then the
  * site of each call from the innermost out, as a sampled callchain's

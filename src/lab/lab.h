@@ -29,6 +29,8 @@ struct lab_request {
 	int exact;                 /* --exact: count instructions with the
 				    * QEMU plugin, one boot per window */
 	int no_paths;              /* --no-exact-paths: calls, no call paths */
+	const char *cache_model;   /* --cache-model: its words, checked
+				    * (lab/plugin/cachemodel.h); NULL: none */
 	const char *append;        /* --append: after perpkt's own kernel
 				    * command line */
 	const char *modules;       /* --modules: lib/modules/R or an

@@ -393,6 +393,14 @@ int profile_steal(const struct profile *p, int client_cpu, int server_cpu,
 /* The QEMU command line record --kernel ran (-icount changes what the
  * emulated PMU counts). */
 #define PROFILE_COND_QEMU_COMMAND "lab.qemu_command"
+/* record --kernel --exact --cache-model: the cache model's figures and
+ * what it is, "skylake: L1I 32 KiB 8-way, ...; per vCPU, LRU, ...";
+ * its misses are the events PROFILE_MISS_L1I, _L1D and _L2 (unit
+ * "events"), after "instructions". */
+#define PROFILE_COND_MISS_MODEL "lab.miss_model"
+#define PROFILE_MISS_L1I "l1i-misses"
+#define PROFILE_MISS_L1D "l1d-misses"
+#define PROFILE_MISS_L2 "l2-misses"
 /* record --kernel: whether the guest ran on QEMU's instruction clock,
  * "yes: -icount shift=1 (2 ns an instruction), 1 vCPU, ...", or "no:
  * WHY". A deterministic guest's times are virtual: instructions times

@@ -13,9 +13,11 @@
 #   - boot to /init in host seconds (condition lab.boot_s), per mode;
 #   - `make lab`'s turnaround with its kernels cached (tests/lab/lab.sh);
 #   - call paths (the default, issue 51) against calls only
-#     (--no-exact-paths), deterministic both, the same rate.
+#     (--no-exact-paths), deterministic both, the same rate;
+#   - the cache model (--cache-model skylake, issue 51) against plain
+#     exact mode, deterministic both: the same rate, and boot to /init.
 #   tests/bench/bench-exact.sh PERPKT [ROUNDS]
-#   BENCH_EXACT_MODES="deterministic nopaths" (a subset; deterministic
+#   BENCH_EXACT_MODES="deterministic cache" (a subset; deterministic
 #   first) and BENCH_EXACT_LAB=0 (no make lab) shorten a run.
 # Targets (issue 33): rate >= 0.5x the threaded mode's; whole run <= 20 s.
 # Issue 51: call paths at >= 0.5x the rate of calls only.
@@ -35,6 +37,7 @@ one() { # MODE DURATION
 	[ "$1" = threaded ] && extra=(--exact --guest-cpus 2)
 	[ "$1" = sampled ] && extra=()
 	[ "$1" = nopaths ] && extra=(--exact --no-exact-paths)
+	[ "$1" = cache ] && extra=(--exact --cache-model skylake)
 	t0=$(date +%s.%N)
 	"$PERPKT" record -q --kernel "$img" -d "$2" -w 0.2 "${extra[@]}" \
 		-o "$tmp/p.json" 2>"$tmp/err" || { cat "$tmp/err" >&2; return 1; }
@@ -46,8 +49,8 @@ one() { # MODE DURATION
 # warm the kallsyms cache and the page cache first
 one deterministic 0.2 >/dev/null || exit 2
 : >"$tmp/whole"
-modes=${BENCH_EXACT_MODES:-deterministic nopaths threaded sampled}
-for m in deterministic nopaths threaded sampled; do : >"$tmp/rate.$m"; : >"$tmp/boot.$m"; done
+modes=${BENCH_EXACT_MODES:-deterministic nopaths cache threaded sampled}
+for m in deterministic nopaths cache threaded sampled; do : >"$tmp/rate.$m"; : >"$tmp/boot.$m"; done
 for r in $(seq 1 "$rounds"); do
 	for m in $modes; do
 		read -r rt1 w1 t1 b1 <<<"$(one $m 0.5)" || exit 2
@@ -78,6 +81,14 @@ if [ -n "$nop" ] && [ -n "$det" ]; then
 else
 	bench_row "exact: call paths / calls only (--no-exact-paths), RT per host second in the window" \
 		"-" ">= 0.5x" "skipped: no round gave a rate"
+fi
+cac=$(median <"$tmp/rate.cache" 2>/dev/null)
+if [ -n "$cac" ] && [ -n "$det" ]; then
+	bench_row "exact: cache model (--cache-model skylake) / plain exact, RT per host second in the window" \
+		"$(calc "$cac / $det" %.2f)x ($cac vs $det RT/s, medians of $(wc -l <"$tmp/rate.cache") and $(wc -l <"$tmp/rate.deterministic") rounds; boot to /init $(median <"$tmp/boot.cache") vs $(median <"$tmp/boot.deterministic") s; load $(cut -d' ' -f1 /proc/loadavg))" "-" "-"
+else
+	bench_row "exact: cache model (--cache-model skylake) / plain exact, RT per host second in the window" \
+		"-" "-" "skipped: no round gave a rate"
 fi
 have_smp=${smp:+1}
 det=${det:-1} smp=${smp:-1}

@@ -4,9 +4,10 @@
 # ctest-timeout: 3600
 # From a kernel tree to the line (docs/guide.md, "Bisecting your own
 # kernel"): Debian's linux-source-6.1 as a git tree in the cache with
-# four commits on top (tests/lab/kernel-tree.sh: a comment, a driver the
+# five commits on top (tests/lab/kernel-tree.sh: a comment, a driver the
 # guest does not use, 64 calls of a noinline helper per datagram in
-# udp_sendmsg, a documentation line), built with ccache, bisected by
+# udp_sendmsg, udp.c's functions aligned to 64 bytes, a documentation
+# line), built with ccache, bisected by
 # perpkt-bisect (git bisect run, record --kernel DIR --exact, diff
 # --fail-if). It must name the udp_sendmsg commit; the line diff against
 # its parent must put the cost on the added lines of net/ipv4/udp.c, the

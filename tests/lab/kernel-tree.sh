@@ -10,13 +10,17 @@
 #
 # From Debian's linux-source-6.1 (/usr/src/linux-source-6.1.tar.xz, or
 # PERPKT_KERNEL_SOURCE): the unpacked tree committed as branch `base`,
-# then branch `series`, four commits on top with fixed dates (so their
+# then branch `series`, five commits on top with fixed dates (so their
 # ids are the same on every machine):
 #   1 a comment in net/ipv4/udp.c            harmless
 #   2 a message reworded in virtio_net       harmless (no NIC in the guest)
 #   3 per-datagram work in udp_sendmsg       the regression: 64 calls of a
 #                                            noinline helper per datagram
-#   4 a line in Documentation/               harmless (nothing rebuilt)
+#   4 udp.c's functions aligned to 64 bytes  layout only: the same
+#                                            instructions, the code after
+#                                            udp.o moved (other L1I
+#                                            misses under --cache-model)
+#   5 a line in Documentation/               harmless (nothing rebuilt)
 # checked out at `series`, configured with tests/lab/kernel-tree.config
 # merged onto allnoconfig. Built with --build only (ccache in
 # $cache/ccache; the bisect builds what it needs). One at a time: a
@@ -76,6 +80,9 @@ if [ "$(git -C "$tree" log -1 --format=%b series 2>/dev/null | sed -n 's/^perpkt
 	perl -0pi -e 's/\n\/\*\n \* udp_sendmsg - send one datagram/\n\/\* one step of the per-datagram accounting \*\/\nstatic noinline u32 udp_sendmsg_account(u32 x)\n{\n\treturn x * 2654435761U + 1;\n}\n\n\/\*\n * udp_sendmsg - send one datagram/; s/(\n\tif \(len > 0xFFFF\)\n\t\treturn -EMSGSIZE;\n)/$1\n\t{\n\t\tu32 acct = ulen;\n\t\tint i;\n\n\t\tfor (i = 0; i < 64; i++)\n\t\t\tacct = udp_sendmsg_account(acct);\n\t\tbarrier_data(&acct);\n\t}\n/' \
 		"$tree/net/ipv4/udp.c"
 	commit 2026-01-04T00:00:00Z "udp: account each datagram as it is sent"
+	printf '\n# padding before each function of udp.c: the code moves, not what runs\nCFLAGS_udp.o += -falign-functions=64\n' \
+		>>"$tree/net/ipv4/Makefile"
+	commit 2026-01-04T12:00:00Z "udp: align the functions of udp.c to 64 bytes"
 	echo "UDP datagrams are accounted as they are sent." >>"$tree/Documentation/networking/udplite.rst"
 	commit 2026-01-05T00:00:00Z "Documentation: say when UDP accounts a datagram
 

@@ -283,7 +283,7 @@ static char *write_file(const char *text)
  * to its start 5 times (not a call).
  */
 static const char counts_file[] =
-	"perpkt-exact 2\ntarget x86_64\nvcpus 1\nmarks 1 1\nblocks 3\nwhole 1\npaths 1\n"
+	"perpkt-exact 3\ntarget x86_64\nvcpus 1\nmarks 1 1\nblocks 3\nwhole 1\npaths 1\n"
 	"cpu 0 30 7\nfollow 0 3 0 0 0 0 0 0 0\n"
 	"i ffffffff81000000 0 3\ni ffffffff81000005 0 3\n"
 	"i ffffffff81000100 0 3\nc ffffffff81000100 0 3\n"

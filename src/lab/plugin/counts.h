@@ -13,6 +13,11 @@
  *   blocks N                   translations counted
  *   whole 1                    0: the plugin ran out of memory
  *   paths 1                    1: the s and n lines follow (paths=1)
+ *   cache SPEC                 cache=SPEC: the model's figures
+ *                              (lab/plugin/cachemodel.h); the m and um
+ *                              lines follow
+ *   um V L1I L1D L2            misses of user space on vCPU V in the
+ *                              window (the kernel's: the m lines)
  *   cpu V KERNEL USER          instructions on vCPU V in the window
  *   follow V CALLS IRQS UNMATCHED DEEP RESETS SWITCHES RESUMED RETAKEN
  *                              how vCPU V's calls were followed
@@ -30,6 +35,9 @@
  *   j ADDR V N TARGET          the jump or branch at ADDR went to TARGET
  *                              N times on vCPU V (a tail call when
  *                              TARGET begins another function)
+ *   m ADDR V L1I L1D L2        kernel instruction ADDR missed in L1I
+ *                              (its fetch), in L1D (its data) and in L2
+ *                              (either) so often on vCPU V in the window
  *   n V ID PARENT SITE         path ID of vCPU V: path PARENT (0 is the
  *                              empty path) and a call or interrupt at
  *                              SITE (hex), the instruction before it
@@ -38,7 +46,7 @@
  *
  * Read by the plugin too: no perpkt header may be included here.
  */
-#define PERPKT_EXACT_FILE_VERSION 2
+#define PERPKT_EXACT_FILE_VERSION 3
 #define PERPKT_EXACT_MAX_VCPUS 64
 
 #endif

@@ -24,6 +24,16 @@
  * execution is also counted on the call path it ran on (a shadow stack
  * per vCPU, a tree of paths per vCPU, so no lock either).
  *
+ * With cache=SPEC (lab/plugin/cachemodel.h) each vCPU also has a cache
+ * model of its own: a block's instruction lines are fetched when it is
+ * entered (a line once however many of its instructions it holds: the
+ * second fetch of a line just used always hits and changes nothing),
+ * then its data accesses in order, by guest-physical address (an
+ * instruction by its virtual one: QEMU 7.2 gives no physical address
+ * for it). The model runs from boot, so the caches are warm when the
+ * window opens; misses are counted inside the window only, per kernel
+ * instruction (its fetch's or its access's) and vCPU.
+ *
  * At exit the counts go to the file named by the argument out=PATH:
  * per vCPU the kernel and user totals (kernel: addresses with the top
  * bit set, as on x86_64 and arm64), then one line per kernel
@@ -39,6 +49,7 @@
 
 #include <qemu-plugin.h>
 
+#include "lab/plugin/cachemodel.h"
 #include "lab/plugin/callpath.h"
 #include "lab/plugin/counts.h"
 #include "workload/marks.h"
@@ -52,6 +63,12 @@ struct block {
 	uint32_t ninsns;
 	int kernel;
 	struct callpath_block cp;
+	/* cache=: the lines its instructions are in, in order, each with
+	 * the instruction that first reaches it; a kernel block's misses
+	 * per (instruction, vCPU, level): miss[(k * nvcpus + v) * 3 + l] */
+	struct fetch { uint64_t line; uint32_t insn; } *fetch;
+	uint32_t nfetch;
+	uint64_t *miss;
 	/* per vCPU: entries, then entries by a call, then jumps taken
 	 * to the target of a jump or branch ending it */
 	uint64_t count[];
@@ -69,7 +86,59 @@ static struct {
 	int failed;              /* out of memory: the counts are not whole */
 	int paths;               /* paths=1: counts per call path */
 	struct callpath_vcpu *cpv;  /* per vCPU */
+	int cache;               /* cache=SPEC: a cache model per vCPU */
+	struct cachemodel_geometry geo;
+	struct cachemodel *cm;   /* per vCPU */
+	uint64_t (*umiss)[CACHE_NLEVELS];  /* per vCPU: user space's misses */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Misses at instruction k of b (NULL: user space) on vcpu, in the window */
+static void add_misses(struct block *b, uint32_t k, unsigned vcpu, int l1,
+		       unsigned n1, unsigned n2)
+{
+	uint64_t *m = b ? &b->miss[((size_t)k * st.nvcpus + vcpu) * CACHE_NLEVELS] :
+		      st.umiss[vcpu];
+
+	m[l1] += n1;
+	m[CACHE_L2] += n2;
+}
+
+static void fetch_lines(struct block *b, unsigned vcpu)
+{
+	uint32_t i;
+
+	for (i = 0; i < b->nfetch; i++) {
+		unsigned l1 = 0, l2 = 0;
+
+		cachemodel_fetch(&st.cm[vcpu], b->fetch[i].line, &l1, &l2);
+		if (l1 && st.open)
+			add_misses(b->kernel ? b : NULL, b->fetch[i].insn, vcpu, CACHE_L1I,
+				   l1, l2);
+	}
+}
+
+/* cache=: an instruction's load or store; udata its block's misses for
+ * it (NULL for user space) */
+static void on_data(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+		    void *udata)
+{
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+	unsigned l1 = 0, l2 = 0;
+	uint64_t *m = udata;
+
+	if (vcpu >= (unsigned)st.nvcpus || (hw && qemu_plugin_hwaddr_is_io(hw)))
+		return;  /* a device's registers are not cached */
+	cachemodel_data(&st.cm[vcpu], hw ? qemu_plugin_hwaddr_phys_addr(hw) : vaddr,
+			1u << qemu_plugin_mem_size_shift(info), &l1, &l2);
+	if (!l1 || !st.open)
+		return;
+	if (!m)
+		m = st.umiss[vcpu];
+	else
+		m += (size_t)vcpu * CACHE_NLEVELS;
+	m[CACHE_L1D] += l1;
+	m[CACHE_L2] += l2;
+}
 
 static void on_block(unsigned int vcpu, void *udata)
 {
@@ -79,6 +148,8 @@ static void on_block(unsigned int vcpu, void *udata)
 
 	if (vcpu >= (unsigned)st.nvcpus)
 		return;
+	if (st.cache)
+		fetch_lines(b, vcpu);
 	c = &st.cpv[vcpu];
 	if (!st.open) {
 		if (c->prev)
@@ -160,6 +231,41 @@ static int keep(struct block *b)
 	return ret;
 }
 
+/* cache=: b's lines, and where its misses go; 0, or -1 out of memory */
+static int cache_block(struct block *b, struct qemu_plugin_tb *tb)
+{
+	size_t n = b->ninsns, i;
+	uint64_t shift = (uint64_t)__builtin_ctz(st.geo.line);
+
+	/* an instruction spans two lines at most */
+	b->fetch = malloc(sizeof(*b->fetch) * 2 * (n ? n : 1));
+	if (b->kernel)
+		b->miss = calloc(n ? n * (size_t)st.nvcpus * CACHE_NLEVELS : 1,
+				 sizeof(*b->miss));
+	if (!b->fetch || (b->kernel && !b->miss))
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t a = qemu_plugin_insn_vaddr(insn), size = qemu_plugin_insn_size(insn);
+		uint64_t line;
+
+		for (line = a >> shift; line <= (a + (size ? size : 1) - 1) >> shift; line++) {
+			/* user text by its virtual address, kept apart from
+			 * the physical addresses of data (the sets are the
+			 * same; only a false hit in L2 is kept out) */
+			uint64_t addr = line << shift | (b->kernel ? 0 : 1ULL << 62);
+
+			if (!b->nfetch || b->fetch[b->nfetch - 1].line != addr)
+				b->fetch[b->nfetch++] = (struct fetch){ addr, (uint32_t)i };
+		}
+		qemu_plugin_register_vcpu_mem_cb(insn, on_data, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW,
+						 b->kernel ? &b->miss[i * st.nvcpus *
+								      CACHE_NLEVELS] : NULL);
+	}
+	return 0;
+}
+
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
@@ -200,6 +306,10 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 					  qemu_plugin_insn_size(insn),
 					  !strcmp(st.target, "aarch64"));
 		}
+	}
+	if (st.cache && cache_block(b, tb)) {
+		st.failed = 1;
+		return;  /* kept, so freed at exit; its blocks go uncounted */
 	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, b);
 }
@@ -245,6 +355,16 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 	fprintf(f, "perpkt-exact %d\ntarget %s\nvcpus %d\nmarks %" PRIu64 " %" PRIu64
 		"\nblocks %zu\nwhole %d\npaths %d\n", PERPKT_EXACT_FILE_VERSION, st.target,
 		st.nvcpus, st.opens, st.closes, st.nblocks, !st.failed, st.paths);
+	if (st.cache) {
+		char spec[256];
+
+		cachemodel_spec(&st.geo, spec, sizeof(spec));
+		fprintf(f, "cache %s\n", spec);
+		for (v = 0; v < st.nvcpus; v++)
+			fprintf(f, "um %d %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", v,
+				st.umiss[v][CACHE_L1I], st.umiss[v][CACHE_L1D],
+				st.umiss[v][CACHE_L2]);
+	}
 	for (v = 0; v < st.nvcpus; v++) {
 		const struct callpath_vcpu *c = &st.cpv[v];
 
@@ -259,6 +379,14 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 		if (!b->kernel)
 			continue;
 		for (v = 0; v < st.nvcpus; v++) {
+			for (k = 0; b->miss && k < b->ninsns; k++) {
+				const uint64_t *m = &b->miss[(k * st.nvcpus + v) * CACHE_NLEVELS];
+
+				if (m[CACHE_L1I] || m[CACHE_L1D] || m[CACHE_L2])
+					fprintf(f, "m %" PRIx64 " %d %" PRIu64 " %" PRIu64 " %"
+						PRIu64 "\n", b->insn[k], v, m[CACHE_L1I],
+						m[CACHE_L1D], m[CACHE_L2]);
+			}
 			if (!b->count[v])
 				continue;
 			for (k = 0; k < b->ninsns; k++)
@@ -291,6 +419,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			st.out = strdup(argv[i] + 4);
 		else if (!strcmp(argv[i], "paths=1") || !strcmp(argv[i], "paths=on"))
 			st.paths = 1;
+		else if (!strncmp(argv[i], "cache=", 6)) {
+			char why[512];
+
+			if (cachemodel_parse(argv[i] + 6, &st.geo, why, sizeof(why))) {
+				qemu_plugin_outs("perpkt-exact: cache=: ");
+				qemu_plugin_outs(why);
+				qemu_plugin_outs("\n");
+				return -1;
+			}
+			st.cache = 1;
+		}
 	if (!st.out) {
 		qemu_plugin_outs("perpkt-exact: give out=PATH for the counts\n");
 		return -1;
@@ -312,6 +451,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	for (i = 0; i < st.nvcpus; i++)
 		callpath_init(&st.cpv[i], st.paths);
+	if (st.cache) {
+		st.cm = calloc((size_t)st.nvcpus, sizeof(*st.cm));
+		st.umiss = calloc((size_t)st.nvcpus, sizeof(*st.umiss));
+		for (i = 0; st.cm && i < st.nvcpus; i++)
+			if (cachemodel_init(&st.cm[i], &st.geo))
+				break;
+		if (!st.cm || !st.umiss || i < st.nvcpus) {
+			qemu_plugin_outs("perpkt-exact: out of memory for the cache model\n");
+			return -1;
+		}
+	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
 	qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
 	return 0;
