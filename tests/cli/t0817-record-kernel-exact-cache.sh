@@ -32,26 +32,32 @@ aligned=$(git -C "$tree" log --format=%H --grep="^udp: align the functions" base
 [ -n "$aligned" ] || fail "the series has no alignment commit: $(git -C "$tree" log --oneline base..series)"
 trap 'git -C "$tree" checkout -q -f series; rm -rf "$TMP"' EXIT
 
-# a commit's bzImage, built as kernel-tree.sh builds (the same identity)
-build() { # COMMIT
+# a commit's bzImage, built as kernel-tree.sh builds (the same identity),
+# and its vmlinux kept as $TMP/vmlinux.NAME (the diff reads each
+# profile's symbols from the vmlinux of its build-id)
+build() { # COMMIT NAME
 	git -C "$tree" checkout -q -f "$1" || fail "cannot check out $1"
 	CCACHE_DIR=$cache/ccache KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
 	KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=perpkt KBUILD_BUILD_HOST=bisect \
 		make -s -C "$tree" -j"$(nproc)" CC="ccache gcc" bzImage >"$TMP/make" 2>&1 ||
 		{ tail -20 "$TMP/make" >&2; fail "the build of $(git -C "$tree" log -1 --format='%h %s' "$1") failed"; }
+	cp "$tree/vmlinux" "$TMP/vmlinux.$2"
 }
+# the model slows the guest (boot about 4.7x): more than expect_exit's 240 s
+# under load
 record() { # OUT
-	expect_exit 0 "$PERPKT" record -q --kernel "$tree" --exact --cache-model skylake \
+	EXPECT_TIMEOUT=1200 expect_exit 0 "$PERPKT" record -q --kernel "$tree" --exact --cache-model skylake \
 		-d 0.3 -w 0.2 -o "$1"
 }
 t0=$SECONDS
-build "$aligned^"
+build "$aligned^" a
 record "$TMP/a.json"
-build "$aligned"
+build "$aligned" b
 record "$TMP/b.json"
 record "$TMP/b2.json"
 echo "built and recorded in $((SECONDS - t0)) s"
 A=$TMP/a.json B=$TMP/b.json
+VML=(--vmlinux "$TMP/vmlinux.a" --vmlinux "$TMP/vmlinux.b")
 
 # (1) the same kernel booted twice: the same misses at every address
 misses() { jq -c '[.counters.events as $e | .samples[] |
@@ -79,14 +85,14 @@ grep -q "^cache misses per round trip, modelled (skylake" "$TMP/out" ||
 	fail "no cache miss table in the text report"
 
 # (3) the diff names the kind of change
-expect_exit 0 "$PERPKT" diff "$A" "$B" --format json --limit 0
+expect_exit 0 "$PERPKT" diff "$A" "$B" "${VML[@]}" --format json --limit 0
 cp "$TMP/out" "$TMP/d.json"
 jq -r '.misses.change_words[1]' "$TMP/d.json"
 jq -e '.misses.change[1] == "layout" and .misses["l1i-misses"].delta[1] != 0 and
 	((.total.rel[1] // 0) | fabs) < 0.002' "$TMP/d.json" >/dev/null ||
 	fail "not a layout change: $(jq -c '[.misses.change, .total.rel, .misses["l1i-misses"].delta]' "$TMP/d.json")"
-expect_exit 0 "$PERPKT" diff "$A" "$B"
-grep -q "a layout/alignment change" "$TMP/out" ||
+expect_exit 0 "$PERPKT" diff "$A" "$B" "${VML[@]}"
+grep -q "layout/alignment change" "$TMP/out" ||
 	fail "the text diff does not say layout: $(grep -A2 'against A' "$TMP/out")"
 grep -A12 "^cache misses per" "$TMP/out"
 
@@ -94,9 +100,9 @@ grep -A12 "^cache misses per" "$TMP/out"
 # misses moved, the total did not (beyond 1%)
 d=$(jq '.misses["l1i-misses"].delta[1]' "$TMP/d.json")
 if awk -v d="$d" 'BEGIN { exit !(d > 0) }'; then op='>'; else op='<'; fi
-expect_exit 1 "$PERPKT" diff "$A" "$B" --fail-if "l1i-misses $op 0"
-expect_exit 0 "$PERPKT" diff "$A" "$B" --fail-if 'total > +1%'
-expect_exit 0 "$PERPKT" diff "$B" "$TMP/b2.json" --fail-if 'l1i-misses > 0' --fail-if 'l1i-misses < 0'
+expect_exit 1 "$PERPKT" diff "$A" "$B" "${VML[@]}" --fail-if "l1i-misses $op 0"
+expect_exit 0 "$PERPKT" diff "$A" "$B" "${VML[@]}" --fail-if 'total > +1%'
+expect_exit 0 "$PERPKT" diff "$B" "$TMP/b2.json" "${VML[@]}" --fail-if 'l1i-misses > 0' --fail-if 'l1i-misses < 0'
 
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	V="python3 $SRCDIR/tests/schema-validate.py $SRCDIR/docs/schema"
@@ -105,5 +111,5 @@ if python3 -c 'import jsonschema' 2>/dev/null; then
 	$V diff "$TMP/d.json" || fail "the diff does not validate"
 fi
 # PERPKT_TEST_KEEP=DIR keeps the profiles and the diff for reading
-[ -z "${PERPKT_TEST_KEEP:-}" ] || { mkdir -p "$PERPKT_TEST_KEEP" && cp "$A" "$B" "$TMP/d.json" "$PERPKT_TEST_KEEP/"; }
+[ -z "${PERPKT_TEST_KEEP:-}" ] || { mkdir -p "$PERPKT_TEST_KEEP" && cp "$A" "$B" "$TMP/d.json" "$TMP"/vmlinux.* "$PERPKT_TEST_KEEP/"; }
 echo ok
