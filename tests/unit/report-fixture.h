@@ -32,15 +32,15 @@ static const struct sym_entry ksyms[] = {
  * fold into one), spin unlock 150, unknown 40, long name 10.
  */
 static const struct profile_sample samples[] = {
-	{ 0, 0, 0x1010, ROLE_CLIENT, 30, 30000, 0, 0, 0 },
-	{ 0, 1, 0x1010, ROLE_RESPONDER, 10, 10000, 0, 0, 0 },
-	{ 0, 0, 0x1020, ROLE_CLIENT, 10, 10000, 0, 0, 0 },
-	{ 0, 1, 0x1110, ROLE_RESPONDER, 20, 20000, 0, 0, 0 },
-	{ 0, 1, 0x1210, ROLE_RESPONDER, 5, 5000, 0, 0, 0 },
-	{ 0, 0, 0x2010, ROLE_IDLE, 50, 50000, 0, 0, 0 },
-	{ 0, 1, 0x3010, ROLE_RESPONDER, 15, 15000, 0, 0, 0 },
-	{ 0, 0, 0x4010, ROLE_CLIENT, 1, 1000, 0, 0, 0 },
-	{ 0, 0, IP_UNKNOWN, ROLE_OTHER, 4, 4000, 0, 0, 0 },
+	{ 0, 0, 0x1010, ROLE_CLIENT, 30, 30000, 0, 0, 0, 0 },
+	{ 0, 1, 0x1010, ROLE_RESPONDER, 10, 10000, 0, 0, 0, 0 },
+	{ 0, 0, 0x1020, ROLE_CLIENT, 10, 10000, 0, 0, 0, 0 },
+	{ 0, 1, 0x1110, ROLE_RESPONDER, 20, 20000, 0, 0, 0, 0 },
+	{ 0, 1, 0x1210, ROLE_RESPONDER, 5, 5000, 0, 0, 0, 0 },
+	{ 0, 0, 0x2010, ROLE_IDLE, 50, 50000, 0, 0, 0, 0 },
+	{ 0, 1, 0x3010, ROLE_RESPONDER, 15, 15000, 0, 0, 0, 0 },
+	{ 0, 0, 0x4010, ROLE_CLIENT, 1, 1000, 0, 0, 0, 0 },
+	{ 0, 0, IP_UNKNOWN, ROLE_OTHER, 4, 4000, 0, 0, 0, 0 },
 };
 
 /* Appends an event; p->events must have room for it. */

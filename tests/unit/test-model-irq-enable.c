@@ -38,15 +38,15 @@ static const struct sym_entry ksyms[] = {
 /* cpu-clock at 1000 ns, 100 round trips, client and server on CPU 0 */
 static const struct profile_sample samples[] = {
 	/* at the irq-enable point: 100 ns/RT, all the caller's */
-	{ 0, 0, 0x2010, ROLE_CLIENT, 10, 10000, 0, 0, 0 },
+	{ 0, 0, 0x2010, ROLE_CLIENT, 10, 10000, 0, 0, 0, 0 },
 	/* the halt no rule names: idle by context, 200 */
-	{ 0, 0, 0x3010, ROLE_IDLE, 20, 20000, 0, 0, 0 },
+	{ 0, 0, 0x3010, ROLE_IDLE, 20, 20000, 0, 0, 0, 0 },
 	/* a vague function of the idle task: half under an interrupt */
-	{ 0, 0, 0x6010, ROLE_IDLE, 8, 8000, 0, 0, 0 },
+	{ 0, 0, 0x6010, ROLE_IDLE, 8, 8000, 0, 0, 0, 0 },
 	/* no symbol, no stack, idle task: idle */
-	{ 0, 0, 0x9000, ROLE_IDLE, 2, 2000, 0, 0, 0 },
+	{ 0, 0, 0x9000, ROLE_IDLE, 2, 2000, 0, 0, 0, 0 },
 	/* another task on CPU 1 */
-	{ 0, 1, 0x6010, ROLE_OTHER, 5, 5000, 0, 0, 0 },
+	{ 0, 1, 0x6010, ROLE_OTHER, 5, 5000, 0, 0, 0, 0 },
 };
 
 static uint64_t st_a[] = { 0x2010, 0x2110, 0x1010 };
@@ -268,8 +268,8 @@ static void test_x86_pmu(void **state)
 static void test_user_skid_apart(void **state)
 {
 	static const struct profile_sample us[] = {
-		{ 0, 0, 0x1010, ROLE_CLIENT, 10, 10000, 0, 0, 0 },
-		{ 0, 0, PROFILE_USER_IP, ROLE_CLIENT, 30, 30000, 0, 0, 0 },
+		{ 0, 0, 0x1010, ROLE_CLIENT, 10, 10000, 0, 0, 0, 0 },
+		{ 0, 0, PROFILE_USER_IP, ROLE_CLIENT, 30, 30000, 0, 0, 0, 0 },
 	};
 	struct fixture *fx = *state;
 
@@ -320,7 +320,7 @@ static void test_no_callchains(void **state)
 static void test_helper_takes_caller_bucket(void **state)
 {
 	static const struct profile_sample hs[] = {
-		{ 0, 0, 0x7010, ROLE_CLIENT, 10, 10000, 0, 0, 0 },
+		{ 0, 0, 0x7010, ROLE_CLIENT, 10, 10000, 0, 0, 0, 0 },
 	};
 	static uint64_t st_ct[] = { 0x7010, 0x7110 };
 	static uint64_t st_rps[] = { 0x7010, 0x7210 };

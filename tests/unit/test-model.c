@@ -244,9 +244,9 @@ static void test_two_events(void **state)
 	add_event(&fx->p, "instructions", "instructions", 2000);
 	/* instructions retire elsewhere: all in udp_recvmsg and unlock */
 	s = &fx->p.samples[fx->p.nsamples++];
-	*s = (struct profile_sample){ 1, 0, 0x1111, ROLE_CLIENT, 3, 6000, 0, 0, 0 };
+	*s = (struct profile_sample){ 1, 0, 0x1111, ROLE_CLIENT, 3, 6000, 0, 0, 0, 0 };
 	s = &fx->p.samples[fx->p.nsamples++];
-	*s = (struct profile_sample){ 1, 0, 0x3010, ROLE_CLIENT, 1, 2000, 0, 0, 0 };
+	*s = (struct profile_sample){ 1, 0, 0x3010, ROLE_CLIENT, 1, 2000, 0, 0, 0, 0 };
 
 	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
 	assert_int_equal(fx->m.nevents, 2);
@@ -343,7 +343,7 @@ static void test_roles_and_cpus(void **state)
 	struct profile_sample *s = &fx->p.samples[fx->p.nsamples++];
 
 	/* softirq (udp_recvmsg) run in the idle task's context */
-	*s = (struct profile_sample){ 0, 1, 0x1110, ROLE_IDLE, 5, 5000, 0, 0, 0 };
+	*s = (struct profile_sample){ 0, 1, 0x1110, ROLE_IDLE, 5, 5000, 0, 0, 0, 0 };
 	fx->p.cpus = calloc(3, sizeof(int));
 	fx->p.cpus[0] = 0;
 	fx->p.cpus[1] = 1;
@@ -386,7 +386,7 @@ static void test_error_bars_and_ipc(void **state)
 	fx->p.events[0].unit = strdup("cycles");
 	add_event(&fx->p, "instructions", "instructions", 1000);
 	fx->p.samples[fx->p.nsamples++] = (struct profile_sample){
-		1, 0, 0x1010, ROLE_CLIENT, 100, 100000, 0, 0, 0 };
+		1, 0, 0x1010, ROLE_CLIENT, 100, 100000, 0, 0, 0, 0 };
 	assert_int_equal(model_build(&fx->m, &fx->p, fx->s), 0);
 	assert_near(find_fn(&fx->m, "udp_sendmsg")->ipc, 2.0);
 	assert_true(fx->m.decomp.valid == 0);
