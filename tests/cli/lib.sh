@@ -122,6 +122,23 @@ test_namespace() {
 }
 in_ns() { ip netns exec "$NS" "$@"; }
 
+# kernel_tree: tests/lab/kernel-tree.sh's tree in $tree (its cache in
+# $KTREE_CACHE), held for the rest of the test: a bisect or a build in
+# it by another suite on this host (two check-labs at once, each with
+# its own clone of perpkt) would otherwise check out commits under this
+# one ("a bisect is already running", a git index.lock). The wait counts
+# against the test's time. Skips when the source package is missing.
+kernel_tree() {
+	local rc=0
+	KTREE_CACHE=${PERPKT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perpkt}
+	mkdir -p "$KTREE_CACHE/ktree" || fail "cannot make $KTREE_CACHE/ktree"
+	exec 8>"$KTREE_CACHE/ktree/.in-use"
+	flock 8 || fail "cannot lock the kernel tree"
+	tree=$("$SRCDIR/tests/lab/kernel-tree.sh" 2>"$TMP/tree") || rc=$?
+	[ $rc != 77 ] || skip "$(tail -1 "$TMP/tree")"
+	[ $rc = 0 ] || { cat "$TMP/tree" >&2; fail "tests/lab/kernel-tree.sh exited $rc"; }
+}
+
 # guest_kernel: the lab's cached Debian kernel (PERPKT_LAB_KERNEL, else
 # 6.1), fetched once: its release in $rel, its unpacked package in
 # $root, its image in $img; skips when it cannot be had or when QEMU

@@ -23,11 +23,8 @@ for t in jq git make gcc flex bison bc ccache perl; do
 done
 [ -r "$BUILDDIR/perpkt-exact.so" ] ||
 	skip "the QEMU plugin was not built: no qemu-plugin.h (make deps fetches it; then build again)"
-cache=${PERPKT_CACHE:-$HOME/.cache/perpkt}
-rc=0
-tree=$("$SRCDIR/tests/lab/kernel-tree.sh" 2>"$TMP/tree") || rc=$?
-[ $rc != 77 ] || skip "$(tail -1 "$TMP/tree")"
-[ $rc = 0 ] || { cat "$TMP/tree" >&2; fail "tests/lab/kernel-tree.sh exited $rc"; }
+kernel_tree
+cache=$KTREE_CACHE
 aligned=$(git -C "$tree" log --format=%H --grep="^udp: align the functions" base..series)
 [ -n "$aligned" ] || fail "the series has no alignment commit: $(git -C "$tree" log --oneline base..series)"
 trap 'git -C "$tree" checkout -q -f series; rm -rf "$TMP"' EXIT

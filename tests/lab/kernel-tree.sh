@@ -29,7 +29,7 @@
 # Exits 77 when the source package is missing.
 set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
-cache=${PERPKT_CACHE:-$HOME/.cache/perpkt}
+cache=${PERPKT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perpkt}
 tarball=${PERPKT_KERNEL_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
 tree=$cache/ktree/linux
 fragment=$src/tests/lab/kernel-tree.config
