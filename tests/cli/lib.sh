@@ -134,6 +134,12 @@ kernel_tree() {
 	mkdir -p "$KTREE_CACHE/ktree" || fail "cannot make $KTREE_CACHE/ktree"
 	exec 8>"$KTREE_CACHE/ktree/.in-use"
 	flock 8 || fail "cannot lock the kernel tree"
+	# held: a bisect in it now is one a killed run left
+	if [ -e "$KTREE_CACHE/ktree/linux/.git/BISECT_START" ]; then
+		echo "kernel tree: a bisect left by a killed run: git bisect reset" >&2
+		git -C "$KTREE_CACHE/ktree/linux" bisect reset -q >&2 ||
+			fail "cannot reset the bisect left in $KTREE_CACHE/ktree/linux"
+	fi
 	tree=$("$SRCDIR/tests/lab/kernel-tree.sh" 2>"$TMP/tree") || rc=$?
 	[ $rc != 77 ] || skip "$(tail -1 "$TMP/tree")"
 	[ $rc = 0 ] || { cat "$TMP/tree" >&2; fail "tests/lab/kernel-tree.sh exited $rc"; }
