@@ -137,7 +137,7 @@ kernel_tree() {
 	# held: a bisect in it now is one a killed run left
 	if [ -e "$KTREE_CACHE/ktree/linux/.git/BISECT_START" ]; then
 		echo "kernel tree: a bisect left by a killed run: git bisect reset" >&2
-		git -C "$KTREE_CACHE/ktree/linux" bisect reset -q >&2 ||
+		git -C "$KTREE_CACHE/ktree/linux" bisect reset >&2 ||
 			fail "cannot reset the bisect left in $KTREE_CACHE/ktree/linux"
 	fi
 	tree=$("$SRCDIR/tests/lab/kernel-tree.sh" 2>"$TMP/tree") || rc=$?
