@@ -122,14 +122,20 @@ test_namespace() {
 }
 in_ns() { ip netns exec "$NS" "$@"; }
 
-# kernel_tree: tests/lab/kernel-tree.sh's tree in $tree (its cache in
+# kernel_tree [TOOL...]: tests/lab/kernel-tree.sh's tree in $tree (its cache in
 # $KTREE_CACHE), held for the rest of the test: a bisect or a build in
 # it by another suite on this host (two check-labs at once, each with
 # its own clone of perpkt) would otherwise check out commits under this
 # one ("a bisect is already running", a git index.lock). The wait counts
 # against the test's time. Skips when the source package is missing.
 kernel_tree() {
-	local rc=0
+	local rc=0 t
+	# what building the tree needs, and the exact plugin; more named
+	for t in jq git make gcc flex bison bc ccache perl "$@"; do
+		command -v "$t" >/dev/null || skip "needs $t (make check-lab installs what the kernel build needs)"
+	done
+	[ -r "$BUILDDIR/perpkt-exact.so" ] ||
+		skip "the QEMU plugin was not built: no qemu-plugin.h (make deps fetches it; then build again)"
 	KTREE_CACHE=${PERPKT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perpkt}
 	mkdir -p "$KTREE_CACHE/ktree" || fail "cannot make $KTREE_CACHE/ktree"
 	exec 8>"$KTREE_CACHE/ktree/.in-use"

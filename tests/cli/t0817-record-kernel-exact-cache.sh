@@ -18,11 +18,6 @@
 . "$(dirname "$0")/lib.sh"
 need_x86_guest "the cache model test"
 [ -z "${ASAN_OPTIONS:-}" ] || skip "kernel builds and three guest boots: run on the plain build (make check-lab)"
-for t in jq git make gcc flex bison bc ccache perl; do
-	command -v $t >/dev/null || skip "needs $t (make check-lab installs what the kernel build needs)"
-done
-[ -r "$BUILDDIR/perpkt-exact.so" ] ||
-	skip "the QEMU plugin was not built: no qemu-plugin.h (make deps fetches it; then build again)"
 kernel_tree
 cache=$KTREE_CACHE
 aligned=$(git -C "$tree" log --format=%H --grep="^udp: align the functions" base..series)
