@@ -214,6 +214,10 @@ static int run_window(struct record_workload *w, struct sampler *s,
 
 	/* the snapshots outside the window: perpkt reading /proc is not
 	 * the workload (exact mode counts every instruction in it) */
+	/* the gap's latency ends before the edges, as --gap-fifo's tool
+	 * is told to stop sampling */
+	if (w->ops->gap)
+		w->ops->gap(w, 0);
 	if ((r > 0 && window_fifo_edge(&fifo[1], "disable")) || take(w, a) ||
 	    window_fifo_edge(&fifo[0], "enable") || w->ops->open(w))
 		return -1;
@@ -245,6 +249,9 @@ static int run_window(struct record_workload *w, struct sampler *s,
 	    window_fifo_edge(&fifo[0], "disable") || take(w, b) ||
 	    (r + 1 < nrep && window_fifo_edge(&fifo[1], "enable")))
 		return -1;
+	/* and the next gap's begins after them, --gap-fifo's tool sampling */
+	if (w->ops->gap)
+		w->ops->gap(w, 1);
 	/* every sample of this window is read before the next one starts */
 	sampler_drain(s);
 	return 0;

@@ -388,6 +388,14 @@ static int restart(struct record_workload *base)
 	return begin(b, b->sampler);
 }
 
+static void gap(struct record_workload *base, int begin)
+{
+	if (begin)
+		workload_gap_begin(of(base)->w);
+	else
+		workload_gap_end(of(base)->w);
+}
+
 static int open_window(struct record_workload *base)
 {
 	return workload_window_open(of(base)->w);
@@ -603,7 +611,7 @@ static void destroy(struct record_workload *base)
 static const struct record_workload_ops builtin_ops = {
 	.prepare = prepare, .cpus = cpus, .describe = describe, .start = start,
 	.restart = restart,
-	.open = open_window, .running = running, .close = close_window,
+	.gap = gap, .open = open_window, .running = running, .close = close_window,
 	.after = after, .stop = stop, .fill = fill, .destroy = destroy,
 };
 

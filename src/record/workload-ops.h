@@ -43,6 +43,11 @@ struct record_workload_ops {
 	 * anew, new processes and sockets on the same CPUs, the sampler
 	 * told. NULL: the workload cannot restart. -1 after printing. */
 	int (*restart)(struct record_workload *w);
+	/* The gap between two windows begins (1: every edge of the last
+	 * window done, the other tool of --gap-fifo sampling) or ends (0:
+	 * before the next window's edges): the next window's gap latency
+	 * is what lies between. NULL: a workload that measures no gaps. */
+	void (*gap)(struct record_workload *w, int begin);
 	/* Open a window: the counters are enabled when it returns. */
 	int (*open)(struct record_workload *w);
 	/* Whether the window goes on (a count not reached, the command

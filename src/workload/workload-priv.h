@@ -149,6 +149,7 @@ struct workload {
 	 * and what came since then as this one opened (the warm-up's
 	 * round trips for the first, kept in unsampled) */
 	struct histogram quiet_seen, before, unsampled;
+	int before_taken;	/* workload_gap_end took `before` */
 	int windows_opened;
 	char network[16];
 	char where[64];		/* the responder's address, for conditions */

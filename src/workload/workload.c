@@ -461,10 +461,49 @@ static void quiet_copy(struct histogram *to, const struct histogram *live)
 	}
 }
 
+/* Every flow's quiet histogram now, merged into `to`. */
+static void quiet_now(struct workload *w, struct histogram *to)
+{
+	struct histogram *h = NULL;
+	int i;
+
+	quiet_copy(to, &w->flows[0].sh->quiet);
+	if (w->nflows > 1)
+		h = malloc(sizeof(*h));
+	for (i = 1; i < w->nflows; i++) {
+		if (h)
+			quiet_copy(h, &w->flows[i].sh->quiet);
+		histogram_merge(to, h ? h : &w->flows[i].sh->quiet);
+	}
+	free(h);
+}
+
+/* `before`: the round trips since quiet_seen, which then moves on. */
+static void take_before(struct workload *w)
+{
+	quiet_now(w, &w->before);
+	histogram_since(&w->before, &w->quiet_seen);
+	histogram_merge(&w->quiet_seen, &w->before);
+}
+
+void workload_gap_begin(struct workload *w)
+{
+	/* what came since the close is left out of the next gap (each
+	 * copy is 440 KiB: taken outside the windows) */
+	quiet_now(w, &w->quiet_seen);
+	w->before_taken = 0;
+}
+
+void workload_gap_end(struct workload *w)
+{
+	take_before(w);
+	w->before_taken = 1;
+}
+
 int workload_window_open(struct workload *w)
 {
-	char line[CONTROL_LINE_MAX + 1];
 	int ph, i;
+	char line[CONTROL_LINE_MAX + 1];
 
 	if (check_children(w) < 0)
 		return -1;
@@ -472,21 +511,12 @@ int workload_window_open(struct workload *w)
 	if (ph != PHASE_RUN && ph != PHASE_CLOSED && ph != PHASE_DONE)
 		return error("cannot open the workload window: it is already open");
 	/* the round trips since the last window closed (the warm-up's
-	 * before the first), copied (440 KiB) before the window rather
-	 * than inside it; the client may add one as it is read */
-	quiet_copy(&w->before, &w->flows[0].sh->quiet);
-	if (w->nflows > 1) {
-		struct histogram *h = malloc(sizeof(*h));
-
-		for (i = 1; i < w->nflows; i++) {
-			if (h)
-				quiet_copy(h, &w->flows[i].sh->quiet);
-			histogram_merge(&w->before, h ? h : &w->flows[i].sh->quiet);
-		}
-		free(h);
-	}
-	histogram_since(&w->before, &w->quiet_seen);
-	histogram_merge(&w->quiet_seen, &w->before);
+	 * before the first), copied before the window rather than inside
+	 * it, unless workload_gap_end took them; the client may add one
+	 * as it is read */
+	if (!w->before_taken)
+		take_before(w);
+	w->before_taken = 0;
 	if (w->windows_opened++ == 0)
 		w->unsampled = w->before;
 	w->progress_at_open = progress(w);

@@ -149,6 +149,14 @@ void workload_flow_pids(const struct workload *w, int i, pid_t *client,
  * its ports and CPUs; "" with one flow. */
 void workload_flows_text(const struct workload_result *res, char *buf,
 			 size_t len);
+/* The gap before the next window, as the caller marks it: its round
+ * trips (the next result's `before`) are those from workload_gap_begin
+ * to workload_gap_end, not what an edge's handshake or /proc snapshot
+ * adds on either side (by turns, the other tool samples only between
+ * its enable and its disable). Unmarked, the gap runs from the last
+ * window's close to the next one's open. */
+void workload_gap_begin(struct workload *w);
+void workload_gap_end(struct workload *w);
 /* Open the measurement window at the client's next round-trip boundary;
  * returns once the counters are enabled. */
 int workload_window_open(struct workload *w);

@@ -40,10 +40,12 @@ expect_exit 64 "$PERPKT" record -q -r 2 -d 0.1 --gap-fifo ctl -o x.json
 grep -q -- "--gap-fifo samples the gaps between windows" err || fail "--gap-fifo without --between: $(cat err)"
 [ ! -e x.json ] || fail "a refused run left a profile"
 
-# listen: log each command and ack it as perf does ("ack\n" and a NUL)
+# listen LOG [DELAY]: log each command and ack it as perf does ("ack\n"
+# and a NUL), DELAY seconds after it came
 listen() {
 	python3 -c '
-import os, sys
+import os, sys, time
+delay = float(sys.argv[1])
 ctl = os.open("ctl", os.O_RDWR)
 ack = os.open("ack", os.O_RDWR)
 print("listening", flush=True)
@@ -56,8 +58,9 @@ while True:
     while b"\n" in buf:
         line, buf = buf.split(b"\n", 1)
         print(line.decode(), flush=True)
+        time.sleep(delay)
         os.write(ack, b"ack\n\0")
-' >"$1" &
+' "${2:-0}" >"$1" &
 	LISTENER=$!
 	wait_line "$1" '^listening' $LISTENER
 }
@@ -70,6 +73,18 @@ expect_exit 0 "$PERPKT" record -q -r 3 -d 0.1 --window-fifo ctl,ack -o w.json
 expect_exit 0 "$PERPKT" record -q -r 3 -d 0.1 --between 0.1 --gap-fifo ctl,ack -o g.json
 [ "$(grep -v listening win.log | tail -n +7 | tr '\n' ' ')" = "enable disable enable disable " ] ||
 	fail "--gap-fifo said: $(tail -n +8 win.log | tr '\n' ' ')"
+# --gap-fifo's tool samples from its enable's ack to its disable: the
+# gap's latency is that span, not the edges' handshakes (a slow tool's
+# 0.4 s each side would make a 0.2 s gap's round trips five times a
+# 0.2 s window's, and the window look dearer than the gap by what the
+# handshakes leave unsampled)
+kill $LISTENER
+wait $LISTENER 2>/dev/null
+listen slow.log 0.4
+expect_exit 0 "$PERPKT" record -q -r 3 -d 0.2 --between 0.2 -w 0.1 --gap-fifo ctl,ack -o slow.json
+jq -e '[.workload.repeats[1:][] | .latency_before_ns.count < .round_trips * 2.5] | all' \
+	slow.json >/dev/null ||
+	fail "the gaps hold the edges' handshakes ([window round trips, gap round trips]): $(jq -c '[.workload.repeats[] | [.round_trips, .latency_before_ns.count]]' slow.json)"
 # a listener that stops answering: named, not waited for forever
 kill $LISTENER
 wait $LISTENER 2>/dev/null
