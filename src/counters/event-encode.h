@@ -32,7 +32,7 @@ int event_encode(const char *name, int include_user, uint64_t period,
 void event_cpu_clock(struct event_spec *ev, const char *requested,
 		     int include_user, uint64_t period_ns);
 
-/* A software counter that is always counted beside the sampled events. */
+/* A software counter counted beside the sampled events (a companion). */
 void event_software_counter(struct event_spec *ev, const char *name,
 			    uint64_t config);
 

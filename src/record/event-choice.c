@@ -266,13 +266,22 @@ int record_choose_events(const struct sampling_request *o, int probe_cpu,
 		return error("-F %llu is above kernel.perf_event_max_sample_rate (%ld): "
 			     "lower it or raise the sysctl", (unsigned long long)o->freq,
 			     max_sample_rate());
-	/* always counted: where the round trip switches and migrates */
-	if (!asked_for(evs, n, PERF_COUNT_SW_CONTEXT_SWITCHES))
-		event_software_counter(&evs[n++], "context-switches",
-				       PERF_COUNT_SW_CONTEXT_SWITCHES);
-	if (!asked_for(evs, n, PERF_COUNT_SW_CPU_MIGRATIONS))
-		event_software_counter(&evs[n++], "cpu-migrations",
-				       PERF_COUNT_SW_CPU_MIGRATIONS);
+	/* where the round trip switches and migrates: always counted by
+	 * stat, by record only when -e names one of the two. An enabled
+	 * software counter costs every context switch a perf event (two
+	 * a round trip on one CPU): 0.65% of it here, by turns at 1 kHz
+	 * (tests/bench/bench-probe.sh), which perf record does not pay;
+	 * record's report takes the tasks' switches from schedstat */
+	if (o->counting_only ||
+	    asked_for(evs, n, PERF_COUNT_SW_CONTEXT_SWITCHES) ||
+	    asked_for(evs, n, PERF_COUNT_SW_CPU_MIGRATIONS)) {
+		if (!asked_for(evs, n, PERF_COUNT_SW_CONTEXT_SWITCHES))
+			event_software_counter(&evs[n++], "context-switches",
+					       PERF_COUNT_SW_CONTEXT_SWITCHES);
+		if (!asked_for(evs, n, PERF_COUNT_SW_CPU_MIGRATIONS))
+			event_software_counter(&evs[n++], "cpu-migrations",
+					       PERF_COUNT_SW_CPU_MIGRATIONS);
+	}
 	*nev = n;
 	return 0;
 }

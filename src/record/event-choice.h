@@ -24,7 +24,8 @@ struct sampling_request {
 
 /* Encode the event list, probe each event on probe_cpu, fall back to
  * cpu-clock without a PMU (the others go to p->missing), choose
- * periods, add the always-counted companions. -1 after printing why. */
+ * periods, add the companions (context switches, migrations: stat's
+ * always, record's when -e names one). -1 after printing why. */
 int record_choose_events(const struct sampling_request *rq, int probe_cpu,
 			 struct event_spec *evs, int *nev, struct profile *p);
 
