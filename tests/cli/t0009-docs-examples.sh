@@ -4,7 +4,7 @@
 # [optional] parts are not examples) is run in file order in one scratch
 # directory, so the files an example needs must be made by an earlier
 # one. perpkt is on PATH as the README says after 'make install'; record,
-# stat and sweep get short windows appended (-d 0.3 -w 0.1), which
+# stat and sweep get short windows appended (-d 0.1 -w 0.05), which
 # override theirs, and a sweep one window a cell (--repeat 1: the docs'
 # sweeps were three quarters of this test's time with theirs); windows
 # the example asks shorter than that stay theirs (--turn-on's 0.1 s too),
@@ -31,8 +31,8 @@ cat >"$TMP/bin/perpkt" <<EOS
 #!/bin/bash
 cmd=\$1; shift
 case \$cmd in
-record|stat) short=(-d 0.3 -w 0.1) ;;
-sweep) short=(-d 0.3 -w 0.1 --repeat 1) ;;
+record|stat) short=(-d 0.1 -w 0.05) ;;
+sweep) short=(-d 0.1 -w 0.05 --repeat 1) ;;
 *) short=() ;;
 esac
 # windows no longer than the example's own (-d 0.05 stays 0.05; turns
@@ -42,13 +42,13 @@ if [ \$cmd = record ] || [ \$cmd = stat ]; then
 	for a in "\$@"; do
 		[ "\$a" = -- ] && break
 		case \$prev in
-		-d) awk "BEGIN { exit !(\$a < 0.3) }" && own_d=1 ;;
+		-d) awk "BEGIN { exit !(\$a < 0.1) }" && own_d=1 ;;
 		-r|--repeat) [ "\$a" -gt 5 ] 2>/dev/null && cap_r=1 ;;
 		esac
 		[ "\$a" = --turn-on ] && own_d=1 cap_r=1
 		prev=\$a
 	done
-	[ \$own_d = 0 ] || short=(-w 0.1)
+	[ \$own_d = 0 ] || short=(-w 0.05)
 	[ \$cap_r = 0 ] || short+=(-r 5)
 fi
 # before a "--" (the workload's own arguments), else at the end
