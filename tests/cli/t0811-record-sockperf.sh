@@ -65,8 +65,10 @@ while [ $i -lt $REPEATS ]; do
 		-d 1 -p $SRV,$CLI -o "$TMP/s$i.json"
 	kill $CLI; wait $CLI 2>/dev/null; CLI=""
 	# (the unit's "outside" count is sockperf's own traffic here: it
-	# runs before the window opens)
-	jq -e '.workload.unit.spec == "udp-datagrams:in" and .workload.round_trips > 1000' \
+	# runs before the window opens; beside six other tests sockperf
+	# made 688 round trips in the second, so the floor only says the
+	# unit counted its datagrams)
+	jq -e '.workload.unit.spec == "udp-datagrams:in" and .workload.round_trips > 100' \
 		"$TMP/s$i.json" >/dev/null ||
 		fail "sockperf run $i: $(jq -c '[.workload.round_trips, .workload.unit]' "$TMP/s$i.json")"
 	b=$(own "$TMP/b$i.json") s=$(own "$TMP/s$i.json")
