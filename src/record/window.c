@@ -212,10 +212,10 @@ static int run_window(struct record_workload *w, struct sampler *s,
 	uint64_t so_far = 0;
 	double t0, elapsed;
 
-	/* the snapshots outside the window: perpkt reading /proc is not
-	 * the workload (exact mode counts every instruction in it) */
 	/* the gap's latency ends before the edges, as --gap-fifo's tool
-	 * is told to stop sampling */
+	 * is told to stop sampling; the snapshots outside the window:
+	 * perpkt reading /proc is not the workload (exact mode counts
+	 * every instruction in it) */
 	if (w->ops->gap)
 		w->ops->gap(w, 0);
 	if ((r > 0 && window_fifo_edge(&fifo[1], "disable")) || take(w, a) ||

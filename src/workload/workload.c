@@ -502,8 +502,8 @@ void workload_gap_end(struct workload *w)
 
 int workload_window_open(struct workload *w)
 {
-	int ph, i;
 	char line[CONTROL_LINE_MAX + 1];
+	int ph, i;
 
 	if (check_children(w) < 0)
 		return -1;
