@@ -80,17 +80,17 @@ def main():
             forms = ["--" + name] + (["-" + short] if short else [])
             vals = choices(desc) if arg in CHOICE_ARGS else []
             if vals:
-                values.append("\t%s) echo %s ;;" % (pattern(cmd, forms), quote(vals)))
+                values.append("\t%s) REPLY=%s ;;" % (pattern(cmd, forms), quote(vals)))
             elif arg in FILE_ARGS:
                 files += forms
             elif arg in DIR_ARGS:
                 dirs += forms
             else:
                 none += forms
-        opts.append("\t%s) echo %s ;;" % (cmd, quote(names)))
+        opts.append("\t%s) REPLY=%s ;;" % (cmd, quote(names)))
         for kind, forms in (("file", files), ("dir", dirs), ("none", none)):
             if forms:
-                values.append("\t%s) echo %s ;;" % (pattern(cmd, forms), kind))
+                values.append("\t%s) REPLY=%s ;;" % (pattern(cmd, forms), kind))
     text = TEMPLATE % {"commands": " ".join(cmds), "options": "\n".join(opts),
                        "values": "\n".join(values)}
     with open(out + ".tmp", "w") as f:
@@ -107,19 +107,22 @@ TEMPLATE = r"""# SPDX-License-Identifier: GPL-2.0-only
 
 _perpkt_commands='%(commands)s'
 
-# A command's options
+# A command's options, in REPLY (set, not printed: each $(...) is a
+# fork, and a completion should not take three)
 _perpkt_options()
 {
+	REPLY=
 	case $1 in
 %(options)s
 	esac
 }
 
-# What the value of command $1's option $2 is: its choices, "file",
-# "dir" or "none" (a number, a list, a name to type); nothing for an
-# option without a value
+# What the value of command $1's option $2 is, in REPLY: its choices,
+# "file", "dir" or "none" (a number, a list, a name to type); nothing
+# for an option without a value
 _perpkt_value()
 {
+	REPLY=
 	case "$1 $2" in
 %(values)s
 	esac
@@ -128,7 +131,7 @@ _perpkt_value()
 _perpkt()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[1]}
-	local prev=${COMP_WORDS[COMP_CWORD-1]} val i
+	local prev=${COMP_WORDS[COMP_CWORD-1]} val i REPLY
 
 	if [ "$COMP_CWORD" -eq 1 ]; then
 		COMPREPLY=($(compgen -W "$_perpkt_commands --help --version" -- "$cur"))
@@ -145,11 +148,13 @@ _perpkt()
 			return
 		fi
 	done
-	val=$(_perpkt_value "$cmd" "$prev")
+	_perpkt_value "$cmd" "$prev"
+	val=$REPLY
 	case $val in
 	'')
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "$(_perpkt_options "$cmd")" -- "$cur"))
+			_perpkt_options "$cmd"
+			COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
 			return
 		fi ;;
 	file)

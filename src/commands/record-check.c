@@ -300,6 +300,9 @@ int record_check_record(struct record_options *o)
 	if (o->window.gap_fifo && o->window.between <= 0)
 		return error("--gap-fifo samples the gaps between windows: give "
 			     "-r N and --between SECONDS");
+	if (o->window.fifo_timeout > 0 && !o->window.fifo && !o->window.gap_fifo)
+		return error("--fifo-timeout is how long --window-fifo and "
+			     "--gap-fifo wait for an ack: give one of them");
 	if (o->builtin.window_marks && o->kernel.kernel)
 		return error("--window-marks is what --exact runs inside the guest: "
 			     "give --exact");

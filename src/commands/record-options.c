@@ -543,6 +543,12 @@ static int opt_between(const struct opt *o, const char *arg, void *at)
 	return parse_seconds(arg, "--between", 0.01, 3600, at);
 }
 
+static int opt_fifo_timeout(const struct opt *o, const char *arg, void *at)
+{
+	(void)o;
+	return parse_seconds(arg, "--fifo-timeout", 0.1, 3600, at);
+}
+
 /* The guest's profile comes out to the host's: -o is the host's. */
 #define H(...) OPT_WITH(OPTF_HOST, __VA_ARGS__)
 const struct opt record_sampling_opts[] = {
@@ -616,6 +622,11 @@ static const struct opt record_opts[] = {
 		   "the same for the gaps between windows: enable\n"
 		   "as each closes, disable before the next opens\n"
 		   "(two tools sampling one workload by turns)"),
+	OPT_CALLBACK(0, "fifo-timeout", R(window.fifo_timeout), "SECONDS",
+		     "\n"
+		     "how long --window-fifo and --gap-fifo wait for\n"
+		     "each ack before the run fails (default 10; the\n"
+		     "workload runs meanwhile)", opt_fifo_timeout),
 	OPT_INCLUDE(record_workload_opts),
 	OPT_STRING('e', "event", R(sampling.events), "LIST",
 		   "libpfm4 events, comma-separated, each sampled\n"

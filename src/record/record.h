@@ -52,6 +52,8 @@ struct window_request {
 	const char *fifo;          /* --window-fifo CTL[,ACK]; NULL: none */
 	const char *gap_fifo;      /* --gap-fifo CTL[,ACK]: the same, told
 				    * of the gaps between windows */
+	double fifo_timeout;       /* --fifo-timeout: seconds an edge waits
+				    * for its ack; 0: the default (10) */
 	/* --turn-off CMD, --turn-on CMD: a setting compared by turns, the
 	 * windows alternating off (even) and on (odd), each switched by sh
 	 * in the gap before it; NULL: none */

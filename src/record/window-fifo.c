@@ -13,10 +13,6 @@
 
 #include "error.h"
 
-/* How long the other side may take to act on a command: perf enables
- * its events on every CPU before it acks. */
-#define ACK_TIMEOUT_MS 10000
-
 static int open_fifo(const struct window_fifo *f, const char *path, int flags,
 		     const char *what)
 {
@@ -40,7 +36,8 @@ static int open_fifo(const struct window_fifo *f, const char *path, int flags,
 	return fd;
 }
 
-int window_fifo_open(struct window_fifo *f, const char *spec, const char *opt)
+int window_fifo_open(struct window_fifo *f, const char *spec, const char *opt,
+		     double timeout)
 {
 	const char *comma = strchr(spec, ',');
 	size_t n = comma ? (size_t)(comma - spec) : strlen(spec);
@@ -48,6 +45,7 @@ int window_fifo_open(struct window_fifo *f, const char *spec, const char *opt)
 
 	f->ctl = f->ack = -1;
 	f->opt = opt;
+	f->timeout_ms = (int)((timeout > 0 ? timeout : WINDOW_FIFO_TIMEOUT_S) * 1000 + 0.5);
 	if (!n || n >= sizeof(f->ctl_path) || (comma && !comma[1]))
 		return error("invalid %s '%s': give CTL or CTL,ACK, "
 			     "two FIFOs made with mkfifo", opt, spec);
@@ -82,14 +80,14 @@ static int wait_ack(struct window_fifo *f, const char *cmd)
 	while (len < sizeof(line) - 1) {
 		struct pollfd p = { .fd = f->ack, .events = POLLIN };
 		ssize_t r;
-		int n = poll(&p, 1, ACK_TIMEOUT_MS);
+		int n = poll(&p, 1, f->timeout_ms);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0)
-			return error("%s: no ack to '%s' within %d s: is "
-				     "the other side still running?", f->opt, cmd,
-				     ACK_TIMEOUT_MS / 1000);
+			return error("%s: no ack to '%s' within %g s "
+				     "(--fifo-timeout): is the other side still "
+				     "running?", f->opt, cmd, f->timeout_ms / 1000.0);
 		r = n < 0 ? -1 : read(f->ack, line + len, 1);
 		if (r < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;

@@ -19,12 +19,18 @@
 struct window_fifo {
 	int ctl, ack;		/* -1: none */
 	const char *opt;	/* the option, for messages */
+	int timeout_ms;		/* how long an ack may take */
 	char ctl_path[256];
 };
 
-/* Open "CTL[,ACK]" given to option opt; -1 after saying why (not a
- * FIFO, nobody reading). */
-int window_fifo_open(struct window_fifo *f, const char *spec, const char *opt);
+/* How long the other side may take to act on a command by default
+ * (--fifo-timeout): perf enables its events on every CPU before it acks. */
+#define WINDOW_FIFO_TIMEOUT_S 10
+
+/* Open "CTL[,ACK]" given to option opt, acks awaited timeout seconds
+ * (0: the default); -1 after saying why (not a FIFO, nobody reading). */
+int window_fifo_open(struct window_fifo *f, const char *spec, const char *opt,
+		     double timeout);
 /* Send cmd ("enable", "disable") and wait for the ack; -1 after saying
  * why. A closed f (ctl -1) does nothing. */
 int window_fifo_edge(struct window_fifo *f, const char *cmd);

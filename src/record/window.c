@@ -292,9 +292,11 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 		goto out;
 	}
 	if ((w->window->fifo &&
-	     window_fifo_open(&fifo[0], w->window->fifo, "--window-fifo")) ||
+	     window_fifo_open(&fifo[0], w->window->fifo, "--window-fifo",
+			      w->window->fifo_timeout)) ||
 	    (w->window->gap_fifo &&
-	     window_fifo_open(&fifo[1], w->window->gap_fifo, "--gap-fifo")) ||
+	     window_fifo_open(&fifo[1], w->window->gap_fifo, "--gap-fifo",
+			      w->window->fifo_timeout)) ||
 	    (w->window->turn_on &&
 	     (sampler_set_by_turns(s), saved_state_record_turn_off(w->window->turn_off))) ||
 	    record_turn(w, 0) || warm_up(w))

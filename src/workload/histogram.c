@@ -43,17 +43,51 @@ void histogram_init(struct histogram *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/* The buckets that may hold counts, [*lo, *hi], from min and max; 0 when
+ * none may. Every function here keeps h's counts in that range, so what
+ * copies, merges or clears a histogram walks only that: a window's
+ * latencies fill a few thousand buckets of 56,000, and each page
+ * written costs a fault once a fork has shared it (a restart forks the
+ * workload before every window). A histogram another process is adding
+ * to may be read with its bounds and buckets out of step: an empty
+ * range then, and histogram_whole() says so. */
+static int used_range(const struct histogram *h, unsigned int *lo, unsigned int *hi)
+{
+	if (!h->count)
+		return 0;
+	*lo = bucket_index(h->min);
+	*hi = bucket_index(h->max);
+	return *lo <= *hi;
+}
+
+static void header_clear(struct histogram *h)
+{
+	h->count = h->min = h->max = 0;
+	h->sum = h->sumsq = 0;
+}
+
 void histogram_clear(struct histogram *h)
 {
 	unsigned int lo, hi;
 
-	if (h->count) {
-		lo = bucket_index(h->min);
-		hi = bucket_index(h->max);
+	if (used_range(h, &lo, &hi))
 		memset(&h->bucket[lo], 0, (hi - lo + 1) * sizeof(h->bucket[0]));
-	}
-	h->count = h->min = h->max = 0;
-	h->sum = h->sumsq = 0;
+	header_clear(h);
+}
+
+void histogram_copy(struct histogram *to, const struct histogram *from)
+{
+	unsigned int lo, hi;
+
+	histogram_clear(to);
+	/* the bounds read once: the buckets copied are those they name */
+	to->count = from->count;
+	to->min = from->min;
+	to->max = from->max;
+	to->sum = from->sum;
+	to->sumsq = from->sumsq;
+	if (used_range(to, &lo, &hi))
+		memcpy(&to->bucket[lo], &from->bucket[lo], (hi - lo + 1) * sizeof(to->bucket[0]));
 }
 
 void histogram_add(struct histogram *h, uint64_t ns)
@@ -127,7 +161,7 @@ void histogram_summary(const struct histogram *h, struct latency_summary *out)
 
 void histogram_merge(struct histogram *into, const struct histogram *from)
 {
-	unsigned int i;
+	unsigned int i, lo, hi;
 
 	if (!from->count)
 		return;
@@ -138,33 +172,46 @@ void histogram_merge(struct histogram *into, const struct histogram *from)
 	into->count += from->count;
 	into->sum += from->sum;
 	into->sumsq += from->sumsq;
-	for (i = 0; i < HIST_BUCKETS; i++)
-		into->bucket[i] += from->bucket[i];
+	if (used_range(from, &lo, &hi))
+		for (i = lo; i <= hi; i++)
+			into->bucket[i] += from->bucket[i];
 }
 
 int histogram_whole(const struct histogram *h)
 {
 	uint64_t n = 0;
-	unsigned int i;
+	unsigned int i, lo, hi;
 
-	for (i = 0; i < HIST_BUCKETS; i++)
-		n += h->bucket[i];
+	if (used_range(h, &lo, &hi))
+		for (i = lo; i <= hi; i++)
+			n += h->bucket[i];
 	return n == h->count;
 }
 
 void histogram_since(struct histogram *h, const struct histogram *earlier)
 {
 	uint64_t width, lo, hi = 0;
-	unsigned int i;
+	unsigned int i, from, to, elo, ehi;
 	int first = 1;
 
 	if (!earlier->count)
 		return;
+	/* earlier is h at an earlier time: its buckets lie in h's range */
+	if (!used_range(h, &from, &to))
+		from = 1, to = 0;
+	if (used_range(earlier, &elo, &ehi))
+		for (i = elo; i <= ehi; i++)
+			h->bucket[i] -= earlier->bucket[i];
 	h->count -= earlier->count;
 	h->sum -= earlier->sum;
 	h->sumsq -= earlier->sumsq;
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		h->bucket[i] -= earlier->bucket[i];
+	if (!h->count) {
+		if (from <= to)
+			memset(&h->bucket[from], 0, (to - from + 1) * sizeof(h->bucket[0]));
+		header_clear(h);
+		return;
+	}
+	for (i = from; i <= to; i++) {
 		if (!h->bucket[i])
 			continue;
 		lo = bucket_lower(i, &width);
@@ -172,10 +219,6 @@ void histogram_since(struct histogram *h, const struct histogram *earlier)
 			h->min = lo;
 		first = 0;
 		hi = lo + width - 1;
-	}
-	if (!h->count) {
-		histogram_init(h);
-		return;
 	}
 	if (hi < h->max)
 		h->max = hi;

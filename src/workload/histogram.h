@@ -31,6 +31,10 @@ void histogram_init(struct histogram *h);
  * window's opening does not sweep 440 KiB through the caches of the
  * round trips it is about to time. */
 void histogram_clear(struct histogram *h);
+/* to = from, writing only the buckets either used (not 440 KiB); from
+ * may be a histogram another process is adding to: histogram_whole()
+ * says whether the copy caught an add half-done. */
+void histogram_copy(struct histogram *to, const struct histogram *from);
 void histogram_add(struct histogram *h, uint64_t ns);
 /* Value at quantile q (0..1): the midpoint of its bucket, clamped to
  * [min, max]. */

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "workload/netns.h"
 #include "workload/saved-state.h"
 #include "system/conditions.h"
+#include "system/procfile.h"
 #include "workload/tuning.h"
 #include "workload/workload-priv.h"
 
@@ -69,6 +71,31 @@ static void describe_exit(struct workload *w, int i, enum role r, int status)
 	else
 		snprintf(w->err, sizeof(w->err), "%sworkload %s (pid %d) stopped",
 			 fl, role_word[r], (int)f->pid[r]);
+}
+
+/* A deadline for a wait on the children. A poll that returns a second
+ * late is a machine that stopped (a VM not run for tens of seconds: the
+ * kernel then reports RCU stalls), not a slow child: that time is not
+ * counted. */
+struct wait_clock {
+	uint64_t last, deadline;
+};
+
+static struct wait_clock wait_clock_start(uint64_t ns)
+{
+	uint64_t t = now_ns();
+
+	return (struct wait_clock){ .last = t, .deadline = t + ns };
+}
+
+static int wait_clock_over(struct wait_clock *c)
+{
+	uint64_t t = now_ns();
+
+	if (t - c->last > STALL_NS)
+		c->deadline += t - c->last;
+	c->last = t;
+	return t > c->deadline;
 }
 
 /* -1 (printed) if a child has died; the responder first, since its
@@ -135,24 +162,15 @@ static int wait_client(struct workload *w, int (*done)(struct workload *, int),
 		       int arg, const char *what)
 {
 	char fb[96];
-
 	/* a long gap stretches the time to the next round-trip boundary */
-	uint64_t t = now_ns(), last = t,
-		 deadline = t + WAIT_TIMEOUT_MS * 1000000ull + w->gap_ns;
+	struct wait_clock clock = wait_clock_start(WAIT_TIMEOUT_MS * 1000000ull + w->gap_ns);
 
 	for (;;) {
 		if (done(w, arg))
 			return 0;
 		if (check_children(w) < 0)
 			return -1;
-		/* a poll that returns a second late is a machine that stopped
-		 * (a VM not run for tens of seconds: the kernel then reports
-		 * RCU stalls), not a slow client: that time is not counted */
-		t = now_ns();
-		if (t - last > STALL_NS)
-			deadline += t - last;
-		last = t;
-		if (t > deadline) {
+		if (wait_clock_over(&clock)) {
 			w->failed = 1;
 			snprintf(w->err, sizeof(w->err),
 				 "%sworkload client (pid %d) did not %s within %llu ms",
@@ -269,23 +287,66 @@ static int changes_system(const struct workload_config *c)
 	       (c->rps_cpus && !c->peer && !c->echo);
 }
 
+/* Where each child is, for a start that timed out: its state, the CPU
+ * it last ran on and the kernel function it waits in
+ * (/proc/PID/stat, /proc/PID/wchan), so the reason can be read off the
+ * message ("client pid 12: D on cpu 0 in rwsem_down_write_slowpath"). */
+static void describe_children(struct workload *w, char *buf, size_t len)
+{
+	size_t n = 0;
+	int i, r;
+
+	buf[0] = '\0';
+	for (i = 0; i < w->nflows && n < len; i++)
+		for (r = 0; r < 2 && n < len; r++) {
+			char path[64], stat[512], wchan[64] = "";
+			const char *end;
+			char state = '?';
+			int cpu = -1, field;
+
+			if (!w->flows[i].pid[r])
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/stat", (int)w->flows[i].pid[r]);
+			procfile_line(path, stat, sizeof(stat));
+			end = strrchr(stat, ')');
+			if (end && sscanf(end + 1, " %c", &state) == 1) {
+				/* field 39, processor: 37 after the state */
+				for (field = 3; field < 39 && (end = strchr(end + 1, ' ')); field++)
+					;
+				if (end)
+					cpu = atoi(end + 1);
+			}
+			snprintf(path, sizeof(path), "/proc/%d/wchan", (int)w->flows[i].pid[r]);
+			procfile_line(path, wchan, sizeof(wchan));
+			n += (size_t)snprintf(buf + n, len - n, "%s%s pid %d: %c on cpu %d (wants %d)%s%s",
+					      n ? "; " : "", role_word[r], (int)w->flows[i].pid[r],
+					      state, cpu, w->flows[i].cpu[r],
+					      wchan[0] && strcmp(wchan, "0") ? " in " : "",
+					      strcmp(wchan, "0") ? wchan : "");
+		}
+}
+
 /* Once every child says it is pinned (child.c), let them all start. */
 static int start_children(struct workload *w)
 {
-	uint32_t want = 0;
-	uint64_t deadline = now_ns() + WAIT_TIMEOUT_MS * 1000000ull;
+	uint32_t want = 0, ready;
+	struct wait_clock clock = wait_clock_start(WAIT_TIMEOUT_MS * 1000000ull);
 	int i;
 
 	for (i = 0; i < w->nflows; i++)
 		want += (w->flows[i].pid[ROLE_CLIENT] != 0) +
 			(w->flows[i].pid[ROLE_RESPONDER] != 0);
-	while (__atomic_load_n(&w->gate->ready, __ATOMIC_ACQUIRE) < want) {
+	while ((ready = __atomic_load_n(&w->gate->ready, __ATOMIC_ACQUIRE)) < want) {
 		if (check_children(w) < 0)
 			return -1;
-		if (now_ns() > deadline) {
+		if (wait_clock_over(&clock)) {
+			char where[256];
+
+			describe_children(w, where, sizeof(where));
 			w->failed = 1;
 			snprintf(w->err, sizeof(w->err), "the workload's processes "
-				 "were not on their CPUs within %d ms", WAIT_TIMEOUT_MS);
+				 "were not on their CPUs within %d ms: %u of %u ready (%s)",
+				 WAIT_TIMEOUT_MS, ready, want, where);
 			return error("%s", w->err);
 		}
 		sleep_poll();
@@ -455,7 +516,7 @@ static void quiet_copy(struct histogram *to, const struct histogram *live)
 	for (tries = 0; tries < 8; tries++) {
 		/* read it afresh each time: another process writes it */
 		atomic_thread_fence(memory_order_acquire);
-		memcpy(to, live, sizeof(*to));
+		histogram_copy(to, live);
 		if (histogram_whole(to))
 			return;
 	}
@@ -518,7 +579,7 @@ int workload_window_open(struct workload *w)
 		take_before(w);
 	w->before_taken = 0;
 	if (w->windows_opened++ == 0)
-		w->unsampled = w->before;
+		histogram_copy(&w->unsampled, &w->before);
 	w->progress_at_open = progress(w);
 	/* every client waits for the others at its boundary (client.c) */
 	for (i = 0; i < w->nflows; i++)
@@ -579,15 +640,35 @@ static void read_remote(struct workload *w, struct workload_result *res)
 	}
 }
 
+/* res emptied for the next window: its histograms (440 KiB each) only
+ * where they held counts, every other field whole. */
+static void result_clear(struct workload_result *res)
+{
+	_Static_assert(offsetof(struct workload_result, unsampled) ==
+		       offsetof(struct workload_result, latency) + sizeof(struct histogram) &&
+		       offsetof(struct workload_result, before) ==
+		       offsetof(struct workload_result, unsampled) + sizeof(struct histogram) &&
+		       offsetof(struct workload_result, failed) >=
+		       offsetof(struct workload_result, before) + sizeof(struct histogram),
+		       "the three histograms lie together, before `failed`");
+	size_t after = offsetof(struct workload_result, before) + sizeof(struct histogram);
+
+	histogram_clear(&res->latency);
+	histogram_clear(&res->unsampled);
+	histogram_clear(&res->before);
+	memset(res, 0, offsetof(struct workload_result, latency));
+	memset((char *)res + after, 0, sizeof(*res) - after);
+}
+
 /* The flows' figures added up, their histograms merged; each flow's
  * own in res->flow[]. */
 static void copy_result(struct workload *w, struct workload_result *res)
 {
 	int i;
 
-	res->latency = w->flows[0].sh->hist;
-	res->unsampled = w->unsampled;
-	res->before = w->before;
+	histogram_copy(&res->latency, &w->flows[0].sh->hist);
+	histogram_copy(&res->unsampled, &w->unsampled);
+	histogram_copy(&res->before, &w->before);
 	res->nflows = w->nflows;
 	res->udp_in_valid = w->gate->read_udp && !w->gate->udp_bad;
 	res->udp_in = w->gate->udp_in;
@@ -631,20 +712,19 @@ int workload_window_close(struct workload *w, struct workload_result *res)
 		    open == PHASE_DONE)
 			continue;
 		error("cannot close the workload window: it is not open");
-		memset(res, 0, sizeof(*res));
+		result_clear(res);
 		snprintf(res->error, sizeof(res->error), "window not open");
 		res->failed = 1;
 		return -1;
 	}
 	if (wait_flows(w, phase_closed, "close the window") < 0)
 		goto fail;
-	/* two histograms, 880 KiB to clear: once the window is closed */
-	memset(res, 0, sizeof(*res));
+	result_clear(res);
 	copy_result(w, res);
 	read_remote(w, res);
 	return 0;
 fail:
-	memset(res, 0, sizeof(*res));
+	result_clear(res);
 	/* a dead responder takes the client down with it a moment later;
 	 * wait for that, then keep what the client counted until then
 	 * (one flow: the others' counts stop wherever they were) */

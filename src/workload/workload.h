@@ -167,7 +167,9 @@ int workload_window_done(struct workload *w);
 /* Round trips so far in the open window (for progress lines). */
 uint64_t workload_window_progress(const struct workload *w);
 /* Close it; returns once the counters are disabled and `res` is filled.
- * On -1, res->partial says whether the counts up to a failure are kept. */
+ * On -1, res->partial says whether the counts up to a failure are kept.
+ * `res` is zeroed before its first close (calloc, static) and then
+ * reused: only the buckets its histograms used are cleared. */
 int workload_window_close(struct workload *w, struct workload_result *res);
 /* --peer with peer_recording: the profile serve recorded of its side
  * over the windows, a JSON document in *text (malloc'd, *len bytes);

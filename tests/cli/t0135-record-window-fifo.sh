@@ -38,6 +38,8 @@ expect_exit 2 "$PERPKT" record -q -d 0.1 --window-fifo ctl,ack -o x.json
 grep -q "nobody reads ctl" err || fail "no reader: $(cat err)"
 expect_exit 64 "$PERPKT" record -q -r 2 -d 0.1 --gap-fifo ctl -o x.json
 grep -q -- "--gap-fifo samples the gaps between windows" err || fail "--gap-fifo without --between: $(cat err)"
+expect_exit 64 "$PERPKT" record -q -d 0.1 --fifo-timeout 2 -o x.json
+grep -q "give one of them" err || fail "--fifo-timeout alone: $(cat err)"
 [ ! -e x.json ] || fail "a refused run left a profile"
 
 # listen LOG [DELAY]: log each command and ack it as perf does ("ack\n"
@@ -94,8 +96,11 @@ wait $LISTENER 2>/dev/null
 python3 -c 'import os, time; os.open("ctl", os.O_RDWR); os.open("ack", os.O_RDWR); print("deaf", flush=True); time.sleep(60)' >deaf.log &
 LISTENER=$!
 wait_line deaf.log '^deaf' $LISTENER
-expect_exit 2 "$PERPKT" record -q -d 0.1 --window-fifo ctl,ack -o x.json
-grep -q "no ack to 'enable' within 10 s" err || fail "a deaf listener: $(cat err)"
+# (--fifo-timeout: the default 10 s of ping-pong was half this test's CPU)
+t0=$SECONDS
+expect_exit 2 "$PERPKT" record -q -d 0.1 --window-fifo ctl,ack --fifo-timeout 1 -o x.json
+grep -q "no ack to 'enable' within 1 s (--fifo-timeout)" err || fail "a deaf listener: $(cat err)"
+[ $((SECONDS - t0)) -lt 9 ] || fail "--fifo-timeout 1 waited $((SECONDS - t0)) s"
 kill $LISTENER
 wait $LISTENER 2>/dev/null
 

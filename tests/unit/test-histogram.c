@@ -219,6 +219,71 @@ static void test_whole(void **state)
 	assert_false(histogram_whole(&h));
 }
 
+static int all_zero(const struct histogram *h)
+{
+	unsigned int i;
+
+	for (i = 0; i < HIST_BUCKETS; i++)
+		if (h->bucket[i])
+			return 0;
+	return 1;
+}
+
+/* Copy, merge, since and clear walk only the buckets in use (min to
+ * max): what they leave must be what a walk of every bucket left, with
+ * no count of an earlier content behind (a copy over a histogram that
+ * held other values, a since down to nothing). */
+static void test_range_walks(void **state)
+{
+	static struct histogram a, b, ab, live, t, snap;
+	uint64_t x = 88172645463325252ULL;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 5000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		histogram_add(&a, 10000 + x % 10000);
+		histogram_add(&ab, 10000 + x % 10000);
+		histogram_add(&live, 10000 + x % 10000);
+	}
+	histogram_copy(&snap, &live);
+	for (i = 0; i < 300; i++) {
+		histogram_add(&b, 500 + (uint64_t)i);
+		histogram_add(&ab, 500 + (uint64_t)i);
+		histogram_add(&live, 500 + (uint64_t)i);
+	}
+	histogram_add(&b, 1000000);
+	histogram_add(&ab, 1000000);
+	histogram_add(&live, 1000000);
+
+	histogram_copy(&t, &a);
+	assert_memory_equal(&t, &a, sizeof(t));
+	histogram_copy(&t, &b);		/* a's buckets gone */
+	assert_memory_equal(&t, &b, sizeof(t));
+	histogram_copy(&t, &a);
+	histogram_merge(&t, &b);
+	assert_memory_equal(t.bucket, ab.bucket, sizeof(t.bucket));
+	assert_int_equal(t.count, ab.count);
+	assert_int_equal(t.min, ab.min);
+	assert_int_equal(t.max, ab.max);
+	assert_true(histogram_whole(&t));
+
+	/* what came since the snapshot: b's values, bounds and all */
+	histogram_since(&live, &snap);
+	assert_memory_equal(live.bucket, b.bucket, sizeof(b.bucket));
+	assert_int_equal(live.count, b.count);
+	assert_int_equal(live.min, b.min);
+	assert_int_equal(live.max, b.max);
+	/* nothing since: every bucket empty, not only the range's */
+	histogram_copy(&snap, &live);
+	histogram_since(&live, &snap);
+	assert_int_equal(live.count, 0);
+	assert_true(all_zero(&live));
+	histogram_copy(&t, &b);
+	histogram_clear(&t);
+	assert_true(all_zero(&t) && t.count == 0 && t.max == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_full_range),
 		cmocka_unit_test(test_resolves_a_tenth_percent),
 		cmocka_unit_test(test_whole),
+		cmocka_unit_test(test_range_walks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -99,7 +99,7 @@ static void wait_round_trips(struct workload *w, uint64_t n, unsigned int min_ms
 static void run_window(int client_cpu, int server_cpu, const char *label)
 {
 	struct workload_config c = config(client_cpu, server_cpu);
-	struct workload_result res;
+	static struct workload_result res;  /* zeroed once, then reused: workload.h */
 	struct latency_summary s;
 	struct workload *w;
 	uint64_t t0, t1, t2, t3, lost;
@@ -165,7 +165,7 @@ static void test_cross_cpu(void **state)
 static void test_transports_count(void **state)
 {
 	static const char *const names[] = { "udp", "tcp", "pipe", "icmp" };
-	struct workload_result res;
+	static struct workload_result res;  /* zeroed once, then reused: workload.h */
 	struct workload *w;
 	uint64_t deadline;
 	size_t i;
@@ -198,7 +198,7 @@ static void test_transports_count(void **state)
 static void test_gap(void **state)
 {
 	struct workload_config c = config(0, 0);
-	struct workload_result res;
+	static struct workload_result res;  /* zeroed once, then reused: workload.h */
 	struct latency_summary s;
 	struct workload *w;
 
@@ -252,7 +252,7 @@ static void test_bad_config(void **state)
 static void test_responder_killed(void **state)
 {
 	struct workload_config c = config(0, 0);
-	struct workload_result res;
+	static struct workload_result res;  /* zeroed once, then reused: workload.h */
 	struct workload *w;
 	uint64_t t0, took;
 
@@ -284,7 +284,7 @@ static void test_responder_killed(void **state)
 static void test_reply_timeout(void **state)
 {
 	struct workload_config c = config(0, 0);
-	struct workload_result res;
+	static struct workload_result res;  /* zeroed once, then reused: workload.h */
 	struct workload *w;
 	pid_t r;
 
@@ -334,7 +334,7 @@ static uint64_t read_count(int fd)
 static void test_window_fds(void **state)
 {
 	struct workload_config c = config(0, 0);
-	struct workload_result res;
+	static struct workload_result res;  /* zeroed once, then reused: workload.h */
 	struct workload *w;
 	uint64_t before, after, later;
 	int fd, i;
