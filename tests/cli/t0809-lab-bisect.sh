@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # ctest-label: lab
 # ctest-timeout: 3600
+# ctest-order: last
 # From a kernel tree to the line (docs/guide.md, "Bisecting your own
 # kernel"): Debian's linux-source-6.1 as a git tree in the cache with
 # five commits on top (tests/lab/kernel-tree.sh: a comment, a driver the
