@@ -198,6 +198,23 @@ others_changed() {
 	done
 	return 0
 }
+# own_rundir "$@" (first thing after sourcing this file): the rest of
+# the test runs in a mount namespace of its own with its own directory
+# bound on /run/perpkt, so no other test's perpkt undoes the notes its
+# killed runs leave before it reads them, and its runs undo none of
+# theirs. What those notes are about (RPS masks, sysctls, namespaces)
+# is still the host's: such a test holds the ctest lock `host`, which
+# the ones that change it hold too (docs/HACKING.md, "Tests").
+own_rundir() {
+	[ -z "${PERPKT_TEST_RUNDIR:-}" ] || return 0
+	[ "$(id -u)" = 0 ] || skip "needs root for a /run/perpkt of its own (a mount namespace)"
+	local rc=0
+	mkdir -m 700 "$TMP/rundir" && mkdir -p -m 700 /run/perpkt ||
+		fail "cannot make a run directory for the test"
+	PERPKT_TEST_RUNDIR=$TMP/rundir unshare -m --propagation slave bash -c \
+		'mount --bind "$PERPKT_TEST_RUNDIR" /run/perpkt && exec bash "$@"' _ "$0" "$@" || rc=$?
+	exit $rc
+}
 # run_file KIND PID: the run directory's file of that kind (state,
 # output) of run PID, named KIND.PID-START-PIDNS; empty when none
 run_file() {

@@ -7,12 +7,14 @@
 # network namespace of its own (issue 49: with other runs going on, the
 # next run left the mask at 2): neither waits for the other, nor puts
 # back the other's.
-# Alone (serial): a run killed here leaves notes in /run/perpkt that the
-# test's next run or \`perpkt restore\` must find, and any perpkt record
-# beside it (any test's) undoes a dead run's notes first (seen: t0813's
-# restore found them gone at -j 4).
-# ctest-lock: serial
+# A /run/perpkt of its own (own_rundir): a run killed here leaves notes
+# that the test's next run or \`perpkt restore\` must find, and any
+# perpkt record that shares the directory undoes a dead run's notes
+# first (seen: t0813's restore found them gone at -j 4, when these tests
+# shared the host's). The settings the notes are about are the host's:
+# it holds the lock \`host\` (no ctest-lock line).
 . "$(dirname "$0")/lib.sh"
+own_rundir "$@"
 need_perf
 need_lo_rps
 command -v unshare >/dev/null || skip "needs unshare (util-linux)"

@@ -7,12 +7,14 @@
 # it, `perpkt restore` there says where to run it, and `perpkt restore`
 # inside the namespace puts the mask back, naming the namespace. A note
 # whose namespace is gone is dropped.
-# Alone (serial): a run killed here leaves notes in /run/perpkt that the
-# test's next run or \`perpkt restore\` must find, and any perpkt record
-# beside it (any test's) undoes a dead run's notes first (seen: t0813's
-# restore found them gone at -j 4).
-# ctest-lock: serial
+# A /run/perpkt of its own (own_rundir): a run killed here leaves notes
+# that the test's next run or \`perpkt restore\` must find, and any
+# perpkt record that shares the directory undoes a dead run's notes
+# first (seen: t0813's restore found them gone at -j 4, when these tests
+# shared the host's). The settings the notes are about are the host's:
+# it holds the lock \`host\` (no ctest-lock line).
 . "$(dirname "$0")/lib.sh"
+own_rundir "$@"
 need_perf
 need_lo_rps
 command -v jq >/dev/null || skip "needs jq"

@@ -2,12 +2,14 @@
 # --net veth: each transport between two namespaces perpkt makes, same
 # CPU and across CPUs; nothing is left behind, also after SIGINT
 # mid-run, and namespaces of a killed earlier run are removed.
-# Alone (serial): a run killed here leaves notes in /run/perpkt that the
-# test's next run or \`perpkt restore\` must find, and any perpkt record
-# beside it (any test's) undoes a dead run's notes first (seen: t0813's
-# restore found them gone at -j 4).
-# ctest-lock: serial
+# A /run/perpkt of its own (own_rundir): a run killed here leaves notes
+# that the test's next run or \`perpkt restore\` must find, and any
+# perpkt record that shares the directory undoes a dead run's notes
+# first (seen: t0813's restore found them gone at -j 4, when these tests
+# shared the host's). The settings the notes are about are the host's:
+# it holds the lock \`host\` (no ctest-lock line).
 . "$(dirname "$0")/lib.sh"
+own_rundir "$@"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root for network namespaces"
 command -v ip >/dev/null || skip "needs ip (iproute2)"

@@ -4,12 +4,14 @@
 # the role 'busy', never the client's or the responder's; the
 # conditions name its CPUs and the workload CPUs that shared one; no
 # spinner outlives the run, whether it ends, gets SIGINT or SIGKILL.
-# Alone (serial): a run killed here leaves notes in /run/perpkt that the
-# test's next run or \`perpkt restore\` must find, and any perpkt record
-# beside it (any test's) undoes a dead run's notes first (seen: t0813's
-# restore found them gone at -j 4).
-# ctest-lock: serial
+# A /run/perpkt of its own (own_rundir): a run killed here leaves notes
+# that the test's next run or \`perpkt restore\` must find, and any
+# perpkt record that shares the directory undoes a dead run's notes
+# first (seen: t0813's restore found them gone at -j 4, when these tests
+# shared the host's). The settings the notes are about are the host's:
+# it holds the lock \`host\` (no ctest-lock line).
 . "$(dirname "$0")/lib.sh"
+own_rundir "$@"
 need_perf
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 

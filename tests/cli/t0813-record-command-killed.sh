@@ -3,12 +3,14 @@
 # that left the command's process group (setsid) is ended with the run
 # and named; and when record is SIGKILLed, `perpkt restore` kills what
 # its command left running, daemon and children alike, and says so.
-# Alone (serial): a run killed here leaves notes in /run/perpkt that the
-# test's next run or \`perpkt restore\` must find, and any perpkt record
-# beside it (any test's) undoes a dead run's notes first (seen: t0813's
-# restore found them gone at -j 4).
-# ctest-lock: serial
+# A /run/perpkt of its own (own_rundir): a run killed here leaves notes
+# that the test's next run or \`perpkt restore\` must find, and any
+# perpkt record that shares the directory undoes a dead run's notes
+# first (seen: t0813's restore found them gone at -j 4, when these tests
+# shared the host's). The settings the notes are about are the host's:
+# it holds the lock \`host\` (no ctest-lock line).
 . "$(dirname "$0")/lib.sh"
+own_rundir "$@"
 need_perf
 [ "$(id -u)" = 0 ] || skip "needs root to make a cgroup"
 grep -q ' - cgroup2 ' /proc/self/mountinfo || skip "no cgroup2 mounted"
