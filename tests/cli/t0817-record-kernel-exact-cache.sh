@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # ctest-label: lab
 # ctest-timeout: 3600
+# ctest-order: last
 # record --kernel --exact --cache-model (issue 51) on the lab's kernel
 # tree (tests/lab/kernel-tree.sh), whose series plants a commit that
 # only aligns udp.c's functions to 64 bytes: its parent and it are built
