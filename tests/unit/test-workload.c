@@ -286,7 +286,9 @@ static void test_reply_timeout(void **state)
 	struct workload_config c = config(0, 0);
 	static struct workload_result res;  /* zeroed once, then reused: workload.h */
 	struct workload *w;
+	uint64_t resumed;
 	pid_t r;
+	int i;
 
 	assert_int_equal(workload_start(&w, &c), 0);
 	r = workload_responder_pid(w);
@@ -295,7 +297,11 @@ static void test_reply_timeout(void **state)
 	assert_int_equal(kill(r, SIGSTOP), 0);
 	sleep_ms(1600);
 	assert_int_equal(kill(r, SIGCONT), 0);
-	sleep_ms(50);
+	/* until 100 round trips after it resumed, not a fixed wait: 50 ms
+	 * made 54 beside two CPU hogs on the same CPUs */
+	resumed = workload_window_progress(w);
+	for (i = 0; i < 2000 && workload_window_progress(w) < resumed + 100; i++)
+		sleep_ms(5);
 	assert_int_equal(workload_window_close(w, &res), 0);
 	print_message("stopped responder: %llu timeouts, %llu late replies, "
 		      "%llu round trips\n", (unsigned long long)res.timeouts,
