@@ -202,6 +202,16 @@ __attribute__((noreturn)) void workload_responder_main(struct workload *w);
 __attribute__((noreturn, format(printf, 3, 4)))
 void workload_child_fail(struct workload *w, enum role r, const char *fmt, ...);
 
+/* children.c, the parent's watch over its children: -1 (printed, and
+ * w->err set) if one has died, the responder first, since its death is
+ * what makes the client fail too; where each is, for a start that timed
+ * out ("client pid 12: D on cpu 0 (wants 1) in ..."); reap what has
+ * exited (1 when no child is left); signal those not yet reaped. */
+int workload_check_children(struct workload *w);
+void workload_describe_children(struct workload *w, char *buf, size_t len);
+int workload_reap_some(struct workload *w, int flags);
+void workload_signal_children(struct workload *w, int sig);
+
 /* workload-config.c: c checked, its transport's ops in *ops; -1 after
  * printing why. */
 int workload_check_config_ops(const struct workload_config *c,

@@ -22,7 +22,6 @@
 #include "workload/netns.h"
 #include "workload/saved-state.h"
 #include "system/conditions.h"
-#include "system/procfile.h"
 #include "workload/tuning.h"
 #include "workload/workload-priv.h"
 
@@ -41,36 +40,6 @@ static void sleep_poll(void)
 	struct timespec ts = { .tv_sec = 0, .tv_nsec = POLL_NS };
 
 	nanosleep(&ts, NULL);
-}
-
-/* Describe how flow i's child `r` ended, from its own message when it
- * left one; status < 0 when it was reaped elsewhere and the status is
- * unknown. */
-static void describe_exit(struct workload *w, int i, enum role r, int status)
-{
-	const struct flow *f = &w->flows[i];
-	const char *msg = f->sh->error[r];
-	char fb[96];
-	const char *fl = workload_flow_name(w, i, fb, sizeof(fb));
-
-	if (msg[0] && (status < 0 || WIFEXITED(status)))
-		snprintf(w->err, sizeof(w->err), "%sworkload %s failed: %.*s",
-			 fl, role_word[r], CHILD_ERROR_LEN, msg);
-	else if (status < 0)
-		snprintf(w->err, sizeof(w->err), "%sworkload %s (pid %d) is gone",
-			 fl, role_word[r], (int)f->pid[r]);
-	else if (WIFSIGNALED(status))
-		snprintf(w->err, sizeof(w->err),
-			 "%sworkload %s (pid %d) was killed by signal %d (%s)",
-			 fl, role_word[r], (int)f->pid[r], WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	else if (WIFEXITED(status))
-		snprintf(w->err, sizeof(w->err),
-			 "%sworkload %s (pid %d) exited with status %d",
-			 fl, role_word[r], (int)f->pid[r], WEXITSTATUS(status));
-	else
-		snprintf(w->err, sizeof(w->err), "%sworkload %s (pid %d) stopped",
-			 fl, role_word[r], (int)f->pid[r]);
 }
 
 /* A deadline for a wait on the children. A poll that returns a second
@@ -96,40 +65,6 @@ static int wait_clock_over(struct wait_clock *c)
 		c->deadline += t - c->last;
 	c->last = t;
 	return t > c->deadline;
-}
-
-/* -1 (printed) if a child has died; the responder first, since its
- * death is what makes the client fail too. */
-static int check_children(struct workload *w)
-{
-	static const enum role order[] = { ROLE_RESPONDER, ROLE_CLIENT };
-	int status = 0, k;
-	size_t i;
-	pid_t ret;
-
-	if (w->failed)
-		return error("%s", w->err);
-	for (k = 0; k < w->nflows; k++) {
-		struct flow *f = &w->flows[k];
-
-		for (i = 0; i < 2; i++) {
-			enum role r = order[i];
-
-			if (!f->pid[r] || f->reaped[r])
-				continue;
-			ret = waitpid(f->pid[r], &status, WNOHANG);
-			if (ret == 0 || (ret < 0 && errno == EINTR))
-				continue;
-			/* ECHILD: someone else reaped it (SIGCHLD ignored) */
-			f->reaped[r] = 1;
-			if (ret < 0)
-				status = -1;
-			describe_exit(w, k, r, status);
-			w->failed = 1;
-			return error("%s", w->err);
-		}
-	}
-	return 0;
 }
 
 static int phase_is(struct workload *w, int i, int want)
@@ -168,7 +103,7 @@ static int wait_client(struct workload *w, int (*done)(struct workload *, int),
 	for (;;) {
 		if (done(w, arg))
 			return 0;
-		if (check_children(w) < 0)
+		if (workload_check_children(w) < 0)
 			return -1;
 		if (wait_clock_over(&clock)) {
 			w->failed = 1;
@@ -287,45 +222,6 @@ static int changes_system(const struct workload_config *c)
 	       (c->rps_cpus && !c->peer && !c->echo);
 }
 
-/* Where each child is, for a start that timed out: its state, the CPU
- * it last ran on and the kernel function it waits in
- * (/proc/PID/stat, /proc/PID/wchan), so the reason can be read off the
- * message ("client pid 12: D on cpu 0 in rwsem_down_write_slowpath"). */
-static void describe_children(struct workload *w, char *buf, size_t len)
-{
-	size_t n = 0;
-	int i, r;
-
-	buf[0] = '\0';
-	for (i = 0; i < w->nflows && n < len; i++)
-		for (r = 0; r < 2 && n < len; r++) {
-			char path[64], stat[512], wchan[64] = "";
-			const char *end;
-			char state = '?';
-			int cpu = -1, field;
-
-			if (!w->flows[i].pid[r])
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/stat", (int)w->flows[i].pid[r]);
-			procfile_line(path, stat, sizeof(stat));
-			end = strrchr(stat, ')');
-			if (end && sscanf(end + 1, " %c", &state) == 1) {
-				/* field 39, processor: 37 after the state */
-				for (field = 3; field < 39 && (end = strchr(end + 1, ' ')); field++)
-					;
-				if (end)
-					cpu = atoi(end + 1);
-			}
-			snprintf(path, sizeof(path), "/proc/%d/wchan", (int)w->flows[i].pid[r]);
-			procfile_line(path, wchan, sizeof(wchan));
-			n += (size_t)snprintf(buf + n, len - n, "%s%s pid %d: %c on cpu %d (wants %d)%s%s",
-					      n ? "; " : "", role_word[r], (int)w->flows[i].pid[r],
-					      state, cpu, w->flows[i].cpu[r],
-					      wchan[0] && strcmp(wchan, "0") ? " in " : "",
-					      strcmp(wchan, "0") ? wchan : "");
-		}
-}
-
 /* Once every child says it is pinned (child.c), let them all start. */
 static int start_children(struct workload *w)
 {
@@ -337,12 +233,12 @@ static int start_children(struct workload *w)
 		want += (w->flows[i].pid[ROLE_CLIENT] != 0) +
 			(w->flows[i].pid[ROLE_RESPONDER] != 0);
 	while ((ready = __atomic_load_n(&w->gate->ready, __ATOMIC_ACQUIRE)) < want) {
-		if (check_children(w) < 0)
+		if (workload_check_children(w) < 0)
 			return -1;
 		if (wait_clock_over(&clock)) {
-			char where[256];
+			char where[200];
 
-			describe_children(w, where, sizeof(where));
+			workload_describe_children(w, where, sizeof(where));
 			w->failed = 1;
 			snprintf(w->err, sizeof(w->err), "the workload's processes "
 				 "were not on their CPUs within %d ms: %u of %u ready (%s)",
@@ -566,7 +462,7 @@ int workload_window_open(struct workload *w)
 	char line[CONTROL_LINE_MAX + 1];
 	int ph, i;
 
-	if (check_children(w) < 0)
+	if (workload_check_children(w) < 0)
 		return -1;
 	ph = atomic_load_explicit(&w->flows[0].sh->phase, memory_order_acquire);
 	if (ph != PHASE_RUN && ph != PHASE_CLOSED && ph != PHASE_DONE)
@@ -702,7 +598,7 @@ int workload_window_close(struct workload *w, struct workload_result *res)
 	uint64_t deadline;
 	int i;
 
-	if (check_children(w) < 0)
+	if (workload_check_children(w) < 0)
 		goto fail;
 	for (i = 0; i < w->nflows; i++) {
 		int open = PHASE_OPEN;
@@ -743,41 +639,6 @@ fail:
 	return -1;
 }
 
-/* Reap whatever has exited; 1 when no child is left. */
-static int reap_some(struct workload *w, int flags)
-{
-	int r, i, left = 0;
-	pid_t ret;
-
-	for (i = 0; w->flows && i < w->nflows; i++) {
-		struct flow *f = &w->flows[i];
-
-		for (r = 0; r < 2; r++) {
-			if (!f->pid[r] || f->reaped[r])
-				continue;
-			do
-				ret = waitpid(f->pid[r], NULL, flags);
-			while (ret < 0 && errno == EINTR);
-			if (ret == 0)
-				left++;
-			else
-				f->reaped[r] = 1;
-		}
-	}
-	return !left;
-}
-
-/* Signal flows' children not yet reaped: a reaped pid may be reused. */
-static void signal_children(struct workload *w, int sig)
-{
-	int r, i;
-
-	for (i = 0; w->flows && i < w->nflows; i++)
-		for (r = 0; r < 2; r++)
-			if (w->flows[i].pid[r] && !w->flows[i].reaped[r])
-				kill(w->flows[i].pid[r], sig);
-}
-
 void workload_stop(struct workload *w)
 {
 	uint64_t deadline;
@@ -785,12 +646,12 @@ void workload_stop(struct workload *w)
 
 	if (!w)
 		return;
-	signal_children(w, SIGTERM);
+	workload_signal_children(w, SIGTERM);
 	deadline = now_ns() + STOP_GRACE_MS * 1000000ull;
-	while (!reap_some(w, WNOHANG) && now_ns() < deadline)
+	while (!workload_reap_some(w, WNOHANG) && now_ns() < deadline)
 		sleep_poll();
-	signal_children(w, SIGKILL);
-	reap_some(w, 0);
+	workload_signal_children(w, SIGKILL);
+	workload_reap_some(w, 0);
 
 	/* closing the control connection stops the peer's responder */
 	if (w->ctl >= 0)
