@@ -211,6 +211,9 @@ struct profile_repeat {
 	uint64_t client_cpu_ns;  /* schedstat, 0 when unknown */
 	uint64_t responder_cpu_ns;
 	uint64_t snapshot_ns;    /* what those two span (0: unknown) */
+	/* those two read by the workload at the window's own edges, so
+	 * snapshot_ns is window_ns (not in the file) */
+	int cpu_at_edges;
 	/* the host's speed on the client's CPU just before the window
 	 * (system/host-speed.h): ns of one getppid(), of 1000 dependent
 	 * integer steps; 0: not measured */

@@ -196,6 +196,7 @@ static int run(const struct record_options *o, struct record_workload *w,
 			   o->builtin.window_marks);
 	if (procstat_delta(&before, &after, plan.cpus, plan.ncpus, &p))
 		goto out;
+	record_tasks_at_edges(&p);
 	conditions_steal(&p, w->client_cpu, w->server_cpu);
 	if (record_fill_counters(&p, plan.evs, plan.nev, s, plan.cpus, plan.ncpus) ||
 	    fill(&p, o, &plan) || w->ops->fill(w, &p))

@@ -328,9 +328,11 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 		rp->partial |= cut;
 		rp->fraction = fraction(w, rp);
 		*cut_short |= cut;
-		rp->client_cpu_ns = procstat_task_cpu(&a, &b, ROLE_CLIENT);
-		rp->responder_cpu_ns = procstat_task_cpu(&a, &b, ROLE_RESPONDER);
-		rp->snapshot_ns = procstat_span(&a, &b);
+		if (!rp->cpu_at_edges) {
+			rp->client_cpu_ns = procstat_task_cpu(&a, &b, ROLE_CLIENT);
+			rp->responder_cpu_ns = procstat_task_cpu(&a, &b, ROLE_RESPONDER);
+			rp->snapshot_ns = procstat_span(&a, &b);
+		}
 		/* restarted: each window's processes are their own, so the
 		 * tasks' times are the windows' added up */
 		if (w->window->restart && w->ops->restart &&
@@ -378,4 +380,35 @@ out:
 	free(prev);
 	free(cur);
 	return ret;
+}
+
+void record_tasks_at_edges(struct profile *p)
+{
+	uint64_t cpu[2] = { 0, 0 }, win = 0;
+	size_t k, t;
+
+	if (!p->nrepeats)
+		return;
+	for (k = 0; k < p->nrepeats; k++) {
+		const struct profile_repeat *r = &p->repeats[k];
+
+		if (!r->cpu_at_edges)
+			return;
+		cpu[ROLE_CLIENT] += r->client_cpu_ns;
+		cpu[ROLE_RESPONDER] += r->responder_cpu_ns;
+		win += r->snapshot_ns;
+	}
+	for (t = 0; t < p->ntasks; t++) {
+		struct profile_task *task = &p->tasks[t];
+		double scale = task->span_ns && win ? (double)win / (double)task->span_ns : 1;
+
+		if (task->role != ROLE_CLIENT && task->role != ROLE_RESPONDER)
+			continue;
+		task->cpu_ns = cpu[task->role];
+		task->user_ns = (uint64_t)((double)task->user_ns * scale);
+		task->system_ns = (uint64_t)((double)task->system_ns * scale);
+		task->wait_ns = (uint64_t)((double)task->wait_ns * scale);
+		task->switches = (uint64_t)((double)task->switches * scale + 0.5);
+		task->span_ns = win;
+	}
 }

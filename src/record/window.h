@@ -24,4 +24,12 @@ int record_windows(struct record_workload *w, const struct record_plan *plan,
 /* Monotonic seconds, the clock the windows are timed by. */
 double record_now(void);
 
+/* The client's and responder's CPU time in p->tasks as the windows'
+ * edges read it (cpu_at_edges), when every window was read so: the
+ * /proc snapshots around the windows also hold the gaps between them
+ * and however long perpkt took to reach /proc, at load seconds. Their
+ * other times (user, system, waiting, switches) stay the snapshots',
+ * scaled to the windows' length. Call after procstat_delta. */
+void record_tasks_at_edges(struct profile *p);
+
 #endif

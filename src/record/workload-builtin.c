@@ -446,6 +446,15 @@ static int close_window(struct record_workload *base, struct profile_repeat *rp)
 	rp->round_trips = res->round_trips;
 	rp->window_ns = res->window_ns;
 	rp->partial = res->partial;
+	/* the tasks' CPU time at the window's own edges (else window.c
+	 * takes it from its /proc snapshots, which under load can be read
+	 * well after the edge while the ping-pong goes on) */
+	if (res->cpu_valid) {
+		rp->client_cpu_ns = res->client_cpu_ns;
+		rp->responder_cpu_ns = res->responder_cpu_ns;
+		rp->snapshot_ns = res->window_ns;
+		rp->cpu_at_edges = 1;
+	}
 	rp->host_syscall_ns = b->speed.syscall_ns;
 	rp->host_loop_ns = b->speed.loop_ns;
 	histogram_summary(&res->latency, &rp->latency);

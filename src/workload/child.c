@@ -50,10 +50,11 @@ static void child_setup(struct workload *w, enum role r, pid_t parent)
 }
 
 /* Say this child is pinned, then wait for the parent to start all. */
-static void wait_start(struct workload *w)
+static void wait_start(struct workload *w, enum role r)
 {
 	struct flow_gate *g = w->gate;
 
+	w->sh->pid[r] = getpid();
 	__atomic_add_fetch(&g->ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&g->start, __ATOMIC_ACQUIRE))
 		syscall(SYS_futex, &g->start, FUTEX_WAIT, 0, NULL, NULL, 0);
@@ -62,7 +63,7 @@ static void wait_start(struct workload *w)
 void workload_child_main(struct workload *w, enum role r, pid_t parent)
 {
 	child_setup(w, r, parent);
-	wait_start(w);
+	wait_start(w, r);
 	if (r == ROLE_RESPONDER)
 		workload_responder_main(w);
 	workload_client_main(w);

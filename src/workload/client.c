@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -94,16 +95,59 @@ static int read_udp_in(const struct flow_gate *g, uint64_t *v)
 			      unit_snmp_value(buf, "Udp", "InDatagrams", v);
 }
 
+/* A task's CPU time so far (the first number of /proc/PID/schedstat),
+ * read into a buffer on the stack; -1 when it cannot be read. */
+static int read_task_ns(pid_t pid, uint64_t *ns)
+{
+	char path[48], buf[128], *end;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	*ns = strtoull(buf, &end, 10);
+	return end == buf ? -1 : 0;
+}
+
+/* Every flow's client and responder CPU time, summed by role: read at
+ * the edge, where every flow is stopped between two round trips. */
+static void tasks_cpu(struct workload *w, uint64_t sum[2])
+{
+	uint64_t v;
+	int i, r;
+
+	sum[ROLE_CLIENT] = sum[ROLE_RESPONDER] = 0;
+	for (i = 0; i < w->nflows; i++)
+		for (r = 0; r < 2; r++) {
+			pid_t pid = w->flows[i].sh->pid[r];
+
+			if (!pid)
+				continue;
+			if (read_task_ns(pid, &v) < 0)
+				w->gate->cpu_bad = 1;
+			else
+				sum[r] += v;
+		}
+}
+
 /* The counters' edge of a window: on at its start, off at its end; the
- * datagram count read outside them. */
+ * datagram count and the tasks' CPU time read outside them. */
 static void counters_edge(struct workload *w, int open)
 {
 	struct flow_gate *g = w->gate;
-	uint64_t v = 0;
+	uint64_t v = 0, cpu[2];
 
 	if (open) {
 		if (g->read_udp && read_udp_in(g, &g->udp_open) < 0)
 			g->udp_bad = 1;
+		tasks_cpu(w, g->cpu_open);
 		set_counters(w, PERF_EVENT_IOC_ENABLE, "enable");
 		if (w->window_marks)
 			workload_mark(1);
@@ -114,6 +158,10 @@ static void counters_edge(struct workload *w, int open)
 		if (g->read_udp && read_udp_in(g, &v) < 0)
 			g->udp_bad = 1;
 		g->udp_in = v - g->udp_open;
+		tasks_cpu(w, cpu);
+		g->cpu_win[ROLE_CLIENT] = cpu[ROLE_CLIENT] - g->cpu_open[ROLE_CLIENT];
+		g->cpu_win[ROLE_RESPONDER] = cpu[ROLE_RESPONDER] -
+					     g->cpu_open[ROLE_RESPONDER];
 	}
 }
 

@@ -79,6 +79,9 @@ struct shared {
 	struct histogram quiet;
 	/* indexed by enum role: each child writes only its own, then exits */
 	char error[2][CHILD_ERROR_LEN];
+	/* by role: each child's pid, written by itself before it says it
+	 * is ready (0: none here, as with --peer or icmp's responder) */
+	pid_t pid[2];
 };
 
 /* The client's window counters; published on close or failure. */
@@ -118,6 +121,12 @@ struct flow_gate {
 	int udp_bad;		/* a read failed: no count */
 	uint64_t udp_open;	/* as the window opened */
 	uint64_t udp_in;	/* over the last window */
+	/* every flow's clients' and responders' CPU time (schedstat), by
+	 * role, read by that client at each edge with the counters off:
+	 * exactly the window's, however late the parent reads /proc */
+	int cpu_bad;		/* a read failed: none */
+	uint64_t cpu_open[2];	/* as the window opened */
+	uint64_t cpu_win[2];	/* over the last window */
 };
 
 struct workload {

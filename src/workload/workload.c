@@ -569,6 +569,9 @@ static void copy_result(struct workload *w, struct workload_result *res)
 	res->udp_in_valid = w->gate->read_udp && !w->gate->udp_bad;
 	res->udp_in = w->gate->udp_in;
 	res->icmp_in = w->gate->read_icmp;
+	res->cpu_valid = !w->gate->cpu_bad;
+	res->client_cpu_ns = w->gate->cpu_win[ROLE_CLIENT];
+	res->responder_cpu_ns = w->gate->cpu_win[ROLE_RESPONDER];
 	for (i = 0; i < w->nflows; i++) {
 		const struct flow *f = &w->flows[i];
 		const struct shared *sh = f->sh;
@@ -632,6 +635,7 @@ fail:
 	if (w->nflows == 1 && sh->partial) {
 		copy_result(w, res);
 		res->partial = 1;
+		res->cpu_valid = 0;  /* no edge was reached: the parent's reads */
 	}
 	res->failed = 1;
 	snprintf(res->error, sizeof(res->error), "%.*s",

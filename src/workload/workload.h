@@ -123,6 +123,11 @@ struct workload_result {
 	uint64_t udp_in;
 	int icmp_in;             /* icmp --flows: udp_in is Icmp InEchoReps,
 				    one per round trip */
+	/* the local clients' and responders' CPU time over the window
+	 * (schedstat, all flows), read at its edges with every flow
+	 * stopped; cpu_valid 0: not read */
+	int cpu_valid;
+	uint64_t client_cpu_ns, responder_cpu_ns;
 };
 struct workload;
 

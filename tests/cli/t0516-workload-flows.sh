@@ -6,11 +6,16 @@
 # edge, is exactly two per round trip; each flow is named with its round
 # trips and the spread of their p50s; tcp and pipe flows run too;
 # stat takes --flows.
-# Alone (serial): at load 13, beside the suite at -j 4, the namespace
-# counted one datagram more than twice the round trips (11663 for 5831):
-# a flow not yet stopped at the window's edge when the counter was read
-# (src/ should stop every flow before it reads it).
-# ctest-lock: serial
+# Under load a reply can be given up on (about 1 s late) and the
+# request re-sent: the namespace then reads datagrams that are no round
+# trip's (the given-up request, a late or duplicate reply). The count is
+# exact when the profile says none were (replies.lost, replies.late,
+# replies.duplicate all 0), and between twice the round trips and that
+# plus one datagram for each of those when some were (at load 13 beside
+# the suite it once counted 11663 for 5831 round trips; 25 of 25 runs
+# beside six CPU hogs were exact, 2026-12-05). So it runs beside the
+# other tests, in a namespace of its own.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
@@ -22,17 +27,28 @@ test_namespace f
 cond_num() { jq -r --arg k "$2" '.conditions[$k] // "" | split(" ")[0]' "$1"; }
 # "a,b,c" after "round trips by flow " in the spread condition
 by_flow() { jq -r '.conditions["workload.flows_spread"] // ""' "$1" | sed -n 's/.*round trips by flow //p'; }
+# datagrams FILE WHAT: the namespace's Udp InDatagrams over the window
+# are twice the round trips, exactly unless replies were lost, late or
+# duplicated (then at most one more datagram for each)
+datagrams() {
+	local d rts extra
+	d=$(cond_num "$1" workload.udp_datagrams_in)
+	rts=$(jq .workload.round_trips "$1")
+	extra=$(jq '[.conditions["replies.lost", "replies.late", "replies.duplicate"] // "0" |
+		tonumber] | add' "$1")
+	[ -n "$d" ] && [ "$d" -ge $((2 * rts)) ] && [ "$d" -le $((2 * rts + extra)) ] ||
+		fail "$2: $d datagrams in for $rts round trips ($extra replies lost, late or duplicate)"
+	[ "$extra" = 0 ] || echo "note: $2: $extra replies lost, late or duplicate: $d datagrams for $rts round trips" >&2
+}
 
 for n in 2 4; do
 	expect_exit 0 in_ns "$PERPKT" record -q --flows $n --client-cpu 0-1 --server-cpu 1,0 \
 		-w 0.2 -d 0.5 -o "$TMP/u$n.json"
 	f="$TMP/u$n.json"
 	rts=$(jq .workload.round_trips "$f")
-	dgrams=$(cond_num "$f" workload.udp_datagrams_in)
-	echo "udp --flows $n: $rts round trips, $dgrams datagrams in ($(by_flow "$f"))"
+	echo "udp --flows $n: $rts round trips, $(cond_num "$f" workload.udp_datagrams_in) datagrams in ($(by_flow "$f"))"
 	[ "$rts" -gt 1000 ] || fail "--flows $n: only $rts round trips"
-	[ "$dgrams" = $((2 * rts)) ] ||
-		fail "--flows $n: $dgrams datagrams in, not twice the $rts round trips"
+	datagrams "$f" "--flows $n"
 	flows=$(by_flow "$f")
 	[ "$(echo "$flows" | tr ',' '\n' | grep -c '^[1-9][0-9]*$')" = $n ] ||
 		fail "--flows $n: round trips by flow '$flows'"
@@ -69,8 +85,7 @@ jq -e '[.samples[] | .role] | (index("client") != null) and (index("responder") 
 # two windows: the gate opens and closes twice, the counts still add up
 expect_exit 0 in_ns "$PERPKT" record -q -r 2 --flows 2 --client-cpu 0-1 -w 0.1 -d 0.2 -o "$TMP/r2.json"
 rts=$(jq .workload.round_trips "$TMP/r2.json") flows=$(by_flow "$TMP/r2.json")
-[ "$(cond_num "$TMP/r2.json" workload.udp_datagrams_in)" = $((2 * rts)) ] ||
-	fail "-r 2: $(cond_num "$TMP/r2.json" workload.udp_datagrams_in) datagrams for $rts round trips"
+datagrams "$TMP/r2.json" "-r 2"
 [ "$(echo "$flows" | tr ',' '\n' | awk '{ s += $1 } END { print s }')" = "$rts" ] ||
 	fail "-r 2: the flows' round trips '$flows' do not add up to $rts"
 # --placement with flows: each flow's responder in that relation to its
@@ -88,8 +103,7 @@ expect_exit 0 in_ns "$PERPKT" record -q -w 0.2 -d 0.3 -o "$TMP/u1.json"
 jq -e '.conditions | has("workload.flows") or has("workload.flows_spread") | not' \
 	"$TMP/u1.json" >/dev/null || fail "one flow has flows conditions"
 jq -e '.workload | has("flow_cpus") | not' "$TMP/u1.json" >/dev/null || fail "one flow has flow_cpus"
-[ "$(cond_num "$TMP/u1.json" workload.udp_datagrams_in)" = \
-  $((2 * $(jq .workload.round_trips "$TMP/u1.json"))) ] || fail "one flow: datagrams"
+datagrams "$TMP/u1.json" "one flow"
 
 for t in tcp pipe; do
 	expect_exit 0 in_ns "$PERPKT" record -q --transport $t --flows 3 --client-cpu 0-1 \
