@@ -50,13 +50,15 @@ jq -e '.decomposition | .valid and .source == "tasks" and
 	fail "decomposition: $(jq -c '.decomposition' "$S")"
 # the tasks' CPU time read at the windows' own edges: each window's
 # span is the window itself, the run's is the windows' (not the gap
-# between them), and one CPU's two tasks fit in it
+# between them), and one CPU's two tasks fit in it (the edges' own
+# work, the counters' switch and these reads, a little beyond: 1.5%
+# once at load 4)
 expect_exit 0 "$PERPKT" record -q -r 2 -d 0.2 -w 0.1 --client-cpu $cpu --server-cpu $cpu \
 	--between 0.3 -o "$TMP/edges.json"
 jq -e '.workload | (.repeats | all(.snapshot_ns == .window_ns and .client_cpu_ns > 0 and
-		.responder_cpu_ns > 0 and .client_cpu_ns + .responder_cpu_ns <= 1.01 * .window_ns)) and
+		.responder_cpu_ns > 0 and .client_cpu_ns + .responder_cpu_ns <= 1.05 * .window_ns)) and
 	(.tasks | length == 2 and all(.span_ns == $w)) and
-	([.tasks[].cpu_ns] | add) <= 1.01 * .window_ns' --argjson w "$(jq .workload.window_ns "$TMP/edges.json")" \
+	([.tasks[].cpu_ns] | add) <= 1.05 * .window_ns' --argjson w "$(jq .workload.window_ns "$TMP/edges.json")" \
 	"$TMP/edges.json" >/dev/null ||
 	fail "tasks' CPU not at the windows' edges: $(jq -c '.workload | [.window_ns, [.repeats[] | [.window_ns, .snapshot_ns, .client_cpu_ns, .responder_cpu_ns]], [.tasks[] | [.role, .cpu_ns, .span_ns]]]' "$TMP/edges.json")"
 # steal on the workload's CPUs (/proc/stat, in ticks): known

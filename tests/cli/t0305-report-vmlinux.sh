@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 need_perf
 K=$BUILDDIR/tests/fixtures/ktree
-expect_exit 0 "$PERPKT" record -d 1 -o "$TMP/p.json"
+expect_exit 0 "$PERPKT" record -d 0.5 -w 0.2 -o "$TMP/p.json"
 kid=$(jq -r '.system.build_id' "$TMP/p.json")
 [ "$kid" != null ] || skip "no kernel build-id recorded (no /sys/kernel/notes)"
 vid=$(readelf -n "$K/vmlinux" | awk '/Build ID/ { print $3 }')

@@ -7,6 +7,12 @@
 # remote side's time per round trip must agree with the local side's
 # own samples of the responder's CPU: a cross-check of the remote
 # normalisation (round trips answered in serve's window).
+# Its namespaces, addresses and ports are its own, and it changes no
+# host setting: it runs beside the other tests (it held `host` by
+# default, 19 s on that chain at -j 5). It holds `paranoid`: it reads
+# kernel.perf_event_paranoid for its unprivileged serve, which t0111
+# sets to 3 for a while.
+# ctest-lock: paranoid
 . "$(dirname "$0")/lib.sh"
 need_perf
 # addresses that exist only inside these two namespaces

@@ -6,6 +6,9 @@
 # the namespace's own /proc/net/snmp over the whole run, and, as both
 # namespaces share this kernel and both sides sample every CPU, the
 # remote side's time per round trip against the local side's.
+# Its namespaces and addresses are its own, and it changes no host
+# setting: it runs beside the other tests.
+# ctest-lock: none
 . "$(dirname "$0")/lib.sh"
 need_perf
 # addresses that exist only inside these two namespaces

@@ -17,7 +17,7 @@ profiles="$P/sw-clock.json $P/rep-a.json $P/flame-a.json $P/flame-b.json
 	  $P/diff-a.json $P/hw-mux.json $TMP/pvm-demo.json"
 # a real profile: its own buckets and irq-enable points, when this
 # machine lets us record (record's tests say why it cannot)
-if "$PERPKT" record -q -d 1 -g -o "$TMP/real.json" >/dev/null 2>"$TMP/rec.err"; then
+if "$PERPKT" record -q -d 0.5 -w 0.2 -g -o "$TMP/real.json" >/dev/null 2>"$TMP/rec.err"; then
 	profiles="$profiles $TMP/real.json"
 else
 	echo "note: no recorded profile: $(tail -1 "$TMP/rec.err")" >&2

@@ -14,8 +14,8 @@ command -v python3 >/dev/null || skip "python3 not installed"
 pairs="$P/flame-a.json:$P/flame-b.json $P/diff-a.json:$P/diff-b.json
        $P/rep-a.json:$P/rep-shift.json"
 # two real profiles: windows, host speed, a noise-level change
-if "$PERPKT" record -q -d 1 -o "$TMP/r1.json" >/dev/null 2>"$TMP/rec.err" &&
-   "$PERPKT" record -q -d 1 -o "$TMP/r2.json" >/dev/null 2>>"$TMP/rec.err"; then
+if "$PERPKT" record -q -d 0.5 -w 0.2 -o "$TMP/r1.json" >/dev/null 2>"$TMP/rec.err" &&
+   "$PERPKT" record -q -d 0.5 -w 0.2 -o "$TMP/r2.json" >/dev/null 2>>"$TMP/rec.err"; then
 	pairs="$pairs $TMP/r1.json:$TMP/r2.json"
 else
 	echo "note: no recorded pair: $(tail -1 "$TMP/rec.err")" >&2
