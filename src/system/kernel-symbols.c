@@ -19,6 +19,7 @@
 
 #include "error.h"
 #include "profile/nameset.h"
+#include "system/host-kallsyms.h"
 #include "symbolize/symbolize.h"
 
 static int cmp_ksym(const void *a, const void *b)
@@ -82,14 +83,22 @@ void kernel_symbols_attach(struct profile *p, const char *kallsyms)
 	struct symbolizer *sym;
 	size_t i, n = 0, naddr = 0;
 	uint64_t *addr;
+	int cached = 0;
 
-	if (symbolizer_open_kallsyms(&sym, kallsyms, &err)) {
+	addr = profile_addresses(p, &naddr);
+	/* this boot's own: from perpkt's copy where that names them alike */
+	if (strcmp(kallsyms, "/proc/kallsyms") ?
+	    symbolizer_open_kallsyms(&sym, kallsyms, &err) :
+	    host_kallsyms_open(&sym, addr, addr ? naddr : 0, &cached, &err)) {
 		warning("%s: the profile will carry no symbols, reports show raw addresses",
 			err.msg);
+		free(addr);
 		return;
 	}
+	if (cached && diag_verbosity() >= DIAG_VERBOSE)
+		info("kernel symbols from perpkt's copy of this boot's /proc/kallsyms "
+			"(every address in the kernel's own text)");
 	p->text_addr = symbolizer_text_addr(sym);
-	addr = profile_addresses(p, &naddr);
 	p->ksyms = addr ? calloc(naddr ? naddr : 1, sizeof(*p->ksyms)) : NULL;
 	for (i = 0; p->ksyms && i < naddr; i++) {
 		struct sym_entry e;
