@@ -99,6 +99,8 @@ static const char init_script[] =
 "  for d in /sys/class/net/*; do [ \"${d##*/}\" = lo ] || { IF=${d##*/}; break; }; done\n"
 "  [ -n \"$IF\" ] && ip addr add \"$ADDR\" dev \"$IF\" && ip link set \"$IF\" up\n"
 "fi\n"
+"# one record a boot: a copy of kallsyms would serve no later run\n"
+"export PERPKT_KALLSYMS_CACHE=0\n"
 "if [ ! -e /proc/sys/kernel/perf_event_paranoid ]; then\n"
 "  echo \"kernel $(uname -r) has no perf_event support (no /proc/sys/kernel/perf_event_paranoid): build it with CONFIG_PERF_EVENTS=y\" > /tmp/guest-error\n"
 "elif [ -n \"$ADDR\" ] && [ -z \"$IF\" ]; then\n"
