@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "system/dirs.h"
 
 static const char *const x86_machine[] = {
 	/* KVM is chosen separately (lab/qemu.c); -cpu max runs both */
@@ -163,18 +164,7 @@ const struct lab_arch *lab_kernel_check(const char *path, char *why, size_t len)
 
 int lab_arch_path(const char *file, char *out, size_t len)
 {
-	const char *cache = getenv("PERPKT_CACHE"), *xdg, *home;
-
-	if (file[0] == '/')
-		return snprintf(out, len, "%s", file) >= (int)len ? -1 : 0;
-	if (cache && *cache)
-		return snprintf(out, len, "%s/%s", cache, file) >= (int)len ? -1 : 0;
-	xdg = getenv("XDG_CACHE_HOME");
-	if (xdg && *xdg)
-		return snprintf(out, len, "%s/perpkt/%s", xdg, file) >= (int)len ? -1 : 0;
-	home = getenv("HOME");
-	return snprintf(out, len, "%s/.cache/perpkt/%s", home ? home : "",
-			file) >= (int)len ? -1 : 0;
+	return dirs_cache_path(file, out, len);
 }
 
 int lab_arch_native(const struct lab_arch *a)

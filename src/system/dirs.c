@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -27,4 +28,20 @@ int dirs_make_parent(const char *path, mode_t mode)
 		*p = '/';
 	}
 	return mkdir(dir, mode) && errno != EEXIST ? -1 : 0;
+}
+
+int dirs_cache_path(const char *file, char *out, size_t len)
+{
+	const char *cache = getenv("PERPKT_CACHE"), *xdg, *home;
+
+	if (file[0] == '/')
+		return snprintf(out, len, "%s", file) >= (int)len ? -1 : 0;
+	if (cache && *cache)
+		return snprintf(out, len, "%s/%s", cache, file) >= (int)len ? -1 : 0;
+	xdg = getenv("XDG_CACHE_HOME");
+	if (xdg && *xdg)
+		return snprintf(out, len, "%s/perpkt/%s", xdg, file) >= (int)len ? -1 : 0;
+	home = getenv("HOME");
+	return snprintf(out, len, "%s/.cache/perpkt/%s", home ? home : "",
+			file) >= (int)len ? -1 : 0;
 }

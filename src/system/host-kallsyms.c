@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "base/readfile.h"
-#include "lab/arch.h"
 #include "system/dirs.h"
 #include "system/procfile.h"
 
@@ -82,10 +81,10 @@ static int cache_paths(const uint64_t modhash, char *txt, char *range, size_t le
 	procfile_long("/proc/sys/kernel/kptr_restrict", &kptr);
 	snprintf(name, sizeof(name), CACHE_DIR "/%s-%u-%ld-%016" PRIx64 ".txt", boot,
 		 (unsigned)geteuid(), kptr, modhash);
-	if (lab_arch_path(name, txt, len))
+	if (dirs_cache_path(name, txt, len))
 		return -1;
 	memcpy(name + strlen(name) - 4, ".rng", 5);
-	return lab_arch_path(name, range, len);
+	return dirs_cache_path(name, range, len);
 }
 
 /* the range file: _stext _etext _sinittext _einittext */
