@@ -19,11 +19,13 @@ jq -e '.repeats.windows == 3 and .repeats.confidence == 0.95 and
 	fail "no repeats section: $(jq -c .repeats "$TMP/out")"
 # each figure is named by the whole run's key it follows, in that key's
 # unit (ns, as units.time says): the mean of the windows' mean latency
-# matches the whole run's within the windows' different sizes (same
-# data, so within 25%)
+# is the whole run's but for the windows' different sizes (the same
+# data, unweighted: 44,405 against 32,783 ns once under load, an ASan
+# build beside check-lab's guests), so within a factor of 2; a unit
+# gone wrong is 1,000
 jq -e '[.repeats.figures[] | select(.name == "latency_ns.mean") | .mean] as $m |
 	($m | length) == 1 and .latency_ns.mean > 0 and
-	($m[0] - .latency_ns.mean | fabs) < 0.25 * .latency_ns.mean' "$TMP/out" >/dev/null ||
+	$m[0] < 2 * .latency_ns.mean and $m[0] > 0.5 * .latency_ns.mean' "$TMP/out" >/dev/null ||
 	fail "windows' mean latency not the run's, in ns: $(jq -c '[.repeats.figures[0].mean, .latency_ns.mean]' "$TMP/out")"
 jq -e '[.repeats.figures[] | select(.sd < 0 or .ci_half_width < 0)] | length == 0' "$TMP/out" >/dev/null ||
 	fail "negative spread"

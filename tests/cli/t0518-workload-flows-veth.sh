@@ -15,8 +15,14 @@ expect_exit 0 "$PERPKT" record -q --net veth --flows 3 --client-cpu 0-1 --server
 rts=$(jq .workload.round_trips "$TMP/u.json")
 in=$(jq -r '.conditions["workload.udp_datagrams_in"] | split(" ")[0]' "$TMP/u.json")
 echo "udp veth --flows 3: $rts round trips, $in datagrams in the client namespace ($(by_flow "$TMP/u.json"))"
-[ "$rts" -gt 500 ] || fail "only $rts round trips"
-[ "$in" = "$rts" ] || fail "$in replies read in the client namespace for $rts round trips"
+# (that they ran: 410 in one window of an ASan build beside
+# check-lab's guests, 2026-12-05; the count below is the check)
+[ "$rts" -gt 100 ] || fail "only $rts round trips"
+# exactly one a round trip, unless a reply was given up on and the
+# request re-sent (then one more datagram at most for each: t0516)
+extra=$(jq '[.conditions["replies.lost", "replies.late", "replies.duplicate"] // "0" | tonumber] | add' "$TMP/u.json")
+[ "$in" -ge "$rts" ] && [ "$in" -le $((rts + extra)) ] ||
+	fail "$in replies read in the client namespace for $rts round trips ($extra lost, late or duplicate)"
 jq -r '.conditions["net.path"]' "$TMP/u.json" | grep -q "^veth pair" || fail "not over veth"
 ports=$(jq -r '.conditions["workload.flows_spread"]' "$TMP/u.json" | grep -o 'port [0-9]*' | sort -u | wc -l)
 [ "$ports" -ge 1 ] || fail "no flow named by port"
