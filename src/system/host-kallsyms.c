@@ -162,6 +162,27 @@ static void drop_others(const char *txt)
 	closedir(dp);
 }
 
+/* The copy's folder made (0700) and writable: else no copy, and
+ * /proc/kallsyms is not read twice on every run. */
+static int writable_for(const char *txt)
+{
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s", txt);
+	*strrchr(dir, '/') = '\0';
+	return !dirs_make_parent(txt, 0700) && !access(dir, W_OK);
+}
+
+/* kptr_restrict shows this reader zeros: no copy worth making (the
+ * first line is read, not the 5 MB) */
+static int addresses_hidden(void)
+{
+	char line[64];
+
+	return procfile_line(PROC_KALLSYMS, line, sizeof(line)) < 0 ||
+	       strspn(line, "0") >= 8;
+}
+
 /* The copy, from the live text: its lines of the kernel and of loaded
  * modules, and the kernel's text range. -1 when none can be made (kptr
  * hides the addresses, no _etext, the cache is not writable). */
@@ -173,7 +194,8 @@ static int make_copy(const char *txt, const char *range, const char *mods)
 	uint64_t r4[4] = { 0, 0, 0, 0 };
 	int k;
 
-	if (readfile_path(PROC_KALLSYMS, (size_t)64 << 20, READFILE_TEXT, &r))
+	if (!writable_for(txt) || addresses_hidden() ||
+	    readfile_path(PROC_KALLSYMS, (size_t)64 << 20, READFILE_TEXT, &r))
 		return -1;
 	out = malloc(r.len + 1);
 	if (!out) {
@@ -210,7 +232,7 @@ static int make_copy(const char *txt, const char *range, const char *mods)
 	free(r.data);
 	snprintf(rng, sizeof(rng), "%" PRIx64 " %" PRIx64 " %" PRIx64 " %" PRIx64 "\n",
 		 r4[0], r4[1], r4[2], r4[3]);
-	if (!r4[0] || r4[0] >= r4[1] || r4[2] > r4[3] || dirs_make_parent(txt, 0700) ||
+	if (!r4[0] || r4[0] >= r4[1] || r4[2] > r4[3] ||
 	    write_file(txt, out, (size_t)(o - out)) || write_file(range, rng, strlen(rng))) {
 		free(out);
 		return -1;
