@@ -75,43 +75,44 @@ static void set_counters(struct workload *w, unsigned long req,
 				   verb, w->fds[i], strerror(errno));
 }
 
-/* /proc/net/snmp's Udp InDatagrams (counted as a socket reads one),
- * or with icmp its Icmp InEchoReps, into a buffer on the stack: nothing
- * allocated in a child. */
-static int read_udp_in(const struct flow_gate *g, uint64_t *v)
+/* A small /proc file into buf, NUL-terminated, with one read: nothing
+ * allocated in a child. -1 when it cannot be read or is empty. */
+static int read_proc(const char *path, char *buf, size_t len)
 {
-	char buf[8192];
 	ssize_t n;
-	int fd = open("/proc/net/snmp", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
+	return 0;
+}
+
+/* /proc/net/snmp's Udp InDatagrams (counted as a socket reads one),
+ * or with icmp its Icmp InEchoReps. */
+static int read_udp_in(const struct flow_gate *g, uint64_t *v)
+{
+	char buf[8192];
+
+	if (read_proc("/proc/net/snmp", buf, sizeof(buf)))
+		return -1;
 	return g->read_icmp ? unit_snmp_value(buf, "Icmp", "InEchoReps", v) :
 			      unit_snmp_value(buf, "Udp", "InDatagrams", v);
 }
 
-/* A task's CPU time so far (the first number of /proc/PID/schedstat),
- * read into a buffer on the stack; -1 when it cannot be read. */
+/* A task's CPU time so far (the first number of /proc/PID/schedstat);
+ * -1 when it cannot be read. */
 static int read_task_ns(pid_t pid, uint64_t *ns)
 {
 	char path[48], buf[128], *end;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_proc(path, buf, sizeof(buf)))
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	*ns = strtoull(buf, &end, 10);
 	return end == buf ? -1 : 0;
 }
