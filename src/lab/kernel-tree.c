@@ -163,7 +163,7 @@ static void built_at_head(const struct lab_tree *t, const char *src)
 	n = g ? strspn(g, "0123456789abcdef") : 0;
 	if (n < 7)
 		return;
-	head = procfile_command(argv_head);
+	head = procfile_command(argv_head, 1 << 20);
 	if (head && strncmp(head, g, n))
 		warning("the kernel in '%s' was built at commit %.*s but the tree is at %.12s: its profile names the tree's commit; make the image again to build it",
 			t->dir, (int)n, g, head);
@@ -193,11 +193,11 @@ static void read_commit(struct lab_tree *t)
 	if (!lab_tree_is(src))
 		snprintf(src, sizeof(src), "%s", t->dir);
 	t->commit[0] = '\0';
-	describe = procfile_command(argv_describe);
+	describe = procfile_command(argv_describe, 1 << 20);
 	if (!describe)
 		return;
-	subject = procfile_command(argv_subject);
-	status = procfile_command(argv_status);
+	subject = procfile_command(argv_subject, 1 << 20);
+	status = procfile_command(argv_status, 1 << 20);
 	t->dirty = 0;
 	for (p = status; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
 		t->dirty++;

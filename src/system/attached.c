@@ -93,7 +93,7 @@ static void count_at(const char *dev, const char *where, const char *handle,
 {
 	char *argv[] = { "tc", "filter", "show", "dev", (char *)dev,
 			 (char *)where, (char *)handle, NULL };
-	char *text = procfile_command(argv);
+	char *text = procfile_command(argv, 1 << 20);
 
 	if (text && w->bpf)
 		attached_tc_bpf(text, handle ? NULL : where, w->bpf, w->bpflen);
@@ -294,11 +294,17 @@ static void tcx_of(unsigned int ifindex, char *out, size_t len)
 	}
 }
 
-void attached_bpf(char *out, size_t len)
+char *attached_qdiscs(void)
+{
+	char *argv[] = { "tc", "qdisc", "show", NULL };
+
+	return procfile_command(argv, 1 << 20);
+}
+
+void attached_bpf(const char *qdiscs, char *out, size_t len)
 {
 	char *argv[] = { "ip", "-d", "-o", "link", "show", NULL };
-	char *targv[] = { "tc", "qdisc", "show", NULL };
-	char *links = procfile_command(argv), *qdiscs = procfile_command(targv);
+	char *links = procfile_command(argv, 1 << 20);
 	struct if_nameindex *ifs, *i;
 	char here[512];
 
@@ -307,7 +313,6 @@ void attached_bpf(char *out, size_t len)
 		snprintf(out, len, "unknown (cannot run '%s': iproute2)",
 			 links ? "tc qdisc show" : "ip -d link show");
 		free(links);
-		free(qdiscs);
 		return;
 	}
 	ifs = if_nameindex();
@@ -325,15 +330,12 @@ void attached_bpf(char *out, size_t len)
 	if (ifs)
 		if_freenameindex(ifs);
 	free(links);
-	free(qdiscs);
 	if (!out[0])
 		snprintf(out, len, "none");
 }
 
-void attached_tc(char *out, size_t len)
+void attached_tc(const char *qdiscs, char *out, size_t len)
 {
-	char *argv[] = { "tc", "qdisc", "show", NULL };
-	char *qdiscs = procfile_command(argv);
 	struct if_nameindex *ifs, *i;
 
 	out[0] = '\0';
@@ -346,7 +348,6 @@ void attached_tc(char *out, size_t len)
 		tc_of(qdiscs, i->if_name, out, len);
 	if (ifs)
 		if_freenameindex(ifs);
-	free(qdiscs);
 	if (!out[0])
 		snprintf(out, len, "no interfaces");
 }

@@ -14,14 +14,17 @@
  * read is said in the value.
  */
 
+/* The output of `tc qdisc show` (iproute2), which attached_tc and
+ * attached_bpf read (one run for both); NULL when tc cannot run. */
+char *attached_qdiscs(void);
 /* "lo: noqueue, clsact, 3 filters, 3 actions; eth0: pfifo_fast" for
- * every interface (tc from iproute2). */
-void attached_tc(char *out, size_t len);
+ * every interface, from qdiscs (attached_qdiscs) and `tc filter show`. */
+void attached_tc(const char *qdiscs, char *out, size_t len);
 /* "lo: xdpgeneric xdp_pass tag 3b185187, tc ingress bpf cls tag 9a2e07a1"
  * or "none": BPF programs attached to every interface, XDP from `ip -d
  * link`, tc's bpf filters from `tc filter show`, tcx's links (Linux 6.6)
  * from bpf(2) BPF_PROG_QUERY. */
-void attached_bpf(char *out, size_t len);
+void attached_bpf(const char *qdiscs, char *out, size_t len);
 /* "2 open: tcpdump on lo, dhclient on any" or "none", from
  * /proc/self/net/packet, owners found by socket inode in /proc/PID/fd. */
 void attached_taps(char *out, size_t len);

@@ -40,10 +40,13 @@ static void child(int ns, const char *label, int out)
 			snprintf(v[k], sizeof(v[k]), "unknown (cannot enter the namespace: %s)",
 				 strerror(errno));
 	} else {
+		char *qdiscs = attached_qdiscs();
+
 		conditions_netfilter(v[0], sizeof(v[0]));
-		attached_tc(v[1], sizeof(v[1]));
+		attached_tc(qdiscs, v[1], sizeof(v[1]));
 		attached_taps(v[2], sizeof(v[2]));
-		attached_bpf(v[3], sizeof(v[3]));
+		attached_bpf(qdiscs, v[3], sizeof(v[3]));
+		free(qdiscs);
 		snprintf(prefix, sizeof(prefix), "%s ", label);
 		routing_describe(prefix, v[ROUTING], sizeof(v[ROUTING]));
 	}

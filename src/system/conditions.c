@@ -237,7 +237,6 @@ static void kernel_conditions(struct profile *p, int in_guest)
 	char buf[VALUE_MAX], path[300];
 	struct utsname u;
 	char *text = NULL;
-	FILE *f;
 
 	memset(&u, 0, sizeof(u));
 	if (!uname(&u)) {
@@ -247,10 +246,8 @@ static void kernel_conditions(struct profile *p, int in_guest)
 		text = procfile_read(path);
 	}
 	add_file(p, "kernel.cmdline", "/proc/cmdline", "unknown (no /proc/cmdline)");
-	if (!in_guest && !text && (f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r"))) {
-		text = procfile_read_stream(f, 1 << 22);
-		pclose(f);
-	}
+	if (!in_guest && !text)
+		text = procfile_read_gz("/proc/config.gz", 1 << 22);
 	conditions_pseudo_nmi(u.machine, profile_condition(p, "kernel.cmdline"),
 			      in_guest ? NULL : text, buf, sizeof(buf));
 	if (buf[0])
@@ -318,6 +315,27 @@ static size_t nft_rules(const char *text)
 	return n;
 }
 
+/* "inet filter,ip nat": the tables in `nft -a list ruleset`, as `nft
+ * list tables` names them (its lines "table FAMILY NAME { # handle N"). */
+static void nft_tables(const char *text, char *out, size_t len)
+{
+	const char *line = text;
+	size_t n;
+
+	out[0] = '\0';
+	while (line && *line) {
+		n = strcspn(line, "\n");
+		if (n > 6 && !strncmp(line, "table ", 6)) {
+			size_t name = strcspn(line, "{\n");
+
+			while (name > 0 && line[name - 1] == ' ')
+				name--;
+			append(out, len, "%s%.*s", out[0] ? "," : "", (int)name, line);
+		}
+		line = line[n] ? line + n + 1 : NULL;
+	}
+}
+
 /* Settings that change the path of a packet or the scheduling of the
  * two processes, "name=value, ..." (diff compares them entry by entry). */
 static void sysctl_conditions(struct profile *p)
@@ -350,12 +368,12 @@ static void sysctl_conditions(struct profile *p)
 
 void conditions_netfilter(char *buf, size_t len)
 {
-	char count[64], *tables;
+	char *nft[] = { "/usr/sbin/nft", "-a", "list", "ruleset", NULL };
+	char count[64], names_out[1024], *tables, *rules;
 	static const char *const names[] = {
 		"/proc/net/ip_tables_names", "/proc/net/ip6_tables_names",
 	};
 	size_t i;
-	FILE *f;
 
 	buf[0] = '\0';
 	if (procfile_line("/proc/sys/net/netfilter/nf_conntrack_count", count,
@@ -375,26 +393,11 @@ void conditions_netfilter(char *buf, size_t len)
 		free(tables);
 	}
 	if (access("/usr/sbin/nft", X_OK) == 0 &&
-	    (f = popen("/usr/sbin/nft -a list ruleset 2>/dev/null", "r"))) {
-		char *rules = procfile_read_stream(f, 1 << 24);
-
-		pclose(f);
-		if (rules)
-			append(buf, len, "; nft rules: %zu", nft_rules(rules));
+	    (rules = procfile_command(nft, 1 << 24))) {
+		append(buf, len, "; nft rules: %zu", nft_rules(rules));
+		nft_tables(rules, names_out, sizeof(names_out));
+		append(buf, len, "; nft: %s", names_out[0] ? names_out : "no tables");
 		free(rules);
-	}
-	if (access("/usr/sbin/nft", X_OK) == 0 &&
-	    (f = popen("/usr/sbin/nft list tables 2>/dev/null", "r"))) {
-		char *nft = procfile_read_stream(f, 1 << 16);
-
-		pclose(f);
-		if (nft) {
-			for (char *c = nft; *c; c++)
-				if (*c == '\n')
-					*c = c[1] ? ',' : '\0';
-			append(buf, len, "; nft: %s", nft[0] ? nft : "no tables");
-			free(nft);
-		}
 	}
 }
 
@@ -485,17 +488,22 @@ void conditions_capture(struct profile *p, int client_cpu, int server_cpu,
 		conditions_netfilter(value, sizeof(value));
 		add(p, "net.netfilter", value);
 	}
-	if (!profile_condition(p, "net.tc")) {
-		attached_tc(value, sizeof(value));
-		add(p, "net.tc", value);
+	if (!profile_condition(p, "net.tc") || !profile_condition(p, "net.bpf")) {
+		char *qdiscs = attached_qdiscs();
+
+		if (!profile_condition(p, "net.tc")) {
+			attached_tc(qdiscs, value, sizeof(value));
+			add(p, "net.tc", value);
+		}
+		if (!profile_condition(p, "net.bpf")) {
+			attached_bpf(qdiscs, value, sizeof(value));
+			add(p, "net.bpf", value);
+		}
+		free(qdiscs);
 	}
 	if (!profile_condition(p, "net.taps")) {
 		attached_taps(value, sizeof(value));
 		add(p, "net.taps", value);
-	}
-	if (!profile_condition(p, "net.bpf")) {
-		attached_bpf(value, sizeof(value));
-		add(p, "net.bpf", value);
 	}
 	if (!profile_condition(p, "net.routing")) {
 		routing_describe("", value, sizeof(value));

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "base/readfile.h"
 
@@ -56,7 +57,7 @@ int procfile_long(const char *path, long *v)
 	return 0;
 }
 
-char *procfile_command(char *const argv[])
+char *procfile_command(char *const argv[], size_t limit)
 {
 	int fds[2], status, null;
 	char *out = NULL;
@@ -83,7 +84,7 @@ char *procfile_command(char *const argv[])
 	close(fds[1]);
 	f = fdopen(fds[0], "r");
 	if (f) {
-		out = procfile_read_stream(f, 1 << 20);
+		out = procfile_read_stream(f, limit);
 		fclose(f);
 	} else {
 		close(fds[0]);
@@ -99,4 +100,36 @@ char *procfile_command(char *const argv[])
 	if (n && out[n - 1] == '\n')
 		out[n - 1] = '\0';
 	return out;
+}
+
+char *procfile_read_gz(const char *path, size_t limit)
+{
+	gzFile in = gzopen(path, "rb");
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *grown;
+	int n;
+
+	if (!in)
+		return NULL;
+	do {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			grown = realloc(buf, cap + 1);
+			if (!grown) {
+				n = -1;
+				break;
+			}
+			buf = grown;
+		}
+		n = gzread(in, buf + len, (unsigned)(cap - len));
+		if (n > 0)
+			len += (size_t)n;
+	} while (n > 0 && len <= limit);
+	gzclose(in);
+	if (n < 0 || len > limit) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
 }

@@ -21,7 +21,11 @@ int procfile_line(const char *path, char *buf, size_t len);
 int procfile_long(const char *path, long *v);
 /* The output of argv[0] (found on PATH) run with argv and no shell,
  * stdin and stderr on /dev/null, its trailing newline cut; NULL when it
- * cannot run, exits other than 0 or says over 1 MiB. */
-char *procfile_command(char *const argv[]);
+ * cannot run, exits other than 0 or says over `limit` bytes. */
+char *procfile_command(char *const argv[], size_t limit);
+/* A gzip file (/proc/config.gz) inflated in this process (zlib), NUL-
+ * terminated (a file that is not gzip is read as it is); NULL when it
+ * cannot be read or inflates to over `limit` bytes. */
+char *procfile_read_gz(const char *path, size_t limit);
 
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The one whole-file reader (base/readfile.c): read to the end, within
  * its bound; over it refused (never cut short), a NUL byte in text
- * refused at once with its offset, a pipe read like a file. */
+ * refused at once with its offset, a pipe read like a file; a gzip file
+ * (/proc/config.gz) inflated in the process, under the same bound; a
+ * command's output under its caller's bound. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,12 +101,56 @@ static void test_pipe(void **state)
 	free(s);
 }
 
+static void test_gz(void **state)
+{
+	char cmd[160], *s;
+
+	(void)state;
+	/* 300,000 bytes, compressed by gzip(1): the buffer grows past its
+	 * first 64 KiB several times */
+	make_file(0, 0);
+	snprintf(cmd, sizeof(cmd), "seq 1 100000 | head -c 300000 | gzip -c >%s", path);
+	assert_int_equal(system(cmd), 0);
+	s = procfile_read_gz(path, 300000);
+	assert_non_null(s);
+	assert_int_equal(strlen(s), 300000);
+	assert_memory_equal(s, "1\n2\n3\n", 6);
+	free(s);
+	/* one byte over the bound: refused */
+	assert_null(procfile_read_gz(path, 299999));
+	/* a file that is not gzip is read as it is */
+	make_file(10, 'z');
+	s = procfile_read_gz(path, 100);
+	assert_non_null(s);
+	assert_string_equal(s, "zzzzzzzzzz");
+	free(s);
+	unlink(path);
+	assert_null(procfile_read_gz(path, 100));
+}
+
+static void test_command(void **state)
+{
+	char *argv[] = { "seq", "1", "20000", NULL };
+	char *fails[] = { "false", NULL };
+	char *s;
+
+	(void)state;
+	s = procfile_command(argv, 108894);
+	assert_non_null(s);
+	assert_int_equal(strlen(s), 108893);  /* the last newline cut */
+	free(s);
+	assert_null(procfile_command(argv, 108893));
+	assert_null(procfile_command(fails, 100));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_pipe),
+		cmocka_unit_test(test_gz),
+		cmocka_unit_test(test_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
