@@ -31,7 +31,8 @@ good=$(git -C "$tree" rev-parse base)
 guilty=$(sha "^udp: account each datagram")
 [ -n "$guilty" ] || fail "the series has no udp_sendmsg commit: $(git -C "$tree" log --oneline base..series)"
 
-export CCACHE_DIR=$cache/ccache PATH=$BUILDDIR:$PATH
+# ccache as the tree's first build used it (tests/lab/kernel-tree.sh)
+export CCACHE_DIR=$cache/ccache CCACHE_DEPEND=1 PATH=$BUILDDIR:$PATH
 make="make -j$(nproc) CC='ccache gcc' olddefconfig >/dev/null && make -j$(nproc) CC='ccache gcc' bzImage"
 out=$TMP/bisect
 t0=$SECONDS
