@@ -115,8 +115,13 @@ loop=$(awk -v L=" $lines " 'NR > 4 && $1 ~ /^[0-9]+$/ && index(L, " " $1 " ") &&
 # (4) the harmless commits: a total that does not move. A commit whose
 # kernel is the same file as its neighbour's (the documentation line)
 # runs exactly the same; one whose code moved (a comment shifts the
-# lines of WARN()s, a message changes length) within 0.05% (measured
-# 2026-12-03: -0.4 of 16,683 instructions, a wake-up in the window)
+# lines of WARN()s, a message changes length, udp.c's functions are
+# aligned) within 0.2%: moved code moves the addresses that hashes and
+# wake-ups depend on. Measured: -0.4 of 16,683 instructions (2026-12-03);
+# +0.054% for the documentation commit against the udp_sendmsg one (the
+# alignment between them) in a fresh machine's tree, under 0.05% in
+# another tree of the same configuration (2026-12-05). 0.2% is a 28th
+# of the regression's +5.6% and a fifth of the bisect's --fail-if
 for p in "$out"/*/*.json; do
 	c=$(basename "$p" .json)
 	[ "$c" != "$good" ] && [ "$c" != "$guilty" ] || continue
@@ -128,7 +133,7 @@ for p in "$out"/*/*.json; do
 		[ "$(jq '.total.delta[1]' "$TMP/d")" = 0 ] || fail "$what: the same kernel file, a total that moved ($rel)"
 		echo "$what: the same kernel, the same total"
 	else
-		awk -v r="$rel" 'BEGIN { exit !(r < 0.0005 && r > -0.0005) }' ||
+		awk -v r="$rel" 'BEGIN { exit !(r < 0.002 && r > -0.002) }' ||
 			fail "harmless $what moved the total by $rel"
 		echo "$what: total moved by $rel"
 	fi
