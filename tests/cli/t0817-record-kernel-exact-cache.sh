@@ -30,7 +30,7 @@ trap 'git -C "$tree" checkout -q -f series; rm -rf "$TMP"' EXIT
 # profile's symbols from the vmlinux of its build-id)
 build() { # COMMIT NAME
 	git -C "$tree" checkout -q -f "$1" || fail "cannot check out $1"
-	CCACHE_DIR=$cache/ccache CCACHE_DEPEND=1 KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
+	CCACHE_DIR=$cache/ccache KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
 	KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=perpkt KBUILD_BUILD_HOST=bisect \
 		make -s -C "$tree" -j"$(nproc)" CC="ccache gcc" bzImage >"$TMP/make" 2>&1 ||
 		{ tail -20 "$TMP/make" >&2; fail "the build of $(git -C "$tree" log -1 --format='%h %s' "$1") failed"; }
