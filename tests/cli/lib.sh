@@ -9,6 +9,9 @@ trap 'rm -rf "$TMP"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
+# unwrap [FILE]: a report's long lines go on indented; join them back
+# (the file is $TMP/out unless named)
+unwrap() { sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' "${1:-$TMP/out}"; }
 
 # expect_exit CODE CMD...: run, keep stdout/stderr in $TMP/out, $TMP/err.
 # A command (not a shell function) that runs past EXPECT_TIMEOUT seconds

@@ -77,8 +77,6 @@ jq -e '([.counters.counts[] | select(.name == "context-switches" or .name == "cp
 jq -e '.counters.events[0] as $e | ([.samples[] | select(.event == 0) | .weight] | add) / $e.count
 	| . > 0.1 and . < 1.02' "$P" >/dev/null ||
 	fail "sampled vs counted cycles: $(jq -c '.counters.events[0] as $e | [([.samples[] | select(.event == 0) | .weight] | add), $e.count]' "$P")"
-# unwrap: a report's long lines go on indented
-unwrap() { sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' "$TMP/out"; }
 # the default (mail-sized) report: the mode, the events, the gap over
 # 10% and the emulated PMU as warnings, before any number
 expect_exit 0 "$PERPKT" report -i "$P"

@@ -85,7 +85,8 @@ jq -e '.misses.change[1] == "layout" and .misses["l1i-misses"].delta[1] != 0 and
 	((.total.rel[1] // 0) | fabs) < 0.002' "$TMP/d.json" >/dev/null ||
 	fail "not a layout change: $(jq -c '[.misses.change, .total.rel, .misses["l1i-misses"].delta]' "$TMP/d.json")"
 expect_exit 0 "$PERPKT" diff "$A" "$B" "${VML[@]}"
-grep -q "layout/alignment change" "$TMP/out" ||
+# the sentence wraps where its numbers put it
+unwrap | grep -q "layout/alignment change" ||
 	fail "the text diff does not say layout: $(grep -A2 'against A' "$TMP/out")"
 grep -A12 "^cache misses per" "$TMP/out"
 
