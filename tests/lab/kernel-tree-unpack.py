@@ -10,10 +10,12 @@ architectures, the drivers and tools it does not build, sound, samples
 and the documentation. Every Kconfig, Makefile and Kbuild file stays
 (kconfig and kbuild read them all), and so does the documentation file
 the series changes. One pass over the tarball, and those members are
-never written: of Debian's linux-source-6.1, 19,600 of 83,700 members,
-25 s against tar's 35 s here (writing 78,000 files is what costs), and
-git then hashes and stores a fifth of the bytes (250 MB against 1.45
-GB). A configuration that builds more names its directories here.
+never written: of Debian's linux-source-6.1, 19,600 of 78,600 files.
+Measured side by side here, quiet (2026-12-06): unpacking takes 16-18 s
+against tar's 10-16 s, but git then commits in 7-9 s against 17-24 s,
+23-26 CPU-s in all against 30-46, and the tree with its git objects
+takes 0.5 GB against 2.9. A configuration that builds more names its
+directories here.
 """
 import sys
 import tarfile

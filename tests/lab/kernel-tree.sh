@@ -48,7 +48,7 @@ commit() { # commit DATE SUBJECT
 }
 
 if ! git -C "$tree" rev-parse -q --verify refs/heads/base >/dev/null 2>&1; then
-	say "unpacking $tarball into $tree (once; about a minute)"
+	say "unpacking $tarball into $tree (once; about half a minute)"
 	rm -rf "$tree" "$tree.new"
 	mkdir -p "$tree.new"
 	# without what kernel-tree.config does not build (kernel-tree-unpack.py)
